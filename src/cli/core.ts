@@ -1,0 +1,40 @@
+import { loadConfig } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { type Command, parseFlags, UsageError } from "./command.ts";
+
+const ROLES = ["all", "web", "worker"] as const;
+
+export const startCommand: Command = {
+  name: "start",
+  summary: "run kios (HTTP server, jobs and bot) until Ctrl-C",
+  usage: "kios start [--role all|web|worker]",
+  async run(argv) {
+    const { values } = parseFlags(argv, { role: { type: "string", default: "all" } });
+    const role = values.role as (typeof ROLES)[number];
+    if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
+    const { main } = await import("../main.ts");
+    await main(role);
+    return -1; // keeps running; main exits the process on a signal
+  },
+};
+
+export const migrateCommand: Command = {
+  name: "migrate",
+  summary: "apply database migrations and exit",
+  usage: "kios migrate",
+  async run(argv) {
+    parseFlags(argv, {});
+    const config = await loadConfig();
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: config.pgliteDir,
+    });
+    try {
+      await database.migrate();
+      console.log(`migrations applied (${database.kind})`);
+    } finally {
+      await database.close();
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,258 @@
+import { z } from "zod";
+
+// one place reads the environment; everything else receives a typed Config.
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+
+const optionalUrl = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .url({ message: "must be an http(s) URL" })
+    .refine((v) => /^https?:\/\//.test(v), { message: "must be an http(s) URL" })
+    .optional(),
+);
+
+const booleanFlag = (fallback: boolean) =>
+  z.preprocess(
+    (v) => emptyToUndefined(v) ?? String(fallback),
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((v) => ["true", "false", "1", "0", "yes", "no"].includes(v), {
+        message: "must be true or false",
+      })
+      .transform((v) => v === "true" || v === "1" || v === "yes"),
+  );
+
+const schema = z.object({
+  BOT_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, { message: "is not a bot token (from @BotFather)" })
+      .optional(),
+  ),
+  BOT_MODE: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "polling",
+    z.enum(["polling", "webhook"], { message: "must be polling or webhook" }),
+  ),
+  TELEGRAM_API_ROOT: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "https://api.telegram.org",
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: "must be an http(s) URL" })
+      .transform((v) => v.replace(/\/+$/, "")),
+  ),
+  PUBLIC_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
+  WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/, {
+        message: "may hold only A-Z, a-z, 0-9, _ and - (1 to 256 characters)",
+      })
+      .optional(),
+  ),
+  PORT: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "8080",
+    z.coerce
+      .number({ message: "must be a whole number" })
+      .int({ message: "must be a whole number" })
+      .min(0, { message: "must be between 0 and 65535" })
+      .max(65535, { message: "must be between 0 and 65535" }),
+  ),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .refine((v) => /^postgres(ql)?:\/\//.test(v), {
+        message: "must start with postgres:// or postgresql://",
+      })
+      .optional(),
+  ),
+  PGLITE_DIR: z.preprocess((v) => emptyToUndefined(v) ?? "./data/pglite", z.string().trim()),
+  SUPPLIER_BASE_URL: optionalUrl.transform((v) => (v ? normaliseSupplierBaseUrl(v) : undefined)),
+  SUPPLIER_API_ID: optionalString,
+  SUPPLIER_API_KEY: optionalString,
+  SUPPLIER_SECRET_KEY: optionalString,
+  SUPPLIER_INTERFACE: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "signature",
+    z.enum(["signature", "key"], { message: "must be signature or key" }),
+  ),
+  SUPPLIER_TESTING: booleanFlag(false),
+  ADMIN_IDS: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "",
+    z
+      .string()
+      .refine((v) => v.split(",").every((id) => id.trim() === "" || /^\d{1,20}$/.test(id.trim())), {
+        message: "must be Telegram user ids (digits) separated by commas",
+      })
+      .transform((v) =>
+        v
+          .split(",")
+          .map((id) => id.trim())
+          .filter((id) => id !== "")
+          .map((id) => Number(id)),
+      ),
+  ),
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
+    z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
+  ),
+});
+
+/** the supplier document's {base_url} ends in /v1; a value given without it is completed. */
+export function normaliseSupplierBaseUrl(url: string): string {
+  const trimmed = url.replace(/\/+$/, "");
+  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+}
+
+const EXAMPLES: Record<string, string> = {
+  BOT_TOKEN: "123456789:AAH-your-token-from-BotFather",
+  BOT_MODE: "polling",
+  TELEGRAM_API_ROOT: "https://api.telegram.org",
+  PUBLIC_URL: "https://shop.example.com",
+  WEBHOOK_SECRET: "a-long-random-string",
+  PORT: "8080",
+  DATABASE_URL: "postgres://user:password@localhost:5432/kios",
+  PGLITE_DIR: "./data/pglite",
+  SUPPLIER_BASE_URL: "https://supplier.example/v1",
+  SUPPLIER_API_ID: "your-api-id",
+  SUPPLIER_API_KEY: "your-api-key",
+  SUPPLIER_SECRET_KEY: "your-secret-key",
+  SUPPLIER_INTERFACE: "signature",
+  SUPPLIER_TESTING: "false",
+  ADMIN_IDS: "11111111,22222222",
+  LOG_LEVEL: "info",
+};
+
+type Parsed = z.infer<typeof schema>;
+
+export interface SupplierCredentials {
+  baseUrl: string;
+  apiId: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+export interface Config {
+  botToken: string | undefined;
+  botMode: "polling" | "webhook";
+  telegramApiRoot: string;
+  publicUrl: string | undefined;
+  webhookSecret: string | undefined;
+  port: number;
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
+  supplier: SupplierCredentials | undefined;
+  supplierInterface: "signature" | "key";
+  supplierTesting: boolean;
+  adminIds: number[];
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const SUPPLIER_VARS = [
+  "SUPPLIER_BASE_URL",
+  "SUPPLIER_API_ID",
+  "SUPPLIER_API_KEY",
+  "SUPPLIER_SECRET_KEY",
+] as const;
+
+/** validates an environment; throws ConfigError with one line per bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = schema.safeParse(env);
+  const problems: string[] = [];
+  if (!result.success) {
+    const seen = new Set<string>();
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0] ?? "environment");
+      if (seen.has(name)) continue;
+      seen.add(name);
+      problems.push(describe(name, issue.message, env[name]));
+    }
+    throw new ConfigError(problems);
+  }
+  const p: Parsed = result.data;
+
+  const given = SUPPLIER_VARS.filter((name) => p[name] !== undefined);
+  if (given.length > 0 && given.length < SUPPLIER_VARS.length) {
+    for (const name of SUPPLIER_VARS.filter((n) => p[n] === undefined)) {
+      problems.push(
+        describe(name, `is missing; set all of ${SUPPLIER_VARS.join(", ")} or none`, undefined),
+      );
+    }
+  }
+  if (p.BOT_MODE === "webhook" && p.BOT_TOKEN) {
+    if (!p.PUBLIC_URL)
+      problems.push(describe("PUBLIC_URL", "is required when BOT_MODE=webhook", undefined));
+    if (!p.WEBHOOK_SECRET)
+      problems.push(describe("WEBHOOK_SECRET", "is required when BOT_MODE=webhook", undefined));
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    botToken: p.BOT_TOKEN,
+    botMode: p.BOT_MODE,
+    telegramApiRoot: p.TELEGRAM_API_ROOT,
+    publicUrl: p.PUBLIC_URL,
+    webhookSecret: p.WEBHOOK_SECRET,
+    port: p.PORT,
+    databaseUrl: p.DATABASE_URL,
+    pgliteDir: p.PGLITE_DIR,
+    supplier:
+      given.length === SUPPLIER_VARS.length
+        ? {
+            baseUrl: p.SUPPLIER_BASE_URL!,
+            apiId: p.SUPPLIER_API_ID!,
+            apiKey: p.SUPPLIER_API_KEY!,
+            secretKey: p.SUPPLIER_SECRET_KEY!,
+          }
+        : undefined,
+    supplierInterface: p.SUPPLIER_INTERFACE,
+    supplierTesting: p.SUPPLIER_TESTING,
+    adminIds: p.ADMIN_IDS,
+    logLevel: p.LOG_LEVEL,
+  };
+}
+
+function describe(name: string, message: string, value: string | undefined): string {
+  // values of secret variables are never echoed back
+  const secret = /TOKEN|KEY|SECRET|DATABASE_URL/.test(name);
+  const got = value === undefined || secret ? "" : ` (got "${value}")`;
+  return `${name} ${message}${got}; for example ${name}=${EXAMPLES[name] ?? "…"}`;
+}
+
+/** loads .env (without overriding the real environment) and validates it. */
+export async function loadConfig(env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const dotenv = await import("dotenv");
+  dotenv.config({ quiet: true });
+  return parseConfig(env);
+}
+
+/** every secret value the app holds, for scrubbing logs. */
+export function secretsOf(config: Config): string[] {
+  return [
+    config.botToken,
+    config.webhookSecret,
+    config.supplier?.apiKey,
+    config.supplier?.secretKey,
+  ].filter((s): s is string => typeof s === "string" && s.length >= 4);
+}

@@ -1,0 +1,120 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+
+/** the one database type both drivers satisfy; query functions take it first. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<
+  PgQueryResultHKT,
+  Schema,
+  ExtractTablesWithRelations<Schema>
+>;
+/** a database or a transaction: what query functions accept. */
+export type Executor = Database | Transaction;
+
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+}
+
+export interface DatabaseHandle {
+  readonly kind: "pglite" | "postgres";
+  readonly db: Database;
+  /** raw parameterised SQL ($1, $2 …), for pg-boss and the few queries drizzle can't express */
+  executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
+  /** the server's connection string (postgres only): pg-boss keeps its own small pool */
+  readonly connectionString: string | undefined;
+  ping(): Promise<void>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+// any 64-bit constant: serialises concurrent migrators (web and worker starting together)
+const MIGRATION_LOCK = 7_240_118_205;
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data folder; "memory://" keeps it in memory */
+  pgliteDir?: string;
+  /** an already open PGlite (tests load a migrated template into one) */
+  pglite?: PGlite;
+  /** postgres.js pool size */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  if (options.pglite) return wrapPglite(options.pglite);
+  const dir = options.pgliteDir ?? "./data/pglite";
+  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  return wrapPglite(await PGlite.create(dir));
+}
+
+function wrapPglite(client: PGlite): DatabaseHandle {
+  // drizzle's pglite and postgres-js databases share PgDatabase; only the result HKT differs
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    kind: "pglite",
+    db,
+    connectionString: undefined,
+    async executeSql(text, values) {
+      if (values && values.length > 0) {
+        const res = await client.query<Record<string, unknown>>(text, values);
+        return { rows: res.rows };
+      }
+      // pg-boss sends multi-statement scripts without parameters: exec runs them all
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+    },
+    async ping() {
+      await client.query("select 1");
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+function openPostgres(url: string, max: number): DatabaseHandle {
+  const client = postgres(url, { max, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema }) as unknown as Database;
+  return {
+    kind: "postgres",
+    db,
+    connectionString: url,
+    async executeSql(text, values) {
+      const rows = await client.unsafe(text, (values ?? []) as postgres.ParameterOrJSON<never>[]);
+      return { rows: [...rows] as Record<string, unknown>[] };
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async migrate() {
+      const conn = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await conn`select pg_advisory_lock(${MIGRATION_LOCK})`;
+        await migratePostgres(drizzlePostgres(conn), { migrationsFolder: MIGRATIONS_FOLDER });
+        await conn`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+      } finally {
+        await conn.end({ timeout: 5 });
+      }
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}

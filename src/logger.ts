@@ -1,0 +1,95 @@
+import { Transform, type Writable } from "node:stream";
+import { type Logger, pino } from "pino";
+import pretty from "pino-pretty";
+
+export type { Logger } from "pino";
+
+const REDACTED = "[redacted]";
+
+// keys whose values are secret wherever they appear in a log object
+const REDACT_PATHS = [
+  "api_key",
+  "apiKey",
+  "secret_key",
+  "secretKey",
+  "signature",
+  "token",
+  "botToken",
+  "password",
+  "authorization",
+  "*.api_key",
+  "*.apiKey",
+  "*.secret_key",
+  "*.secretKey",
+  "*.signature",
+  "*.token",
+  "*.botToken",
+  "*.password",
+  "*.authorization",
+  "headers.authorization",
+  "headers.x-telegram-bot-api-secret-token",
+  "headers.x-callback-signature",
+  "*.headers.authorization",
+  "*.headers.x-telegram-bot-api-secret-token",
+  "*.headers.x-callback-signature",
+];
+
+// bot tokens inside Bot API URLs: /bot123456:ABC…/method
+const BOT_TOKEN_IN_URL = /bot\d{3,}:[A-Za-z0-9_-]{20,}/g;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * a last line of defence: whatever reaches the output (messages, error stacks, serialized
+ * objects) is scrubbed of the secret values the app knows and of bot tokens in URLs.
+ */
+export function scrubber(secrets: readonly string[]): (line: string) => string {
+  const known = [...new Set(secrets.filter((s) => s.length >= 4))].sort(
+    (a, b) => b.length - a.length,
+  );
+  // JSON output escapes some characters; match both the raw and the escaped form
+  const forms = known.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  const pattern = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "g") : null;
+  return (line) => {
+    let out = line.replace(BOT_TOKEN_IN_URL, `bot${REDACTED}`);
+    if (pattern) out = out.replace(pattern, REDACTED);
+    return out;
+  };
+}
+
+export interface LoggerOptions {
+  level?: string;
+  /** secret values that must never be written */
+  secrets?: readonly string[];
+  /** pretty output for people; default: when stdout is a terminal */
+  pretty?: boolean;
+  destination?: Writable;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? process.stdout;
+  const wantPretty = options.pretty ?? (destination === process.stdout && process.stdout.isTTY);
+  const scrub = scrubber(options.secrets ?? []);
+
+  const sink: Writable = wantPretty
+    ? pretty({ destination, colorize: true, sync: true, translateTime: "SYS:HH:MM:ss" })
+    : destination;
+  const scrubbing = new Transform({
+    transform(chunk, _enc, done) {
+      done(null, scrub(chunk.toString("utf8")));
+    },
+  });
+  scrubbing.pipe(sink);
+
+  return pino(
+    {
+      level: options.level ?? "info",
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      base: undefined,
+      serializers: { err: pino.stdSerializers.err },
+    },
+    scrubbing,
+  );
+}

@@ -1,0 +1,42 @@
+import { type App, createApp, type Role } from "./app.ts";
+import { loadConfig, secretsOf } from "./config.ts";
+import { createLogger } from "./logger.ts";
+
+/** `kios start`: runs the app until SIGINT/SIGTERM, then shuts down cleanly. */
+export async function main(role: Role = "all"): Promise<void> {
+  const config = await loadConfig();
+  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+
+  const app: App = await createApp({ config, logger, role });
+  await app.start();
+
+  logger.info(
+    {
+      role,
+      database: app.database.kind === "pglite" ? `pglite (${config.pgliteDir})` : "postgres",
+      http: app.port === undefined ? "off" : `http://localhost:${app.port}`,
+    },
+    "kios started",
+  );
+  if (!config.botToken) logger.warn("no BOT_TOKEN: the Telegram bot is not running");
+  if (!config.supplier) logger.warn("no SUPPLIER_* credentials: no supplier is configured");
+
+  let signals = 0;
+  const shutdown = async (signal: string) => {
+    signals += 1;
+    if (signals > 1) process.exit(130); // a second Ctrl-C does not wait
+    logger.info({ signal }, "shutting down");
+    // whatever hangs, the process is gone within 5 seconds
+    setTimeout(() => process.exit(1), 4500).unref();
+    try {
+      await app.stop();
+      logger.info("stopped");
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}

@@ -1,0 +1,75 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import type { Logger } from "../logger.ts";
+import type { Metrics } from "./metrics.ts";
+
+export interface HealthReport {
+  ok: boolean;
+  checks: Record<string, { ok: boolean; detail?: string }>;
+}
+
+export type AppEnv = { Variables: { requestId: string } };
+
+export interface ServerDeps {
+  logger: Logger;
+  metrics: Metrics;
+  health: () => Promise<HealthReport>;
+  /** routes of later features, mounted at the root */
+  routes?: Hono<AppEnv>[];
+  /** largest request body accepted, in bytes */
+  maxBodyBytes?: number;
+}
+
+export function createServer(deps: ServerDeps): Hono<AppEnv> {
+  const log = deps.logger.child({ component: "http" });
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    log.debug(
+      {
+        requestId: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
+      "request",
+    );
+  });
+  app.use(
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? 256 * 1024,
+      onError: (c) => c.json({ error: "payload_too_large" }, 413),
+    }),
+  );
+
+  app.get("/healthz", async (c) => {
+    const report = await deps.health();
+    return c.json(report, report.ok ? 200 : 503);
+  });
+
+  app.get("/metrics", async (c) => {
+    const body = await deps.metrics.registry.metrics();
+    return c.text(body, 200, { "content-type": deps.metrics.registry.contentType });
+  });
+
+  for (const routes of deps.routes ?? []) app.route("/", routes);
+
+  app.notFound((c) => c.json({ error: "not_found" }, 404));
+
+  // one error handler: clients get a code and the request id, never internals
+  app.onError((err, c) => {
+    if (err instanceof HTTPException) {
+      return c.json({ error: err.message || "bad_request" }, err.status);
+    }
+    log.error({ err, requestId: c.get("requestId"), path: c.req.path }, "unhandled error");
+    return c.json({ error: "internal_error", requestId: c.get("requestId") }, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+
+const BIN = join(import.meta.dirname, "..", "bin", "kios.js");
+
+function kios(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, ...env },
+    timeout: 30_000,
+  });
+}
+
+describe("kios CLI", () => {
+  it("prints help and exits 0", () => {
+    const r = kios(["help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("usage: kios <command>");
+    expect(r.stdout).toMatch(/migrate\s+apply database migrations/);
+  });
+
+  it("answers an unknown command with usage and exit 2", () => {
+    const r = kios(["frobnicate"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+    expect(r.stderr).toContain("usage: kios <command>");
+  });
+
+  it("answers bad arguments with the command's usage and exit 2", () => {
+    const r = kios(["migrate", "--force"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("usage: kios migrate");
+  });
+
+  it("stops on a bad environment with one line per variable", () => {
+    const r = kios(["migrate"], { PORT: "http", LOG_LEVEL: "shout" });
+    expect(r.status).toBe(78);
+    expect(r.stderr).toMatch(/^ {2}PORT must be a whole number/m);
+    expect(r.stderr).toMatch(/^ {2}LOG_LEVEL must be one of/m);
+  });
+
+  it("migrates the embedded database", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kios-cli-"));
+    const r = kios(["migrate"], { PGLITE_DIR: join(dir, "db") });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("migrations applied (pglite)");
+  });
+});
+
+describe("kios start", () => {
+  let child: ChildProcess | undefined;
+  let db: TestDatabase | undefined;
+  afterEach(async () => {
+    child?.kill("SIGKILL");
+    await db?.destroy();
+  });
+
+  it("serves /healthz, says what it lacks, and exits on Ctrl-C within 5 seconds", async () => {
+    const env: Record<string, string> = { PORT: "0", LOG_LEVEL: "info" };
+    if (process.env.TEST_DATABASE_URL) {
+      db = await createTestDatabase();
+      await db.handle.close();
+      env.DATABASE_URL = db.url!;
+    } else {
+      env.PGLITE_DIR = join(mkdtempSync(join(tmpdir(), "kios-start-")), "db");
+    }
+    const proc = spawn(process.execPath, [BIN, "start"], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child = proc;
+    let out = "";
+    proc.stdout!.on("data", (d) => {
+      out += d;
+    });
+    proc.stderr!.on("data", (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      proc.on("exit", (code) => resolve(code)),
+    );
+
+    const deadline = Date.now() + 25_000;
+    while (!out.includes("kios started") && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const started = out.split("\n").find((l) => l.includes("kios started"));
+    expect(started, out).toBeTruthy();
+    const url = JSON.parse(started!).http as string;
+    const res = await fetch(`${url.replace("localhost", "127.0.0.1")}/healthz`);
+    expect(res.status).toBe(200);
+    expect(out).toContain("no BOT_TOKEN");
+
+    const stopAt = Date.now();
+    proc.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(Date.now() - stopAt).toBeLessThan(5000);
+    expect(out).toContain("stopped");
+  });
+});

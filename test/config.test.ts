@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig, secretsOf } from "../src/config.ts";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseConfig", () => {
+  it("starts with nothing set: embedded database, no bot, no supplier", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      botToken: undefined,
+      botMode: "polling",
+      telegramApiRoot: "https://api.telegram.org",
+      port: 8080,
+      databaseUrl: undefined,
+      pgliteDir: "./data/pglite",
+      supplier: undefined,
+      supplierInterface: "signature",
+      supplierTesting: false,
+      adminIds: [],
+      logLevel: "info",
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = parseConfig({
+      BOT_TOKEN: "123456789:AAHabcdefghijklmnopqrstuvwxyz012345",
+      BOT_MODE: "webhook",
+      TELEGRAM_API_ROOT: "http://127.0.0.1:8081/",
+      PUBLIC_URL: "https://shop.example.com/",
+      WEBHOOK_SECRET: "s3cret-value_1",
+      PORT: "9000",
+      DATABASE_URL: "postgres://u:p@localhost:5432/kios",
+      PGLITE_DIR: "/tmp/x",
+      SUPPLIER_BASE_URL: "https://supplier.example",
+      SUPPLIER_API_ID: "id",
+      SUPPLIER_API_KEY: "key-1234",
+      SUPPLIER_SECRET_KEY: "secret-1234",
+      SUPPLIER_INTERFACE: "key",
+      SUPPLIER_TESTING: "true",
+      ADMIN_IDS: "111, 222,",
+      LOG_LEVEL: "DEBUG",
+    });
+    expect(config).toMatchObject({
+      botMode: "webhook",
+      telegramApiRoot: "http://127.0.0.1:8081",
+      publicUrl: "https://shop.example.com",
+      port: 9000,
+      supplier: {
+        baseUrl: "https://supplier.example/v1",
+        apiId: "id",
+        apiKey: "key-1234",
+        secretKey: "secret-1234",
+      },
+      supplierInterface: "key",
+      supplierTesting: true,
+      adminIds: [111, 222],
+      logLevel: "debug",
+    });
+  });
+
+  it("keeps a base URL that already ends in /v1", () => {
+    const config = parseConfig({
+      SUPPLIER_BASE_URL: "https://supplier.example/v1/",
+      SUPPLIER_API_ID: "a",
+      SUPPLIER_API_KEY: "b",
+      SUPPLIER_SECRET_KEY: "c",
+    });
+    expect(config.supplier?.baseUrl).toBe("https://supplier.example/v1");
+  });
+
+  it("names each bad variable once, with what is wrong and an example", () => {
+    const problems = problemsOf({
+      PORT: "eighty",
+      BOT_MODE: "push",
+      ADMIN_IDS: "12,abc",
+      LOG_LEVEL: "loud",
+      SUPPLIER_TESTING: "maybe",
+      DATABASE_URL: "mysql://x",
+    });
+    expect(problems).toHaveLength(6);
+    expect(problems.find((p) => p.startsWith("PORT "))).toMatch(
+      /PORT must be a whole number \(got "eighty"\); for example PORT=8080/,
+    );
+    expect(problems.find((p) => p.startsWith("BOT_MODE "))).toMatch(/polling or webhook/);
+    expect(problems.find((p) => p.startsWith("ADMIN_IDS "))).toMatch(/separated by commas/);
+    expect(problems.find((p) => p.startsWith("LOG_LEVEL "))).toMatch(/one of fatal/);
+    expect(problems.find((p) => p.startsWith("SUPPLIER_TESTING "))).toMatch(/true or false/);
+    expect(problems.find((p) => p.startsWith("DATABASE_URL "))).toMatch(/postgres:\/\//);
+  });
+
+  it("never echoes a secret value in its messages", () => {
+    const problems = problemsOf({ BOT_TOKEN: "not-a-token-but-secret" });
+    expect(problems.join("\n")).not.toContain("not-a-token-but-secret");
+    expect(problems[0]).toMatch(/^BOT_TOKEN is not a bot token/);
+  });
+
+  it("asks for all supplier credentials or none", () => {
+    const problems = problemsOf({ SUPPLIER_API_ID: "id" });
+    expect(problems.map((p) => p.split(" ")[0])).toEqual([
+      "SUPPLIER_BASE_URL",
+      "SUPPLIER_API_KEY",
+      "SUPPLIER_SECRET_KEY",
+    ]);
+  });
+
+  it("needs PUBLIC_URL and WEBHOOK_SECRET in webhook mode", () => {
+    const problems = problemsOf({
+      BOT_TOKEN: "123456789:AAHabcdefghijklmnopqrstuvwxyz012345",
+      BOT_MODE: "webhook",
+    });
+    expect(problems.map((p) => p.split(" ")[0])).toEqual(["PUBLIC_URL", "WEBHOOK_SECRET"]);
+  });
+
+  it("lists the secrets it holds", () => {
+    const config = parseConfig({
+      BOT_TOKEN: "123456789:AAHabcdefghijklmnopqrstuvwxyz012345",
+      SUPPLIER_BASE_URL: "https://s.example",
+      SUPPLIER_API_ID: "id",
+      SUPPLIER_API_KEY: "key-1234",
+      SUPPLIER_SECRET_KEY: "secret-1234",
+    });
+    expect(secretsOf(config)).toEqual([
+      "123456789:AAHabcdefghijklmnopqrstuvwxyz012345",
+      "key-1234",
+      "secret-1234",
+    ]);
+  });
+});

@@ -1,0 +1,59 @@
+import { Writable } from "node:stream";
+import { type App, createApp, type Role } from "../../src/app.ts";
+import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createTestDatabase, type TestDatabase } from "./db.ts";
+
+export interface TestApp {
+  app: App;
+  /** http://127.0.0.1:<port> when the role serves HTTP */
+  baseUrl: string;
+  /** every log line the app wrote, as text */
+  logs(): string;
+  database: TestDatabase;
+  stop(): Promise<void>;
+}
+
+/** a log sink that keeps what it is given, for assertions. */
+export function memorySink(): { stream: Writable; text(): string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join("") };
+}
+
+/** boots the whole app (database, jobs, HTTP on a free port) on a fresh test database. */
+export async function bootApp(
+  options: { env?: Record<string, string>; role?: Role; logLevel?: string } = {},
+): Promise<TestApp> {
+  const config: Config = { ...parseConfig({ PORT: "0", ...options.env }) };
+  const sink = memorySink();
+  const logger = createLogger({
+    level: options.logLevel ?? "debug",
+    secrets: secretsOf(config),
+    pretty: false,
+    destination: sink.stream,
+  });
+  const database = await createTestDatabase();
+  const app = await createApp({
+    config,
+    logger,
+    database: database.handle,
+    ...(options.role ? { role: options.role } : {}),
+  });
+  await app.start();
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${app.port ?? 0}`,
+    logs: sink.text,
+    database,
+    async stop() {
+      await app.stop();
+      await database.destroy();
+    },
+  };
+}

@@ -1,0 +1,6 @@
+/** the same server URL, pointed at another database. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

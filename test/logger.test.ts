@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { createLogger, scrubber } from "../src/logger.ts";
+import { bootApp, memorySink } from "./helpers/app.ts";
+
+const BOT_TOKEN = "123456789:AAHsecretsecretsecretsecret_-XYZ";
+const API_KEY = "ak_live_9f8e7d6c";
+const SECRET_KEY = "sk_live_1a2b3c4d";
+
+async function flush() {
+  await new Promise((r) => setImmediate(r));
+}
+
+describe("logger", () => {
+  it("writes JSON lines when not on a terminal", async () => {
+    const sink = memorySink();
+    createLogger({ destination: sink.stream, pretty: false }).info({ a: 1 }, "hello");
+    await flush();
+    expect(JSON.parse(sink.text())).toMatchObject({ level: 30, a: 1, msg: "hello" });
+  });
+
+  it("redacts secret fields by name, and bot tokens inside URLs", async () => {
+    const sink = memorySink();
+    const log = createLogger({ destination: sink.stream, pretty: false });
+    log.info({ api_key: "abc", request: { signature: "deadbeef", secret_key: "zzz" } }, "x");
+    log.info(`GET https://api.telegram.org/bot${BOT_TOKEN}/getMe`);
+    await flush();
+    const text = sink.text();
+    expect(text).not.toMatch(/"abc"|deadbeef|"zzz"/);
+    expect(text).not.toContain(BOT_TOKEN);
+    expect(text).toContain("bot[redacted]/getMe");
+  });
+
+  it("scrubs known secret values wherever they appear, escaped or not", () => {
+    const scrub = scrubber(['p"ss/word']);
+    expect(scrub('{"msg":"p\\"ss/word and p"ss/word"}')).toBe(
+      '{"msg":"[redacted] and [redacted]"}',
+    );
+  });
+
+  it("a secret given to the app never appears in its log output", async () => {
+    const t = await bootApp({
+      env: {
+        BOT_TOKEN,
+        SUPPLIER_BASE_URL: "https://supplier.example",
+        SUPPLIER_API_ID: "KIOS-1",
+        SUPPLIER_API_KEY: API_KEY,
+        SUPPLIER_SECRET_KEY: SECRET_KEY,
+      },
+      logLevel: "trace",
+    });
+    try {
+      const { logger, config } = t.app;
+      // the worst cases: the whole config, an error whose message and stack carry a secret
+      logger.info({ config }, "config");
+      logger.error({ err: new Error(`upstream rejected key ${API_KEY} / ${SECRET_KEY}`) }, "boom");
+      logger.warn(`calling ${config.telegramApiRoot}/bot${BOT_TOKEN}/sendMessage`);
+      await fetch(`${t.baseUrl}/healthz`, { headers: { authorization: `Bearer ${API_KEY}` } });
+      await flush();
+      const text = t.logs();
+      expect(text).toContain("upstream rejected key");
+      for (const secret of [BOT_TOKEN, API_KEY, SECRET_KEY]) expect(text).not.toContain(secret);
+    } finally {
+      await t.stop();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.ts";
+import { type AppEnv, createServer } from "../../src/server/app.ts";
+import { createMetrics } from "../../src/server/metrics.ts";
+import { bootApp, memorySink, type TestApp } from "../helpers/app.ts";
+
+describe("HTTP server", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootApp();
+  });
+  afterAll(() => t.stop());
+
+  it("reports health 200 with the database and job runner", async () => {
+    const res = await fetch(`${t.baseUrl}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      ok: true,
+      checks: { database: { ok: true }, jobs: { ok: true, detail: "running" } },
+    });
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("serves Prometheus metrics", async () => {
+    const res = await fetch(`${t.baseUrl}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/plain");
+    expect(await res.text()).toContain("kios_process_cpu_user_seconds_total");
+  });
+
+  it("answers unknown paths with a JSON 404", async () => {
+    const res = await fetch(`${t.baseUrl}/nope`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "not_found" });
+  });
+});
+
+describe("HTTP server, in isolation", () => {
+  const healthy = async () => ({ ok: true, checks: {} });
+
+  it("returns 503 when a check fails", async () => {
+    const app = createServer({
+      logger: createLogger({ level: "silent" }),
+      metrics: createMetrics(),
+      health: async () => ({ ok: false, checks: { database: { ok: false } } }),
+    });
+    expect((await app.request("/healthz")).status).toBe(503);
+  });
+
+  it("refuses bodies over the limit with 413", async () => {
+    const routes = new Hono<AppEnv>().post("/echo", async (c) => c.text(await c.req.text()));
+    const app = createServer({
+      logger: createLogger({ level: "silent" }),
+      metrics: createMetrics(),
+      health: healthy,
+      routes: [routes],
+      maxBodyBytes: 100,
+    });
+    const ok = await app.request("/echo", { method: "POST", body: "x".repeat(100) });
+    expect(ok.status).toBe(200);
+    const big = await app.request("/echo", { method: "POST", body: "x".repeat(101) });
+    expect(big.status).toBe(413);
+  });
+
+  it("answers a crash with 500 and a request id, never the internals", async () => {
+    const sink = memorySink();
+    const routes = new Hono<AppEnv>().get("/boom", () => {
+      throw new Error("db password is hunter2");
+    });
+    const app = createServer({
+      logger: createLogger({ destination: sink.stream, pretty: false }),
+      metrics: createMetrics(),
+      health: healthy,
+      routes: [routes],
+    });
+    const res = await app.request("/boom");
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { requestId: string };
+    expect(body).toEqual({ error: "internal_error", requestId: expect.any(String) });
+    expect(JSON.stringify(body)).not.toContain("hunter2");
+    await new Promise((r) => setImmediate(r));
+    expect(sink.text()).toContain(body.requestId);
+  });
+});
