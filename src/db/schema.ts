@@ -1,7 +1,27 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 // one schema for both drivers; drizzle-kit generates drizzle/ from this file.
+// money is integer rupiah in bigint columns, read as JS numbers (exact below 2^53).
+
+const money = (name: string) => bigint(name, { mode: "number" });
+const tstz = (name: string) => timestamp(name, { withTimezone: true });
+const createdAt = () => tstz("created_at").notNull().defaultNow();
+
+// ---------------------------------------------------------------- people
 
 export const users = pgTable(
   "users",
@@ -14,11 +34,372 @@ export const users = pgTable(
     role: text("role", { enum: ["customer", "reseller"] })
       .notNull()
       .default("customer"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** the user blocked the bot: broadcasts skip them */
+    blockedAt: tstz("blocked_at"),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
   (t) => [
     check("users_role_known", sql`${t.role} in ('customer', 'reseller')`),
     check("users_language_known", sql`${t.language} in ('id', 'en')`),
   ],
 );
+
+/** shop-wide settings the admins change at run time (rounding step, deposit text, …) */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: tstz("updated_at").notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------- catalogue
+
+export const products = pgTable(
+  "products",
+  {
+    code: text("code").primaryKey(),
+    name: text("name").notNull(),
+    category: text("category").notNull(),
+    brand: text("brand").notNull(),
+    type: text("type", { enum: ["prepaid", "game", "pasca"] }).notNull(),
+    /** lowercase operator key for mobile products (telkomsel, indosat, xl, …), else null */
+    operator: text("operator"),
+    supplierPrice: money("supplier_price").notNull(),
+    /** as the supplier last reported it */
+    active: boolean("active").notNull(),
+    /** false once a sync no longer sees the product */
+    listed: boolean("listed").notNull().default(true),
+    description: text("description").notNull().default(""),
+    startCutOff: text("start_cut_off"),
+    endCutOff: text("end_cut_off"),
+    firstSeenAt: tstz("first_seen_at").notNull().defaultNow(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+    syncedAt: tstz("synced_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("products_type_known", sql`${t.type} in ('prepaid', 'game', 'pasca')`),
+    check("products_price_positive", sql`${t.supplierPrice} >= 0`),
+    index("products_type_brand").on(t.type, t.brand),
+    index("products_operator_category").on(t.operator, t.category),
+    index("products_category_brand").on(t.category, t.brand),
+    index("products_name_lower").on(sql`lower(${t.name})`),
+  ],
+);
+
+export const priceChanges = pgTable(
+  "price_changes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productCode: text("product_code")
+      .notNull()
+      .references(() => products.code),
+    oldPrice: money("old_price").notNull(),
+    newPrice: money("new_price").notNull(),
+    changedAt: tstz("changed_at").notNull().defaultNow(),
+  },
+  (t) => [index("price_changes_product").on(t.productCode, t.changedAt)],
+);
+
+export const markupRules = pgTable(
+  "markup_rules",
+  {
+    id: serial("id").primaryKey(),
+    scope: text("scope", { enum: ["all", "type", "category", "brand", "product"] }).notNull(),
+    /** "" for scope all; else the type, category, brand or product code */
+    scopeValue: text("scope_value").notNull().default(""),
+    tier: text("tier", { enum: ["customer", "reseller"] }).notNull(),
+    /** percentage in basis points: 250 = 2.5 % */
+    percentBp: integer("percent_bp").notNull().default(0),
+    flat: money("flat").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("markup_rules_scope_tier").on(t.scope, t.scopeValue, t.tier),
+    check(
+      "markup_rules_scope_known",
+      sql`${t.scope} in ('all', 'type', 'category', 'brand', 'product')`,
+    ),
+    check("markup_rules_tier_known", sql`${t.tier} in ('customer', 'reseller')`),
+  ],
+);
+
+// ---------------------------------------------------------------- ledger
+
+/**
+ * double-entry accounts. A user's wallet and the shop's holds account must never go
+ * negative: the CHECK makes a bug fail loudly instead of minting money.
+ */
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: serial("id").primaryKey(),
+    /** "user:<telegram id>", "shop:holds", "shop:revenue", "shop:supplier_cost", … */
+    key: text("key").notNull().unique(),
+    kind: text("kind", { enum: ["user", "shop"] }).notNull(),
+    userId: bigint("user_id", { mode: "number" }).references(() => users.telegramId),
+    balance: money("balance").notNull().default(0),
+    allowNegative: boolean("allow_negative").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("accounts_not_negative", sql`${t.allowNegative} or ${t.balance} >= 0`),
+    check("accounts_kind_known", sql`${t.kind} in ('user', 'shop')`),
+  ],
+);
+
+/** a balanced set of entries, applied once per business key (e.g. order:42:capture) */
+export const transfers = pgTable(
+  "transfers",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    key: text("key").notNull().unique(),
+    kind: text("kind", {
+      enum: ["deposit", "debit", "credit", "hold", "capture", "release"],
+    }).notNull(),
+    memo: text("memo").notNull().default(""),
+    /** the admin who made a manual transfer */
+    actorId: bigint("actor_id", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "transfers_kind_known",
+      sql`${t.kind} in ('deposit', 'debit', 'credit', 'hold', 'capture', 'release')`,
+    ),
+  ],
+);
+
+/** append-only (a trigger refuses UPDATE and DELETE); a transfer's amounts sum to zero */
+export const entries = pgTable(
+  "entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    transferId: bigint("transfer_id", { mode: "number" })
+      .notNull()
+      .references(() => transfers.id),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    /** signed: positive credits the account, negative debits it */
+    amount: money("amount").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("entries_account").on(t.accountId, t.id),
+    index("entries_transfer").on(t.transferId),
+    check("entries_amount_nonzero", sql`${t.amount} <> 0`),
+  ],
+);
+
+export const depositRequests = pgTable(
+  "deposit_requests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    /** what the user asked for */
+    amount: money("amount").notNull(),
+    /** what the user is told to pay: amount plus a small unique code, to match the payment */
+    payAmount: money("pay_amount").notNull(),
+    reference: text("reference").notNull().unique(),
+    status: text("status", { enum: ["requested", "confirmed", "rejected", "expired"] })
+      .notNull()
+      .default("requested"),
+    expiresAt: tstz("expires_at").notNull(),
+    decidedAt: tstz("decided_at"),
+    decidedBy: bigint("decided_by", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "deposit_requests_status_known",
+      sql`${t.status} in ('requested', 'confirmed', 'rejected', 'expired')`,
+    ),
+    check("deposit_requests_amount_positive", sql`${t.amount} > 0`),
+    index("deposit_requests_user").on(t.userId, t.createdAt),
+    // one open request per exact amount to pay, so a bank transfer matches one request
+    uniqueIndex("deposit_requests_open_pay_amount")
+      .on(t.payAmount)
+      .where(sql`${t.status} = 'requested'`),
+  ],
+);
+
+// ---------------------------------------------------------------- orders
+
+/** a price shown on a confirmation card; confirming it creates at most one order */
+export const quotes = pgTable(
+  "quotes",
+  {
+    /** short random id, carried in callback_data */
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: ["prepaid", "game", "bill"] }).notNull(),
+    productCode: text("product_code")
+      .notNull()
+      .references(() => products.code),
+    destination: text("destination").notNull(),
+    price: money("price").notNull(),
+    cost: money("cost").notNull(),
+    testing: boolean("testing").notNull().default(false),
+    inquiryId: bigint("inquiry_id", { mode: "number" }),
+    expiresAt: tstz("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check("quotes_kind_known", sql`${t.kind} in ('prepaid', 'game', 'bill')`)],
+);
+
+/** a postpaid bill inquiry: the supplier's 5-minute session, bound to ref_id, code, number */
+export const inquiries = pgTable(
+  "inquiries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    refId: text("ref_id").notNull().unique(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    productCode: text("product_code")
+      .notNull()
+      .references(() => products.code),
+    customerNo: text("customer_no").notNull(),
+    customerName: text("customer_name").notNull().default(""),
+    tagihan: money("tagihan").notNull(),
+    admin: money("admin").notNull(),
+    /** the supplier's total: tagihan + admin */
+    total: money("total").notNull(),
+    /** bill details (lembar_tagihan, periods, tariff, …) as normalised by the client */
+    details: jsonb("details"),
+    expiresAt: tstz("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inquiries_user").on(t.userId, t.createdAt)],
+);
+
+export const ORDER_STATUSES = [
+  "created",
+  "submitted",
+  "pending",
+  "unknown",
+  "success",
+  "failed",
+] as const;
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    refId: text("ref_id").notNull().unique(),
+    /** the confirmation that made it (a quote id): one confirmation, one order */
+    confirmKey: text("confirm_key").notNull().unique(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    /** the chat message that shows this order, edited in place as it moves */
+    messageId: integer("message_id"),
+    kind: text("kind", { enum: ["prepaid", "game", "bill"] }).notNull(),
+    productCode: text("product_code")
+      .notNull()
+      .references(() => products.code),
+    productName: text("product_name").notNull(),
+    destination: text("destination").notNull(),
+    /** what the buyer pays */
+    price: money("price").notNull(),
+    /** what the supplier was quoted to charge */
+    cost: money("cost").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("created"),
+    testing: boolean("testing").notNull().default(false),
+    inquiryId: bigint("inquiry_id", { mode: "number" }).references(() => inquiries.id),
+    sn: text("sn"),
+    supplierCode: text("supplier_code"),
+    supplierMessage: text("supplier_message"),
+    failureReason: text("failure_reason"),
+    /** what the supplier finally charged, when it says */
+    supplierPrice: money("supplier_price"),
+    checks: integer("checks").notNull().default(0),
+    nextCheckAt: tstz("next_check_at"),
+    /** set when an order stays open too long: shown to the admins */
+    flaggedAt: tstz("flagged_at"),
+    createdAt: createdAt(),
+    submittedAt: tstz("submitted_at"),
+    finalAt: tstz("final_at"),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "orders_status_known",
+      sql`${t.status} in ('created', 'submitted', 'pending', 'unknown', 'success', 'failed')`,
+    ),
+    check("orders_kind_known", sql`${t.kind} in ('prepaid', 'game', 'bill')`),
+    check("orders_price_not_below_cost", sql`${t.testing} or ${t.price} >= ${t.cost}`),
+    index("orders_user_created").on(t.userId, t.createdAt),
+    index("orders_open")
+      .on(t.status, t.nextCheckAt)
+      .where(sql`${t.status} not in ('success', 'failed')`),
+    index("orders_final_at").on(t.finalAt),
+  ],
+);
+
+/** supplier callbacks as received: stored once (inbox), then confirmed by /v1/status */
+export const supplierCallbacks = pgTable(
+  "supplier_callbacks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** sha-256 of the raw body: a repeated delivery is the same row */
+    bodyHash: text("body_hash").notNull().unique(),
+    refId: text("ref_id").notNull(),
+    reportedStatus: text("reported_status").notNull(),
+    rawBody: text("raw_body").notNull(),
+    receivedAt: tstz("received_at").notNull().defaultNow(),
+    processedAt: tstz("processed_at"),
+    outcome: text("outcome"),
+  },
+  (t) => [index("supplier_callbacks_ref").on(t.refId)],
+);
+
+/** messages owed to chats (outbox): one row per business key, delivered once */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    key: text("key").notNull().unique(),
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    /** edit this message in place when set; otherwise send a new one */
+    messageId: integer("message_id"),
+    payload: jsonb("payload").notNull(),
+    status: text("status", { enum: ["pending", "sending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    claimedAt: tstz("claimed_at"),
+    sentAt: tstz("sent_at"),
+  },
+  (t) => [
+    check(
+      "notifications_status_known",
+      sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`,
+    ),
+    index("notifications_pending").on(t.status, t.id).where(sql`${t.status} <> 'sent'`),
+  ],
+);
+
+// ---------------------------------------------------------------- bot
+
+/** conversations v2 and session state, so a restart or a second instance continues a flow */
+export const botState = pgTable("bot_state", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: tstz("updated_at").notNull().defaultNow(),
+});
+
+/** webhook updates already handled: each update_id is processed once across instances */
+export const telegramUpdates = pgTable("telegram_updates", {
+  updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+  receivedAt: tstz("received_at").notNull().defaultNow(),
+});

@@ -1,0 +1,205 @@
+// the supplier as kios sees it: one TypeScript interface that both wire adapters (the
+// signature-based primary interface and the key-based alternate) implement. Everything
+// here is normalised at the edge: camelCase, lowercase states, integer rupiah.
+
+export type ProductCmd = "prepaid" | "game" | "pasca";
+export type ProductType = ProductCmd;
+
+export interface SupplierProduct {
+  code: string;
+  name: string;
+  /** e.g. "Pulsa", "Data", "PLN", "E-Money", "Games", "PLN Pascabayar", "BPJS" */
+  category: string;
+  /** e.g. "TELKOMSEL", "PLN", "GO PAY", "MOBILE LEGENDS" */
+  brand: string;
+  type: ProductType;
+  /** supplier price in rupiah (for pasca: the admin fee the supplier charges on top of the bill) */
+  price: number;
+  active: boolean;
+  desc: string;
+  /** daily cut-off window (HH:MM, WIB) during which the product cannot be bought */
+  startCutOff?: string | undefined;
+  endCutOff?: string | undefined;
+}
+
+export interface SupplierBalance {
+  balance: number;
+  balanceFormatted: string;
+}
+
+/** normalised: the document's "Pending"/"pending" etc. */
+export type TransactionStatus = "pending" | "success" | "failed";
+
+/** one billing period of a bill's `desc.detail` (amounts parsed from strings) */
+export interface BillPeriod {
+  periode?: string | undefined;
+  nilaiTagihan?: number | undefined;
+  admin?: number | undefined;
+  denda?: number | undefined;
+  meterAwal?: string | undefined;
+  meterAkhir?: string | undefined;
+  biayaLain?: number | undefined;
+}
+
+/** the bill's `desc` object, per bill kind */
+export interface BillDetails {
+  lembarTagihan: number;
+  jumlahPeserta?: string | undefined;
+  alamat?: string | undefined;
+  tarif?: string | undefined;
+  daya?: number | undefined;
+  jatuhTempo?: string | undefined;
+  itemName?: string | undefined;
+  noRangka?: string | undefined;
+  noPol?: string | undefined;
+  tenor?: string | undefined;
+  detail: BillPeriod[];
+}
+
+export interface BillAmounts {
+  customerName: string;
+  /** bill amount before the admin fee */
+  tagihan: number;
+  admin: number;
+  /** tagihan + admin */
+  total: number;
+  desc: BillDetails | undefined;
+}
+
+/** a transaction as the supplier reports it: an order result or a bill payment result */
+export interface SupplierTransaction {
+  kind: "order" | "bill";
+  refId: string;
+  status: TransactionStatus;
+  customerNo: string;
+  code: string;
+  /** product name (orders); may be empty for bills */
+  name: string;
+  /** what the supplier charged: the order price, or the bill's total */
+  price: number;
+  /** serial number / voucher code / PLN token / proof of payment; null until success */
+  sn: string | null;
+  /** "YYYY-MM-DD HH:MM:SS" as sent */
+  createdAt: string;
+  /** bills only */
+  bill?: BillAmounts | undefined;
+  /** the supplier's code and message for this answer, e.g. ORDER_PENDING */
+  supplierCode: string;
+  message: string;
+}
+
+export interface InquiryResult extends BillAmounts {
+  refId: string;
+  customerNo: string;
+  code: string;
+  /** end of the 5-minute window in which pay-pasca must follow */
+  expiresAt: Date;
+}
+
+export interface OrderRequest {
+  cmd: "prepaid" | "game";
+  code: string;
+  customerNo: string;
+  refId: string;
+  testing?: boolean;
+}
+
+export interface InquiryRequest {
+  code: string;
+  customerNo: string;
+  refId: string;
+}
+
+export interface PayBillRequest {
+  code: string;
+  customerNo: string;
+  refId: string;
+  testing?: boolean;
+}
+
+/**
+ * what came of sending money-moving work (an order or a bill payment):
+ * - accepted: the supplier answered with the transaction (its status may be pending,
+ *   success or failed);
+ * - rejected: the supplier refused the request with a definite business or auth code and
+ *   created no transaction (e.g. INSUFFICIENT_BALANCE, PRODUCT_INACTIVE, INQUIRY_EXPIRED);
+ * - unknown: no usable answer (timeout, transport error, 5xx, unknown code, malformed
+ *   reply): the transaction may or may not exist; only status(refId) can tell.
+ * Orders and bill payments are never retried blindly: the caller resolves unknown.
+ */
+export type SubmitOutcome =
+  | { outcome: "accepted"; transaction: SupplierTransaction }
+  | { outcome: "rejected"; error: SupplierError }
+  | { outcome: "unknown"; reason: string; error?: SupplierError };
+
+export type StatusResult = { found: true; transaction: SupplierTransaction } | { found: false };
+
+export interface Supplier {
+  /** which wire interface this adapter speaks */
+  readonly interface: "signature" | "key";
+  balance(): Promise<SupplierBalance>;
+  products(cmd: ProductCmd): Promise<SupplierProduct[]>;
+  order(request: OrderRequest): Promise<SubmitOutcome>;
+  /** throws SupplierError (INQUIRY_FAILED when no bill is due, …) */
+  inquiry(request: InquiryRequest): Promise<InquiryResult>;
+  payBill(request: PayBillRequest): Promise<SubmitOutcome>;
+  /** throws SupplierError on auth, transport (after retries) or malformed replies */
+  status(refId: string): Promise<StatusResult>;
+}
+
+// ---- errors ----
+
+/** every code of supplier-api.md and DESIGN.md, plus kios's own for what went wrong locally */
+export const SUPPLIER_ERROR_CODES = [
+  // authentication (the document)
+  "INVALID_SIGNATURE",
+  "UNAUTHORIZED",
+  "INVALID_API_KEY",
+  "TIMESTAMP_EXPIRED",
+  // business (DESIGN.md)
+  "INSUFFICIENT_BALANCE",
+  "PRODUCT_NOT_FOUND",
+  "PRODUCT_INACTIVE",
+  "INVALID_CUSTOMER_NO",
+  "INQUIRY_FAILED",
+  "INQUIRY_NOT_FOUND",
+  "INQUIRY_EXPIRED",
+  "INQUIRY_MISMATCH",
+  "TRANSACTION_NOT_FOUND",
+  "VALIDATION_ERROR",
+  "RATE_LIMITED",
+  // the old release's forms (HTTP 410)
+  "GONE",
+  // local: no usable answer
+  "TIMEOUT",
+  "TRANSPORT_ERROR",
+  "SERVER_ERROR",
+  "UNKNOWN_CODE",
+  "BAD_RESPONSE",
+  /** a repeated ref_id came back with another product or destination */
+  "REF_ID_MISMATCH",
+] as const;
+
+export type SupplierErrorCode = (typeof SUPPLIER_ERROR_CODES)[number];
+
+export class SupplierError extends Error {
+  override name = "SupplierError";
+  constructor(
+    readonly code: SupplierErrorCode,
+    message: string,
+    readonly details: {
+      httpStatus?: number;
+      /** the code exactly as the supplier sent it (for UNKNOWN_CODE) */
+      supplierCode?: string;
+      /** VALIDATION_ERROR: field → messages */
+      errors?: Record<string, string[]>;
+    } = {},
+  ) {
+    super(message);
+  }
+
+  /** worth trying the same read again later (never applies to submitting money-moving work) */
+  get retryable(): boolean {
+    return ["TIMEOUT", "TRANSPORT_ERROR", "SERVER_ERROR", "RATE_LIMITED"].includes(this.code);
+  }
+}
