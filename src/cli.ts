@@ -1,9 +1,10 @@
 import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
 import { migrateCommand, startCommand } from "./cli/core.ts";
+import { ledgerCommand } from "./cli/ledger.ts";
 import { ConfigError } from "./config.ts";
 
-const COMMANDS: Command[] = [startCommand, migrateCommand];
+const COMMANDS: Command[] = [startCommand, migrateCommand, ledgerCommand];
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

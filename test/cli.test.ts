@@ -3,6 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { creditWallet } from "../src/commerce/wallet/ledger.ts";
+import { openDatabase } from "../src/db/client.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "kios.js");
@@ -48,6 +50,30 @@ describe("kios CLI", () => {
     const r = kios(["migrate"], { PGLITE_DIR: join(dir, "db") });
     expect(r.stderr).toBe("");
     expect(r.stdout).toContain("migrations applied (pglite)");
+  });
+});
+
+describe("kios ledger verify", () => {
+  it("says ok on a clean ledger and names the account on a mismatch (exit 1)", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "kios-ledger-")), "db");
+    const clean = kios(["ledger", "verify"], { PGLITE_DIR: dir });
+    expect(clean.stdout).toContain("ledger ok");
+    expect(clean.status).toBe(0);
+
+    const database = await openDatabase({ pgliteDir: dir });
+    await creditWallet(database.db, { userId: 77, amount: 5_000, key: "seed" });
+    await database.executeSql("update accounts set balance = balance + 1 where key = 'user:77'");
+    await database.close();
+
+    const broken = kios(["ledger", "verify"], { PGLITE_DIR: dir });
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toContain(
+      "MISMATCH account user:77: stored balance 5001, entries sum to 5000",
+    );
+  });
+
+  it("refuses an unknown subcommand with exit 2", () => {
+    expect(kios(["ledger", "fix"]).status).toBe(2);
   });
 });
 

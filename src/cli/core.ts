@@ -1,6 +1,5 @@
-import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/client.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
+import { withDatabase } from "./database.ts";
 
 const ROLES = ["all", "web", "worker"] as const;
 
@@ -24,17 +23,8 @@ export const migrateCommand: Command = {
   usage: "kios migrate",
   async run(argv) {
     parseFlags(argv, {});
-    const config = await loadConfig();
-    const database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      pgliteDir: config.pgliteDir,
-    });
-    try {
-      await database.migrate();
-      console.log(`migrations applied (${database.kind})`);
-    } finally {
-      await database.close();
-    }
+    const kind = await withDatabase(async (database) => database.kind);
+    console.log(`migrations applied (${kind})`);
     return 0;
   },
 };

@@ -1,0 +1,17 @@
+import { loadConfig } from "../config.ts";
+import { type DatabaseHandle, openDatabase } from "../db/client.ts";
+
+/** opens and migrates the configured database for a one-shot command, then closes it. */
+export async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const config = await loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.pgliteDir,
+  });
+  try {
+    await database.migrate();
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,198 @@
+import { randomInt } from "node:crypto";
+import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
+import type { Clock } from "../../clock.ts";
+import { systemClock } from "../../clock.ts";
+import type { Database, Executor } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { depositRequests } from "../../db/schema.ts";
+import { getSetting, isNumber, isString } from "../settings.ts";
+import { creditWallet } from "./ledger.ts";
+
+export type DepositRequest = typeof depositRequests.$inferSelect;
+
+export const DEPOSIT_SETTINGS = {
+  min: { key: "deposit.min", fallback: 10_000 },
+  max: { key: "deposit.max", fallback: 10_000_000 },
+  ttlMinutes: { key: "deposit.ttl_minutes", fallback: 24 * 60 },
+  instructions: {
+    key: "deposit.instructions",
+    // {amount} and {reference} are filled in; the shop sets its own bank or e-wallet text
+    fallback:
+      "Transfer exactly {amount} to BCA 1234567890 (Toko Kios) and mention {reference}. " +
+      "An admin confirms it shortly.",
+  },
+} as const;
+
+export class DepositError extends Error {
+  override name = "DepositError";
+  constructor(
+    readonly reason:
+      | "amount_too_small"
+      | "amount_too_large"
+      | "not_found"
+      | "already_decided"
+      | "expired"
+      | "busy",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function newReference(): string {
+  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  let out = "D";
+  for (let i = 0; i < 7; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/**
+ * a user asks to top up: they are told to pay the amount plus a small unique code (1–999
+ * rupiah), so the admin can match the bank transfer to this request.
+ */
+export async function requestDeposit(
+  db: Database,
+  r: { userId: number; amount: number; clock?: Clock },
+): Promise<DepositRequest & { instructions: string }> {
+  const clock = r.clock ?? systemClock;
+  const min = await getSetting(
+    db,
+    DEPOSIT_SETTINGS.min.key,
+    DEPOSIT_SETTINGS.min.fallback,
+    isNumber,
+  );
+  const max = await getSetting(
+    db,
+    DEPOSIT_SETTINGS.max.key,
+    DEPOSIT_SETTINGS.max.fallback,
+    isNumber,
+  );
+  if (!Number.isSafeInteger(r.amount) || r.amount < min) {
+    throw new DepositError("amount_too_small", `the smallest deposit is ${min}`);
+  }
+  if (r.amount > max) throw new DepositError("amount_too_large", `the largest deposit is ${max}`);
+  const ttl = await getSetting(
+    db,
+    DEPOSIT_SETTINGS.ttlMinutes.key,
+    DEPOSIT_SETTINGS.ttlMinutes.fallback,
+    isNumber,
+  );
+  const template = await getSetting(
+    db,
+    DEPOSIT_SETTINGS.instructions.key,
+    DEPOSIT_SETTINGS.instructions.fallback,
+    isString,
+  );
+  for (let attempt = 0; attempt < 25; attempt++) {
+    try {
+      const [row] = await db
+        .insert(depositRequests)
+        .values({
+          userId: r.userId,
+          amount: r.amount,
+          payAmount: r.amount + randomInt(1, 1000),
+          reference: newReference(),
+          expiresAt: new Date(clock.now() + ttl * 60_000),
+        })
+        .returning();
+      const instructions = template
+        .replaceAll("{amount}", formatPlain(row!.payAmount))
+        .replaceAll("{reference}", row!.reference);
+      return { ...row!, instructions };
+    } catch (err) {
+      // another open request already waits for that exact amount: draw another code
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+  throw new DepositError("busy", "too many open deposit requests for this amount; try another");
+}
+
+function formatPlain(n: number): string {
+  return `Rp${n.toLocaleString("id-ID")}`;
+}
+
+async function decide(
+  tx: Executor,
+  id: number,
+  status: "confirmed" | "rejected",
+  adminId: number,
+  now: Date,
+): Promise<DepositRequest> {
+  const [row] = await tx
+    .update(depositRequests)
+    .set({ status, decidedAt: now, decidedBy: adminId })
+    .where(
+      and(
+        eq(depositRequests.id, id),
+        eq(depositRequests.status, "requested"),
+        gt(depositRequests.expiresAt, now),
+      ),
+    )
+    .returning();
+  if (row) return row;
+  const [existing] = await tx.select().from(depositRequests).where(eq(depositRequests.id, id));
+  if (!existing) throw new DepositError("not_found", `no deposit request ${id}`);
+  if (existing.status !== "requested") {
+    throw new DepositError(
+      "already_decided",
+      `deposit request ${id} is already ${existing.status}`,
+    );
+  }
+  throw new DepositError("expired", `deposit request ${id} has expired`);
+}
+
+/** an admin saw the money arrive: the request is confirmed and the wallet credited, at once. */
+export function confirmDeposit(
+  db: Database,
+  c: { id: number; adminId: number; clock?: Clock },
+): Promise<DepositRequest> {
+  const now = new Date((c.clock ?? systemClock).now());
+  return db.transaction(async (tx) => {
+    const row = await decide(tx, c.id, "confirmed", c.adminId, now);
+    await creditWallet(tx, {
+      key: `deposit:${row.id}`,
+      kind: "deposit",
+      userId: row.userId,
+      amount: row.payAmount,
+      memo: `deposit ${row.reference}`,
+      actorId: c.adminId,
+    });
+    return row;
+  });
+}
+
+export function rejectDeposit(
+  db: Database,
+  c: { id: number; adminId: number; clock?: Clock },
+): Promise<DepositRequest> {
+  const now = new Date((c.clock ?? systemClock).now());
+  return db.transaction((tx) => decide(tx, c.id, "rejected", c.adminId, now));
+}
+
+/** closes requests past their time; returns them so their users can be told. */
+export async function expireDeposits(db: Database, clock: Clock = systemClock) {
+  return db
+    .update(depositRequests)
+    .set({ status: "expired", decidedAt: new Date(clock.now()) })
+    .where(
+      and(
+        eq(depositRequests.status, "requested"),
+        lte(depositRequests.expiresAt, new Date(clock.now())),
+      ),
+    )
+    .returning();
+}
+
+export async function findDeposit(exec: Executor, id: number) {
+  const [row] = await exec.select().from(depositRequests).where(eq(depositRequests.id, id));
+  return row;
+}
+
+export function recentDeposits(exec: Executor, userId: number, limit = 10) {
+  return exec
+    .select()
+    .from(depositRequests)
+    .where(eq(depositRequests.userId, userId))
+    .orderBy(desc(depositRequests.createdAt), desc(sql`${depositRequests.id}`))
+    .limit(limit);
+}

@@ -1,0 +1,307 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { accounts, entries, transfers, users } from "../../db/schema.ts";
+
+// the double-entry core: every movement of money is one transfer whose entries sum to
+// zero, applied at most once per business key, inside a database transaction.
+
+/** the shop's own accounts; user wallets are "user:<telegram id>" */
+export const SHOP_ACCOUNTS = {
+  /** money taken from wallets for orders not yet final */
+  holds: "shop:holds",
+  /** the shop's margin on successful orders (may go negative if the supplier overcharges) */
+  revenue: "shop:revenue",
+  /** what successful orders cost at the supplier */
+  supplierCost: "shop:supplier_cost",
+  /** the other side of deposits and admin credits: money the shop received from outside */
+  deposits: "shop:deposits",
+  /** the other side of admin debits */
+  adjustments: "shop:adjustments",
+} as const;
+
+export type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
+
+/** shop accounts that may go below zero, and why: they mirror money outside the wallets */
+const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
+  SHOP_ACCOUNTS.deposits,
+  SHOP_ACCOUNTS.adjustments,
+  SHOP_ACCOUNTS.revenue,
+]);
+
+export type TransferKind = "deposit" | "debit" | "credit" | "hold" | "capture" | "release";
+
+export interface Leg {
+  /** an account key: "user:<id>" or one of SHOP_ACCOUNTS */
+  account: string;
+  /** signed integer rupiah: positive credits, negative debits */
+  amount: number;
+}
+
+export interface TransferSpec {
+  /** business key: the same key never moves money twice */
+  key: string;
+  kind: TransferKind;
+  legs: Leg[];
+  memo?: string;
+  actorId?: number | undefined;
+}
+
+export interface TransferResult {
+  /** false when a transfer with this key already existed (nothing moved now) */
+  applied: boolean;
+  transferId: number;
+  /** the kind of the transfer stored under this key (differs from the request on a clash) */
+  kind: TransferKind;
+}
+
+export class InsufficientFundsError extends Error {
+  override name = "InsufficientFundsError";
+  constructor(
+    readonly account: string,
+    readonly needed: number,
+  ) {
+    super(`not enough balance in ${account} for ${needed}`);
+  }
+}
+
+export class LedgerError extends Error {
+  override name = "LedgerError";
+}
+
+export const userAccountKey = (userId: number) => `user:${userId}`;
+
+function assertAmount(amount: number, what: string): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw new LedgerError(`${what} must be a positive whole number of rupiah, got ${amount}`);
+  }
+}
+
+/** finds or creates accounts by key; returns key → id. */
+async function accountIds(tx: Executor, keys: string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(keys)];
+  const rows = unique.map((key) => {
+    const user = /^user:(\d+)$/.exec(key);
+    if (!user && !Object.values(SHOP_ACCOUNTS).includes(key as ShopAccount)) {
+      throw new LedgerError(`unknown account ${key}`);
+    }
+    return {
+      key,
+      kind: user ? ("user" as const) : ("shop" as const),
+      userId: user ? Number(user[1]) : null,
+      allowNegative: MAY_GO_NEGATIVE.has(key),
+    };
+  });
+  // a wallet may be credited before its owner ever opened the bot
+  const userIds = rows.flatMap((r) => (r.userId === null ? [] : [{ telegramId: r.userId }]));
+  if (userIds.length > 0) await tx.insert(users).values(userIds).onConflictDoNothing();
+  await tx.insert(accounts).values(rows).onConflictDoNothing({ target: accounts.key });
+  const found = await tx
+    .select({ id: accounts.id, key: accounts.key })
+    .from(accounts)
+    .where(inArray(accounts.key, unique));
+  return new Map(found.map((r) => [r.key, r.id]));
+}
+
+/**
+ * applies a balanced transfer once. Runs in a savepoint of the caller's transaction (or a
+ * transaction of its own), so a refused leg undoes the whole transfer and nothing else.
+ * Throws InsufficientFundsError when an account that must not go negative would.
+ */
+export async function transfer(exec: Executor, spec: TransferSpec): Promise<TransferResult> {
+  if (spec.legs.length < 2) throw new LedgerError("a transfer needs at least two legs");
+  for (const leg of spec.legs) {
+    if (!Number.isSafeInteger(leg.amount) || leg.amount === 0) {
+      throw new LedgerError(`leg amounts must be non-zero whole rupiah, got ${leg.amount}`);
+    }
+  }
+  if (spec.legs.reduce((sum, leg) => sum + leg.amount, 0) !== 0) {
+    throw new LedgerError(`transfer ${spec.key} does not balance`);
+  }
+
+  return exec.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(transfers)
+      .values({
+        key: spec.key,
+        kind: spec.kind,
+        memo: spec.memo ?? "",
+        actorId: spec.actorId ?? null,
+      })
+      .onConflictDoNothing({ target: transfers.key })
+      .returning({ id: transfers.id });
+    if (!created) {
+      const [existing] = await tx
+        .select({ id: transfers.id, kind: transfers.kind })
+        .from(transfers)
+        .where(eq(transfers.key, spec.key));
+      if (!existing) throw new LedgerError(`transfer ${spec.key} vanished`);
+      return { applied: false, transferId: existing.id, kind: existing.kind };
+    }
+
+    const ids = await accountIds(
+      tx,
+      spec.legs.map((l) => l.account),
+    );
+    // a fixed lock order (by account id) keeps concurrent transfers from deadlocking
+    const legs = spec.legs
+      .map((leg) => ({ ...leg, accountId: ids.get(leg.account)! }))
+      .sort((a, b) => a.accountId - b.accountId);
+    for (const leg of legs) {
+      // conditional update, not read-then-write: the row lock makes this race-free
+      const updated = await tx
+        .update(accounts)
+        .set({ balance: sql`${accounts.balance} + ${leg.amount}` })
+        .where(
+          and(
+            eq(accounts.id, leg.accountId),
+            sql`(${accounts.allowNegative} or ${accounts.balance} + ${leg.amount} >= 0)`,
+          ),
+        )
+        .returning({ balance: accounts.balance });
+      if (updated.length === 0) throw new InsufficientFundsError(leg.account, -leg.amount);
+    }
+    await tx
+      .insert(entries)
+      .values(
+        legs.map((l) => ({ transferId: created.id, accountId: l.accountId, amount: l.amount })),
+      );
+    return { applied: true, transferId: created.id, kind: spec.kind };
+  });
+}
+
+/** a user's wallet balance (0 when they have no account yet). */
+export async function walletBalance(exec: Executor, userId: number): Promise<number> {
+  return accountBalance(exec, userAccountKey(userId));
+}
+
+export async function accountBalance(exec: Executor, key: string): Promise<number> {
+  const [row] = await exec
+    .select({ balance: accounts.balance })
+    .from(accounts)
+    .where(eq(accounts.key, key));
+  return row?.balance ?? 0;
+}
+
+// ---- the operations the shop performs ----
+
+export interface ManualTransfer {
+  userId: number;
+  amount: number;
+  /** business key, e.g. "deposit:17" or "admin:<update id>" */
+  key: string;
+  memo?: string;
+  actorId?: number;
+}
+
+/** money arrives in a wallet from outside (a confirmed deposit, an admin credit). */
+export async function creditWallet(
+  exec: Executor,
+  t: ManualTransfer & { kind?: "deposit" | "credit" },
+): Promise<TransferResult> {
+  assertAmount(t.amount, "amount");
+  return transfer(exec, {
+    key: t.key,
+    kind: t.kind ?? "credit",
+    memo: t.memo ?? "",
+    actorId: t.actorId,
+    legs: [
+      { account: SHOP_ACCOUNTS.deposits, amount: -t.amount },
+      { account: userAccountKey(t.userId), amount: t.amount },
+    ],
+  });
+}
+
+/** an admin takes money out of a wallet (a correction, a withdrawal paid out by hand). */
+export async function debitWallet(exec: Executor, t: ManualTransfer): Promise<TransferResult> {
+  assertAmount(t.amount, "amount");
+  return transfer(exec, {
+    key: t.key,
+    kind: "debit",
+    memo: t.memo ?? "",
+    actorId: t.actorId,
+    legs: [
+      { account: userAccountKey(t.userId), amount: -t.amount },
+      { account: SHOP_ACCOUNTS.adjustments, amount: t.amount },
+    ],
+  });
+}
+
+export const holdKey = (orderId: number) => `order:${orderId}:hold`;
+/** capture and release share one key: an order is settled once, one way or the other */
+export const settleKey = (orderId: number) => `order:${orderId}:settle`;
+
+/** moves an order's price from the buyer's wallet into holds. */
+export async function holdForOrder(
+  exec: Executor,
+  o: { orderId: number; userId: number; amount: number },
+): Promise<TransferResult> {
+  assertAmount(o.amount, "hold");
+  return transfer(exec, {
+    key: holdKey(o.orderId),
+    kind: "hold",
+    memo: `order ${o.orderId}`,
+    legs: [
+      { account: userAccountKey(o.userId), amount: -o.amount },
+      { account: SHOP_ACCOUNTS.holds, amount: o.amount },
+    ],
+  });
+}
+
+async function requireHold(exec: Executor, orderId: number, amount: number): Promise<void> {
+  const [hold] = await exec
+    .select({ id: transfers.id, amount: entries.amount })
+    .from(transfers)
+    .innerJoin(entries, eq(entries.transferId, transfers.id))
+    .innerJoin(accounts, eq(accounts.id, entries.accountId))
+    .where(and(eq(transfers.key, holdKey(orderId)), eq(accounts.key, SHOP_ACCOUNTS.holds)));
+  if (!hold) throw new LedgerError(`order ${orderId} has no hold to settle`);
+  if (hold.amount !== amount) {
+    throw new LedgerError(`order ${orderId} holds ${hold.amount}, not ${amount}`);
+  }
+}
+
+function settled(result: TransferResult, wanted: TransferKind, orderId: number): TransferResult {
+  if (!result.applied && result.kind !== wanted) {
+    throw new LedgerError(`order ${orderId} was already settled by ${result.kind}`);
+  }
+  return result;
+}
+
+/** a successful order: its hold becomes supplier cost plus the shop's margin. */
+export async function captureOrder(
+  exec: Executor,
+  o: { orderId: number; price: number; cost: number },
+): Promise<TransferResult> {
+  assertAmount(o.price, "price");
+  if (!Number.isSafeInteger(o.cost) || o.cost < 0) throw new LedgerError("cost must be ≥ 0");
+  await requireHold(exec, o.orderId, o.price);
+  const legs: Leg[] = [{ account: SHOP_ACCOUNTS.holds, amount: -o.price }];
+  if (o.cost > 0) legs.push({ account: SHOP_ACCOUNTS.supplierCost, amount: o.cost });
+  if (o.price !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: o.price - o.cost });
+  const result = await transfer(exec, {
+    key: settleKey(o.orderId),
+    kind: "capture",
+    memo: `order ${o.orderId}`,
+    legs,
+  });
+  return settled(result, "capture", o.orderId);
+}
+
+/** a failed order: its hold goes back to the buyer's wallet. */
+export async function releaseOrder(
+  exec: Executor,
+  o: { orderId: number; userId: number; amount: number },
+): Promise<TransferResult> {
+  assertAmount(o.amount, "release");
+  await requireHold(exec, o.orderId, o.amount);
+  const result = await transfer(exec, {
+    key: settleKey(o.orderId),
+    kind: "release",
+    memo: `order ${o.orderId}`,
+    legs: [
+      { account: SHOP_ACCOUNTS.holds, amount: -o.amount },
+      { account: userAccountKey(o.userId), amount: o.amount },
+    ],
+  });
+  return settled(result, "release", o.orderId);
+}

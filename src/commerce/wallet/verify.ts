@@ -1,0 +1,94 @@
+import type { DatabaseHandle } from "../../db/client.ts";
+
+export interface LedgerReport {
+  ok: boolean;
+  accounts: number;
+  transfers: number;
+  entries: number;
+  /** one line per problem, naming the account, transfer or order */
+  problems: string[];
+}
+
+async function rows(database: DatabaseHandle, text: string) {
+  return (await database.executeSql(text)).rows;
+}
+
+/**
+ * recomputes every balance from the entries and checks every transfer balances, that no
+ * account that must not go negative is, and that no final order still holds money.
+ */
+export async function verifyLedger(database: DatabaseHandle): Promise<LedgerReport> {
+  const problems: string[] = [];
+
+  for (const r of await rows(
+    database,
+    `select a.key, a.balance::text as stored, coalesce(sum(e.amount), 0)::text as computed
+       from accounts a left join entries e on e.account_id = a.id
+      group by a.id, a.key, a.balance
+     having a.balance <> coalesce(sum(e.amount), 0)
+      order by a.key`,
+  )) {
+    problems.push(`account ${r.key}: stored balance ${r.stored}, entries sum to ${r.computed}`);
+  }
+
+  for (const r of await rows(
+    database,
+    `select t.key, coalesce(sum(e.amount), 0)::text as total, count(e.id)::int as n
+       from transfers t left join entries e on e.transfer_id = t.id
+      group by t.id, t.key
+     having coalesce(sum(e.amount), 0) <> 0 or count(e.id) < 2
+      order by t.id`,
+  )) {
+    problems.push(`transfer ${r.key}: ${r.n} entries summing to ${r.total}`);
+  }
+
+  for (const r of await rows(
+    database,
+    `select key, balance::text as balance from accounts
+      where not allow_negative and balance < 0 order by key`,
+  )) {
+    problems.push(`account ${r.key}: negative balance ${r.balance}`);
+  }
+
+  // money held for an order must be settled once the order is final
+  for (const r of await rows(
+    database,
+    `select o.id, o.status from orders o
+       join transfers h on h.key = 'order:' || o.id || ':hold'
+      where o.status in ('success', 'failed')
+        and not exists (select 1 from transfers s where s.key = 'order:' || o.id || ':settle')
+      order by o.id`,
+  )) {
+    problems.push(`order ${r.id}: ${r.status} but its hold was never settled`);
+  }
+
+  // the holds account equals what open (unsettled) holds add up to
+  const [holds] = await rows(
+    database,
+    `select coalesce((select balance from accounts where key = 'shop:holds'), 0)::text as stored,
+            coalesce((select sum(e.amount) from transfers t
+                        join entries e on e.transfer_id = t.id
+                        join accounts a on a.id = e.account_id and a.key = 'shop:holds'
+                       where t.kind = 'hold'
+                         and not exists (select 1 from transfers s
+                                          where s.key = replace(t.key, ':hold', ':settle'))), 0)::text
+              as open`,
+  );
+  if (holds && holds.stored !== holds.open) {
+    problems.push(`account shop:holds: ${holds.stored} held, open holds add up to ${holds.open}`);
+  }
+
+  const [counts] = await rows(
+    database,
+    `select (select count(*) from accounts)::int as accounts,
+            (select count(*) from transfers)::int as transfers,
+            (select count(*) from entries)::int as entries`,
+  );
+  return {
+    ok: problems.length === 0,
+    accounts: Number(counts?.accounts ?? 0),
+    transfers: Number(counts?.transfers ?? 0),
+    entries: Number(counts?.entries ?? 0),
+    problems,
+  };
+}

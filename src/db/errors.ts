@@ -1,0 +1,37 @@
+// drizzle wraps driver errors ("Failed query: …") and keeps the server's error as cause;
+// these read through the wrapping so callers can tell constraint failures apart.
+
+interface PgErrorLike {
+  code?: unknown;
+  message?: unknown;
+  constraint?: unknown;
+  constraint_name?: unknown;
+  cause?: unknown;
+}
+
+function chain(err: unknown): PgErrorLike[] {
+  const out: PgErrorLike[] = [];
+  let current: unknown = err;
+  while (current && typeof current === "object" && out.length < 5) {
+    out.push(current as PgErrorLike);
+    current = (current as PgErrorLike).cause;
+  }
+  return out;
+}
+
+/** the SQLSTATE of a database error, wherever drizzle put it */
+export function sqlState(err: unknown): string | undefined {
+  for (const e of chain(err))
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  return undefined;
+}
+
+/** every message along the cause chain, for logs and tests */
+export function dbErrorText(err: unknown): string {
+  return chain(err)
+    .map((e) => String(e.message ?? ""))
+    .join(" | ");
+}
+
+export const isUniqueViolation = (err: unknown) => sqlState(err) === "23505";
+export const isCheckViolation = (err: unknown) => sqlState(err) === "23514";
