@@ -1,0 +1,109 @@
+import type { JobRunner } from "../jobs/runner.ts";
+import { processCallback } from "./callbacks/inbox.ts";
+import { type DeliveryDeps, deliverDue } from "./notifications/deliver.ts";
+import { enqueueNotification } from "./notifications/outbox.ts";
+import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
+import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
+import { expireDeposits } from "./wallet/deposits.ts";
+
+export const COMMERCE_QUEUES = {
+  orderCheck: "order-check",
+  orderSweep: "order-sweep",
+  callback: "supplier-callback",
+  notify: "notify",
+  depositExpire: "deposit-expire",
+} as const;
+
+export interface CommerceJobsDeps {
+  jobs: JobRunner;
+  orders: Omit<OrderDeps, "jobs">;
+  /** absent: notifications wait in the outbox (no bot configured yet) */
+  delivery?: Omit<DeliveryDeps, "db" | "clock" | "logger">;
+  /** false in a web-only process: it sends jobs but does not run them */
+  work: boolean;
+}
+
+/**
+ * the commerce core's background work on pg-boss: status checks of open orders (a job per
+ * order plus a sweeper each minute), stored callbacks, notification delivery and deposit
+ * expiry. Returns the OrderDeps, with jobs, that everything else should use.
+ */
+export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDeps> {
+  const { boss } = d.jobs;
+  const q = COMMERCE_QUEUES;
+  await boss.createQueue(q.orderCheck);
+  await boss.createQueue(q.orderSweep, { name: q.orderSweep, policy: "singleton" });
+  await boss.createQueue(q.callback);
+  // stately: one waiting kick is enough, however many final orders asked for one
+  await boss.createQueue(q.notify, { name: q.notify, policy: "stately" });
+  await boss.createQueue(q.depositExpire, { name: q.depositExpire, policy: "singleton" });
+
+  const orderJobs: OrderJobs = {
+    async scheduleCheck(orderId, afterMs) {
+      await boss.send(
+        q.orderCheck,
+        { orderId },
+        { startAfter: Math.max(1, Math.ceil(afterMs / 1000)) },
+      );
+    },
+    async kickNotifications() {
+      await boss.send(q.notify, {});
+    },
+  };
+  const deps: OrderDeps = { ...d.orders, jobs: orderJobs };
+  if (!d.work) return deps;
+
+  const log = deps.logger.child({ component: "commerce-jobs" });
+  await boss.work<{ orderId: number }>(
+    q.orderCheck,
+    { batchSize: 5, pollingIntervalSeconds: 1 },
+    async (batch) => {
+      for (const job of batch) await resolveOrder(deps, job.data.orderId);
+    },
+  );
+  await boss.schedule(q.orderSweep, "* * * * *");
+  await boss.work(q.orderSweep, async () => {
+    await sweepOpenOrders(deps);
+  });
+  await boss.work<{ callbackId: number }>(
+    q.callback,
+    { batchSize: 5, pollingIntervalSeconds: 0.5 },
+    async (batch) => {
+      for (const job of batch) await processCallback(deps, job.data.callbackId);
+    },
+  );
+  await boss.schedule(q.depositExpire, "*/5 * * * *");
+  await boss.work(q.depositExpire, async () => {
+    const expired = await expireDeposits(deps.db, deps.clock);
+    for (const r of expired) {
+      await enqueueNotification(deps.db, {
+        key: `deposit:${r.id}:decided`,
+        chatId: r.userId,
+        payload: { type: "deposit_decided", depositId: r.id },
+      });
+    }
+    if (expired.length > 0) await orderJobs.kickNotifications();
+  });
+  if (d.delivery) {
+    const delivery: DeliveryDeps = {
+      ...d.delivery,
+      db: deps.db,
+      clock: deps.clock,
+      logger: deps.logger,
+    };
+    // the cron catches retries that are due and anything a lost kick left behind
+    await boss.schedule(q.notify, "* * * * *");
+    await boss.work(q.notify, { pollingIntervalSeconds: 0.5 }, async () => {
+      await deliverDue(delivery);
+    });
+  }
+  log.debug("commerce jobs registered");
+  return deps;
+}
+
+/** queues the processing of a stored callback */
+export function callbackJobSender(jobs: JobRunner) {
+  return async (callbackId: number) => {
+    await jobs.boss.send(COMMERCE_QUEUES.callback, { callbackId });
+  };
+}

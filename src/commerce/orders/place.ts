@@ -1,0 +1,209 @@
+import { and, eq } from "drizzle-orm";
+import { inquiries, orders, products, quotes } from "../../db/schema.ts";
+import { newRefId } from "../../supplier/ref-id.ts";
+import type { SubmitOutcome } from "../../supplier/types.ts";
+import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
+import { nextCheckDelay, type OrderDeps } from "./deps.ts";
+import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
+import type { ConfirmResult, Order } from "./types.ts";
+
+class Refused extends Error {
+  constructor(readonly result: Exclude<ConfirmResult, { ok: true }>) {
+    super(result.reason);
+  }
+}
+
+async function existingOrder(deps: OrderDeps, quoteId: string): Promise<Order | undefined> {
+  const [row] = await deps.db.select().from(orders).where(eq(orders.confirmKey, quoteId));
+  return row;
+}
+
+/**
+ * the Pay button. Rule 1: the order (ref_id, price, hold) is committed before the supplier
+ * is called. Rule 3: one quote makes at most one order and one hold, however many times or
+ * places it is confirmed; only the confirmation that created the order calls the supplier.
+ */
+export async function confirmQuote(
+  deps: OrderDeps,
+  c: { quoteId: string; userId: number; messageId?: number | undefined },
+): Promise<ConfirmResult> {
+  const now = new Date(deps.clock.now());
+  const log = deps.logger.child({ component: "orders" });
+
+  let created: Order;
+  try {
+    created = await deps.db.transaction(async (tx) => {
+      const [quote] = await tx
+        .select()
+        .from(quotes)
+        .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)));
+      if (!quote) throw new Refused({ ok: false, reason: "quote_not_found" });
+
+      const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
+      if (already) return already;
+
+      const [product] = await tx
+        .select()
+        .from(products)
+        .where(eq(products.code, quote.productCode));
+      const refusedExpired = new Refused({
+        ok: false,
+        reason: "quote_expired",
+        kind: quote.kind,
+        productCode: quote.productCode,
+        destination: quote.destination,
+      });
+      if (quote.expiresAt.getTime() <= now.getTime()) throw refusedExpired;
+      if (!product?.active || !product.listed) {
+        throw new Refused({ ok: false, reason: "product_unavailable" });
+      }
+      // the supplier raised its price past what we quoted: quote again rather than sell at a loss
+      if (quote.kind !== "bill" && product.supplierPrice > quote.price && !quote.testing) {
+        throw refusedExpired;
+      }
+
+      let refId = newRefId(now.getTime());
+      if (quote.kind === "bill") {
+        const [inquiry] = await tx
+          .select()
+          .from(inquiries)
+          .where(eq(inquiries.id, quote.inquiryId ?? -1));
+        if (!inquiry) throw new Refused({ ok: false, reason: "quote_not_found" });
+        // pay-pasca must carry the inquiry's own ref_id
+        refId = inquiry.refId;
+      }
+
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          refId,
+          confirmKey: quote.id,
+          userId: quote.userId,
+          chatId: quote.chatId,
+          messageId: c.messageId ?? null,
+          kind: quote.kind,
+          productCode: quote.productCode,
+          productName: product.name,
+          destination: quote.destination,
+          price: quote.price,
+          cost: quote.cost,
+          status: "created",
+          testing: quote.testing,
+          inquiryId: quote.inquiryId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!order) {
+        // a concurrent confirmation (or an earlier payment of the same bill) got there first
+        const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
+        if (other) return other;
+        throw new Refused({ ok: false, reason: "quote_not_found" });
+      }
+      if (!quote.testing) {
+        try {
+          await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
+        } catch (err) {
+          if (!(err instanceof InsufficientFundsError)) throw err;
+          const balance = await walletBalance(tx, quote.userId);
+          throw new Refused({
+            ok: false,
+            reason: "insufficient_balance",
+            balance,
+            price: quote.price,
+            missing: quote.price - balance,
+          });
+        }
+      }
+      return order;
+    });
+  } catch (err) {
+    if (err instanceof Refused) return err.result;
+    throw err;
+  }
+
+  // only the confirmation that moves created → submitted sends it to the supplier
+  const [submitted] = await deps.db
+    .update(orders)
+    .set({ status: "submitted", submittedAt: now, updatedAt: now })
+    .where(and(eq(orders.id, created.id), eq(orders.status, "created")))
+    .returning();
+  if (!submitted) {
+    return { ok: true, order: (await existingOrder(deps, c.quoteId)) ?? created, duplicate: true };
+  }
+
+  log.info(
+    { orderId: submitted.id, refId: submitted.refId, product: submitted.productCode },
+    "order submitted",
+  );
+  const outcome = await submit(deps, submitted);
+  const order = await applySubmitOutcome(deps, submitted, outcome);
+  return { ok: true, order, duplicate: false };
+}
+
+async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
+  try {
+    if (order.kind === "bill") {
+      return await deps.supplier.payBill({
+        code: order.productCode,
+        customerNo: order.destination,
+        refId: order.refId,
+        testing: order.testing,
+      });
+    }
+    return await deps.supplier.order({
+      cmd: order.kind,
+      code: order.productCode,
+      customerNo: order.destination,
+      refId: order.refId,
+      testing: order.testing,
+    });
+  } catch (err) {
+    // the client promises not to throw for supplier trouble; if it does, the outcome is unknown
+    return { outcome: "unknown", reason: (err as Error).message };
+  }
+}
+
+/** records what the supplier said about a just-submitted order (rule 2: unknown is not failed). */
+async function applySubmitOutcome(
+  deps: OrderDeps,
+  order: Order,
+  outcome: SubmitOutcome,
+): Promise<Order> {
+  const now = new Date(deps.clock.now());
+  const log = deps.logger.child({ component: "orders", orderId: order.id, refId: order.refId });
+
+  const result = await deps.db.transaction(async (tx) => {
+    if (outcome.outcome === "rejected") {
+      log.warn({ code: outcome.error.code }, "order refused by the supplier");
+      return { order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false) };
+    }
+    if (outcome.outcome === "accepted") {
+      const fin = finalisationOf(outcome.transaction);
+      if (fin) return { order: await finaliseOrder(tx, order, fin, now, false) };
+      const next = new Date(now.getTime() + nextCheckDelay(0, 0));
+      return {
+        order: await markOpen(tx, order, "pending", now, next, {
+          code: outcome.transaction.supplierCode,
+          message: outcome.transaction.message,
+        }),
+        open: true,
+      };
+    }
+    log.warn({ reason: outcome.reason, code: outcome.error?.code }, "order outcome unknown");
+    const next = new Date(now.getTime() + nextCheckDelay(0, 0));
+    return {
+      order: await markOpen(tx, order, "unknown", now, next, {
+        code: outcome.error?.code ?? null,
+        message: outcome.reason,
+      }),
+      open: true,
+    };
+  });
+
+  if (result.open) await deps.jobs?.scheduleCheck(order.id, nextCheckDelay(0, 0));
+  else await deps.jobs?.kickNotifications();
+  // undefined: something else (a callback, a poll) moved it first; show what is stored
+  return result.order ?? (await existingOrder(deps, order.confirmKey)) ?? order;
+}

@@ -1,0 +1,139 @@
+import { and, count, desc, eq, gte, inArray, ne, notInArray, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { orders } from "../../db/schema.ts";
+import type { Order, OrderKind } from "./types.ts";
+
+export async function getOrder(exec: Executor, id: number): Promise<Order | undefined> {
+  const [row] = await exec.select().from(orders).where(eq(orders.id, id));
+  return row;
+}
+
+export async function getOrderByRef(exec: Executor, refId: string): Promise<Order | undefined> {
+  const [row] = await exec.select().from(orders).where(eq(orders.refId, refId));
+  return row;
+}
+
+/** one of this user's orders by its ref_id; another user's order is simply not found. */
+export async function findUserOrder(
+  exec: Executor,
+  userId: number,
+  refId: string,
+): Promise<Order | undefined> {
+  const [row] = await exec
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.refId, refId.trim())));
+  return row;
+}
+
+export async function listUserOrders(
+  exec: Executor,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ items: Order[]; total: number }> {
+  const [items, [total]] = await Promise.all([
+    exec
+      .select()
+      .from(orders)
+      .where(eq(orders.userId, userId))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    exec.select({ n: count() }).from(orders).where(eq(orders.userId, userId)),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+/** the destinations this user bought for most recently, newest first, without repeats. */
+export async function recentDestinations(
+  exec: Executor,
+  userId: number,
+  kinds: readonly OrderKind[],
+  limit = 3,
+): Promise<string[]> {
+  const rows = await exec
+    .select({ destination: orders.destination, last: sql<Date>`max(${orders.createdAt})` })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), inArray(orders.kind, [...kinds])))
+    .groupBy(orders.destination)
+    .orderBy(desc(sql`max(${orders.createdAt})`))
+    .limit(limit);
+  return rows.map((r) => r.destination);
+}
+
+/** orders not final yet (stuck, unknown or pending), flagged ones first. */
+export function openOrders(exec: Executor, page: { limit: number; offset?: number }) {
+  return exec
+    .select()
+    .from(orders)
+    .where(notInArray(orders.status, ["success", "failed"]))
+    .orderBy(sql`${orders.flaggedAt} is null`, orders.createdAt)
+    .limit(page.limit)
+    .offset(page.offset ?? 0);
+}
+
+export interface PeriodStats {
+  orders: number;
+  success: number;
+  failed: number;
+  open: number;
+  /** what buyers paid for successful orders */
+  revenue: number;
+  /** revenue less what the supplier charged */
+  margin: number;
+}
+
+async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
+  const [row] = await exec
+    .select({
+      orders: count(),
+      success: sql<number>`count(*) filter (where ${orders.status} = 'success')`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${orders.status} = 'failed')`.mapWith(Number),
+      revenue:
+        sql<number>`coalesce(sum(${orders.price}) filter (where ${orders.status} = 'success'), 0)`.mapWith(
+          Number,
+        ),
+      margin:
+        sql<number>`coalesce(sum(${orders.price} - coalesce(${orders.supplierPrice}, ${orders.cost})) filter (where ${orders.status} = 'success'), 0)`.mapWith(
+          Number,
+        ),
+    })
+    .from(orders)
+    .where(and(gte(orders.createdAt, since), eq(orders.testing, false)));
+  const r = row ?? { orders: 0, success: 0, failed: 0, revenue: 0, margin: 0 };
+  return { ...r, open: r.orders - r.success - r.failed };
+}
+
+/** start of "today" in WIB (UTC+7), where the shop's customers live */
+export function startOfDayWib(now: Date): Date {
+  const wib = new Date(now.getTime() + 7 * 3600_000);
+  wib.setUTCHours(0, 0, 0, 0);
+  return new Date(wib.getTime() - 7 * 3600_000);
+}
+
+export async function orderStats(exec: Executor, now: Date) {
+  const today = startOfDayWib(now);
+  const week = new Date(today.getTime() - 6 * 86_400_000);
+  const [t, w] = await Promise.all([statsSince(exec, today), statsSince(exec, week)]);
+  return { today: t, week: w };
+}
+
+/** what a user spent today (successful and still-open orders hold their money). */
+export async function todaySpend(exec: Executor, userId: number, now: Date): Promise<number> {
+  const [row] = await exec
+    .select({ total: sql<number>`coalesce(sum(${orders.price}), 0)`.mapWith(Number) })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.testing, false),
+        gte(orders.createdAt, startOfDayWib(now)),
+        ne(orders.status, "failed"),
+      ),
+    );
+  return row?.total ?? 0;
+}
+
+export async function attachMessage(exec: Executor, orderId: number, messageId: number) {
+  await exec.update(orders).set({ messageId }).where(eq(orders.id, orderId));
+}

@@ -1,0 +1,188 @@
+import { randomBytes } from "node:crypto";
+import { inquiries, quotes } from "../../db/schema.ts";
+import { newRefId } from "../../supplier/ref-id.ts";
+import { SupplierError } from "../../supplier/types.ts";
+import { priceFor } from "../catalogue/prices.ts";
+import { type CatalogueItem, productByCode } from "../catalogue/queries.ts";
+import { findUser } from "../users.ts";
+import { walletBalance } from "../wallet/ledger.ts";
+import type { OrderDeps } from "./deps.ts";
+import { normaliseDestination } from "./destination.ts";
+import type { OrderKind, QuoteResult } from "./types.ts";
+
+/** how long a price on a confirmation card holds */
+export const QUOTE_TTL_MS = 10 * 60_000;
+/** the supplier's inquiry session (supplier-api.md: 5 minutes) */
+export const INQUIRY_TTL_MS = 5 * 60_000;
+
+/** short and unguessable: it travels in callback_data (≤ 64 bytes) */
+function newQuoteId(): string {
+  return randomBytes(9).toString("base64url");
+}
+
+/** HH:MM in WIB of an instant */
+function wibClock(now: number): string {
+  const d = new Date(now + 7 * 3600_000);
+  return `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
+}
+
+/** inside the product's daily cut-off window (which may wrap past midnight) */
+export function inCutOff(item: Pick<CatalogueItem, "startCutOff" | "endCutOff">, now: number) {
+  const { startCutOff: start, endCutOff: end } = item;
+  if (!start || !end) return false;
+  const t = wibClock(now);
+  return start <= end ? t >= start && t < end : t >= start || t < end;
+}
+
+async function tierOf(deps: OrderDeps, userId: number) {
+  return (await findUser(deps.db, userId))?.role ?? "customer";
+}
+
+/** prices a prepaid or game product for a destination, for the confirmation card. */
+export async function createQuote(
+  deps: OrderDeps,
+  q: {
+    userId: number;
+    chatId: number;
+    productCode: string;
+    destination: string;
+    testing?: boolean;
+  },
+): Promise<QuoteResult> {
+  const now = deps.clock.now();
+  const tier = await tierOf(deps, q.userId);
+  const item = await productByCode(deps.db, q.productCode, { tier });
+  if (!item || item.type === "pasca" || inCutOff(item, now)) {
+    return { ok: false, reason: "product_unavailable" };
+  }
+  const destination = normaliseDestination(item, q.destination);
+  if (!destination) return { ok: false, reason: "invalid_destination" };
+
+  const testing = deps.testing || q.testing === true;
+  const kind: OrderKind = item.type === "game" ? "game" : "prepaid";
+  const id = newQuoteId();
+  const expiresAt = new Date(now + QUOTE_TTL_MS);
+  await deps.db.insert(quotes).values({
+    id,
+    userId: q.userId,
+    chatId: q.chatId,
+    kind,
+    productCode: item.code,
+    destination,
+    price: item.price,
+    cost: item.supplierPrice,
+    testing,
+    expiresAt,
+  });
+  const balance = await walletBalance(deps.db, q.userId);
+  return {
+    ok: true,
+    quote: {
+      id,
+      kind,
+      productCode: item.code,
+      productName: item.name,
+      destination,
+      price: item.price,
+      testing,
+      expiresAt,
+      balance,
+      balanceAfter: testing ? balance : balance - item.price,
+    },
+  };
+}
+
+/**
+ * asks the supplier for a bill (inquiry) and prices it: the bill as it is, plus the admin
+ * fee with the shop's markup. The quote lasts exactly as long as the inquiry session.
+ */
+export async function createBillQuote(
+  deps: OrderDeps,
+  q: { userId: number; chatId: number; productCode: string; customerNo: string; testing?: boolean },
+): Promise<QuoteResult> {
+  const now = deps.clock.now();
+  const tier = await tierOf(deps, q.userId);
+  const item = await productByCode(deps.db, q.productCode, { tier });
+  if (!item || item.type !== "pasca" || inCutOff(item, now)) {
+    return { ok: false, reason: "product_unavailable" };
+  }
+  const customerNo = normaliseDestination(item, q.customerNo);
+  if (!customerNo) return { ok: false, reason: "invalid_destination" };
+
+  const refId = newRefId(now);
+  let inquiry: Awaited<ReturnType<OrderDeps["supplier"]["inquiry"]>>;
+  try {
+    inquiry = await deps.supplier.inquiry({ code: item.code, customerNo, refId });
+  } catch (err) {
+    if (!(err instanceof SupplierError)) throw err;
+    if (err.code === "INQUIRY_FAILED")
+      return { ok: false, reason: "no_bill", message: err.message };
+    if (err.code === "INVALID_CUSTOMER_NO") return { ok: false, reason: "invalid_destination" };
+    deps.logger.warn({ code: err.code, refId }, "bill inquiry failed");
+    return { ok: false, reason: "supplier_error", message: err.message };
+  }
+
+  const admin = await priceFor(deps.db, { ...item, supplierPrice: inquiry.admin }, tier);
+  if (admin === null) return { ok: false, reason: "not_for_sale" };
+  // never trust a window longer than the document's five minutes
+  const expiresAt = new Date(Math.min(inquiry.expiresAt.getTime(), now + INQUIRY_TTL_MS));
+  const testing = deps.testing || q.testing === true;
+  const price = inquiry.tagihan + admin;
+  const id = newQuoteId();
+
+  const inquiryId = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(inquiries)
+      .values({
+        refId: inquiry.refId || refId,
+        userId: q.userId,
+        productCode: item.code,
+        customerNo,
+        customerName: inquiry.customerName,
+        tagihan: inquiry.tagihan,
+        admin: inquiry.admin,
+        total: inquiry.total,
+        details: inquiry.desc ?? null,
+        expiresAt,
+      })
+      .returning({ id: inquiries.id });
+    await tx.insert(quotes).values({
+      id,
+      userId: q.userId,
+      chatId: q.chatId,
+      kind: "bill",
+      productCode: item.code,
+      destination: customerNo,
+      price,
+      cost: inquiry.total,
+      testing,
+      inquiryId: row!.id,
+      expiresAt,
+    });
+    return row!.id;
+  });
+  const balance = await walletBalance(deps.db, q.userId);
+  return {
+    ok: true,
+    quote: {
+      id,
+      kind: "bill",
+      productCode: item.code,
+      productName: item.name,
+      destination: customerNo,
+      price,
+      testing,
+      expiresAt,
+      balance,
+      balanceAfter: testing ? balance : balance - price,
+      bill: {
+        inquiryId,
+        refId: inquiry.refId || refId,
+        customerName: inquiry.customerName,
+        tagihan: inquiry.tagihan,
+        admin,
+        details: inquiry.desc,
+      },
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { orders } from "../../db/schema.ts";
+import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
+import { enqueueNotification } from "../notifications/outbox.ts";
+import { captureOrder, releaseOrder } from "../wallet/ledger.ts";
+import type { Order, OrderStatus } from "./types.ts";
+
+// the one place an order's state moves. Every move is a conditional update that only
+// goes forward, and the money moves in the same database transaction as the state.
+
+const OPEN: OrderStatus[] = ["created", "submitted", "unknown", "pending"];
+
+/** how far along each state is: a move to a lower rank is stale and changes nothing */
+const RANK: Record<OrderStatus, number> = {
+  created: 0,
+  submitted: 1,
+  unknown: 2,
+  pending: 3,
+  success: 4,
+  failed: 4,
+};
+
+export interface Finalisation {
+  status: "success" | "failed";
+  sn?: string | null;
+  reason?: string | null;
+  supplierCode?: string | null;
+  supplierMessage?: string | null;
+  /** what the supplier says it charged (else the quoted cost) */
+  supplierPrice?: number | null;
+}
+
+/**
+ * moves an open order to success or failed, settling its hold once (capture or release)
+ * and queueing its notification. Returns the order, or undefined when it was already
+ * final (a late, duplicate or racing result: nothing happens).
+ */
+export async function finaliseOrder(
+  tx: Executor,
+  order: Order,
+  f: Finalisation,
+  now: Date,
+  late: boolean,
+): Promise<Order | undefined> {
+  const [moved] = await tx
+    .update(orders)
+    .set({
+      status: f.status,
+      sn: f.status === "success" ? (f.sn ?? null) : null,
+      failureReason: f.status === "failed" ? (f.reason ?? null) : null,
+      supplierCode: f.supplierCode ?? null,
+      supplierMessage: f.supplierMessage ?? null,
+      supplierPrice: f.supplierPrice ?? null,
+      finalAt: now,
+      nextCheckAt: null,
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, OPEN)))
+    .returning();
+  if (!moved) return undefined;
+
+  if (!moved.testing) {
+    if (f.status === "success") {
+      // the ledger records what the supplier actually charged; the margin absorbs a difference
+      const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
+      await captureOrder(tx, { orderId: moved.id, price: moved.price, cost });
+    } else {
+      await releaseOrder(tx, { orderId: moved.id, userId: moved.userId, amount: moved.price });
+    }
+  }
+  await enqueueNotification(tx, {
+    key: `order:${moved.id}:final`,
+    chatId: moved.chatId,
+    payload: { type: "order_final", orderId: moved.id, late },
+  });
+  return moved;
+}
+
+/** records that the outcome is still open (pending or unknown), never moving backwards. */
+export async function markOpen(
+  tx: Executor,
+  order: Order,
+  status: "pending" | "unknown",
+  now: Date,
+  nextCheckAt: Date,
+  supplier?: { code?: string | null; message?: string | null },
+): Promise<Order | undefined> {
+  const allowedFrom = OPEN.filter((s) => RANK[s] <= RANK[status]);
+  const [moved] = await tx
+    .update(orders)
+    .set({
+      status,
+      nextCheckAt,
+      updatedAt: now,
+      ...(supplier?.code ? { supplierCode: supplier.code } : {}),
+      ...(supplier?.message ? { supplierMessage: supplier.message } : {}),
+    })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, allowedFrom)))
+    .returning();
+  return moved;
+}
+
+/** the finalisation a supplier transaction calls for, or null while it is still pending. */
+export function finalisationOf(t: SupplierTransaction): Finalisation | null {
+  if (t.status === "pending") return null;
+  return t.status === "success"
+    ? {
+        status: "success",
+        sn: t.sn,
+        supplierCode: t.supplierCode,
+        supplierMessage: t.message,
+        supplierPrice: t.price > 0 ? t.price : null,
+      }
+    : {
+        status: "failed",
+        reason: t.message || "the supplier reported a failure",
+        supplierCode: t.supplierCode,
+        supplierMessage: t.message,
+      };
+}
+
+export function rejectionOf(error: SupplierError): Finalisation {
+  return {
+    status: "failed",
+    reason: error.message,
+    supplierCode: error.details.supplierCode ?? error.code,
+    supplierMessage: error.message,
+  };
+}
+
+/** bumps the check counter and schedules the next status poll. */
+export async function scheduleCheck(
+  tx: Executor,
+  orderId: number,
+  nextCheckAt: Date,
+  flag: boolean,
+): Promise<void> {
+  await tx
+    .update(orders)
+    .set({
+      checks: sql`${orders.checks} + 1`,
+      nextCheckAt,
+      ...(flag ? { flaggedAt: sql`coalesce(${orders.flaggedAt}, now())` } : {}),
+    })
+    .where(and(eq(orders.id, orderId), inArray(orders.status, OPEN)));
+}

@@ -1,0 +1,69 @@
+import type { inquiries, orders, quotes } from "../../db/schema.ts";
+import type { BillDetails } from "../../supplier/types.ts";
+
+// the order engine's public shapes: the bot, the CLI, jobs and tests all speak these.
+
+export type Order = typeof orders.$inferSelect;
+export type OrderStatus = Order["status"];
+export type OrderKind = Order["kind"];
+export type QuoteRow = typeof quotes.$inferSelect;
+export type InquiryRow = typeof inquiries.$inferSelect;
+
+export const FINAL_STATUSES: readonly OrderStatus[] = ["success", "failed"];
+export const isFinal = (s: OrderStatus) => s === "success" || s === "failed";
+
+/** a price shown on a confirmation card, valid until expiresAt */
+export interface Quote {
+  id: string;
+  kind: OrderKind;
+  productCode: string;
+  productName: string;
+  destination: string;
+  price: number;
+  testing: boolean;
+  expiresAt: Date;
+  /** the buyer's wallet now, and after paying (may be negative: then they cannot pay) */
+  balance: number;
+  balanceAfter: number;
+  /** bills only: what the inquiry found */
+  bill?: BillQuote | undefined;
+}
+
+export interface BillQuote {
+  inquiryId: number;
+  refId: string;
+  customerName: string;
+  /** the bill before fees, as the supplier reported it */
+  tagihan: number;
+  /** the admin fee the buyer pays (supplier fee plus the shop's markup) */
+  admin: number;
+  details: BillDetails | undefined;
+}
+
+export type QuoteRefusal =
+  | { ok: false; reason: "product_unavailable" }
+  | { ok: false; reason: "not_for_sale" }
+  | { ok: false; reason: "invalid_destination" }
+  | { ok: false; reason: "no_bill"; message: string }
+  | { ok: false; reason: "supplier_error"; message: string };
+
+export type QuoteResult = { ok: true; quote: Quote } | QuoteRefusal;
+
+export type ConfirmRefusal =
+  | { ok: false; reason: "quote_not_found" }
+  | {
+      ok: false;
+      reason: "quote_expired";
+      kind: OrderKind;
+      productCode: string;
+      destination: string;
+    }
+  | { ok: false; reason: "insufficient_balance"; balance: number; price: number; missing: number }
+  | { ok: false; reason: "product_unavailable" };
+
+/**
+ * confirming a quote: the order as it stands after the supplier answered (success, failed,
+ * pending or unknown). `duplicate` is true when this confirmation had already made the
+ * order (a double tap): nothing new happened.
+ */
+export type ConfirmResult = { ok: true; order: Order; duplicate: boolean } | ConfirmRefusal;

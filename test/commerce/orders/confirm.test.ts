@@ -1,0 +1,205 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmQuote } from "../../../src/commerce/orders/place.ts";
+import { createBillQuote, createQuote } from "../../../src/commerce/orders/quotes.ts";
+import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
+import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
+import { orders, transfers } from "../../../src/db/schema.ts";
+import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
+import { testDriver } from "../../helpers/db.ts";
+
+describe(`confirming quotes (${testDriver})`, () => {
+  let h: CommerceHarness;
+  beforeAll(async () => {
+    h = await bootCommerce();
+  });
+  afterAll(() => h.stop());
+
+  async function quote(user: number, destination = "081234561234", productCode = "TSEL10") {
+    const q = await createQuote(h.deps, { userId: user, chatId: user, productCode, destination });
+    if (!q.ok) throw new Error(q.reason);
+    return q.quote;
+  }
+
+  it("shows price, balance before and after on the quote", async () => {
+    const user = await h.newUser(50_000);
+    const q = await quote(user);
+    expect(q.price).toBeGreaterThanOrEqual(10_000);
+    expect(q.balance).toBe(50_000);
+    expect(q.balanceAfter).toBe(50_000 - q.price);
+    expect(q.destination).toBe("081234561234");
+  });
+
+  it("normalises the number and refuses one of another operator or of no operator", async () => {
+    const user = await h.newUser(50_000);
+    expect((await quote(user, "+62 812-3456-1234")).destination).toBe("081234561234");
+    const xl = await createQuote(h.deps, {
+      userId: user,
+      chatId: user,
+      productCode: "TSEL10",
+      destination: "081712345678",
+    });
+    expect(xl).toEqual({ ok: false, reason: "invalid_destination" });
+    const junk = await createQuote(h.deps, {
+      userId: user,
+      chatId: user,
+      productCode: "TSEL10",
+      destination: "hello",
+    });
+    expect(junk).toEqual({ ok: false, reason: "invalid_destination" });
+  });
+
+  it("refuses inactive and unknown products", async () => {
+    const user = await h.newUser(50_000);
+    for (const productCode of ["ISAT1000", "NOPE99"]) {
+      const q = await createQuote(h.deps, {
+        userId: user,
+        chatId: user,
+        productCode,
+        destination: "081512345678",
+      });
+      expect(q).toEqual({ ok: false, reason: "product_unavailable" });
+    }
+  });
+
+  it("many concurrent confirmations of one quote make one order, one hold, one supplier call", async () => {
+    const user = await h.newUser(100_000);
+    const q = await quote(user, "081234560901");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => confirmQuote(h.deps, { quoteId: q.id, userId: user })),
+    );
+    const ids = new Set(results.map((r) => (r.ok ? r.order.id : -1)));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.ok && !r.duplicate)).toHaveLength(1);
+    const orderId = [...ids][0]!;
+    const holds = await h.deps.db
+      .select()
+      .from(transfers)
+      .where(eq(transfers.key, `order:${orderId}:hold`));
+    expect(holds).toHaveLength(1);
+    const [order] = await h.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    const sent = h.sandbox.transactions().filter((t) => t.refId === order!.refId);
+    expect(sent).toHaveLength(1);
+    expect(await walletBalance(h.deps.db, user)).toBe(100_000 - q.price);
+  });
+
+  it("a confirmation after the order was made returns it as a duplicate", async () => {
+    const user = await h.newUser(100_000);
+    const q = await quote(user, "081234560901");
+    const first = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    const again = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    expect(first.ok && again.ok && again.duplicate && again.order.id === first.order.id).toBe(true);
+  });
+
+  it("someone else's quote is not found", async () => {
+    const owner = await h.newUser(100_000);
+    const other = await h.newUser(100_000);
+    const q = await quote(owner);
+    expect(await confirmQuote(h.deps, { quoteId: q.id, userId: other })).toEqual({
+      ok: false,
+      reason: "quote_not_found",
+    });
+  });
+
+  it("not enough balance: says how much is missing, stores no order and holds nothing", async () => {
+    const user = await h.newUser(3_000);
+    const q = await quote(user);
+    const result = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    expect(result).toEqual({
+      ok: false,
+      reason: "insufficient_balance",
+      balance: 3_000,
+      price: q.price,
+      missing: q.price - 3_000,
+    });
+    const stored = await h.deps.db.select().from(orders).where(eq(orders.confirmKey, q.id));
+    expect(stored).toEqual([]);
+    expect(await walletBalance(h.deps.db, user)).toBe(3_000);
+  });
+
+  it("an expired quote cannot be paid", async () => {
+    const user = await h.newUser(100_000);
+    const q = await quote(user);
+    h.clock.advance(11 * 60_000);
+    const result = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    expect(result).toMatchObject({ ok: false, reason: "quote_expired", productCode: "TSEL10" });
+    expect(await walletBalance(h.deps.db, user)).toBe(100_000);
+  });
+
+  it("testing mode sends testing=true and moves no wallet money", async () => {
+    const user = await h.newUser(1_000);
+    const q = await createQuote(
+      { ...h.deps, testing: true },
+      { userId: user, chatId: user, productCode: "TSEL10", destination: "081234560901" },
+    );
+    if (!q.ok) throw new Error(q.reason);
+    expect(q.quote.testing).toBe(true);
+    const result = await confirmQuote(h.deps, { quoteId: q.quote.id, userId: user });
+    expect(result.ok && result.order.status === "success" && result.order.testing).toBe(true);
+    expect(await walletBalance(h.deps.db, user)).toBe(1_000);
+    const tx = h.sandbox.transactions().find((t) => result.ok && t.refId === result.order.refId);
+    expect(tx?.testing).toBe(true);
+    expect(tx?.charged).toBe(0);
+  });
+
+  it("a bill: inquiry, quote with its window, paid inside it", async () => {
+    const user = await h.newUser(2_000_000);
+    const q = await createBillQuote(h.deps, {
+      userId: user,
+      chatId: user,
+      productCode: "PLNPOST",
+      customerNo: "530000000012",
+    });
+    if (!q.ok) throw new Error(q.reason);
+    expect(q.quote.bill?.customerName).toBeTruthy();
+    expect(q.quote.bill?.details?.lembarTagihan).toBe(2);
+    expect(q.quote.expiresAt.getTime() - h.clock.now()).toBeLessThanOrEqual(5 * 60_000);
+    expect(q.quote.price).toBe(q.quote.bill!.tagihan + q.quote.bill!.admin);
+    h.clock.advance(4 * 60_000);
+    const result = await confirmQuote(h.deps, { quoteId: q.quote.id, userId: user });
+    if (!result.ok) throw new Error(result.reason);
+    // pay-pasca carries the inquiry's own ref_id
+    expect(result.order.refId).toBe(q.quote.bill!.refId);
+    await h.sandbox.settleNow();
+    const final = await resolveOrder(h.deps, result.order.id);
+    expect(final?.status).toBe("success");
+    expect(await walletBalance(h.deps.db, user)).toBe(2_000_000 - q.quote.price);
+  });
+
+  it("a bill past its 5-minute window cannot be paid, and nothing is charged", async () => {
+    const user = await h.newUser(2_000_000);
+    const q = await createBillQuote(h.deps, {
+      userId: user,
+      chatId: user,
+      productCode: "PLNPOST",
+      customerNo: "530000000010",
+    });
+    if (!q.ok) throw new Error(q.reason);
+    h.clock.advance(5 * 60_000 + 1_000);
+    const result = await confirmQuote(h.deps, { quoteId: q.quote.id, userId: user });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "quote_expired",
+      kind: "bill",
+      productCode: "PLNPOST",
+      destination: "530000000010",
+    });
+    expect(await walletBalance(h.deps.db, user)).toBe(2_000_000);
+  });
+
+  it("no bill due: the inquiry says so", async () => {
+    const user = await h.newUser(0);
+    const q = await createBillQuote(h.deps, {
+      userId: user,
+      chatId: user,
+      productCode: "BPJS",
+      customerNo: "8888000000019",
+    });
+    expect(q).toMatchObject({ ok: false, reason: "no_bill" });
+  });
+
+  it("the ledger verifies after all of it", async () => {
+    expect((await verifyLedger(h.database.handle)).problems).toEqual([]);
+  });
+});

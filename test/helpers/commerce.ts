@@ -1,0 +1,84 @@
+import { ManualClock } from "../../src/clock.ts";
+import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
+import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import { setRole, upsertUser } from "../../src/commerce/users.ts";
+import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
+import { createLogger } from "../../src/logger.ts";
+import {
+  DEFAULT_SANDBOX_CREDENTIALS,
+  type RunningSandbox,
+  type SandboxOptions,
+  startSandbox,
+} from "../../src/sandbox/index.ts";
+import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import type { Supplier } from "../../src/supplier/types.ts";
+import { createTestDatabase, type TestDatabase } from "./db.ts";
+
+export interface CommerceHarness {
+  database: TestDatabase;
+  sandbox: RunningSandbox;
+  supplier: Supplier;
+  clock: ManualClock;
+  deps: OrderDeps;
+  /** a user with this much in their wallet */
+  newUser(balance?: number, role?: "customer" | "reseller"): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * the commerce core on a fresh database, buying from a real sandbox supplier over HTTP,
+ * its catalogue synced, with one manual clock shared by the engine, client and sandbox.
+ */
+export async function bootCommerce(
+  options: { sandbox?: SandboxOptions; timeoutMs?: number; testing?: boolean } = {},
+): Promise<CommerceHarness> {
+  const clock = new ManualClock();
+  const database = await createTestDatabase();
+  const sandbox = await startSandbox({
+    port: 0,
+    clock,
+    settleDelayMs: 50,
+    slowReplyMs: 1_500,
+    callbackRetryDelaysMs: [50],
+    ...options.sandbox,
+  });
+  const supplier = createSignatureSupplier({
+    baseUrl: sandbox.url,
+    ...DEFAULT_SANDBOX_CREDENTIALS,
+    clock,
+    timeoutMs: options.timeoutMs ?? 800,
+    readRetries: 1,
+    retryBaseMs: 20,
+  });
+  const logger = createLogger({ level: "silent" });
+  await syncCatalogue(database.handle.db, supplier, { clock, logger });
+  const deps: OrderDeps = {
+    db: database.handle.db,
+    supplier,
+    clock,
+    logger,
+    testing: options.testing ?? false,
+    adminIds: [1],
+  };
+  let nextUser = 100_000;
+  return {
+    database,
+    sandbox,
+    supplier,
+    clock,
+    deps,
+    async newUser(balance = 0, role = "customer") {
+      const id = nextUser++;
+      await upsertUser(deps.db, { telegramId: id, firstName: `User ${id}` });
+      if (role === "reseller") await setRole(deps.db, id, "reseller");
+      if (balance > 0) {
+        await creditWallet(deps.db, { userId: id, amount: balance, key: `seed:${id}` });
+      }
+      return id;
+    },
+    async stop() {
+      await sandbox.close();
+      await database.destroy();
+    },
+  };
+}
