@@ -1,13 +1,46 @@
+import type { Hono } from "hono";
+import { type Clock, systemClock } from "./clock.ts";
+import { createSupplierCallbackRoute } from "./commerce/callbacks/route.ts";
+import { registerCatalogueJobs, requestCatalogueSync } from "./commerce/catalogue/jobs.ts";
+import { syncCatalogue } from "./commerce/catalogue/sync.ts";
+import {
+  callbackJobSender,
+  registerCommerceJobs,
+  registerNotificationDelivery,
+} from "./commerce/jobs.ts";
+import type { Deliver } from "./commerce/notifications/outbox.ts";
+import { createSendLimiter } from "./commerce/notifications/rate-limit.ts";
+import { orderCountsByStatus } from "./commerce/orders/counts.ts";
+import type { OrderDeps } from "./commerce/orders/deps.ts";
+import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
 import type { Config } from "./config.ts";
+import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { Logger } from "./logger.ts";
-import { createServer, type HealthReport } from "./server/app.ts";
+import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
 import { listen, type RunningServer } from "./server/listen.ts";
 import { createMetrics, type Metrics } from "./server/metrics.ts";
 
 /** which parts a process runs (Procfile): web = HTTP, worker = jobs, all = both. */
 export type Role = "all" | "web" | "worker";
+
+/**
+ * a chat front end plugged into the app (the Telegram bot): it gets the order engine and
+ * returns its routes, its notification sender and its start/stop.
+ */
+export interface Frontend {
+  routes?: Hono<AppEnv>[];
+  deliver?: Deliver;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export type FrontendFactory = (core: {
+  orders: OrderDeps;
+  supplier: SupplierConnection;
+  role: Role;
+}) => Promise<Frontend>;
 
 export interface AppDeps {
   config: Config;
@@ -15,6 +48,10 @@ export interface AppDeps {
   role?: Role;
   /** an already open database (tests hand in a migrated template); otherwise from config */
   database?: DatabaseHandle;
+  clock?: Clock;
+  /** settings of the embedded sandbox, used when no supplier is configured */
+  sandbox?: Parameters<typeof connectSupplier>[0]["sandbox"];
+  frontend?: FrontendFactory;
 }
 
 export interface App {
@@ -23,7 +60,10 @@ export interface App {
   readonly database: DatabaseHandle;
   readonly jobs: JobRunner;
   readonly metrics: Metrics;
-  readonly http: ReturnType<typeof createServer>;
+  /** set once started */
+  readonly supplier: SupplierConnection | undefined;
+  /** the order engine, with its jobs, once started */
+  readonly orders: OrderDeps | undefined;
   /** the bound HTTP port once started (web and all roles) */
   readonly port: number | undefined;
   health(): Promise<HealthReport>;
@@ -35,11 +75,20 @@ export interface App {
 export async function createApp(deps: AppDeps): Promise<App> {
   const { config, logger } = deps;
   const role = deps.role ?? "all";
+  const clock = deps.clock ?? systemClock;
+  const runsJobs = role !== "web";
   const database =
     deps.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir }));
-  const jobs = createJobRunner({ database, logger, supervise: role !== "web" });
+  const jobs = createJobRunner({ database, logger, supervise: runsJobs });
   const metrics = createMetrics();
+  metrics.watchOrders(() => orderCountsByStatus(database.db));
+
+  let supplier: SupplierConnection | undefined;
+  let orders: OrderDeps | undefined;
+  let frontend: Frontend | undefined;
+  let server: RunningServer | undefined;
+  let stopping: Promise<void> | undefined;
 
   async function health(): Promise<HealthReport> {
     const checks: HealthReport["checks"] = {};
@@ -53,9 +102,78 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return { ok: Object.values(checks).every((c) => c.ok), checks };
   }
 
-  const http = createServer({ logger, metrics, health });
-  let server: RunningServer | undefined;
-  let stopping: Promise<void> | undefined;
+  async function start() {
+    await database.migrate();
+    await jobs.start();
+    supplier = await connectSupplier({
+      config,
+      clock,
+      logger,
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    });
+    const base = {
+      db: database.db,
+      supplier: supplier.supplier,
+      clock,
+      logger,
+      testing: config.supplierTesting,
+      adminIds: config.adminIds,
+    };
+    orders = await registerCommerceJobs({ jobs, orders: base, work: runsJobs });
+    if (runsJobs) {
+      await registerCatalogueJobs(jobs, { db: database.db, supplier: supplier.supplier, logger });
+    }
+    frontend = await deps.frontend?.({ orders, supplier, role });
+    if (runsJobs && frontend?.deliver) {
+      await registerNotificationDelivery(jobs, {
+        db: database.db,
+        deliver: frontend.deliver,
+        limiter: createSendLimiter(),
+        clock,
+        logger,
+        onDelivered: (result) => metrics.notifications.inc({ result }),
+      });
+    }
+
+    if (role !== "worker") {
+      const callbackRoute = createSupplierCallbackRoute({
+        db: database.db,
+        secretKey: supplier.callbackSecret,
+        clock,
+        logger,
+        onStored: callbackJobSender(jobs),
+        onReceived: (result) => metrics.callbacks.inc({ result }),
+      });
+      const http = createServer({
+        logger,
+        metrics,
+        health,
+        routes: [callbackRoute, ...(frontend?.routes ?? [])],
+      });
+      server = await listen(http, config.port);
+      supplier.sandbox
+        ?.account()
+        .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
+    }
+
+    if (runsJobs) {
+      // a first catalogue, so there is something to sell; later syncs run on the schedule
+      const { rows } = await database.executeSql("select count(*)::int as n from products");
+      if (Number(rows[0]?.n ?? 0) === 0) {
+        if (supplier.sandbox) {
+          // the local sandbox answers in milliseconds: sell at once
+          const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
+          logger.info({ products: summary.total }, "catalogue synced");
+        } else {
+          // a real supplier may be slow or down; kios starts anyway and the job retries
+          await requestCatalogueSync(jobs);
+        }
+      }
+      // orders a crash left open are resolved now, not at the next sweep
+      await sweepOpenOrders(orders);
+    }
+    await frontend?.start();
+  }
 
   return {
     config,
@@ -63,20 +181,23 @@ export async function createApp(deps: AppDeps): Promise<App> {
     database,
     jobs,
     metrics,
-    http,
+    get supplier() {
+      return supplier;
+    },
+    get orders() {
+      return orders;
+    },
     get port() {
       return server?.port;
     },
     health,
-    async start() {
-      await database.migrate();
-      await jobs.start();
-      if (role !== "worker") server = await listen(http, config.port);
-    },
+    start,
     stop() {
       stopping ??= (async () => {
+        await frontend?.stop();
         await server?.close();
         await jobs.stop();
+        await supplier?.close();
         await database.close();
       })();
       return stopping;

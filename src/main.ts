@@ -15,11 +15,14 @@ export async function main(role: Role = "all"): Promise<void> {
       role,
       database: app.database.kind === "pglite" ? `pglite (${config.pgliteDir})` : "postgres",
       http: app.port === undefined ? "off" : `http://localhost:${app.port}`,
+      supplier: app.supplier?.description,
     },
     "kios started",
   );
   if (!config.botToken) logger.warn("no BOT_TOKEN: the Telegram bot is not running");
-  if (!config.supplier) logger.warn("no SUPPLIER_* credentials: no supplier is configured");
+  if (!config.supplier) {
+    logger.warn("no SUPPLIER_* credentials: selling from the embedded sandbox supplier");
+  }
 
   let signals = 0;
   const shutdown = async (signal: string) => {

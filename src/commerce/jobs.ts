@@ -17,16 +17,14 @@ export const COMMERCE_QUEUES = {
 export interface CommerceJobsDeps {
   jobs: JobRunner;
   orders: Omit<OrderDeps, "jobs">;
-  /** absent: notifications wait in the outbox (no bot configured yet) */
-  delivery?: Omit<DeliveryDeps, "db" | "clock" | "logger">;
   /** false in a web-only process: it sends jobs but does not run them */
   work: boolean;
 }
 
 /**
  * the commerce core's background work on pg-boss: status checks of open orders (a job per
- * order plus a sweeper each minute), stored callbacks, notification delivery and deposit
- * expiry. Returns the OrderDeps, with jobs, that everything else should use.
+ * order plus a sweeper each minute), stored callbacks and deposit expiry. Returns the
+ * OrderDeps, with jobs, that everything else should use.
  */
 export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDeps> {
   const { boss } = d.jobs;
@@ -36,6 +34,8 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   await boss.createQueue(q.callback);
   // stately: one waiting kick is enough, however many final orders asked for one
   await boss.createQueue(q.notify, { name: q.notify, policy: "stately" });
+  // the cron catches retries that are due and anything a lost kick left behind
+  await boss.schedule(q.notify, "* * * * *");
   await boss.createQueue(q.depositExpire, { name: q.depositExpire, policy: "singleton" });
 
   const orderJobs: OrderJobs = {
@@ -84,19 +84,6 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
     }
     if (expired.length > 0) await orderJobs.kickNotifications();
   });
-  if (d.delivery) {
-    const delivery: DeliveryDeps = {
-      ...d.delivery,
-      db: deps.db,
-      clock: deps.clock,
-      logger: deps.logger,
-    };
-    // the cron catches retries that are due and anything a lost kick left behind
-    await boss.schedule(q.notify, "* * * * *");
-    await boss.work(q.notify, { pollingIntervalSeconds: 0.5 }, async () => {
-      await deliverDue(delivery);
-    });
-  }
   log.debug("commerce jobs registered");
   return deps;
 }
@@ -106,4 +93,17 @@ export function callbackJobSender(jobs: JobRunner) {
   return async (callbackId: number) => {
     await jobs.boss.send(COMMERCE_QUEUES.callback, { callbackId });
   };
+}
+
+/**
+ * delivers the outbox through a chat front end. Without one (no bot yet), notifications
+ * wait in the outbox and go out once a front end runs.
+ */
+export async function registerNotificationDelivery(
+  jobs: JobRunner,
+  delivery: DeliveryDeps,
+): Promise<void> {
+  await jobs.boss.work(COMMERCE_QUEUES.notify, { pollingIntervalSeconds: 0.5 }, async () => {
+    await deliverDue(delivery);
+  });
 }

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { type App, createApp, type Role } from "../../src/app.ts";
+import { type App, type AppDeps, createApp, type Role } from "../../src/app.ts";
 import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
@@ -28,7 +28,12 @@ export function memorySink(): { stream: Writable; text(): string } {
 
 /** boots the whole app (database, jobs, HTTP on a free port) on a fresh test database. */
 export async function bootApp(
-  options: { env?: Record<string, string>; role?: Role; logLevel?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    role?: Role;
+    logLevel?: string;
+    sandbox?: AppDeps["sandbox"];
+  } = {},
 ): Promise<TestApp> {
   const config: Config = { ...parseConfig({ PORT: "0", ...options.env }) };
   const sink = memorySink();
@@ -44,6 +49,7 @@ export async function bootApp(
     logger,
     database: database.handle,
     ...(options.role ? { role: options.role } : {}),
+    sandbox: { settleDelayMs: 200, ...options.sandbox },
   });
   await app.start();
   return {

@@ -1,0 +1,64 @@
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./logger.ts";
+import {
+  DEFAULT_SANDBOX_CREDENTIALS,
+  type RunningSandbox,
+  type SandboxOptions,
+  startSandbox,
+} from "./sandbox/index.ts";
+import { createSupplier } from "./supplier/index.ts";
+import type { Supplier } from "./supplier/types.ts";
+
+export interface SupplierConnection {
+  supplier: Supplier;
+  /** the secret that signs this supplier's callbacks */
+  callbackSecret: string;
+  /** set when kios runs its own sandbox supplier (no SUPPLIER_* configured) */
+  sandbox: RunningSandbox | undefined;
+  /** for the start-up log: which supplier this is, without secrets */
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * the configured supplier, or, with no SUPPLIER_* set, the embedded sandbox on a free
+ * loopback port: a shop can try everything before it has a supplier account.
+ */
+export async function connectSupplier(deps: {
+  config: Config;
+  clock?: Clock;
+  logger: Logger;
+  /** the embedded sandbox's settings (port, settle delay, …) */
+  sandbox?: Omit<SandboxOptions, "clock" | "logger"> & { port?: number };
+}): Promise<SupplierConnection> {
+  const { config, logger } = deps;
+  if (config.supplier) {
+    return {
+      supplier: createSupplier({ config, logger, ...(deps.clock ? { clock: deps.clock } : {}) }),
+      callbackSecret: config.supplier.secretKey,
+      sandbox: undefined,
+      description: `${config.supplierInterface} interface at ${new URL(config.supplier.baseUrl).host}`,
+      close: async () => {},
+    };
+  }
+  const sandbox = await startSandbox({
+    port: 0,
+    ...deps.sandbox,
+    hostname: "127.0.0.1",
+    logger: logger.child({ component: "sandbox" }),
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  return {
+    supplier: createSupplier({
+      config,
+      logger,
+      credentials: { baseUrl: sandbox.url, ...DEFAULT_SANDBOX_CREDENTIALS },
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    }),
+    callbackSecret: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+    sandbox,
+    description: `embedded sandbox at ${sandbox.url}`,
+    close: () => sandbox.close(),
+  };
+}

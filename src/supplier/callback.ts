@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { SupplierError, type SupplierTransaction } from "./types.ts";
+import { toBillTransaction, toOrderTransaction } from "./wire.ts";
+
+// the supplier's callback (DESIGN.md): POST { event: "transaction.final", data: <order result
+// | bill payment result> }. Verify it first with verifyCallback (signature.ts) on the raw body;
+// then treat it as evidence only and confirm with status() before moving money.
+
+export const FINAL_EVENT = "transaction.final";
+
+const callbackSchema = z.object({
+  event: z.string().trim().min(1).max(100),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export interface ParsedCallback {
+  event: string;
+  transaction: SupplierTransaction;
+}
+
+/** a bill payment result carries tagihan, or a lowercase status; an order result neither */
+function isBill(data: Record<string, unknown>): boolean {
+  if ("tagihan" in data) return true;
+  return typeof data.status === "string" && /^(pending|success|failed)$/.test(data.status.trim());
+}
+
+/** parses a callback's raw body; throws SupplierError BAD_RESPONSE on anything malformed. */
+export function parseCallback(rawBody: string): ParsedCallback {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    throw new SupplierError("BAD_RESPONSE", "malformed supplier callback: the body is not JSON");
+  }
+  const result = callbackSchema.safeParse(json);
+  if (!result.success) {
+    throw new SupplierError(
+      "BAD_RESPONSE",
+      "malformed supplier callback: expected { event, data: { … } }",
+    );
+  }
+  const { event, data } = result.data;
+  // a callback must name its transaction and its state: nothing is filled in from elsewhere
+  if (typeof data.ref_id !== "string" || data.ref_id.trim() === "") {
+    throw new SupplierError("BAD_RESPONSE", "malformed supplier callback: data.ref_id is missing");
+  }
+  if (typeof data.status !== "string") {
+    throw new SupplierError("BAD_RESPONSE", "malformed supplier callback: data.status is missing");
+  }
+  const transaction = isBill(data) ? toBillTransaction(data, {}) : toOrderTransaction(data, {});
+  return { event, transaction };
+}

@@ -1,0 +1,41 @@
+import type { Clock } from "../clock.ts";
+import type { Config, SupplierCredentials } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { createSignatureSupplier } from "./client.ts";
+import type { Supplier } from "./types.ts";
+
+export { type ParsedCallback, parseCallback } from "./callback.ts";
+export { createSignatureSupplier, type SignatureSupplierOptions } from "./client.ts";
+export * from "./types.ts";
+
+export interface CreateSupplierOptions {
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+  fetch?: typeof fetch;
+  /** overrides config.supplier, e.g. the embedded sandbox's address and credentials */
+  credentials?: SupplierCredentials;
+}
+
+/** the Supplier adapter that config.supplierInterface names. */
+export function createSupplier(options: CreateSupplierOptions): Supplier {
+  const { config } = options;
+  if (config.supplierInterface === "key") {
+    throw new Error("SUPPLIER_INTERFACE=key is not supported yet");
+  }
+  const credentials = options.credentials ?? config.supplier;
+  if (!credentials) {
+    throw new Error(
+      "no supplier credentials: set SUPPLIER_BASE_URL, SUPPLIER_API_ID, SUPPLIER_API_KEY and SUPPLIER_SECRET_KEY, or use the embedded sandbox",
+    );
+  }
+  return createSignatureSupplier({
+    baseUrl: credentials.baseUrl,
+    apiId: credentials.apiId,
+    apiKey: credentials.apiKey,
+    secretKey: credentials.secretKey,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
