@@ -1,0 +1,151 @@
+import type { Hono } from "hono";
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../logger.ts";
+
+// the sandbox speaks the supplier's wire format (snake_case, as in supplier-api.md and
+// DESIGN.md), not the client's normalised types in src/supplier/types.ts.
+
+export type ProductType = "prepaid" | "game" | "pasca";
+
+/** a product record as /v1/products sends it */
+export interface WireProduct {
+  code: string;
+  name: string;
+  category: string;
+  brand: string;
+  type: ProductType;
+  /** rupiah; for pasca products the admin fee per bill sheet */
+  price: number;
+  status: "active" | "inactive";
+  desc: string;
+  start_cut_off?: string;
+  end_cut_off?: string;
+}
+
+export interface SandboxAccountInit {
+  apiId: string;
+  keys: { apiKey: string; secretKey: string; revoked?: boolean }[];
+  balance: number;
+  callbackUrl?: string | null;
+}
+
+export interface SandboxFaults {
+  /** added to every reply, in milliseconds */
+  latencyMs: number;
+  /** 0..1: share of requests whose reply is held back by slowReplyMs */
+  timeoutRate: number;
+  /** 0..1: share of requests answered 500 SERVER_ERROR (the work is done first) */
+  errorRate: number;
+  dropCallbacks: boolean;
+  duplicateCallbacks: boolean;
+  reorderCallbacks: boolean;
+}
+
+export interface SandboxOptions {
+  /** default: one account with DEFAULT_SANDBOX_CREDENTIALS, balance 5_000_000 */
+  accounts?: SandboxAccountInit[];
+  /** pending → final after this (default 2000) */
+  settleDelayMs?: number;
+  /** outcome 906 and timeout faults: the reply is delayed this long (default 30_000) */
+  slowReplyMs?: number;
+  /** every time check (timestamps, inquiry windows, settle times) reads this clock */
+  clock?: Clock;
+  faults?: Partial<SandboxFaults>;
+  /** per api_id (default 50) */
+  rateLimitPerSecond?: number;
+  /** catalogue and fault randomness (default 1) */
+  seed?: number;
+  logger?: Logger;
+  /** waits between callback delivery attempts (default [250, 1000, 3000]) */
+  callbackRetryDelaysMs?: number[];
+  /** one delivery attempt gives up after this (default 5000) */
+  callbackTimeoutMs?: number;
+}
+
+export type TransactionKind = "order" | "bill";
+export type TransactionState = "pending" | "success" | "failed";
+
+/** what the sandbox holds about a transaction (a read-only snapshot) */
+export interface SandboxTransaction {
+  apiId: string;
+  kind: TransactionKind;
+  refId: string;
+  cmd: "prepaid" | "game" | "pay-pasca";
+  code: string;
+  customerNo: string;
+  status: TransactionState;
+  /** orders: the product price; bills: the total */
+  price: number;
+  /** what left the balance and was not refunded (0 in testing mode or after a refund) */
+  charged: number;
+  testing: boolean;
+  sn: string | null;
+  /** the outcome rule picked by the customer number's last three digits */
+  outcome: OutcomeName;
+  createdAt: number;
+  /** when a pending transaction becomes final (clock ms); null once final */
+  settleAt: number | null;
+  /** callbacks the shop's server accepted (2xx), stale ones included */
+  callbacksDelivered: number;
+}
+
+export interface SandboxAccountHandle {
+  readonly apiId: string;
+  readonly balance: number;
+  setBalance(n: number): void;
+  setCallbackUrl(url: string | null): void;
+  revokeKey(apiKey: string): void;
+  addKey(key: { apiKey: string; secretKey: string }): void;
+}
+
+export interface Sandbox {
+  app: Hono;
+  clock: Clock;
+  /** mutable at run time */
+  faults: SandboxFaults;
+  /** the first account when apiId is omitted */
+  account(apiId?: string): SandboxAccountHandle;
+  catalogue(): readonly WireProduct[];
+  /** settles every pending transaction now and awaits its callback deliveries */
+  settleNow(): Promise<void>;
+  transactions(): readonly SandboxTransaction[];
+  /** stops timers and releases delayed replies */
+  close(): Promise<void>;
+}
+
+export interface RunningSandbox extends Sandbox {
+  /** base URL ending in /v1 */
+  url: string;
+  port: number;
+}
+
+export type OutcomeName =
+  | "901-success"
+  | "902-failed"
+  | "903-pending-success"
+  | "904-pending-failed"
+  | "905-no-callback"
+  | "906-slow-reply"
+  | "907-server-error"
+  | "908-repeated-callbacks"
+  | "default";
+
+/** the JSON envelope of every signature-interface reply */
+export interface Envelope {
+  success: boolean;
+  code: string;
+  message: string;
+  data: unknown;
+  errors: Record<string, string[]> | null;
+  meta: Record<string, unknown> | null;
+}
+
+export type HttpStatus = 200 | 400 | 401 | 404 | 405 | 410 | 429 | 500;
+
+/** a handler's answer; the app turns it into a response and applies 906/907 */
+export interface Reply {
+  status: HttpStatus;
+  body: Envelope;
+  /** outcome 906 delays the reply; 907 replaces it by a 500 */
+  after?: "slow" | "server-error";
+}
