@@ -1,0 +1,152 @@
+import type { LinkPreviewOptions } from "@grammyjs/types";
+import {
+  applyEdit,
+  commitBotMessage,
+  editableMessage,
+  enforceRateLimit,
+  markDeleted,
+  protection,
+  replyTarget,
+} from "../chat-ops.ts";
+import { badRequest, DESCRIPTIONS } from "../errors.ts";
+import { CAPTION, formatText, MESSAGE_TEXT } from "../formatting.ts";
+import { parseInlineMarkup, parseReplyMarkup } from "../keyboard.ts";
+import { optBool, optJson, optString, type Params, requireChatId, requireInt } from "../params.ts";
+import type { ChatState } from "../state.ts";
+import type { MethodContext, MethodTable } from "./context.ts";
+
+function linkPreview(params: Params): LinkPreviewOptions | undefined {
+  const raw = optJson(params, "link_preview_options", "link preview options");
+  if (raw !== undefined) {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+      throw badRequest("can't parse link preview options JSON object");
+    return raw as LinkPreviewOptions;
+  }
+  // the pre-7.0 parameter still works
+  return optBool(params, "disable_web_page_preview") ? { is_disabled: true } : undefined;
+}
+
+/** the chat an edit/delete targets; inline messages don't exist without inline mode */
+function editTarget(ctx: MethodContext, missing: string): { chat: ChatState; messageId: number } {
+  if (optString(ctx.params, "inline_message_id") !== undefined)
+    throw badRequest("MESSAGE_ID_INVALID");
+  const chat = ctx.world.targetChat(ctx.bot, requireChatId(ctx.params));
+  const messageId = requireInt(ctx.params, "message_id", missing);
+  return { chat, messageId };
+}
+
+function sendMessage(ctx: MethodContext) {
+  const { world, bot, params } = ctx;
+  const chat = world.targetChat(bot, requireChatId(params));
+  const formatted = formatText(
+    {
+      text: optString(params, "text"),
+      parseMode: optString(params, "parse_mode"),
+      entities: optJson(params, "entities", "entities"),
+    },
+    MESSAGE_TEXT,
+    world.entities,
+  );
+  const markup = parseReplyMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
+  const replyTo = replyTarget(params, chat);
+  const preview = linkPreview(params);
+  enforceRateLimit(bot, chat.userId);
+  return commitBotMessage(
+    world,
+    bot,
+    chat,
+    {
+      text: formatted.text,
+      entities: formatted.entities,
+      link_preview_options: preview,
+      ...protection(params),
+    },
+    markup,
+    replyTo,
+  );
+}
+
+function editMessageText(ctx: MethodContext) {
+  const { world, bot, params } = ctx;
+  const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
+  const formatted = formatText(
+    {
+      text: optString(params, "text"),
+      parseMode: optString(params, "parse_mode"),
+      entities: optJson(params, "entities", "entities"),
+    },
+    MESSAGE_TEXT,
+    world.entities,
+  );
+  const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
+  const stored = editableMessage(chat, messageId);
+  if (stored.message.text === undefined)
+    throw badRequest("there is no text in the message to edit");
+  enforceRateLimit(bot, chat.userId);
+  return applyEdit(world, bot, chat, stored, formatted, markup);
+}
+
+function editMessageCaption(ctx: MethodContext) {
+  const { world, bot, params } = ctx;
+  const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
+  const formatted = formatText(
+    {
+      text: optString(params, "caption"),
+      parseMode: optString(params, "parse_mode"),
+      entities: optJson(params, "caption_entities", "caption entities"),
+    },
+    CAPTION,
+    world.entities,
+  );
+  const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
+  const stored = editableMessage(chat, messageId);
+  if (stored.message.text !== undefined || stored.message.sticker !== undefined)
+    throw badRequest("there is no caption in the message to edit");
+  enforceRateLimit(bot, chat.userId);
+  return applyEdit(
+    world,
+    bot,
+    chat,
+    stored,
+    { caption: formatted.text, caption_entities: formatted.entities },
+    markup,
+  );
+}
+
+function editMessageReplyMarkup(ctx: MethodContext) {
+  const { world, bot, params } = ctx;
+  const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
+  const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
+  const stored = editableMessage(chat, messageId);
+  enforceRateLimit(bot, chat.userId);
+  return applyEdit(world, bot, chat, stored, {}, markup);
+}
+
+function deleteMessage(ctx: MethodContext) {
+  const { world, bot, params } = ctx;
+  const chat = world.targetChat(bot, requireChatId(params));
+  const messageId = requireInt(params, "message_id", "message identifier is not specified");
+  if (!markDeleted(world, bot, chat, messageId))
+    throw badRequest(DESCRIPTIONS.messageToDeleteNotFound);
+  return true;
+}
+
+function deleteMessages(ctx: MethodContext) {
+  const { world, bot, params } = ctx;
+  const chat = world.targetChat(bot, requireChatId(params));
+  const ids = optJson(params, "message_ids", "message identifiers");
+  if (!Array.isArray(ids) || ids.length < 1 || ids.length > 100 || !ids.every(Number.isSafeInteger))
+    throw badRequest("message identifiers are not specified");
+  // messages that are already gone are skipped, like Telegram does
+  for (const id of ids as number[]) markDeleted(world, bot, chat, id);
+  return true;
+}
+
+export const messageMethods: MethodTable = {
+  sendmessage: sendMessage,
+  editmessagetext: editMessageText,
+  editmessagecaption: editMessageCaption,
+  editmessagereplymarkup: editMessageReplyMarkup,
+  deletemessage: deleteMessage,
+  deletemessages: deleteMessages,
+};
