@@ -1,10 +1,23 @@
+import { markupCommand, syncCommand } from "./cli/catalogue.ts";
 import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
 import { migrateCommand, startCommand } from "./cli/core.ts";
 import { ledgerCommand } from "./cli/ledger.ts";
+import { sandboxCommand } from "./cli/sandbox.ts";
+import { balanceCommand, productsCommand, statusCommand } from "./cli/supplier.ts";
 import { ConfigError } from "./config.ts";
 
-const COMMANDS: Command[] = [startCommand, migrateCommand, ledgerCommand];
+const COMMANDS: Command[] = [
+  startCommand,
+  migrateCommand,
+  ledgerCommand,
+  balanceCommand,
+  productsCommand,
+  statusCommand,
+  sandboxCommand,
+  syncCommand,
+  markupCommand,
+];
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

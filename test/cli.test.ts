@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { creditWallet } from "../src/commerce/wallet/ledger.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
@@ -13,7 +13,7 @@ function kios(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH, ...env },
-    timeout: 30_000,
+    timeout: 90_000,
   });
 }
 
@@ -52,6 +52,9 @@ describe("kios CLI", () => {
     expect(r.stdout).toContain("migrations applied (pglite)");
   });
 });
+
+// these tests start real kios processes (each opens its own embedded database)
+vi.setConfig({ testTimeout: 120_000 });
 
 describe("kios ledger verify", () => {
   it("says ok on a clean ledger and names the account on a mismatch (exit 1)", async () => {
@@ -110,7 +113,7 @@ describe("kios start", () => {
       proc.on("exit", (code) => resolve(code)),
     );
 
-    const deadline = Date.now() + 25_000;
+    const deadline = Date.now() + 90_000;
     while (!out.includes("kios started") && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -1,0 +1,42 @@
+// supplier categories are stored in one spelling per known category, so a case change in
+// the supplier's feed ("PULSA" vs "Pulsa") neither splits a list nor defeats the indexes.
+
+export const KNOWN_CATEGORIES = [
+  // prepaid and game
+  "Pulsa",
+  "Data",
+  "PLN",
+  "E-Money",
+  "Games",
+  "Voucher",
+  "Paket SMS & Telpon",
+  "Masa Aktif",
+  "Streaming",
+  // pasca (bill kinds)
+  "PLN PASCABAYAR",
+  "BPJS KESEHATAN",
+  "BPJS KETENAGAKERJAAN",
+  "PDAM",
+  "TELKOM",
+  "PBB",
+  "MULTIFINANCE",
+  "HP PASCABAYAR",
+  "INTERNET PASCABAYAR",
+  "GAS NEGARA",
+] as const;
+
+/** the categories a number's operator is asked for in the bot */
+export const MOBILE_CATEGORIES = ["Pulsa", "Data"] as const;
+export type MobileCategory = (typeof MOBILE_CATEGORIES)[number];
+
+const fold = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
+
+const CANONICAL: ReadonlyMap<string, string> = new Map(KNOWN_CATEGORIES.map((c) => [fold(c), c]));
+
+/**
+ * the stored spelling of a category: a known one in its canonical form whatever its case,
+ * anything else trimmed and with single spaces, as the supplier wrote it.
+ */
+export function canonicalCategory(category: string): string {
+  return CANONICAL.get(fold(category)) ?? category.trim().replace(/\s+/g, " ");
+}

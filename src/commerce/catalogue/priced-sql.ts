@@ -1,0 +1,110 @@
+import { type SQL, sql } from "drizzle-orm";
+import { BP, MARKUP_SCOPES, type RuleLike, type Tier } from "./pricing.ts";
+
+// the SQL twin of pricing.ts's sellingPrice(), so lists can be filtered, ordered and paged
+// by what the buyer pays. The rules travel as one jsonb parameter of lookups by scope value:
+// each product costs a handful of hash lookups instead of joins against markup_rules, and
+// the planner sees a one-table query it can serve from an index. A property test holds the
+// SQL and sellingPrice() to the same answers.
+
+type Markup = [percentBp: number, flat: number];
+interface Side {
+  product?: Record<string, Markup>;
+  brand?: Record<string, Markup>;
+  category?: Record<string, Markup>;
+  type?: Record<string, Markup>;
+  all?: Markup;
+}
+
+function side(rules: readonly RuleLike[], tier: Tier): Side {
+  const out: Side = {};
+  const ids: Record<string, number> = {};
+  for (const r of rules) {
+    if (r.tier !== tier) continue;
+    // as pickRule(): should duplicates ever reach here, the newest rule wins
+    const key = `${r.scope}\u0000${r.scopeValue}`;
+    if (key in ids && (r.id ?? 0) <= ids[key]!) continue;
+    ids[key] = r.id ?? 0;
+    const markup: Markup = [r.percentBp, r.flat];
+    if (r.scope === "all") {
+      if (r.scopeValue === "") out.all = markup;
+    } else {
+      out[r.scope] = { ...out[r.scope], [r.scopeValue]: markup };
+    }
+  }
+  return out;
+}
+
+/** the rules of a tier (t) and of the customer tier it falls back to (c), for the query */
+export function ruleLookup(rules: readonly RuleLike[], tier: Tier): { t: Side; c?: Side } {
+  return tier === "customer"
+    ? { t: side(rules, tier) }
+    : { t: side(rules, tier), c: side(rules, "customer") };
+}
+
+const TARGET: Record<(typeof MARKUP_SCOPES)[number], SQL | null> = {
+  product: sql`p.code`,
+  brand: sql`p.brand`,
+  category: sql`p.category`,
+  type: sql`p.type`,
+  all: null,
+};
+
+// most specific first, the tier's rules before the customer's: the first hit is pickRule()'s
+const CHOSEN_RULE = sql.join(
+  (["t", "c"] as const).flatMap((s) =>
+    [...MARKUP_SCOPES].reverse().map((scope) => {
+      const target = TARGET[scope];
+      return target ? sql`m.r -> ${s} -> ${scope} -> ${target}` : sql`m.r -> ${s} -> ${scope}`;
+    }),
+  ),
+  sql`, `,
+);
+
+export interface PricedQuery {
+  tier: Tier;
+  rules: readonly RuleLike[];
+  step: number;
+  /** a condition on products aliased p (the sellable filter is added) */
+  where: SQL;
+  /** extra leading sort keys on the output (aliased priced); price and code always follow */
+  orderBy?: SQL;
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * sellable products (active and listed) that match `where`, with `price` (what the tier
+ * pays) and `total` (matches before paging); products whose price would fall below cost
+ * are left out. Columns: product columns in snake_case, price, total.
+ */
+export function pricedProducts(q: PricedQuery): SQL {
+  // ceil(n / unit) in exact bigint arithmetic: division truncates toward zero, which is
+  // already the ceiling for n <= 0
+  const n = sql`(x.supplier_price * (${BP}::bigint + x.percent_bp) + x.flat * ${BP}::bigint)`;
+  const unit = sql`${q.step * BP}::bigint`;
+  const price = sql`(case when ${n} > 0 then (${n} + ${unit} - 1) / ${unit} else ${n} / ${unit} end)
+    * ${q.step}::bigint`;
+  const paging = sql.join(
+    [
+      q.limit !== undefined ? sql`limit ${q.limit}` : undefined,
+      q.offset ? sql`offset ${q.offset}` : undefined,
+    ].filter((s): s is SQL => s !== undefined),
+    sql` `,
+  );
+  return sql`
+    select priced.*, count(*) over () as total from (
+      select x.code, x.name, x.category, x.brand, x.type, x.operator, x.supplier_price,
+        x.description, x.start_cut_off, x.end_cut_off, ${price} as price
+      from (
+        select p.*, (rule ->> 0)::bigint as percent_bp, (rule ->> 1)::bigint as flat
+        from products p
+        cross join (select ${JSON.stringify(ruleLookup(q.rules, q.tier))}::jsonb as r) m
+        cross join lateral (select coalesce(${CHOSEN_RULE}, '[0, 0]'::jsonb) as rule) chosen
+        where p.active and p.listed and (${q.where})
+      ) x
+    ) priced
+    where priced.price >= priced.supplier_price
+    order by ${q.orderBy ? sql`${q.orderBy}, ` : sql``}priced.price, priced.code
+    ${paging}`;
+}

@@ -1,0 +1,239 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import type { ProductType } from "../../supplier/types.ts";
+import { canonicalCategory } from "./categories.ts";
+import type { Operator } from "./operators.ts";
+import { pricedProducts } from "./priced-sql.ts";
+import { loadPricing, type PricingContext } from "./prices.ts";
+import type { Tier } from "./pricing.ts";
+import { rowsOf, toNumber } from "./sql-rows.ts";
+
+// what the bot lists: only sellable products (active, listed, priced at or above cost),
+// each with the buyer's price, cheapest first.
+
+export interface CatalogueItem {
+  code: string;
+  name: string;
+  category: string;
+  brand: string;
+  type: ProductType;
+  operator: Operator | null;
+  description: string;
+  startCutOff: string | null;
+  endCutOff: string | null;
+  /** what the supplier charges (for pasca: its admin fee) */
+  supplierPrice: number;
+  /** what this tier pays (for pasca: the admin fee the buyer pays on top of the bill) */
+  price: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** matches across all pages */
+  total: number;
+}
+
+export interface TierOptions {
+  tier: Tier;
+  /** the markup rules and rounding step; read from the database when left out */
+  pricing?: PricingContext;
+}
+
+export interface PageOptions extends TierOptions {
+  /** default 10, at most 100 */
+  limit?: number;
+  offset?: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+function toItem(row: Record<string, unknown>): CatalogueItem {
+  return {
+    code: String(row.code),
+    name: String(row.name),
+    category: String(row.category),
+    brand: String(row.brand),
+    type: row.type as ProductType,
+    operator: (row.operator ?? null) as Operator | null,
+    description: String(row.description ?? ""),
+    startCutOff: (row.start_cut_off ?? null) as string | null,
+    endCutOff: (row.end_cut_off ?? null) as string | null,
+    supplierPrice: toNumber(row.supplier_price),
+    price: toNumber(row.price),
+  };
+}
+
+async function page(
+  db: Executor,
+  where: SQL,
+  opts: PageOptions,
+  orderBy?: SQL,
+): Promise<Page<CatalogueItem>> {
+  const whole = (n: number | undefined, fallback: number) =>
+    n !== undefined && Number.isFinite(n) ? Math.trunc(n) : fallback;
+  const limit = Math.min(Math.max(1, whole(opts.limit, DEFAULT_PAGE_SIZE)), MAX_PAGE_SIZE);
+  const offset = Math.max(0, whole(opts.offset, 0));
+  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const query = {
+    tier: opts.tier,
+    rules,
+    step,
+    where,
+    limit,
+    offset,
+    ...(orderBy ? { orderBy } : {}),
+  };
+  const rows = rowsOf(await db.execute(pricedProducts(query)));
+  if (rows.length === 0 && offset > 0) {
+    // past the last page: the window count saw no rows, so count without paging
+    const all = rowsOf(await db.execute(pricedProducts({ ...query, limit: 1, offset: 0 })));
+    return { items: [], total: toNumber(all[0]?.total) };
+  }
+  return { items: rows.map(toItem), total: toNumber(rows[0]?.total) };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const searchWords = (text: string) => text.trim().split(/\s+/).filter(Boolean).slice(0, 8);
+
+/** the conditions behind each list, on products aliased p (exported for EXPLAIN checks) */
+export const catalogueFilters = {
+  byOperator(operators: readonly Operator[], category: string): SQL {
+    const list = sql.join(
+      operators.map((o) => sql`${o}`),
+      sql`, `,
+    );
+    return sql`p.operator in (${list}) and p.category = ${canonicalCategory(category)}`;
+  },
+  byBrand(type: ProductType, brand: string): SQL {
+    return sql`p.type = ${type} and p.brand = ${brand}`;
+  },
+  byCategory(category: string): SQL {
+    return sql`p.category = ${canonicalCategory(category)}`;
+  },
+  byCode(code: string): SQL {
+    return sql`p.code = ${code.trim()}`;
+  },
+  byText(text: string): SQL {
+    const conditions = searchWords(text).map((w) => {
+      const pattern = `%${escapeLike(w)}%`;
+      return sql`(lower(p.name) like lower(${pattern}) escape '\\' or lower(p.code) like lower(${pattern}) escape '\\')`;
+    });
+    return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`false`;
+  },
+};
+
+/** pulsa or data for one operator (or several: a 0851 number also sees by.U) */
+export function productsByOperator(
+  db: Executor,
+  operator: Operator | readonly Operator[],
+  category: string,
+  opts: PageOptions,
+): Promise<Page<CatalogueItem>> {
+  const ops = typeof operator === "string" ? [operator] : [...operator];
+  if (ops.length === 0) return Promise.resolve({ items: [], total: 0 });
+  return page(db, catalogueFilters.byOperator(ops, category), opts);
+}
+
+/** one brand's products of a type (a game, an e-wallet, a bill kind) */
+export function productsByBrand(
+  db: Executor,
+  type: ProductType,
+  brand: string,
+  opts: PageOptions,
+): Promise<Page<CatalogueItem>> {
+  return page(db, catalogueFilters.byBrand(type, brand), opts);
+}
+
+export function productsByCategory(
+  db: Executor,
+  category: string,
+  opts: PageOptions,
+): Promise<Page<CatalogueItem>> {
+  return page(db, catalogueFilters.byCategory(category), opts);
+}
+
+/** a sellable product with the tier's price, or null */
+export async function productByCode(
+  db: Executor,
+  code: string,
+  opts: TierOptions,
+): Promise<CatalogueItem | null> {
+  const found = await page(db, catalogueFilters.byCode(code), { ...opts, limit: 1 });
+  return found.items[0] ?? null;
+}
+
+/**
+ * every word of `text` must appear in the name or the code, regardless of case; an exact
+ * code comes first. A scan, not an index lookup: contains-matching can't use a b-tree.
+ */
+export function searchProducts(
+  db: Executor,
+  text: string,
+  opts: PageOptions,
+): Promise<Page<CatalogueItem>> {
+  if (searchWords(text).length === 0) return Promise.resolve({ items: [], total: 0 });
+  return page(
+    db,
+    catalogueFilters.byText(text),
+    opts,
+    sql`(lower(priced.code) = lower(${text.trim()})) desc`,
+  );
+}
+
+export interface BrandCount {
+  brand: string;
+  /** sellable products of the brand */
+  count: number;
+  /** the cheapest of them for the tier */
+  minPrice: number;
+}
+
+export interface CategoryCount {
+  category: string;
+  count: number;
+  minPrice: number;
+}
+
+/** brands with something to sell: of a type (games, bill kinds) or a category (e-wallets) */
+export async function listBrands(
+  db: Executor,
+  scope: { type: ProductType } | { category: string },
+  opts: TierOptions = { tier: "customer" },
+): Promise<BrandCount[]> {
+  const where =
+    "type" in scope ? sql`p.type = ${scope.type}` : catalogueFilters.byCategory(scope.category);
+  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const rows = rowsOf(
+    await db.execute(sql`
+      select brand, count(*) as n, min(price) as min_price
+      from (${pricedProducts({ tier: opts.tier, rules, step, where })}) s
+      group by brand order by brand`),
+  );
+  return rows.map((r) => ({
+    brand: String(r.brand),
+    count: toNumber(r.n),
+    minPrice: toNumber(r.min_price),
+  }));
+}
+
+/** categories with something to sell, of one type (e.g. pasca: the bill kinds) */
+export async function listCategories(
+  db: Executor,
+  type: ProductType,
+  opts: TierOptions = { tier: "customer" },
+): Promise<CategoryCount[]> {
+  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const where = sql`p.type = ${type}`;
+  const rows = rowsOf(
+    await db.execute(sql`
+      select category, count(*) as n, min(price) as min_price
+      from (${pricedProducts({ tier: opts.tier, rules, step, where })}) s
+      group by category order by category`),
+  );
+  return rows.map((r) => ({
+    category: String(r.category),
+    count: toNumber(r.n),
+    minPrice: toNumber(r.min_price),
+  }));
+}
