@@ -1,5 +1,6 @@
 import { type App, createApp, type Role } from "./app.ts";
 import { loadConfig, secretsOf } from "./config.ts";
+import { frontendFor } from "./frontend.ts";
 import { createLogger } from "./logger.ts";
 
 /** `kios start`: runs the app until SIGINT/SIGTERM, then shuts down cleanly. */
@@ -7,7 +8,8 @@ export async function main(role: Role = "all"): Promise<void> {
   const config = await loadConfig();
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
 
-  const app: App = await createApp({ config, logger, role });
+  const frontend = frontendFor(config, logger);
+  const app: App = await createApp({ config, logger, role, ...(frontend ? { frontend } : {}) });
   await app.start();
 
   logger.info(
@@ -20,6 +22,14 @@ export async function main(role: Role = "all"): Promise<void> {
     "kios started",
   );
   if (!config.botToken) logger.warn("no BOT_TOKEN: the Telegram bot is not running");
+  else {
+    logger.info(
+      { botApi: config.telegramApiRoot, mode: config.botMode },
+      config.telegramApiRoot === "https://api.telegram.org"
+        ? "bot: real Telegram"
+        : "bot: a Bot API server at TELEGRAM_API_ROOT",
+    );
+  }
   if (!config.supplier) {
     logger.warn("no SUPPLIER_* credentials: selling from the embedded sandbox supplier");
   }

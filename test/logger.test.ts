@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLogger, scrubber } from "../src/logger.ts";
+import { startBotApiServer } from "../src/playground/bot-api/index.ts";
 import { bootApp, memorySink } from "./helpers/app.ts";
 
 const BOT_TOKEN = "123456789:AAHsecretsecretsecretsecret_-XYZ";
@@ -38,9 +39,14 @@ describe("logger", () => {
   });
 
   it("a secret given to the app never appears in its log output", async () => {
+    // the bot really runs, against a local Bot API server that knows this token
+    const telegram = await startBotApiServer({
+      bots: [{ token: BOT_TOKEN, username: "secret_test_bot", firstName: "Secret" }],
+    });
     const t = await bootApp({
       env: {
         BOT_TOKEN,
+        TELEGRAM_API_ROOT: telegram.url,
         SUPPLIER_BASE_URL: "https://supplier.example",
         SUPPLIER_API_ID: "KIOS-1",
         SUPPLIER_API_KEY: API_KEY,
@@ -61,6 +67,7 @@ describe("logger", () => {
       for (const secret of [BOT_TOKEN, API_KEY, SECRET_KEY]) expect(text).not.toContain(secret);
     } finally {
       await t.stop();
+      await telegram.close();
     }
   });
 });

@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
 import { type App, type AppDeps, createApp, type Role } from "../../src/app.ts";
+import type { Clock } from "../../src/clock.ts";
 import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
+import { frontendFor } from "../../src/frontend.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 
@@ -33,6 +35,7 @@ export async function bootApp(
     role?: Role;
     logLevel?: string;
     sandbox?: AppDeps["sandbox"];
+    clock?: Clock;
   } = {},
 ): Promise<TestApp> {
   const config: Config = { ...parseConfig({ PORT: "0", ...options.env }) };
@@ -44,12 +47,15 @@ export async function bootApp(
     destination: sink.stream,
   });
   const database = await createTestDatabase();
+  const frontend = frontendFor(config, logger, { pollingTimeoutSeconds: 1 });
   const app = await createApp({
     config,
     logger,
     database: database.handle,
     ...(options.role ? { role: options.role } : {}),
     sandbox: { settleDelayMs: 200, ...options.sandbox },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(frontend ? { frontend } : {}),
   });
   await app.start();
   return {

@@ -1,0 +1,79 @@
+// callback_data is at most 64 bytes and visible to the client: short prefixes and short ids
+// only, never names, prices or secrets.
+
+export const MAX_CALLBACK_BYTES = 64;
+
+/** every prefix the bot uses, in one place so two features can't collide */
+export const CB = {
+  /** main menu entries: m:<entry> */
+  menu: "m",
+  /** cancel the current step or card */
+  cancel: "x",
+  /** pay a quote: pay:<quoteId> */
+  pay: "pay",
+  /** cancel a confirmation card: cq:<quoteId> */
+  cancelQuote: "cq",
+  /** a fresh quote for an expired one: rq:<quoteId> */
+  requote: "rq",
+  /** open the deposit flow from a card */
+  topUp: "tu",
+  /** a step's choice: i:<index> */
+  item: "i",
+  /** a step's list page: pg:<page> */
+  page: "pg",
+  /** history page: hp:<page> */
+  historyPage: "hp",
+  /** one order of the history: ho:<orderId>:<page> */
+  historyOrder: "ho",
+  /** buy again: ba:<orderId> */
+  buyAgain: "ba",
+  /** language: lg:<id|en> */
+  language: "lg",
+  /** admin decides a deposit: dc:<id> confirm, dr:<id> reject */
+  depositConfirm: "dc",
+  depositReject: "dr",
+  /** admin re-checks an open order: rc:<orderId> */
+  recheck: "rc",
+} as const;
+
+export type CallbackPrefix = (typeof CB)[keyof typeof CB];
+
+const PART = /^[A-Za-z0-9_-]*$/;
+
+/** builds "prefix:part:part"; throws when a part holds odd characters or it exceeds 64 bytes */
+export function cb(prefix: CallbackPrefix, ...parts: Array<string | number>): string {
+  for (const part of parts) {
+    if (!PART.test(String(part)))
+      throw new Error(`callback part ${String(part)} is not short-safe`);
+  }
+  const data = [prefix, ...parts.map(String)].join(":");
+  const bytes = Buffer.byteLength(data, "utf8");
+  if (bytes > MAX_CALLBACK_BYTES) {
+    throw new Error(`callback_data of ${bytes} bytes exceeds ${MAX_CALLBACK_BYTES}`);
+  }
+  return data;
+}
+
+export interface ParsedCallback {
+  prefix: string;
+  parts: string[];
+}
+
+export function parseCb(data: string | undefined): ParsedCallback | undefined {
+  if (!data) return undefined;
+  const [prefix, ...parts] = data.split(":");
+  if (!prefix) return undefined;
+  return { prefix, parts };
+}
+
+/** a regex matching one prefix's callbacks, for bot.callbackQuery() */
+export function cbPattern(prefix: CallbackPrefix): RegExp {
+  return new RegExp(`^${prefix}(?::|$)`);
+}
+
+/** a positive safe integer from a callback part, or undefined */
+export function cbInt(part: string | undefined): number | undefined {
+  if (part === undefined || !/^\d{1,15}$/.test(part)) return undefined;
+  const n = Number(part);
+  return Number.isSafeInteger(n) ? n : undefined;
+}

@@ -1,0 +1,42 @@
+import type { FlowContext } from "../context.ts";
+import { escapeHtml } from "../format.ts";
+import type { Translate } from "../i18n.ts";
+import { type QuoteOutcome, refusalText, requestQuote } from "../services/quotes.ts";
+import { quoteCard } from "../views/quote.ts";
+import type { FlowEnv } from "./env.ts";
+import { type Convo, HTML } from "./kit.ts";
+
+/**
+ * the last step of every purchase flow: price it and show the confirmation card. The card's
+ * buttons are handled outside the flow (features/checkout.ts), so the flow ends here.
+ * A refusal is returned to the caller, which may ask again (bills) or say why and end.
+ */
+export async function offerCard(
+  conversation: Convo,
+  ctx: FlowContext,
+  t: Translate,
+  env: FlowEnv,
+  r: { productCode: string; destination: string; bill: boolean },
+): Promise<QuoteOutcome> {
+  const userId = ctx.from!.id;
+  const chatId = ctx.chatId!;
+  const outcome = await conversation.external(() =>
+    requestQuote(env.deps.orders, { userId, chatId, ...r }),
+  );
+  if (outcome.ok) {
+    const card = quoteCard(t, outcome.quote);
+    await ctx.reply(card.text, { ...HTML, reply_markup: card.keyboard });
+  }
+  return outcome;
+}
+
+/** says why no card could be shown (the flow then ends) */
+export async function sayRefusal(
+  ctx: FlowContext,
+  t: Translate,
+  outcome: Exclude<QuoteOutcome, { ok: true }>,
+): Promise<void> {
+  // the supplier's words only for "no bill" (e.g. already paid); its errors stay in the logs
+  const detail = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
+  await ctx.reply(refusalText(t, outcome) + detail, HTML);
+}

@@ -1,0 +1,54 @@
+import { normaliseMeterNumber } from "../../commerce/catalogue/operators.ts";
+import { productsByCategory } from "../../commerce/catalogue/queries.ts";
+import { recentDestinations } from "../../commerce/orders/queries.ts";
+import type { FlowContext } from "../context.ts";
+import { translator } from "../i18n.ts";
+import type { FlowEnv } from "./env.ts";
+import { ask, type Convo, type FlowArgs, pickPaged } from "./kit.ts";
+import { productLabel } from "./labels.ts";
+import { offerCard, sayRefusal } from "./offer.ts";
+import { PRODUCT_PAGE_SIZE } from "./pulsa-data.ts";
+
+const parseMeter = (text: string) => normaliseMeterNumber(text) ?? undefined;
+
+/** PLN token: meter number → amount → card */
+export function plnFlow(env: FlowEnv) {
+  return async function pln(conversation: Convo, ctx: FlowContext, args: FlowArgs) {
+    const t = translator(env.i18n, args.lang);
+    const userId = ctx.from!.id;
+    const recent = await conversation.external(async () => {
+      const all = await recentDestinations(env.deps.db, userId, ["prepaid"], 10);
+      return all.filter((d) => parseMeter(d) !== undefined).slice(0, 3);
+    });
+    const meter = await ask(conversation, ctx, t, {
+      text: t("ask-meter"),
+      choices: recent.map((m) => ({ label: m, value: m })),
+      parse: parseMeter,
+      hint: t("hint-meter"),
+    });
+    const code = await pickPaged(conversation, ctx, t, {
+      text: t("pick-pln", { meter }),
+      hint: t("hint-buttons"),
+      empty: t("no-products"),
+      pageSize: PRODUCT_PAGE_SIZE,
+      load: async (offset, limit) => {
+        const page = await productsByCategory(env.deps.db, "PLN", {
+          tier: args.tier,
+          limit,
+          offset,
+        });
+        return {
+          total: page.total,
+          items: page.items.map((i) => ({ label: productLabel(i), value: i.code })),
+        };
+      },
+    });
+    if (code === undefined) return;
+    const outcome = await offerCard(conversation, ctx, t, env, {
+      productCode: code,
+      destination: meter,
+      bill: false,
+    });
+    if (!outcome.ok) await sayRefusal(ctx, t, outcome);
+  };
+}

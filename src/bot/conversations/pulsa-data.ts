@@ -1,0 +1,84 @@
+import {
+  detectOperator,
+  normalisePhone,
+  offeredOperators,
+} from "../../commerce/catalogue/operators.ts";
+import { productsByOperator } from "../../commerce/catalogue/queries.ts";
+import { recentDestinations } from "../../commerce/orders/queries.ts";
+import type { FlowContext } from "../context.ts";
+import { escapeHtml } from "../format.ts";
+import { translator } from "../i18n.ts";
+import type { FlowEnv } from "./env.ts";
+import { ask, type Convo, type FlowArgs, pickPaged } from "./kit.ts";
+import { operatorName, productLabel } from "./labels.ts";
+import { offerCard, sayRefusal } from "./offer.ts";
+
+export const PRODUCT_PAGE_SIZE = 8;
+
+/** a mobile number of a known operator, in its 08… form */
+export function parsePhone(text: string): string | undefined {
+  const phone = normalisePhone(text);
+  return phone && detectOperator(phone) ? phone : undefined;
+}
+
+/** the last phone numbers bought for, newest first */
+export async function recentPhones(env: FlowEnv, userId: number): Promise<string[]> {
+  const recent = await recentDestinations(env.deps.db, userId, ["prepaid"], 10);
+  return [...new Set(recent.map(parsePhone).filter((p): p is string => p !== undefined))].slice(
+    0,
+    3,
+  );
+}
+
+/** pulsa & data: number → operator → pulsa or data → product (paged) → card */
+export function pulsaFlow(env: FlowEnv) {
+  return async function pulsa(conversation: Convo, ctx: FlowContext, args: FlowArgs) {
+    const t = translator(env.i18n, args.lang);
+    const userId = ctx.from!.id;
+    const recent = await conversation.external(() => recentPhones(env, userId));
+    const phone = await ask(conversation, ctx, t, {
+      text: recent.length > 0 ? t("ask-phone-recent") : t("ask-phone"),
+      choices: recent.map((p) => ({ label: p, value: p })),
+      parse: parsePhone,
+      hint: t("hint-phone"),
+    });
+    const operators = offeredOperators(phone);
+    const name = operatorName(operators[0]!);
+    const category = await ask(conversation, ctx, t, {
+      text: t("ask-pulsa-or-data", { phone, operator: name }),
+      choices: [
+        { label: t("btn-pulsa"), value: "Pulsa" },
+        { label: t("btn-data"), value: "Data" },
+      ],
+      columns: 2,
+      hint: t("hint-buttons"),
+    });
+    const code = await pickPaged(conversation, ctx, t, {
+      text: t(category === "Pulsa" ? "pick-pulsa" : "pick-data", {
+        operator: escapeHtml(name),
+        phone,
+      }),
+      hint: t("hint-buttons"),
+      empty: t("no-products"),
+      pageSize: PRODUCT_PAGE_SIZE,
+      load: async (offset, limit) => {
+        const page = await productsByOperator(env.deps.db, operators, category, {
+          tier: args.tier,
+          limit,
+          offset,
+        });
+        return {
+          total: page.total,
+          items: page.items.map((i) => ({ label: productLabel(i), value: i.code })),
+        };
+      },
+    });
+    if (code === undefined) return;
+    const outcome = await offerCard(conversation, ctx, t, env, {
+      productCode: code,
+      destination: phone,
+      bill: false,
+    });
+    if (!outcome.ok) await sayRefusal(ctx, t, outcome);
+  };
+}

@@ -1,0 +1,26 @@
+import type { UserFromGetMe } from "grammy/types";
+import type { Clock } from "../clock.ts";
+import type { OrderDeps } from "../commerce/orders/deps.ts";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import type { Supplier } from "../supplier/types.ts";
+
+export interface BotConfig {
+  adminIds: readonly number[];
+  supplierTesting: boolean;
+}
+
+/** everything the bot needs, handed in once by the composition root */
+export interface BotDeps {
+  token: string;
+  /** the Bot API server (TELEGRAM_API_ROOT) */
+  apiRoot: string;
+  db: Database;
+  supplier: Supplier;
+  clock: Clock;
+  logger: Logger;
+  config: BotConfig;
+  orders: OrderDeps;
+  /** skips getMe at start (tests) */
+  botInfo?: UserFromGetMe;
+}

@@ -1,0 +1,40 @@
+import { Composer } from "grammy";
+import { enqueueNotification } from "../../../commerce/notifications/outbox.ts";
+import type { BotContext } from "../../context.ts";
+import { HTML } from "../../conversations/kit.ts";
+import { kick } from "../../services/notifications.ts";
+import { reachableUserIds } from "../../services/queries.ts";
+
+/** the longest broadcast text (Telegram's message limit) */
+export const BROADCAST_MAX = 4096;
+
+/**
+ * /broadcast <text>: one outbox row per user, delivered by the notifier at Telegram's
+ * pace; the message id in the key makes a repeated update queue nothing new.
+ */
+export function adminBroadcast(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("broadcast", async (ctx) => {
+    const text = ctx.match.trim();
+    if (text === "" || text.length > BROADCAST_MAX) {
+      await ctx.reply(ctx.t("admin-broadcast-usage"), HTML);
+      return;
+    }
+    const ids = await reachableUserIds(ctx.deps.db);
+    const origin = `${ctx.chat.id}:${ctx.msg.message_id}`;
+    let queued = 0;
+    await ctx.deps.db.transaction(async (tx) => {
+      for (const userId of ids) {
+        const added = await enqueueNotification(tx, {
+          key: `broadcast:${origin}:${userId}`,
+          chatId: userId,
+          payload: { type: "broadcast", text },
+        });
+        if (added) queued++;
+      }
+    });
+    await kick(ctx.deps);
+    await ctx.reply(ctx.t("admin-broadcast-queued", { count: queued }), HTML);
+  });
+  return composer;
+}

@@ -1,0 +1,59 @@
+import { Composer } from "grammy";
+import { enqueueNotification } from "../../../commerce/notifications/outbox.ts";
+import { findUser } from "../../../commerce/users.ts";
+import {
+  confirmDeposit,
+  DepositError,
+  findDeposit,
+  rejectDeposit,
+} from "../../../commerce/wallet/deposits.ts";
+import { CB, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
+import type { BotContext } from "../../context.ts";
+import { HTML } from "../../conversations/kit.ts";
+import { kick } from "../../services/notifications.ts";
+import { depositAdminCard } from "../../views/deposit.ts";
+
+async function decide(ctx: BotContext, decision: "confirm" | "reject"): Promise<void> {
+  const id = cbInt(parseCb(ctx.callbackQuery?.data)?.parts[0]);
+  if (id === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+    return;
+  }
+  const adminId = ctx.from!.id;
+  let toast: string;
+  try {
+    const input = { id, adminId, clock: ctx.deps.clock };
+    const d =
+      decision === "confirm"
+        ? await confirmDeposit(ctx.deps.db, input)
+        : await rejectDeposit(ctx.deps.db, input);
+    await enqueueNotification(ctx.deps.db, {
+      key: `deposit:${d.id}:decided`,
+      chatId: d.userId,
+      payload: { type: "deposit_decided", depositId: d.id },
+    });
+    await kick(ctx.deps);
+    toast = ctx.t(decision === "confirm" ? "deposit-admin-confirmed" : "deposit-admin-rejected");
+  } catch (err) {
+    if (!(err instanceof DepositError)) throw err;
+    toast = ctx.t(`deposit-admin-${err.reason === "expired" ? "expired" : "already"}`);
+  }
+  await ctx.answerCallbackQuery({ text: toast });
+  // the card shows what is stored now, whoever decided it
+  const d = await findDeposit(ctx.deps.db, id);
+  if (!d) return;
+  const card = depositAdminCard(ctx.t, d, await findUser(ctx.deps.db, d.userId));
+  try {
+    await ctx.editMessageText(card.text, { ...HTML, reply_markup: card.keyboard });
+  } catch {
+    // unchanged (another tap was first)
+  }
+}
+
+/** Confirm / Reject on a deposit request (admins only) */
+export function adminDepositButtons(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.callbackQuery(cbPattern(CB.depositConfirm), (ctx) => decide(ctx, "confirm"));
+  composer.callbackQuery(cbPattern(CB.depositReject), (ctx) => decide(ctx, "reject"));
+  return composer;
+}

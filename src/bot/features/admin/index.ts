@@ -1,0 +1,38 @@
+import { Composer } from "grammy";
+import type { BotContext } from "../../context.ts";
+import { adminBroadcast } from "./broadcast.ts";
+import { adminCatalogue } from "./catalogue.ts";
+import { adminDepositButtons } from "./deposits.ts";
+import { adminOrderButtons, adminOrders } from "./orders.ts";
+import { adminWallet } from "./wallet.ts";
+
+// admin commands exist only for ADMIN_IDS: for anyone else these updates fall through to
+// the unknown-command answer, so the bot does not even admit they exist.
+
+export const ADMIN_COMMANDS = [
+  "balance",
+  "sync",
+  "credit",
+  "debit",
+  "role",
+  "markup",
+  "stats",
+  "pending",
+  "broadcast",
+  "user",
+] as const;
+
+export function adminCommands(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer
+    .filter((ctx) => ctx.isAdmin)
+    .use(adminCatalogue(), adminWallet(), adminOrders(), adminBroadcast());
+  return composer;
+}
+
+/** admin buttons, handled before any flow so a running flow never swallows them */
+export function adminButtons(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.filter((ctx) => ctx.isAdmin).use(adminDepositButtons(), adminOrderButtons());
+  return composer;
+}

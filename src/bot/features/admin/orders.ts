@@ -1,0 +1,103 @@
+import { Composer, InlineKeyboard } from "grammy";
+import {
+  getOrder,
+  openOrders,
+  orderStats,
+  type PeriodStats,
+} from "../../../commerce/orders/queries.ts";
+import { recheckOrder } from "../../../commerce/orders/resolve.ts";
+import type { Order } from "../../../commerce/orders/types.ts";
+import { CB, cb, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
+import type { BotContext } from "../../context.ts";
+import { HTML } from "../../conversations/kit.ts";
+import { escapeHtml, rupiah, wibDateTime } from "../../format.ts";
+import type { Translate } from "../../i18n.ts";
+import { statusIcon } from "../../views/order.ts";
+
+export const PENDING_LIMIT = 10;
+
+function period(t: Translate, key: string, s: PeriodStats): string {
+  return t(key, {
+    orders: s.orders,
+    success: s.success,
+    failed: s.failed,
+    open: s.open,
+    revenue: rupiah(s.revenue),
+    margin: rupiah(s.margin),
+  });
+}
+
+/** one open order as the admins see it */
+export function openOrderLine(o: Order): string {
+  const flag = o.flaggedAt ? "⚠️ " : "";
+  return `${flag}${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${o.status} · ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)} · ${wibDateTime(o.createdAt.getTime())}`;
+}
+
+export function recheckButton(t: Translate, o: Order): InlineKeyboard {
+  return new InlineKeyboard().text(
+    t("btn-recheck", { ref: o.refId.slice(-8) }),
+    cb(CB.recheck, o.id),
+  );
+}
+
+export function adminOrders(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("stats", async (ctx) => {
+    const s = await orderStats(ctx.deps.db, new Date(ctx.deps.clock.now()));
+    await ctx.reply(
+      [
+        ctx.t("admin-stats-title"),
+        period(ctx.t, "admin-stats-today", s.today),
+        period(ctx.t, "admin-stats-week", s.week),
+      ].join("\n\n"),
+      HTML,
+    );
+  });
+
+  composer.command("pending", async (ctx) => {
+    const open = await openOrders(ctx.deps.db, { limit: PENDING_LIMIT });
+    if (open.length === 0) {
+      await ctx.reply(ctx.t("admin-pending-none"), HTML);
+      return;
+    }
+    const kb = new InlineKeyboard();
+    for (const o of open)
+      kb.text(ctx.t("btn-recheck", { ref: o.refId.slice(-8) }), cb(CB.recheck, o.id)).row();
+    await ctx.reply(
+      [ctx.t("admin-pending-title", { count: open.length }), ...open.map(openOrderLine)].join("\n"),
+      {
+        ...HTML,
+        reply_markup: kb,
+      },
+    );
+  });
+
+  return composer;
+}
+
+/** the re-check buttons (on /pending and on flagged-order notices) */
+export function adminOrderButtons(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.callbackQuery(cbPattern(CB.recheck), async (ctx) => {
+    const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
+    if (!order) {
+      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+      return;
+    }
+    let now: Order = order;
+    try {
+      now = (await recheckOrder(ctx.deps.orders, order.id)) ?? order;
+    } catch (err) {
+      ctx.deps.logger.warn({ err, orderId: order.id }, "re-check from the bot failed");
+      await ctx.answerCallbackQuery({ text: ctx.t("admin-recheck-failed") });
+      return;
+    }
+    await ctx.answerCallbackQuery({
+      text: ctx.t("admin-recheck-done", { ref: now.refId, status: now.status }),
+    });
+    await ctx.reply(openOrderLine(now), HTML);
+  });
+  return composer;
+}

@@ -1,0 +1,124 @@
+import { Composer } from "grammy";
+import { listUserOrders } from "../../../commerce/orders/queries.ts";
+import { findUser, setRole } from "../../../commerce/users.ts";
+import {
+  creditWallet,
+  debitWallet,
+  InsufficientFundsError,
+  walletBalance,
+} from "../../../commerce/wallet/ledger.ts";
+import type { BotContext } from "../../context.ts";
+import { HTML } from "../../conversations/kit.ts";
+import { escapeHtml, parseAmount, rupiah, wibDateTime } from "../../format.ts";
+import { statusIcon } from "../../views/order.ts";
+import { parseUserId, words } from "./args.ts";
+
+/** tells a user about an adjustment to their wallet; a blocked bot is no reason to fail */
+async function tellUser(
+  ctx: BotContext,
+  userId: number,
+  key: string,
+  vars: Record<string, string>,
+) {
+  const user = await findUser(ctx.deps.db, userId);
+  const t = ctx.translatorFor(user?.language ?? "id");
+  try {
+    await ctx.api.sendMessage(userId, t(key, vars), HTML);
+  } catch (err) {
+    ctx.deps.logger.info({ err, userId }, "could not tell the user about a wallet change");
+  }
+}
+
+/** /credit and /debit <telegram_user_id> <amount> [note]: a ledger transfer, once per message */
+async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<void> {
+  const [idText, amountText, ...note] = words(ctx.match as string);
+  const userId = parseUserId(idText);
+  const amount = amountText ? parseAmount(amountText) : undefined;
+  if (userId === undefined || amount === undefined) {
+    await ctx.reply(ctx.t(`admin-${direction}-usage`), HTML);
+    return;
+  }
+  const memo = note.join(" ").slice(0, 200);
+  // one admin message moves money once, however often the update is delivered
+  const key = `admin:${ctx.chat!.id}:${ctx.msg!.message_id}:${direction}`;
+  const transfer = { userId, amount, key, memo, actorId: ctx.from!.id };
+  try {
+    if (direction === "credit") await creditWallet(ctx.deps.db, { ...transfer, kind: "credit" });
+    else await debitWallet(ctx.deps.db, transfer);
+  } catch (err) {
+    if (!(err instanceof InsufficientFundsError)) throw err;
+    const balance = await walletBalance(ctx.deps.db, userId);
+    await ctx.reply(ctx.t("admin-debit-insufficient", { balance: rupiah(balance) }), HTML);
+    return;
+  }
+  const balance = await walletBalance(ctx.deps.db, userId);
+  await ctx.reply(
+    ctx.t(`admin-${direction}-done`, {
+      user: String(userId),
+      amount: rupiah(amount),
+      balance: rupiah(balance),
+    }),
+    HTML,
+  );
+  await tellUser(ctx, userId, `wallet-${direction}ed`, {
+    amount: rupiah(amount),
+    balance: rupiah(balance),
+    note: memo ? escapeHtml(memo) : "-",
+  });
+}
+
+export function adminWallet(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("credit", (ctx) => adjust(ctx, "credit"));
+  composer.command("debit", (ctx) => adjust(ctx, "debit"));
+
+  composer.command("role", async (ctx) => {
+    const [idText, role] = words(ctx.match);
+    const userId = parseUserId(idText);
+    if (userId === undefined || (role !== "customer" && role !== "reseller")) {
+      await ctx.reply(ctx.t("admin-role-usage"), HTML);
+      return;
+    }
+    await setRole(ctx.deps.db, userId, role);
+    await ctx.reply(ctx.t("admin-role-done", { user: String(userId), role }), HTML);
+  });
+
+  composer.command("user", async (ctx) => {
+    const userId = parseUserId(words(ctx.match)[0]);
+    if (userId === undefined) {
+      await ctx.reply(ctx.t("admin-user-usage"), HTML);
+      return;
+    }
+    const user = await findUser(ctx.deps.db, userId);
+    if (!user) {
+      await ctx.reply(ctx.t("admin-user-not-found", { user: String(userId) }), HTML);
+      return;
+    }
+    const [balance, recent] = await Promise.all([
+      walletBalance(ctx.deps.db, userId),
+      listUserOrders(ctx.deps.db, userId, { limit: 5, offset: 0 }),
+    ]);
+    const lines = [
+      ctx.t("admin-user", {
+        user: String(userId),
+        name: escapeHtml(user.firstName || "-"),
+        username: user.username ? `@${escapeHtml(user.username)}` : "-",
+        role: user.role,
+        language: user.language,
+        balance: rupiah(balance),
+        orders: recent.total,
+        since: wibDateTime(user.createdAt.getTime()),
+      }),
+    ];
+    if (user.blockedAt) lines.push(ctx.t("admin-user-blocked"));
+    for (const o of recent.items) {
+      lines.push(
+        `${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)}`,
+      );
+    }
+    await ctx.reply(lines.join("\n"), HTML);
+  });
+
+  return composer;
+}

@@ -1,0 +1,108 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { getOrder, listUserOrders } from "../../commerce/orders/queries.ts";
+import { CB, cb, cbInt, cbPattern, parseCb } from "../callback-data.ts";
+import type { BotContext } from "../context.ts";
+import { HTML } from "../conversations/kit.ts";
+import { rupiah, wibDateTime } from "../format.ts";
+import { addPageNav, clampPage, pageCount } from "../keyboards/paging.ts";
+import { orderDetails, statusIcon } from "../views/order.ts";
+import { offerQuote } from "./checkout.ts";
+
+export const HISTORY_PAGE_SIZE = 5;
+
+async function historyPage(ctx: BotContext, page: number) {
+  const userId = ctx.from!.id;
+  let list = await listUserOrders(ctx.deps.db, userId, {
+    limit: HISTORY_PAGE_SIZE,
+    offset: page * HISTORY_PAGE_SIZE,
+  });
+  const wanted = clampPage(page, list.total, HISTORY_PAGE_SIZE);
+  if (wanted !== page) {
+    page = wanted;
+    list = await listUserOrders(ctx.deps.db, userId, {
+      limit: HISTORY_PAGE_SIZE,
+      offset: page * HISTORY_PAGE_SIZE,
+    });
+  }
+  if (list.total === 0) return { text: ctx.t("history-empty"), keyboard: new InlineKeyboard() };
+  const pages = pageCount(list.total, HISTORY_PAGE_SIZE);
+  const lines = [ctx.t("history-title", { page: page + 1, pages })];
+  const kb = new InlineKeyboard();
+  list.items.forEach((o, i) => {
+    const n = page * HISTORY_PAGE_SIZE + i + 1;
+    lines.push(
+      `${n}. ${statusIcon(o)} ${o.productName} · ${o.destination} · ${rupiah(o.price)} · ${wibDateTime(o.createdAt.getTime())}`,
+    );
+    kb.text(
+      `${n}. ${statusIcon(o)} ${o.productName}`.slice(0, 60),
+      cb(CB.historyOrder, o.id, page),
+    ).row();
+  });
+  addPageNav(kb, { page, pageCount: pages }, (p) => cb(CB.historyPage, p));
+  return { text: lines.join("\n"), keyboard: kb };
+}
+
+/** recent orders in pages; each opens its details */
+export async function showHistory(ctx: BotContext, page: number, edit: boolean): Promise<void> {
+  const view = await historyPage(ctx, page);
+  if (edit) {
+    try {
+      await ctx.editMessageText(view.text, { reply_markup: view.keyboard });
+    } catch {
+      // the same page again: nothing changed
+    }
+    return;
+  }
+  await ctx.reply(view.text, { reply_markup: view.keyboard });
+}
+
+export function historyCommands(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command(["riwayat", "history"], (ctx) => showHistory(ctx, 0, false));
+  return composer;
+}
+
+/** history buttons work from any message, also while a flow runs */
+export function historyButtons(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.callbackQuery(cbPattern(CB.historyPage), async (ctx) => {
+    await ctx.answerCallbackQuery();
+    const page = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]) ?? 0;
+    await showHistory(ctx, page, true);
+  });
+
+  composer.callbackQuery(cbPattern(CB.historyOrder), async (ctx) => {
+    const parts = parseCb(ctx.callbackQuery.data)?.parts ?? [];
+    const orderId = cbInt(parts[0]);
+    const page = cbInt(parts[1]) ?? 0;
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
+    // another user's order is treated exactly like a missing one
+    if (!order || order.userId !== ctx.from.id) {
+      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    const kb = new InlineKeyboard()
+      .text(ctx.t("btn-buy-again"), cb(CB.buyAgain, order.id))
+      .text(ctx.t("btn-back"), cb(CB.historyPage, page));
+    await ctx.editMessageText(orderDetails(ctx.t, order), { ...HTML, reply_markup: kb });
+  });
+
+  composer.callbackQuery(cbPattern(CB.buyAgain), async (ctx) => {
+    const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
+    if (!order || order.userId !== ctx.from.id) {
+      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    await offerQuote(ctx, {
+      productCode: order.productCode,
+      destination: order.destination,
+      bill: order.kind === "bill",
+    });
+  });
+
+  return composer;
+}

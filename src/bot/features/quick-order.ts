@@ -1,0 +1,32 @@
+import { Composer } from "grammy";
+import { productByCode } from "../../commerce/catalogue/queries.ts";
+import type { BotContext } from "../context.ts";
+import { HTML } from "../conversations/kit.ts";
+import { escapeHtml } from "../format.ts";
+import { offerQuote } from "./checkout.ts";
+
+/** "CODE.DESTINATION" or "CODE DESTINATION" */
+export const QUICK_ORDER = /^\s*([A-Za-z0-9_-]{2,32})(?:\.|\s+)(\S{4,64})\s*$/;
+
+/** resellers type CODE.DESTINATION and get the confirmation card at once */
+export function quickOrderFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer
+    .filter((ctx) => ctx.user?.role === "reseller")
+    .hears(QUICK_ORDER, async (ctx) => {
+      const code = ctx.match[1]!.toUpperCase();
+      const destination = ctx.match[2]!;
+      const item = await productByCode(ctx.deps.db, code, { tier: "reseller" });
+      if (!item) {
+        await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }), HTML);
+        return;
+      }
+      if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"), HTML);
+      await offerQuote(ctx, {
+        productCode: item.code,
+        destination,
+        bill: item.type === "pasca",
+      });
+    });
+  return composer;
+}

@@ -1,0 +1,33 @@
+import { Composer } from "grammy";
+import type { BotContext } from "../context.ts";
+import { HTML } from "../conversations/kit.ts";
+import { escapeHtml } from "../format.ts";
+import { mainMenuKeyboard } from "../keyboards/main-menu.ts";
+
+export async function showMenu(ctx: BotContext): Promise<void> {
+  await ctx.reply(ctx.t("menu-title"), { ...HTML, reply_markup: mainMenuKeyboard(ctx.t) });
+}
+
+export async function showHelp(ctx: BotContext): Promise<void> {
+  const parts = [ctx.t("help-customer")];
+  if (ctx.user?.role === "reseller") parts.push(ctx.t("help-reseller"));
+  if (ctx.isAdmin) parts.push(ctx.t("help-admin"));
+  await ctx.reply(parts.join("\n\n"), HTML);
+}
+
+export function startFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("start", async (ctx) => {
+    const name = escapeHtml(ctx.from?.first_name ?? "");
+    await ctx.reply(ctx.t("welcome", { name }), {
+      ...HTML,
+      reply_markup: mainMenuKeyboard(ctx.t),
+    });
+  });
+
+  composer.command(["menu"], showMenu);
+  composer.command(["help", "bantuan"], showHelp);
+
+  return composer;
+}

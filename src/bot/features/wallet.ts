@@ -1,0 +1,48 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { todaySpend } from "../../commerce/orders/queries.ts";
+import { walletBalance } from "../../commerce/wallet/ledger.ts";
+import { CB, cb } from "../callback-data.ts";
+import type { BotContext } from "../context.ts";
+import { HTML } from "../conversations/kit.ts";
+import { parseAmount, rupiah } from "../format.ts";
+import { startDeposit } from "../services/deposits.ts";
+import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
+import { enterFlow } from "./flows.ts";
+
+export async function showBalance(ctx: BotContext): Promise<void> {
+  const userId = ctx.from!.id;
+  const balance = await walletBalance(ctx.deps.db, userId);
+  const lines = [ctx.t("balance", { balance: rupiah(balance) })];
+  if (ctx.user?.role === "reseller") {
+    const spent = await todaySpend(ctx.deps.db, userId, new Date(ctx.deps.clock.now()));
+    lines.push(ctx.t("balance-today", { spent: rupiah(spent) }));
+  }
+  lines.push(ctx.t("balance-top-up-hint"));
+  await ctx.reply(lines.join("\n"), {
+    ...HTML,
+    reply_markup: new InlineKeyboard().text(ctx.t("btn-top-up"), cb(CB.topUp)),
+  });
+}
+
+export function walletFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("saldo", showBalance);
+
+  composer.command(["deposit", "topup"], async (ctx) => {
+    const arg = ctx.match.trim();
+    if (arg === "") return enterFlow(ctx, "deposit");
+    const amount = parseAmount(arg);
+    if (amount === undefined) {
+      await ctx.reply(ctx.t("deposit-usage"), HTML);
+      return;
+    }
+    const outcome = await startDeposit(ctx.deps, ctx.from!.id, amount);
+    await ctx.reply(
+      outcome.ok ? depositCreatedText(ctx.t, outcome.deposit) : depositRefusedText(ctx.t, outcome),
+      HTML,
+    );
+  });
+
+  return composer;
+}

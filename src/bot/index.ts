@@ -1,0 +1,143 @@
+import { autoRetry } from "@grammyjs/auto-retry";
+import { conversations, createConversation } from "@grammyjs/conversations";
+import { sequentialize } from "@grammyjs/runner";
+import { Bot, GrammyError, HttpError } from "grammy";
+import type { BaseContext, BotContext, FlowContext } from "./context.ts";
+import { createFlows, flowsVersion } from "./conversations/index.ts";
+import type { BotDeps } from "./deps.ts";
+import { adminButtons, adminCommands } from "./features/admin/index.ts";
+import { checkoutButtons } from "./features/checkout.ts";
+import { escapeFeature } from "./features/escape.ts";
+import { fallbackFeature } from "./features/fallback.ts";
+import { FLOW_IDS } from "./features/flows.ts";
+import { historyButtons, historyCommands } from "./features/history.ts";
+import { languageButtons, languageCommands } from "./features/language.ts";
+import { menuFeature } from "./features/menu.ts";
+import { quickOrderFeature } from "./features/quick-order.ts";
+import { startFeature } from "./features/start.ts";
+import { statusFeature } from "./features/status.ts";
+import { walletFeature } from "./features/wallet.ts";
+import { createI18n, translator } from "./i18n.ts";
+import { attachDeps, trackMembership } from "./middleware.ts";
+import { conversationStorage } from "./storage.ts";
+
+export { registerCommands } from "./commands.ts";
+export type { BotContext } from "./context.ts";
+export type { BotConfig, BotDeps } from "./deps.ts";
+export { createI18n } from "./i18n.ts";
+export { createDeliver, type DeliverDeps } from "./notify/deliver.ts";
+export { type Polling, startPolling } from "./polling.ts";
+export { pruneConversations } from "./storage.ts";
+export {
+  createTelegramWebhookRoute,
+  pruneTelegramUpdates,
+  setTelegramWebhook,
+  UpdateTracker,
+  type WebhookRouteOptions,
+} from "./webhook.ts";
+
+export type KiosBot = Bot<BotContext>;
+
+/** how long a flow waits for the user's next step before it lapses */
+export const FLOW_IDLE_MS = 60 * 60_000;
+
+/** updates of one chat run one at a time (in this process), in order */
+export function chatKey(ctx: {
+  chat?: { id: number } | undefined;
+  from?: { id: number } | undefined;
+}) {
+  return ctx.chat?.id.toString() ?? ctx.from?.id.toString();
+}
+
+/**
+ * the storefront bot. Middleware order matters:
+ * sender and language → conversations plugin → escape (commands, menu, Cancel leave a
+ * flow) → buttons that work anywhere (cards, history, language, admin) → the flows →
+ * commands and texts → fallbacks (unknown command, stale button, stray text).
+ */
+export function createBot(deps: BotDeps): KiosBot {
+  const i18n = createI18n<BaseContext>({
+    onMissing: (key, locale) => deps.logger.warn({ key, locale }, "missing translation"),
+    // the stored choice (/lang), never the client's language after the first contact
+    localeNegotiator: (ctx) => ctx.lang,
+  });
+  const bot = new Bot<BotContext>(deps.token, {
+    client: { apiRoot: deps.apiRoot },
+    ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
+  });
+  // 429s and 5xx from Telegram wait and retry (outside conversations, whose Api is rebuilt)
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
+
+  const flows = createFlows({ deps, i18n });
+  const version = flowsVersion(flows);
+
+  bot.use(sequentialize(chatKey));
+  bot.use(trackMembership(deps));
+  bot.use(attachDeps(deps, i18n));
+  // a storefront is personal (wallet, history): groups and channels are ignored
+  bot.drop((ctx) => ctx.chat !== undefined && ctx.chat.type !== "private");
+  bot.use(
+    i18n.middleware() as unknown as (ctx: BotContext, next: () => Promise<void>) => Promise<void>,
+  );
+  bot.use(
+    conversations<BaseContext, FlowContext>({
+      storage: conversationStorage(deps.db, version),
+      // a flow's contexts are rebuilt on every replay with a fresh Api: retry 429s there too
+      plugins: [
+        async (ctx, next) => {
+          ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
+          await next();
+        },
+      ],
+    }),
+  );
+  bot.use(escapeFeature());
+
+  bot.use(checkoutButtons(), historyButtons(), languageButtons(), adminButtons());
+
+  for (const id of FLOW_IDS) {
+    // a flow left alone for an hour is over: the next message is read as a fresh one
+    bot.use(
+      createConversation<BaseContext, FlowContext>(flows[id], {
+        id,
+        maxMillisecondsToWait: FLOW_IDLE_MS,
+      }),
+    );
+  }
+
+  bot.use(
+    startFeature(),
+    languageCommands(),
+    menuFeature(),
+    walletFeature(),
+    historyCommands(),
+    statusFeature(),
+    adminCommands(),
+    quickOrderFeature(),
+    fallbackFeature(),
+  );
+
+  const log = deps.logger.child({ component: "bot" });
+  bot.catch(async (err) => {
+    const ctx = err.ctx;
+    const cause = err.error;
+    const kind =
+      cause instanceof GrammyError
+        ? "telegram"
+        : cause instanceof HttpError
+          ? "network"
+          : "handler";
+    log.error({ err: cause, kind, updateId: ctx.update.update_id }, "update failed");
+    // never silent: the user hears that something went wrong (best effort)
+    try {
+      // the failure may have come before the language was known
+      const t = typeof ctx.t === "function" ? ctx.t : translator(i18n, ctx.lang ?? "id");
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t("error-generic") });
+      else if (ctx.chat) await ctx.reply(t("error-generic"));
+    } catch {
+      // telegram itself is what failed
+    }
+  });
+
+  return bot;
+}

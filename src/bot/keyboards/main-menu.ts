@@ -1,0 +1,29 @@
+import { InlineKeyboard } from "grammy";
+import { CB, cb } from "../callback-data.ts";
+import type { Translate } from "../i18n.ts";
+
+/** the main menu's entries, in the order they are shown (two per row) */
+export const MENU_ENTRIES = [
+  "pulsa",
+  "pln",
+  "ewallet",
+  "game",
+  "bill",
+  "saldo",
+  "history",
+  "help",
+] as const;
+export type MenuEntry = (typeof MENU_ENTRIES)[number];
+
+export function isMenuEntry(value: string | undefined): value is MenuEntry {
+  return (MENU_ENTRIES as readonly string[]).includes(value ?? "");
+}
+
+export function mainMenuKeyboard(t: Translate): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  MENU_ENTRIES.forEach((entry, i) => {
+    kb.text(t(`menu-${entry}`), cb(CB.menu, entry));
+    if (i % 2 === 1) kb.row();
+  });
+  return kb;
+}

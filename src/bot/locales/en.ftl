@@ -1,0 +1,284 @@
+## kios: the bot's English texts (/lang en)
+## rupiah amounts come formatted by the code (Rp10.000); texts may hold Telegram HTML.
+
+# ---------------------------------------------------------------- general
+
+welcome =
+    Hi { $name }! 👋
+    Welcome to <b>kios</b>: airtime, data packages, PLN tokens, e-wallets, game vouchers and bill payments.
+    Pick from the menu below.
+menu-title = What would you like to buy today?
+menu-pulsa = 📱 Airtime & Data
+menu-pln = ⚡ PLN Token
+menu-ewallet = 👛 E-Wallet
+menu-game = 🎮 Game Voucher
+menu-bill = 🧾 Bills
+menu-saldo = 💰 Balance
+menu-history = 📜 History
+menu-help = ❓ Help
+help-customer =
+    <b>Help</b>
+    /start: main menu
+    /saldo: your balance
+    /deposit &lt;amount&gt;: top up, e.g. /deposit 100000
+    /riwayat: recent orders
+    /status &lt;ref&gt;: one order's status
+    /lang: change language (Bahasa Indonesia)
+    /cancel: cancel what is in progress
+help-reseller =
+    <b>Resellers</b>
+    Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, e.g. <code>TSEL10.081234567890</code>.
+    /saldo also shows today's spend.
+help-admin =
+    <b>Admin</b>
+    /balance: supplier balance
+    /sync: sync the catalogue
+    /credit &lt;id&gt; &lt;amount&gt; [note] and /debit …: adjust a wallet
+    /role &lt;id&gt; customer|reseller
+    /markup: view and set markup rules
+    /stats: orders, revenue, margin
+    /pending: stuck orders
+    /broadcast &lt;text&gt;: message every user
+    /user &lt;id&gt;: user details
+unknown-command = Unknown command. Type /start to open the menu.
+fallback = Sorry, I didn't get that. Pick from the menu below.
+stale-button = This button is no longer valid.
+error-generic = Sorry, something went wrong. Please try again in a moment.
+cancelled = Cancelled.
+cancelled-toast = Cancelled
+nothing-to-cancel = Nothing is in progress.
+language-choose = Pilih bahasa / Choose a language:
+language-set = Language switched to English.
+no-products = Sorry, nothing is available here yet.
+
+# ---------------------------------------------------------------- buttons
+
+btn-cancel = ❌ Cancel
+btn-pay = ✅ Pay
+btn-pay-again = 🔁 Pay again
+btn-top-up = 💳 Top up
+btn-pulsa = Airtime
+btn-data = Data package
+btn-back = ◀️ Back
+btn-buy-again = 🔁 Buy again
+btn-requote = 🔄 Get the latest price
+btn-reinquire = 🔄 Check the bill again
+btn-confirm = ✅ Confirm
+btn-reject = ❌ Reject
+btn-recheck = 🔄 Re-check { $ref }
+
+# ---------------------------------------------------------------- purchase steps
+
+ask-phone = Enter the mobile number (e.g. 081234567890).
+ask-phone-recent = Enter the mobile number, or pick a recent one:
+hint-phone = That number isn't recognised. Use the 08…, 628… or +628… format.
+ask-pulsa-or-data = Number { $phone } ({ $operator }). Airtime or a data package?
+hint-buttons = Please choose with the buttons below.
+pick-pulsa = { $operator } airtime for { $phone }:
+pick-data = { $operator } data packages for { $phone }:
+ask-meter = Enter the PLN meter number / customer ID (11–12 digits).
+hint-meter = A meter number has 11 or 12 digits.
+pick-pln = Choose a token amount for meter { $meter }:
+pick-ewallet = Choose an e-wallet:
+pick-ewallet-amount = Choose a { $brand } amount:
+ask-ewallet-number = Enter the { $brand } account's mobile number (e.g. 081234567890).
+pick-game = Choose a game:
+pick-game-item = Choose a { $game } item:
+ask-game-id = Enter your { $game } account ID.
+hint-game-id = That ID isn't valid: use digits or letters, 4–40 characters.
+ask-game-zone = Enter your { $game } Zone ID / Server ID (the number in brackets).
+hint-game-zone = The Zone ID is a number.
+pick-bill-kind = Choose a bill type:
+pick-bill-product = Choose a { $kind } product:
+ask-customer-no = Enter the { $kind } customer number.
+hint-customer-no = A customer number has 6–20 digits.
+bill-checking = 🔎 Checking the bill…
+bill-none = There is no bill due for this number.
+
+# ---------------------------------------------------------------- confirmation card
+
+card-title = 🧾 <b>Confirm your purchase</b>
+card-bill-title = 🧾 <b>{ $product } bill</b>
+card-product = Product: { $product }
+card-destination = Destination: <code>{ $destination }</code>
+card-price = Price: <b>{ $price }</b>
+card-name = Name: <b>{ $name }</b>
+card-customer-no = Customer no.: <code>{ $number }</code>
+card-tariff = Tariff/Power: { $tarif } / { $daya }
+card-members = Members: { $count }
+card-address = Address: { $address }
+card-item = Item: { $item }
+card-plate = Plate no.: { $plate }
+card-tenor = Tenor: { $tenor }
+card-due = Due date: { $date }
+card-periods = Bill sheets: { $count }
+card-period = • Period { $period }: { $amount } (penalty { $penalty })
+card-bill-amount = Bill: { $amount }
+card-admin = Admin fee: { $amount }
+card-total = Total: <b>{ $price }</b>
+card-balance = Balance: { $before } → { $after }
+card-testing = 🧪 Test mode: no balance is taken.
+card-deadline = ⏱ Pay before <b>{ $time }</b> (valid for 5 minutes).
+card-short = ⚠️ You are { $missing } short. Top up first with /deposit.
+card-cancelled = ❌ Purchase cancelled.
+
+# ---------------------------------------------------------------- quotes and payment
+
+quote-unavailable = Sorry, this product is unavailable right now.
+quote-invalid-destination = That destination doesn't fit this product.
+quote-supplier-error = Sorry, the service is having trouble. Please try again later.
+quote-expired = ⌛ This price has expired. Get the latest price in one tap.
+quote-not-found = This offer is no longer available.
+bill-expired = ⌛ The 5-minute payment window for this bill has passed. Check the bill again to pay.
+pay-insufficient =
+    ⚠️ <b>Not enough balance.</b>
+    Price: { $price }
+    Balance: { $balance }
+    Missing: <b>{ $missing }</b>
+    Top up with /deposit &lt;amount&gt; or the button below, then tap Pay again.
+pay-error = ⚠️ Something went wrong while processing. Don't pay again yet: check /riwayat in a moment.
+
+# ---------------------------------------------------------------- orders
+
+order-processing = ⏳ <b>Processing</b>
+order-success = ✅ <b>Successful</b>
+order-failed = ❌ <b>Failed</b>
+order-product = Product: { $product }
+order-destination = Destination: <code>{ $destination }</code>
+order-price = Price: { $price }
+order-ref = Ref: <code>{ $ref }</code>
+order-wait = The result will appear in this message.
+order-sn = SN: <code>{ $sn }</code>
+order-sn-missing = SN: -
+order-token = Token: <code>{ $token }</code>
+order-token-name = Name: { $name }
+order-token-tariff = Tariff/Power: { $tarif } / { $daya }
+order-token-kwh = kWh: { $kwh }
+order-reason = Reason: { $reason }
+order-reason-unknown = unknown
+order-refunded = Balance refunded { $amount }.
+order-testing = 🧪 Test mode: no money moved.
+order-date = Time: { $date }
+push-success = ✅ Order successful: { $product } to { $destination }.
+push-failed = ❌ Order failed: { $product } to { $destination }. Balance refunded { $amount }.
+status-success = successful
+status-failed = failed
+status-processing = processing
+history-title = 📜 Order history (page { $page }/{ $pages })
+history-empty = No orders yet.
+status-usage = Use: /status &lt;ref&gt; (see the ref in /riwayat).
+status-not-found = Order { $ref } not found.
+quick-unknown-code = Product code { $code } is unknown or unavailable.
+flagged-title = ⚠️ <b>Stuck order</b>
+
+# ---------------------------------------------------------------- balance and deposits
+
+balance = 💰 Your balance: <b>{ $balance }</b>
+balance-today = Spent today: { $spent }
+balance-top-up-hint = Top up: /deposit &lt;amount&gt;, e.g. /deposit 100000.
+ask-deposit-amount = How much would you like to top up? Pick or type an amount (e.g. 150000).
+hint-amount = That amount isn't valid. Type digits only, e.g. 150000.
+deposit-usage = Use: /deposit &lt;amount&gt;, e.g. /deposit 100000.
+deposit-created =
+    💳 <b>Top-up request { $reference }</b>
+    Amount: { $amount }
+    Transfer exactly: <b>{ $pay }</b> (includes a unique code)
+    Valid until: { $until }
+deposit-too-small = The smallest top-up is { $min }.
+deposit-too-large = The largest top-up is { $max }.
+deposit-busy = Many requests have this amount right now. Try another amount.
+deposit-confirmed = ✅ Top-up of { $pay } ({ $reference }) confirmed. Your balance is now { $balance }.
+deposit-rejected = ❌ Top-up { $reference } was rejected. Contact the admin if you have already paid.
+deposit-expired = ⌛ Top-up request { $reference } has expired.
+deposit-pending = ⏳ Top-up request { $reference } is still waiting for confirmation.
+deposit-admin-title = 💰 <b>Top-up request #{ $id }</b>
+deposit-admin-user = From: { $user }
+deposit-admin-amount = Amount: { $amount } · transfer { $pay }
+deposit-admin-reference = Ref: <code>{ $reference }</code>
+deposit-status-requested = Status: waiting
+deposit-status-confirmed = Status: ✅ confirmed
+deposit-status-rejected = Status: ❌ rejected
+deposit-status-expired = Status: ⌛ expired
+deposit-admin-confirmed = Confirmed, the wallet was credited.
+deposit-admin-rejected = Rejected.
+deposit-admin-already = This request was already decided.
+deposit-admin-expired = This request has expired.
+wallet-credited = 💰 An admin added { $amount } to your balance (note: { $note }). Your balance is now { $balance }.
+wallet-debited = 💰 An admin took { $amount } from your balance (note: { $note }). Your balance is now { $balance }.
+
+# ---------------------------------------------------------------- admin
+
+admin-balance = 🏦 Supplier balance: <b>{ $balance }</b>
+admin-supplier-error = ⚠️ The supplier can't be reached ({ $code }).
+admin-sync-started = 🔄 Syncing the catalogue…
+admin-sync-done =
+    ✅ <b>Catalogue synced</b> ({ $seconds } s)
+    Total: { $total }
+    New: { $added } · Changed: { $changed }
+    Deactivated: { $deactivated } · Reactivated: { $reactivated }
+    No longer listed: { $unlisted } · Price changes: { $prices }
+admin-sync-suspicious = ⚠️ The supplier sent empty lists (nothing removed): { $lists }
+admin-sync-failed = ⚠️ The sync failed ({ $code }). The catalogue is unchanged.
+admin-credit-usage = Use: /credit &lt;telegram_user_id&gt; &lt;amount&gt; [note]
+admin-debit-usage = Use: /debit &lt;telegram_user_id&gt; &lt;amount&gt; [note]
+admin-credit-done = ✅ Added { $amount } to user { $user }. Balance: { $balance }
+admin-debit-done = ✅ Took { $amount } from user { $user }. Balance: { $balance }
+admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
+admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
+admin-role-done = ✅ User { $user } is now a { $role }.
+admin-user-usage = Use: /user &lt;telegram_user_id&gt;
+admin-user-not-found = User { $user } has never used the bot.
+admin-user =
+    👤 <b>User { $user }</b>
+    Name: { $name } ({ $username })
+    Role: { $role } · Language: { $language }
+    Balance: { $balance }
+    Orders: { $orders }
+    Since: { $since }
+admin-user-blocked = 🚫 This user blocked the bot.
+admin-markup-title = 📐 <b>Markup rules</b>
+admin-markup-none = No rules yet (price = supplier price).
+admin-markup-usage =
+    Use:
+    /markup set &lt;all|type|category|brand|product&gt; [value] &lt;customer|reseller&gt; &lt;percent&gt; [rupiah]
+    /markup del &lt;id&gt;
+    Example: /markup set brand TELKOMSEL reseller 1.5 100
+admin-markup-set = ✅ Rule saved: { $rule }
+admin-markup-deleted = 🗑 Rule deleted: { $rule }
+admin-markup-refused = ⚠️ Refused: { $reason }
+admin-stats-title = 📊 <b>Statistics</b>
+admin-stats-today =
+    <b>Today</b>
+    Orders: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
+    Revenue: { $revenue } · Margin: { $margin }
+admin-stats-week =
+    <b>Last 7 days</b>
+    Orders: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
+    Revenue: { $revenue } · Margin: { $margin }
+admin-pending-none = ✅ No stuck orders.
+admin-pending-title = ⏳ <b>Open orders ({ $count })</b>
+admin-recheck-done = { $ref }: { $status }
+admin-recheck-failed = The re-check failed, try again later.
+admin-broadcast-usage = Use: /broadcast &lt;text&gt;
+admin-broadcast-queued = 📣 Broadcast queued for { $count } users.
+
+# ---------------------------------------------------------------- command list
+
+cmd-start = Main menu
+cmd-saldo = Your balance
+cmd-deposit = Top up
+cmd-riwayat = Order history
+cmd-status = Order status
+cmd-lang = Change language
+cmd-help = Help
+cmd-cancel = Cancel what is in progress
+cmd-balance = Supplier balance
+cmd-sync = Sync the catalogue
+cmd-credit = Credit a wallet
+cmd-debit = Debit a wallet
+cmd-role = Change a user's role
+cmd-markup = Markup rules
+cmd-stats = Statistics
+cmd-pending = Stuck orders
+cmd-broadcast = Message every user
+cmd-user = User details

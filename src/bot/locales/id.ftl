@@ -1,0 +1,284 @@
+## kios: teks bot dalam bahasa Indonesia (bahasa bawaan)
+## angka rupiah sudah diformat oleh kode (Rp10.000); teks boleh berisi HTML Telegram.
+
+# ---------------------------------------------------------------- umum
+
+welcome =
+    Halo { $name }! 👋
+    Selamat datang di <b>kios</b>: pulsa, paket data, token PLN, e-wallet, voucher game, dan bayar tagihan.
+    Pilih menu di bawah.
+menu-title = Mau beli apa hari ini?
+menu-pulsa = 📱 Pulsa & Data
+menu-pln = ⚡ Token PLN
+menu-ewallet = 👛 E-Wallet
+menu-game = 🎮 Voucher Game
+menu-bill = 🧾 Tagihan
+menu-saldo = 💰 Saldo
+menu-history = 📜 Riwayat
+menu-help = ❓ Bantuan
+help-customer =
+    <b>Bantuan</b>
+    /start: menu utama
+    /saldo: cek saldo
+    /deposit &lt;jumlah&gt;: isi saldo, misalnya /deposit 100000
+    /riwayat: transaksi terakhir
+    /status &lt;ref&gt;: status satu transaksi
+    /lang: ganti bahasa (English)
+    /cancel: batalkan proses yang sedang berjalan
+help-reseller =
+    <b>Reseller</b>
+    Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
+    /saldo juga menampilkan belanja hari ini.
+help-admin =
+    <b>Admin</b>
+    /balance: saldo supplier
+    /sync: sinkronkan katalog
+    /credit &lt;id&gt; &lt;jumlah&gt; [catatan] dan /debit …: ubah saldo user
+    /role &lt;id&gt; customer|reseller
+    /markup: lihat dan atur markup
+    /stats: pesanan, omzet, margin
+    /pending: pesanan tertahan
+    /broadcast &lt;teks&gt;: kirim ke semua user
+    /user &lt;id&gt;: info user
+unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
+fallback = Maaf, saya belum paham. Pilih dari menu di bawah ini.
+stale-button = Tombol ini sudah tidak berlaku.
+error-generic = Maaf, terjadi gangguan. Silakan coba lagi sebentar lagi.
+cancelled = Dibatalkan.
+cancelled-toast = Dibatalkan
+nothing-to-cancel = Tidak ada proses yang sedang berjalan.
+language-choose = Pilih bahasa / Choose a language:
+language-set = Bahasa diganti ke Bahasa Indonesia.
+no-products = Maaf, belum ada produk yang tersedia di sini.
+
+# ---------------------------------------------------------------- tombol
+
+btn-cancel = ❌ Batal
+btn-pay = ✅ Bayar
+btn-pay-again = 🔁 Bayar lagi
+btn-top-up = 💳 Isi saldo
+btn-pulsa = Pulsa
+btn-data = Paket Data
+btn-back = ◀️ Kembali
+btn-buy-again = 🔁 Beli lagi
+btn-requote = 🔄 Cek harga terbaru
+btn-reinquire = 🔄 Cek ulang tagihan
+btn-confirm = ✅ Konfirmasi
+btn-reject = ❌ Tolak
+btn-recheck = 🔄 Cek ulang { $ref }
+
+# ---------------------------------------------------------------- langkah pembelian
+
+ask-phone = Masukkan nomor HP tujuan (contoh: 081234567890).
+ask-phone-recent = Masukkan nomor HP tujuan, atau pilih nomor terakhir:
+hint-phone = Nomor HP tidak dikenali. Gunakan format 08…, 628… atau +628….
+ask-pulsa-or-data = Nomor { $phone } ({ $operator }). Mau beli pulsa atau paket data?
+hint-buttons = Silakan pilih dengan tombol di bawah.
+pick-pulsa = Pulsa { $operator } untuk { $phone }:
+pick-data = Paket data { $operator } untuk { $phone }:
+ask-meter = Masukkan nomor meter / ID pelanggan PLN (11–12 digit).
+hint-meter = Nomor meter harus 11 atau 12 digit angka.
+pick-pln = Pilih nominal token untuk meter { $meter }:
+pick-ewallet = Pilih e-wallet:
+pick-ewallet-amount = Pilih nominal { $brand }:
+ask-ewallet-number = Masukkan nomor HP akun { $brand } (contoh: 081234567890).
+pick-game = Pilih game:
+pick-game-item = Pilih item { $game }:
+ask-game-id = Masukkan ID akun { $game }.
+hint-game-id = ID akun tidak valid: gunakan angka atau huruf, 4–40 karakter.
+ask-game-zone = Masukkan Zone ID / Server ID { $game } (angka di dalam kurung).
+hint-game-zone = Zone ID harus berupa angka.
+pick-bill-kind = Pilih jenis tagihan:
+pick-bill-product = Pilih produk { $kind }:
+ask-customer-no = Masukkan nomor pelanggan { $kind }.
+hint-customer-no = Nomor pelanggan harus 6–20 digit angka.
+bill-checking = 🔎 Mengecek tagihan…
+bill-none = Tidak ada tagihan untuk nomor ini.
+
+# ---------------------------------------------------------------- kartu konfirmasi
+
+card-title = 🧾 <b>Konfirmasi pembelian</b>
+card-bill-title = 🧾 <b>Tagihan { $product }</b>
+card-product = Produk: { $product }
+card-destination = Tujuan: <code>{ $destination }</code>
+card-price = Harga: <b>{ $price }</b>
+card-name = Nama: <b>{ $name }</b>
+card-customer-no = No. pelanggan: <code>{ $number }</code>
+card-tariff = Tarif/Daya: { $tarif } / { $daya }
+card-members = Jumlah peserta: { $count }
+card-address = Alamat: { $address }
+card-item = Item: { $item }
+card-plate = No. polisi: { $plate }
+card-tenor = Tenor: { $tenor }
+card-due = Jatuh tempo: { $date }
+card-periods = Lembar tagihan: { $count }
+card-period = • Periode { $period }: { $amount } (denda { $penalty })
+card-bill-amount = Tagihan: { $amount }
+card-admin = Biaya admin: { $amount }
+card-total = Total bayar: <b>{ $price }</b>
+card-balance = Saldo: { $before } → { $after }
+card-testing = 🧪 Mode uji: tidak ada saldo yang dipotong.
+card-deadline = ⏱ Bayar sebelum <b>{ $time }</b> (berlaku 5 menit).
+card-short = ⚠️ Saldo kurang { $missing }. Isi saldo dulu dengan /deposit.
+card-cancelled = ❌ Pembelian dibatalkan.
+
+# ---------------------------------------------------------------- penawaran dan pembayaran
+
+quote-unavailable = Maaf, produk ini sedang tidak tersedia.
+quote-invalid-destination = Nomor tujuan tidak sesuai untuk produk ini.
+quote-supplier-error = Maaf, layanan sedang gangguan. Silakan coba lagi nanti.
+quote-expired = ⌛ Harga ini sudah kedaluwarsa. Cek harga terbaru dengan satu ketukan.
+quote-not-found = Penawaran ini sudah tidak tersedia.
+bill-expired = ⌛ Waktu pembayaran tagihan (5 menit) sudah habis. Cek ulang tagihan untuk membayar.
+pay-insufficient =
+    ⚠️ <b>Saldo tidak cukup.</b>
+    Harga: { $price }
+    Saldo: { $balance }
+    Kurang: <b>{ $missing }</b>
+    Isi saldo dengan /deposit &lt;jumlah&gt; atau tombol di bawah, lalu tekan Bayar lagi.
+pay-error = ⚠️ Terjadi gangguan saat memproses. Jangan bayar ulang dulu: cek /riwayat beberapa saat lagi.
+
+# ---------------------------------------------------------------- pesanan
+
+order-processing = ⏳ <b>Diproses</b>
+order-success = ✅ <b>Berhasil</b>
+order-failed = ❌ <b>Gagal</b>
+order-product = Produk: { $product }
+order-destination = Tujuan: <code>{ $destination }</code>
+order-price = Harga: { $price }
+order-ref = Ref: <code>{ $ref }</code>
+order-wait = Hasilnya akan muncul di pesan ini.
+order-sn = SN: <code>{ $sn }</code>
+order-sn-missing = SN: -
+order-token = Token: <code>{ $token }</code>
+order-token-name = Nama: { $name }
+order-token-tariff = Tarif/Daya: { $tarif } / { $daya }
+order-token-kwh = kWh: { $kwh }
+order-reason = Alasan: { $reason }
+order-reason-unknown = tidak diketahui
+order-refunded = Saldo dikembalikan { $amount }.
+order-testing = 🧪 Mode uji: tidak ada saldo yang berpindah.
+order-date = Waktu: { $date }
+push-success = ✅ Pesanan berhasil: { $product } ke { $destination }.
+push-failed = ❌ Pesanan gagal: { $product } ke { $destination }. Saldo dikembalikan { $amount }.
+status-success = berhasil
+status-failed = gagal
+status-processing = diproses
+history-title = 📜 Riwayat transaksi (hal. { $page }/{ $pages })
+history-empty = Belum ada transaksi.
+status-usage = Gunakan: /status &lt;ref&gt; (lihat ref di /riwayat).
+status-not-found = Transaksi { $ref } tidak ditemukan.
+quick-unknown-code = Kode produk { $code } tidak dikenal atau sedang tidak tersedia.
+flagged-title = ⚠️ <b>Pesanan tertahan</b>
+
+# ---------------------------------------------------------------- saldo dan deposit
+
+balance = 💰 Saldo kamu: <b>{ $balance }</b>
+balance-today = Belanja hari ini: { $spent }
+balance-top-up-hint = Isi saldo: /deposit &lt;jumlah&gt;, misalnya /deposit 100000.
+ask-deposit-amount = Mau isi saldo berapa? Pilih atau ketik jumlahnya (contoh: 150000).
+hint-amount = Jumlah tidak valid. Ketik angka saja, misalnya 150000.
+deposit-usage = Gunakan: /deposit &lt;jumlah&gt;, misalnya /deposit 100000.
+deposit-created =
+    💳 <b>Permintaan isi saldo { $reference }</b>
+    Jumlah: { $amount }
+    Transfer tepat: <b>{ $pay }</b> (termasuk kode unik)
+    Berlaku sampai: { $until }
+deposit-too-small = Minimal isi saldo { $min }.
+deposit-too-large = Maksimal isi saldo { $max }.
+deposit-busy = Sedang banyak permintaan dengan jumlah ini. Coba jumlah lain.
+deposit-confirmed = ✅ Isi saldo { $pay } ({ $reference }) berhasil. Saldo sekarang { $balance }.
+deposit-rejected = ❌ Isi saldo { $reference } ditolak. Hubungi admin bila kamu sudah transfer.
+deposit-expired = ⌛ Permintaan isi saldo { $reference } sudah kedaluwarsa.
+deposit-pending = ⏳ Permintaan isi saldo { $reference } masih menunggu konfirmasi.
+deposit-admin-title = 💰 <b>Permintaan isi saldo #{ $id }</b>
+deposit-admin-user = Dari: { $user }
+deposit-admin-amount = Jumlah: { $amount } · transfer { $pay }
+deposit-admin-reference = Ref: <code>{ $reference }</code>
+deposit-status-requested = Status: menunggu
+deposit-status-confirmed = Status: ✅ dikonfirmasi
+deposit-status-rejected = Status: ❌ ditolak
+deposit-status-expired = Status: ⌛ kedaluwarsa
+deposit-admin-confirmed = Dikonfirmasi, saldo user ditambah.
+deposit-admin-rejected = Ditolak.
+deposit-admin-already = Permintaan ini sudah diputuskan.
+deposit-admin-expired = Permintaan ini sudah kedaluwarsa.
+wallet-credited = 💰 Saldo kamu ditambah { $amount } oleh admin (catatan: { $note }). Saldo sekarang { $balance }.
+wallet-debited = 💰 Saldo kamu dikurangi { $amount } oleh admin (catatan: { $note }). Saldo sekarang { $balance }.
+
+# ---------------------------------------------------------------- admin
+
+admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b>
+admin-supplier-error = ⚠️ Supplier tidak bisa dihubungi ({ $code }).
+admin-sync-started = 🔄 Sinkronisasi katalog…
+admin-sync-done =
+    ✅ <b>Katalog tersinkron</b> ({ $seconds } dtk)
+    Total: { $total }
+    Baru: { $added } · Berubah: { $changed }
+    Nonaktif: { $deactivated } · Aktif lagi: { $reactivated }
+    Tidak terdaftar lagi: { $unlisted } · Perubahan harga: { $prices }
+admin-sync-suspicious = ⚠️ Daftar kosong dari supplier (tidak ada yang dihapus): { $lists }
+admin-sync-failed = ⚠️ Sinkronisasi gagal ({ $code }). Katalog tidak diubah.
+admin-credit-usage = Gunakan: /credit &lt;telegram_user_id&gt; &lt;jumlah&gt; [catatan]
+admin-debit-usage = Gunakan: /debit &lt;telegram_user_id&gt; &lt;jumlah&gt; [catatan]
+admin-credit-done = ✅ Saldo user { $user } ditambah { $amount }. Saldo: { $balance }
+admin-debit-done = ✅ Saldo user { $user } dikurangi { $amount }. Saldo: { $balance }
+admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
+admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
+admin-role-done = ✅ User { $user } sekarang { $role }.
+admin-user-usage = Gunakan: /user &lt;telegram_user_id&gt;
+admin-user-not-found = User { $user } belum pernah memakai bot.
+admin-user =
+    👤 <b>User { $user }</b>
+    Nama: { $name } ({ $username })
+    Peran: { $role } · Bahasa: { $language }
+    Saldo: { $balance }
+    Pesanan: { $orders }
+    Sejak: { $since }
+admin-user-blocked = 🚫 User ini memblokir bot.
+admin-markup-title = 📐 <b>Aturan markup</b>
+admin-markup-none = Belum ada aturan (harga = harga supplier).
+admin-markup-usage =
+    Gunakan:
+    /markup set &lt;all|type|category|brand|product&gt; [nilai] &lt;customer|reseller&gt; &lt;persen&gt; [rupiah]
+    /markup del &lt;id&gt;
+    Contoh: /markup set brand TELKOMSEL reseller 1.5 100
+admin-markup-set = ✅ Aturan disimpan: { $rule }
+admin-markup-deleted = 🗑 Aturan dihapus: { $rule }
+admin-markup-refused = ⚠️ Ditolak: { $reason }
+admin-stats-title = 📊 <b>Statistik</b>
+admin-stats-today =
+    <b>Hari ini</b>
+    Pesanan: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
+    Omzet: { $revenue } · Margin: { $margin }
+admin-stats-week =
+    <b>7 hari terakhir</b>
+    Pesanan: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
+    Omzet: { $revenue } · Margin: { $margin }
+admin-pending-none = ✅ Tidak ada pesanan yang tertahan.
+admin-pending-title = ⏳ <b>Pesanan terbuka ({ $count })</b>
+admin-recheck-done = { $ref }: { $status }
+admin-recheck-failed = Cek ulang gagal, coba lagi nanti.
+admin-broadcast-usage = Gunakan: /broadcast &lt;teks&gt;
+admin-broadcast-queued = 📣 Broadcast dijadwalkan untuk { $count } user.
+
+# ---------------------------------------------------------------- daftar perintah
+
+cmd-start = Menu utama
+cmd-saldo = Cek saldo
+cmd-deposit = Isi saldo
+cmd-riwayat = Riwayat transaksi
+cmd-status = Status transaksi
+cmd-lang = Ganti bahasa
+cmd-help = Bantuan
+cmd-cancel = Batalkan proses
+cmd-balance = Saldo supplier
+cmd-sync = Sinkronkan katalog
+cmd-credit = Tambah saldo user
+cmd-debit = Kurangi saldo user
+cmd-role = Ubah peran user
+cmd-markup = Aturan markup
+cmd-stats = Statistik
+cmd-pending = Pesanan tertahan
+cmd-broadcast = Kirim ke semua user
+cmd-user = Info user

@@ -1,0 +1,152 @@
+import { type Api, GrammyError, InlineKeyboard } from "grammy";
+import type { Deliver, DeliveryResult, Notification } from "../../commerce/notifications/outbox.ts";
+import { getOrder } from "../../commerce/orders/queries.ts";
+import { findUser, markBlocked } from "../../commerce/users.ts";
+import { findDeposit } from "../../commerce/wallet/deposits.ts";
+import { walletBalance } from "../../commerce/wallet/ledger.ts";
+import type { Database } from "../../db/client.ts";
+import type { Logger } from "../../logger.ts";
+import { openOrderLine, recheckButton } from "../features/admin/orders.ts";
+import { type Translate, type TranslationSource, translator } from "../i18n.ts";
+import { depositAdminCard, depositDecidedText } from "../views/deposit.ts";
+import { orderMessage, orderPush } from "../views/order.ts";
+
+export type { NotificationPayload } from "../../commerce/notifications/outbox.ts";
+
+export interface DeliverDeps {
+  /** the bot's api (bot.api: with auto-retry for 429s) */
+  api: Api;
+  db: Database;
+  i18n: TranslationSource;
+  /** admin notices (deposit requests, flagged orders) are delivered to these chats only */
+  adminIds: readonly number[];
+  logger?: Logger;
+}
+
+const HTML = { parse_mode: "HTML" } as const;
+
+function isGone(err: unknown): boolean {
+  if (!(err instanceof GrammyError)) return false;
+  if (err.error_code === 403) return true;
+  return err.error_code === 400 && /chat not found|user is deactivated/i.test(err.description);
+}
+
+const notModified = (err: unknown) =>
+  err instanceof GrammyError && /message is not modified/i.test(err.description);
+
+const cannotEdit = (err: unknown) =>
+  err instanceof GrammyError &&
+  err.error_code === 400 &&
+  /message to edit not found|message can't be edited|message_id_invalid/i.test(err.description);
+
+/**
+ * delivers one outbox notification. Returns "gone" when the chat can never receive it (the
+ * user blocked the bot: they are marked so broadcasts skip them); throws on anything worth
+ * retrying. A notification recovered after a crash only does what is safe to repeat:
+ * editing in place, and sending what the user must not miss (a result without a message).
+ */
+export function createDeliver(deps: DeliverDeps): Deliver {
+  const { api, db } = deps;
+
+  async function languageOf(userId: number): Promise<Translate> {
+    const user = await findUser(db, userId);
+    return translator(deps.i18n, user?.language ?? "id");
+  }
+
+  async function orderFinal(n: Notification, orderId: number, late: boolean) {
+    const order = await getOrder(db, orderId);
+    if (!order) {
+      deps.logger?.warn({ orderId }, "notification for a missing order dropped");
+      return;
+    }
+    const t = await languageOf(order.userId);
+    const text = orderMessage(t, order);
+    // the message the order is shown in is read now: the Pay handler may have set it late
+    const messageId = order.messageId ?? n.messageId;
+    if (messageId !== null) {
+      try {
+        await api.editMessageText(n.chatId, messageId, text, {
+          ...HTML,
+          reply_markup: new InlineKeyboard(),
+        });
+        if (late && !n.recovered) {
+          await api.sendMessage(n.chatId, orderPush(t, order), {
+            ...HTML,
+            reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+          });
+        }
+        return;
+      } catch (err) {
+        if (notModified(err)) {
+          if (late && !n.recovered) await api.sendMessage(n.chatId, orderPush(t, order), HTML);
+          return;
+        }
+        if (!cannotEdit(err)) throw err;
+        // the message is gone: the result comes as a new one
+      }
+    }
+    await api.sendMessage(n.chatId, text, HTML);
+  }
+
+  // admin cards (with their buttons) go to admin chats only, whatever the row says
+  function forAdmins(n: Notification): boolean {
+    if (deps.adminIds.includes(n.chatId)) return true;
+    deps.logger?.warn({ key: n.key }, "admin notice for a chat that is not an admin's dropped");
+    return false;
+  }
+
+  async function depositRequested(n: Notification, depositId: number) {
+    const d = await findDeposit(db, depositId);
+    if (!d || !forAdmins(n)) return;
+    const t = await languageOf(n.chatId);
+    const card = depositAdminCard(t, d, await findUser(db, d.userId));
+    await api.sendMessage(n.chatId, card.text, { ...HTML, reply_markup: card.keyboard });
+  }
+
+  async function depositDecided(n: Notification, depositId: number) {
+    const d = await findDeposit(db, depositId);
+    if (!d) return;
+    const t = await languageOf(d.userId);
+    const balance = await walletBalance(db, d.userId);
+    await api.sendMessage(n.chatId, depositDecidedText(t, d, balance), HTML);
+  }
+
+  async function orderFlagged(n: Notification, orderId: number) {
+    const order = await getOrder(db, orderId);
+    if (!order || !forAdmins(n)) return;
+    const t = await languageOf(n.chatId);
+    await api.sendMessage(n.chatId, `${t("flagged-title")}\n${openOrderLine(order)}`, {
+      ...HTML,
+      reply_markup: recheckButton(t, order),
+    });
+  }
+
+  return async (n): Promise<DeliveryResult> => {
+    const p = n.payload;
+    try {
+      switch (p.type) {
+        case "order_final":
+          await orderFinal(n, p.orderId, p.late);
+          break;
+        case "deposit_requested":
+          await depositRequested(n, p.depositId);
+          break;
+        case "deposit_decided":
+          await depositDecided(n, p.depositId);
+          break;
+        case "order_flagged":
+          await orderFlagged(n, p.orderId);
+          break;
+        case "broadcast":
+          // a broadcast that may already have gone out is not sent twice
+          if (!n.recovered) await api.sendMessage(n.chatId, p.text);
+          break;
+      }
+      return "sent";
+    } catch (err) {
+      if (!isGone(err)) throw err;
+      if (n.chatId > 0) await markBlocked(db, n.chatId);
+      return "gone";
+    }
+  };
+}

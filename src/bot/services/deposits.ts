@@ -1,0 +1,63 @@
+import { enqueueNotification } from "../../commerce/notifications/outbox.ts";
+import { getSetting, isNumber } from "../../commerce/settings.ts";
+import { DEPOSIT_SETTINGS, DepositError, requestDeposit } from "../../commerce/wallet/deposits.ts";
+import type { BotDeps } from "../deps.ts";
+import { kick } from "./notifications.ts";
+
+export interface DepositView {
+  id: number;
+  amount: number;
+  payAmount: number;
+  reference: string;
+  instructions: string;
+  expiresAt: number;
+}
+
+export type DepositOutcome =
+  | { ok: true; deposit: DepositView }
+  | { ok: false; reason: DepositError["reason"]; min: number; max: number };
+
+/** the smallest and largest deposit the shop accepts (settings, with defaults) */
+export async function depositLimits(deps: BotDeps): Promise<{ min: number; max: number }> {
+  const [min, max] = await Promise.all([
+    getSetting(deps.db, DEPOSIT_SETTINGS.min.key, DEPOSIT_SETTINGS.min.fallback, isNumber),
+    getSetting(deps.db, DEPOSIT_SETTINGS.max.key, DEPOSIT_SETTINGS.max.fallback, isNumber),
+  ]);
+  return { min, max };
+}
+
+/**
+ * a user asks to top up: the request is stored and every admin gets it (through the
+ * outbox) with Confirm / Reject buttons. Returns plain JSON for conversations.
+ */
+export async function startDeposit(
+  deps: BotDeps,
+  userId: number,
+  amount: number,
+): Promise<DepositOutcome> {
+  try {
+    const d = await requestDeposit(deps.db, { userId, amount, clock: deps.clock });
+    for (const adminId of deps.config.adminIds) {
+      await enqueueNotification(deps.db, {
+        key: `deposit:${d.id}:requested:${adminId}`,
+        chatId: adminId,
+        payload: { type: "deposit_requested", depositId: d.id },
+      });
+    }
+    await kick(deps);
+    return {
+      ok: true,
+      deposit: {
+        id: d.id,
+        amount: d.amount,
+        payAmount: d.payAmount,
+        reference: d.reference,
+        instructions: d.instructions,
+        expiresAt: d.expiresAt.getTime(),
+      },
+    };
+  } catch (err) {
+    if (!(err instanceof DepositError)) throw err;
+    return { ok: false, reason: err.reason, ...(await depositLimits(deps)) };
+  }
+}

@@ -1,0 +1,98 @@
+import type { Order } from "../../commerce/orders/types.ts";
+import { escapeHtml, parsePlnToken, rupiah, wibDateTime } from "../format.ts";
+import type { Translate } from "../i18n.ts";
+
+// one rendering of an order for every place that shows it: the message that moves
+// ⏳ → ✅/❌ (edited by the Pay handler and later by the notifier, which must produce the
+// same text so a repeated edit is a no-op), history, /status.
+
+/** what the order's own message says; the same input always gives the same text */
+export function orderMessage(t: Translate, order: Order): string {
+  const head =
+    order.status === "success"
+      ? t("order-success")
+      : order.status === "failed"
+        ? t("order-failed")
+        : t("order-processing");
+  const out = [
+    head,
+    t("order-product", { product: escapeHtml(order.productName) }),
+    t("order-destination", { destination: escapeHtml(order.destination) }),
+    t("order-price", { price: rupiah(order.price) }),
+    t("order-ref", { ref: escapeHtml(order.refId) }),
+  ];
+  if (order.status === "success") out.push(...serialLines(t, order));
+  if (order.status === "failed") {
+    out.push(t("order-reason", { reason: escapeHtml(failureText(t, order)) }));
+    out.push(
+      order.testing ? t("order-testing") : t("order-refunded", { amount: rupiah(order.price) }),
+    );
+  }
+  if (order.status !== "success" && order.status !== "failed") out.push(t("order-wait"));
+  else if (order.testing && order.status === "success") out.push(t("order-testing"));
+  return out.join("\n");
+}
+
+function failureText(t: Translate, order: Order): string {
+  const reason = order.supplierMessage || order.failureReason;
+  return reason ? reason.slice(0, 200) : t("order-reason-unknown");
+}
+
+/** the SN, or for PLN tokens the token in groups of four with the meter's details */
+export function serialLines(t: Translate, order: Order): string[] {
+  if (!order.sn) return [t("order-sn-missing")];
+  const token = plnToken(order);
+  if (!token) return [t("order-sn", { sn: escapeHtml(order.sn) })];
+  const out = [t("order-token", { token: token.token })];
+  if (token.name) out.push(t("order-token-name", { name: escapeHtml(token.name) }));
+  if (token.tarif || token.daya) {
+    out.push(
+      t("order-token-tariff", {
+        tarif: escapeHtml(token.tarif ?? "-"),
+        daya: escapeHtml(token.daya ?? "-"),
+      }),
+    );
+  }
+  if (token.kwh) out.push(t("order-token-kwh", { kwh: escapeHtml(token.kwh) }));
+  return out;
+}
+
+/** a PLN prepaid token (a pulsa SN may be 20 digits too: only PLN products are read so) */
+function plnToken(order: Order) {
+  if (!order.sn || order.kind !== "prepaid") return undefined;
+  const looksPln = order.sn.includes("/") || /\bPLN\b/i.test(order.productName);
+  return looksPln ? parsePlnToken(order.sn) : undefined;
+}
+
+/** the short push sent when a result arrives after the buyer left the chat */
+export function orderPush(t: Translate, order: Order): string {
+  const key = order.status === "success" ? "push-success" : "push-failed";
+  const vars = {
+    product: escapeHtml(order.productName),
+    destination: escapeHtml(order.destination),
+    amount: rupiah(order.price),
+  };
+  if (order.status !== "success") return t(key, vars);
+  const token = plnToken(order);
+  return `${t(key, vars)}\n${token ? t("order-token", { token: token.token }) : t("order-sn", { sn: escapeHtml(order.sn ?? "-") })}`;
+}
+
+export function statusLabel(t: Translate, order: Order): string {
+  switch (order.status) {
+    case "success":
+      return t("status-success");
+    case "failed":
+      return t("status-failed");
+    default:
+      return t("status-processing");
+  }
+}
+
+export function statusIcon(order: Order): string {
+  return order.status === "success" ? "✅" : order.status === "failed" ? "❌" : "⏳";
+}
+
+/** an order in the history or /status: the message plus its date */
+export function orderDetails(t: Translate, order: Order): string {
+  return `${orderMessage(t, order)}\n${t("order-date", { date: wibDateTime(order.createdAt.getTime()) })}`;
+}

@@ -1,0 +1,179 @@
+import type { Update } from "@grammyjs/types";
+import { count } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { createBot, type KiosBot } from "../../src/bot/index.ts";
+import { startPolling } from "../../src/bot/polling.ts";
+import {
+  createTelegramWebhookRoute,
+  pruneTelegramUpdates,
+  SECRET_HEADER,
+  setTelegramWebhook,
+  UpdateTracker,
+} from "../../src/bot/webhook.ts";
+import { ManualClock } from "../../src/clock.ts";
+import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import { telegramUpdates } from "../../src/db/schema.ts";
+import { createLogger } from "../../src/logger.ts";
+import {
+  DEFAULT_BOT,
+  type RunningBotApiServer,
+  startBotApiServer,
+} from "../../src/playground/bot-api/index.ts";
+import { createServer } from "../../src/server/app.ts";
+import { listen, type RunningServer } from "../../src/server/listen.ts";
+import { createMetrics } from "../../src/server/metrics.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createFakeSupplier } from "../helpers/fake-supplier.ts";
+
+// webhook mode: the secret token, one handling per update_id across instances, a flow
+// that moves between instances; and polling starting and stopping cleanly.
+
+const SECRET = "webhook-secret-for-tests";
+
+describe("webhook and polling", () => {
+  let database: TestDatabase;
+  let telegram: RunningBotApiServer;
+  let deps: BotDeps;
+  const servers: RunningServer[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    telegram = await startBotApiServer({ rateLimits: { enabled: false } });
+    const logger = createLogger({ level: "silent" });
+    const clock = new ManualClock();
+    const supplier = createFakeSupplier();
+    const orders: OrderDeps = { db: database.handle.db, supplier, clock, logger, testing: false };
+    deps = {
+      token: DEFAULT_BOT.token,
+      apiRoot: telegram.url,
+      db: database.handle.db,
+      supplier,
+      clock,
+      logger,
+      config: { adminIds: [], supplierTesting: false },
+      orders,
+    };
+  });
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.close();
+  });
+  afterAll(async () => {
+    await telegram?.close();
+    await database?.destroy();
+  });
+
+  /** one instance: a bot behind the HTTP server's webhook route */
+  async function instance(path = "hook") {
+    const bot = createBot(deps);
+    const tracker = new UpdateTracker();
+    const route = createTelegramWebhookRoute({
+      bot,
+      secret: SECRET,
+      path,
+      db: deps.db,
+      tracker,
+    });
+    const http = createServer({
+      logger: deps.logger,
+      metrics: createMetrics(),
+      health: async () => ({ ok: true, checks: {} }),
+      routes: [route],
+    });
+    const server = await listen(http, 0, "127.0.0.1");
+    servers.push(server);
+    return { bot, tracker, http, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
+  }
+
+  function update(id: number, text: string, userId = 8001): Update {
+    return {
+      update_id: id,
+      message: {
+        message_id: id,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: userId, type: "private", first_name: "Web" },
+        from: { id: userId, is_bot: false, first_name: "Web" },
+        text,
+        ...(text.startsWith("/")
+          ? { entities: [{ type: "bot_command", offset: 0, length: text.split(" ")[0]!.length }] }
+          : {}),
+      },
+    };
+  }
+
+  async function post(url: string, body: unknown, secret: string | null = SECRET) {
+    return fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(secret === null ? {} : { [SECRET_HEADER]: secret }),
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  it("refuses a missing or wrong secret token with 401 and records nothing", async () => {
+    const { url } = await instance();
+    expect((await post(url, update(1, "/start"), null)).status).toBe(401);
+    expect((await post(url, update(1, "/start"), "wrong")).status).toBe(401);
+    expect((await post(url, update(1, "/start"), `${SECRET}x`)).status).toBe(401);
+    const [row] = await deps.db.select({ n: count() }).from(telegramUpdates);
+    expect(row?.n).toBe(0);
+    expect((await post(url, { hello: 1 })).status).toBe(400);
+  });
+
+  it("serves users through Telegram's webhook delivery", async () => {
+    const one = await instance();
+    await setTelegramWebhook(one.bot, { url: one.url, secret: SECRET });
+    telegram.user(8002, { first_name: "Dewi" });
+    telegram.sendText(8002, "/start");
+    const chat = await telegram.waitFor(8002, (c) => c.messages.length === 2);
+    expect(chat.messages[1]!.text).toMatch(/^Halo Dewi!/);
+    await one.bot.api.deleteWebhook();
+  });
+
+  it("handles an update_id once, whichever instance gets it", async () => {
+    const a = await instance("a");
+    const b = await instance("b");
+    telegram.user(8003, { first_name: "Eko" });
+    telegram.sendText(8003, "hai");
+    const u = update(900_001, "/start", 8003);
+    const replies = await Promise.all([post(a.url, u), post(b.url, u), post(a.url, u)]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    await a.tracker.drain();
+    await b.tracker.drain();
+    const chat = telegram.messages(8003);
+    expect(chat.messages.filter((m) => m.sender === "bot")).toHaveLength(1);
+    expect(await pruneTelegramUpdates(deps.db, new Date(Date.now() + 60_000))).toBeGreaterThan(0);
+  });
+
+  it("a flow started on one instance continues on another (state in the database)", async () => {
+    const a = await instance("x");
+    const b = await instance("y");
+    telegram.user(8004, { first_name: "Fajar" });
+    telegram.sendText(8004, "hai");
+    await post(a.url, update(900_101, "/deposit", 8004));
+    await a.tracker.drain();
+    let chat = telegram.messages(8004);
+    expect(chat.messages.at(-1)!.text).toMatch(/Mau isi saldo berapa/);
+    await post(b.url, update(900_102, "sepuluh", 8004));
+    await b.tracker.drain();
+    chat = telegram.messages(8004);
+    expect(chat.messages.at(-1)!.text).toMatch(/^Jumlah tidak valid/);
+    await post(a.url, update(900_103, "/cancel", 8004));
+    await a.tracker.drain();
+    expect(telegram.messages(8004).messages.at(-1)!.text).toBe("Dibatalkan.");
+  });
+
+  it("polling starts, answers, and stops", async () => {
+    const bot: KiosBot = createBot(deps);
+    const polling = await startPolling(bot, { timeoutSeconds: 1 });
+    expect(polling.isRunning()).toBe(true);
+    telegram.user(8005, { first_name: "Gita" });
+    telegram.sendText(8005, "/start");
+    const chat = await telegram.waitFor(8005, (c) => c.messages.length === 2);
+    expect(chat.messages[1]!.text).toMatch(/^Halo Gita!/);
+    await polling.stop();
+    expect(polling.isRunning()).toBe(false);
+  });
+});

@@ -1,0 +1,176 @@
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { createI18n } from "../../src/bot/i18n.ts";
+import { createBot, type KiosBot } from "../../src/bot/index.ts";
+import { createDeliver } from "../../src/bot/notify/deliver.ts";
+import { type Polling, startPolling } from "../../src/bot/polling.ts";
+import { ManualClock } from "../../src/clock.ts";
+import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
+import { deliverDue } from "../../src/commerce/notifications/deliver.ts";
+import type { Deliver } from "../../src/commerce/notifications/outbox.ts";
+import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
+import type { Database } from "../../src/db/client.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
+import {
+  DEFAULT_BOT,
+  type RunningBotApiServer,
+  startBotApiServer,
+} from "../../src/playground/bot-api/index.ts";
+import {
+  DEFAULT_SANDBOX_CREDENTIALS,
+  type RunningSandbox,
+  startSandbox,
+} from "../../src/sandbox/index.ts";
+import { createSignatureSupplier } from "../../src/supplier/index.ts";
+import type { Supplier } from "../../src/supplier/types.ts";
+import { memorySink } from "./app.ts";
+import { type ChatDriver, createChatDriver } from "./chat-driver.ts";
+
+export { callbackData, labels } from "./chat-driver.ts";
+
+import { createTestDatabase, type TestDatabase } from "./db.ts";
+
+export const ADMIN_ID = 1_000_001;
+export const TOKEN = DEFAULT_BOT.token;
+
+export interface BotHarness extends ChatDriver {
+  db: Database;
+  database: TestDatabase;
+  clock: ManualClock;
+  sandbox: RunningSandbox;
+  supplier: Supplier;
+  telegram: RunningBotApiServer;
+  orders: OrderDeps;
+  deps: BotDeps;
+  readonly bot: KiosBot;
+  logger: Logger;
+  logs(): string;
+  /** deliveries that failed (and will be retried) in the notification pump */
+  deliveryErrors: string[];
+  /** runs the outbox now (the job runner's part), until it is empty */
+  pump(): Promise<void>;
+  /** a second bot on the same database (a restart, or another instance) */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  fund(userId: number, amount: number): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** sync the sandbox catalogue into the database (default true) */
+  catalogue?: boolean;
+  adminIds?: number[];
+  supplierTesting?: boolean;
+}
+
+/**
+ * the whole bot on real HTTP: a test database, the sandbox supplier, the local Bot API
+ * server and the bot in polling mode; the outbox is pumped whenever the engine kicks it.
+ */
+export async function startBotHarness(options: HarnessOptions = {}): Promise<BotHarness> {
+  const sink = memorySink();
+  const logger = createLogger({ level: "debug", pretty: false, destination: sink.stream });
+  const clock = new ManualClock();
+  const database = await createTestDatabase();
+  const db = database.handle.db;
+  const sandbox = await startSandbox({ port: 0, clock, settleDelayMs: 60_000, logger });
+  const supplier = createSignatureSupplier({
+    baseUrl: sandbox.url,
+    ...DEFAULT_SANDBOX_CREDENTIALS,
+    clock,
+    readRetries: 0,
+  });
+  if (options.catalogue !== false) await syncCatalogue(db, supplier, { clock });
+  const telegram = await startBotApiServer({ rateLimits: { enabled: false } });
+  const i18n = createI18n();
+  const deliveryErrors: string[] = [];
+
+  let bot: KiosBot;
+  let polling: Polling | undefined;
+  let deliver: Deliver;
+  let pumping: Promise<void> = Promise.resolve();
+  let funded = 0;
+
+  // the notifier job's own loop, without its pacing (the local Bot API has no limits on)
+  const pump = (): Promise<void> => {
+    pumping = pumping.then(async () => {
+      await deliverDue({
+        db,
+        deliver,
+        limiter: { wait: async () => {} },
+        clock,
+        logger,
+        onDelivered: (result) => {
+          if (result === "failed") deliveryErrors.push(result);
+        },
+      });
+    });
+    return pumping;
+  };
+
+  const adminIds = options.adminIds ?? [ADMIN_ID];
+  const orders: OrderDeps = {
+    db,
+    supplier,
+    clock,
+    logger,
+    testing: options.supplierTesting ?? false,
+    adminIds,
+    jobs: {
+      // tests settle open orders themselves (sandbox.settleNow + recheckOrder)
+      scheduleCheck: async () => {},
+      kickNotifications: pump,
+    },
+  };
+  const deps: BotDeps = {
+    token: TOKEN,
+    apiRoot: telegram.url,
+    db,
+    supplier,
+    clock,
+    logger,
+    config: { adminIds, supplierTesting: options.supplierTesting ?? false },
+    orders,
+  };
+
+  async function boot() {
+    bot = createBot(deps);
+    deliver = createDeliver({ api: bot.api, db, i18n, adminIds, logger });
+    polling = await startPolling(bot, { timeoutSeconds: 1 });
+  }
+  await boot();
+
+  const harness: BotHarness = {
+    ...createChatDriver(telegram),
+    db,
+    database,
+    clock,
+    sandbox,
+    supplier,
+    telegram,
+    orders,
+    deps,
+    get bot() {
+      return bot;
+    },
+    logger,
+    logs: sink.text,
+    deliveryErrors,
+    pump,
+    async restart() {
+      await polling?.stop();
+      await boot();
+    },
+    async stop() {
+      await polling?.stop();
+      await pumping;
+      await telegram.close();
+      await sandbox.close();
+      await database.destroy();
+    },
+    async fund(userId, amount) {
+      funded++;
+      await creditWallet(db, { userId, amount, key: `test:fund:${userId}:${funded}` });
+    },
+  };
+  return harness;
+}
