@@ -1,15 +1,21 @@
 import { type App, createApp, type Role } from "./app.ts";
 import { loadConfig, secretsOf } from "./config.ts";
-import { frontendFor } from "./frontend.ts";
+import { chooseFrontend } from "./frontend.ts";
 import { createLogger } from "./logger.ts";
 
 /** `kios start`: runs the app until SIGINT/SIGTERM, then shuts down cleanly. */
 export async function main(role: Role = "all"): Promise<void> {
-  const config = await loadConfig();
-  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  const loaded = await loadConfig();
+  const logger = createLogger({ level: loaded.logLevel, secrets: secretsOf(loaded) });
 
-  const frontend = frontendFor(config, logger);
-  const app: App = await createApp({ config, logger, role, ...(frontend ? { frontend } : {}) });
+  const choice = await chooseFrontend(loaded, logger, { role });
+  const config = choice.config;
+  const app: App = await createApp({
+    config,
+    logger,
+    role,
+    ...(choice.frontend ? { frontend: choice.frontend } : {}),
+  });
   await app.start();
 
   logger.info(
@@ -21,8 +27,16 @@ export async function main(role: Role = "all"): Promise<void> {
     },
     "kios started",
   );
-  if (!config.botToken) logger.warn("no BOT_TOKEN: the Telegram bot is not running");
-  else {
+  if (choice.kind === "playground") {
+    const url = `http://localhost:${app.port}/`;
+    logger.info(
+      { url },
+      "no BOT_TOKEN: playground running; open it and buy airtime as the demo customer",
+    );
+    if (process.stdout.isTTY) console.log(`\n  kios playground: ${url}\n`);
+  } else if (choice.kind === "none") {
+    logger.warn("no BOT_TOKEN: the Telegram bot is not running in this process");
+  } else {
     logger.info(
       { botApi: config.telegramApiRoot, mode: config.botMode },
       config.telegramApiRoot === "https://api.telegram.org"

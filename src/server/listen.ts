@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 
@@ -26,5 +26,17 @@ export function listen(
       });
     });
     server.once("error", reject);
+  });
+}
+
+/** a free loopback port, for a server that must know its own address before it listens */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
   });
 }

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { type App, type AppDeps, createApp, type Role } from "../../src/app.ts";
 import type { Clock } from "../../src/clock.ts";
 import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
-import { frontendFor } from "../../src/frontend.ts";
+import { chooseFrontend } from "../../src/frontend.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 
@@ -36,18 +36,29 @@ export async function bootApp(
     logLevel?: string;
     sandbox?: AppDeps["sandbox"];
     clock?: Clock;
+    /** with no BOT_TOKEN, run the playground as `npm start` does (default: no chat front end) */
+    playground?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const config: Config = { ...parseConfig({ PORT: "0", ...options.env }) };
+  const parsed: Config = parseConfig({ PORT: "0", ...options.env });
   const sink = memorySink();
   const logger = createLogger({
     level: options.logLevel ?? "debug",
-    secrets: secretsOf(config),
+    secrets: secretsOf(parsed),
     pretty: false,
     destination: sink.stream,
   });
   const database = await createTestDatabase();
-  const frontend = frontendFor(config, logger, { pollingTimeoutSeconds: 1 });
+  // a chat front end only when asked for: the bot (BOT_TOKEN) or the playground
+  const choice =
+    parsed.botToken || options.playground
+      ? await chooseFrontend(parsed, logger, {
+          pollingTimeoutSeconds: 1,
+          ...(options.role ? { role: options.role } : {}),
+        })
+      : undefined;
+  const config = choice?.config ?? parsed;
+  const frontend = choice?.frontend;
   const app = await createApp({
     config,
     logger,

@@ -1,0 +1,83 @@
+import type { Hono } from "hono";
+import type { Frontend, FrontendFactory } from "../app.ts";
+import { telegramFrontend } from "../bot/frontend.ts";
+import { upsertUser } from "../commerce/users.ts";
+import { creditWallet } from "../commerce/wallet/ledger.ts";
+import type { Logger } from "../logger.ts";
+import type { AppEnv } from "../server/app.ts";
+import { createBotApiServer, DEFAULT_BOT } from "./bot-api/index.ts";
+import { createPlaygroundRoutes, type PlaygroundUser } from "./routes.ts";
+
+// `npm start` with no BOT_TOKEN: kios serves its own Bot API server and a chat page on its
+// HTTP port, and the real bot talks to that server. Everything runs on this machine.
+
+export const PLAYGROUND_CUSTOMER: PlaygroundUser = {
+  id: 100_001,
+  name: "Sari (customer)",
+  role: "customer",
+};
+export const PLAYGROUND_ADMIN: PlaygroundUser = {
+  id: 100_002,
+  name: "Owner (admin)",
+  role: "admin",
+};
+/** test money the demo customer starts with, so a purchase works at once */
+export const DEMO_BALANCE = 500_000;
+
+export interface PlaygroundOptions {
+  /** the HTTP port kios listens on: the bot reaches the Bot API server through it */
+  port: number;
+  adminIds: readonly number[];
+  supplierTesting: boolean;
+  logger: Logger;
+  pollingTimeoutSeconds?: number;
+}
+
+/** the admin ids the playground runs with: the configured ones plus the demo admin */
+export function playgroundAdminIds(configured: readonly number[]): number[] {
+  return [...new Set([...configured, PLAYGROUND_ADMIN.id])];
+}
+
+export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
+  return async (core): Promise<Frontend> => {
+    const botApi = createBotApiServer({ logger: o.logger.child({ component: "bot-api" }) });
+    const adminIds = playgroundAdminIds(o.adminIds);
+    const page = createPlaygroundRoutes<AppEnv>({
+      botApi,
+      users: [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN],
+      title: "kios playground",
+    });
+    const bot = await telegramFrontend({
+      token: DEFAULT_BOT.token,
+      apiRoot: `http://127.0.0.1:${o.port}`,
+      mode: "polling",
+      adminIds,
+      supplierTesting: o.supplierTesting,
+      logger: o.logger,
+      ...(o.pollingTimeoutSeconds ? { pollingTimeoutSeconds: o.pollingTimeoutSeconds } : {}),
+    })(core);
+    return {
+      // the Bot API server's handlers read nothing of the app's env, so it joins as is
+      routes: [page, botApi.app as unknown as Hono<AppEnv>, ...(bot.routes ?? [])],
+      ...(bot.deliver ? { deliver: bot.deliver } : {}),
+      async start() {
+        const db = core.orders.db;
+        for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {
+          await upsertUser(db, { telegramId: u.id, firstName: u.name.split(" ")[0] });
+        }
+        // once per data folder: the key makes a restart add nothing
+        await creditWallet(db, {
+          userId: PLAYGROUND_CUSTOMER.id,
+          amount: DEMO_BALANCE,
+          key: "playground:demo-balance",
+          memo: "playground test balance",
+        });
+        await bot.start();
+      },
+      async stop() {
+        await bot.stop();
+        botApi.dispose();
+      },
+    };
+  };
+}
