@@ -2,7 +2,7 @@ import type { Api } from "grammy";
 import type { BotCommand } from "grammy/types";
 import type { Language } from "../commerce/users.ts";
 import { ADMIN_COMMANDS } from "./features/admin/index.ts";
-import { LANGUAGES, type TranslationSource, translator } from "./i18n.ts";
+import { LANGUAGES, type Translate, type TranslationSource, translator } from "./i18n.ts";
 
 export const CUSTOMER_COMMANDS = [
   "start",
@@ -15,9 +15,28 @@ export const CUSTOMER_COMMANDS = [
   "cancel",
 ] as const;
 
-function commandList(i18n: TranslationSource, lang: Language, names: readonly string[]) {
-  const t = translator(i18n, lang);
+type TranslatorFor = (language: Language) => Translate;
+
+function commandList(tFor: TranslatorFor, lang: Language, names: readonly string[]) {
+  const t = tFor(lang);
   return names.map((command): BotCommand => ({ command, description: t(`cmd-${command}`) }));
+}
+
+/**
+ * the admin menu in one admin's chat. Telegram refuses it ("chat not found") until that
+ * admin has opened the bot, so it is set again when an admin sends /start.
+ */
+export async function registerAdminCommands(
+  api: Api,
+  tFor: TranslatorFor,
+  chatId: number,
+): Promise<void> {
+  for (const lang of LANGUAGES) {
+    await api.setMyCommands(commandList(tFor, lang, [...CUSTOMER_COMMANDS, ...ADMIN_COMMANDS]), {
+      scope: { type: "chat", chat_id: chatId },
+      ...(lang === "id" ? {} : { language_code: lang }),
+    });
+  }
 }
 
 /**
@@ -28,16 +47,17 @@ export async function registerCommands(
   api: Api,
   i18n: TranslationSource,
   adminIds: readonly number[],
+  onAdminFailure: (chatId: number, err: unknown) => void = () => {},
 ): Promise<void> {
-  await api.setMyCommands(commandList(i18n, "id", CUSTOMER_COMMANDS));
-  await api.setMyCommands(commandList(i18n, "en", CUSTOMER_COMMANDS), { language_code: "en" });
+  const tFor: TranslatorFor = (lang) => translator(i18n, lang);
+  await api.setMyCommands(commandList(tFor, "id", CUSTOMER_COMMANDS));
+  await api.setMyCommands(commandList(tFor, "en", CUSTOMER_COMMANDS), { language_code: "en" });
+  // each admin on their own: one who never opened the bot must not cost the others theirs
   for (const chatId of adminIds) {
-    for (const lang of LANGUAGES) {
-      const all = [...CUSTOMER_COMMANDS, ...ADMIN_COMMANDS];
-      await api.setMyCommands(commandList(i18n, lang, all), {
-        scope: { type: "chat", chat_id: chatId },
-        ...(lang === "id" ? {} : { language_code: lang }),
-      });
+    try {
+      await registerAdminCommands(api, tFor, chatId);
+    } catch (err) {
+      onAdminFailure(chatId, err);
     }
   }
 }

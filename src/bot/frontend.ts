@@ -73,9 +73,11 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
       async start() {
         await bot.init();
         try {
-          await registerCommands(bot.api, i18n, o.adminIds);
+          await registerCommands(bot.api, i18n, o.adminIds, (adminId) =>
+            // set again when they first send /start
+            log.info({ adminId }, "admin menu waits until this admin opens the bot"),
+          );
         } catch (err) {
-          // an admin who never opened the bot makes a scoped command list fail: not fatal
           log.warn({ err }, "registering the command menus failed");
         }
         if (serveWebhook) {

@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import { registerAdminCommands } from "../commands.ts";
 import type { BotContext } from "../context.ts";
 import { HTML } from "../conversations/kit.ts";
 import { escapeHtml } from "../format.ts";
@@ -17,8 +18,18 @@ export async function showHelp(ctx: BotContext): Promise<void> {
 
 export function startFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
+  // admins whose command menu this process has set since they opened the bot
+  const adminMenusSet = new Set<number>();
 
   composer.command("start", async (ctx) => {
+    const adminId = ctx.isAdmin ? ctx.from?.id : undefined;
+    if (adminId !== undefined && !adminMenusSet.has(adminId)) {
+      adminMenusSet.add(adminId);
+      registerAdminCommands(ctx.api, (lang) => ctx.translatorFor(lang), adminId).catch((err) => {
+        adminMenusSet.delete(adminId);
+        ctx.deps.logger.warn({ err, adminId }, "setting an admin's command menu failed");
+      });
+    }
     const name = escapeHtml(ctx.from?.first_name ?? "");
     await ctx.reply(ctx.t("welcome", { name }), {
       ...HTML,

@@ -1,0 +1,72 @@
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { listUserOrders } from "../../src/commerce/orders/queries.ts";
+import type { Order } from "../../src/commerce/orders/types.ts";
+import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
+import { supplierCallbacks } from "../../src/db/schema.ts";
+import type { MessageView } from "../../src/playground/bot-api/index.ts";
+import type { Journey } from "../helpers/e2e.ts";
+
+// the steps a person takes in the chat, shared by the journeys (not a test file itself)
+
+/** "Rp10.400" → 10400 */
+export function rupiahOf(text: string | undefined, label: string): number {
+  const m = new RegExp(`${label}: Rp([\\d.]+)`).exec(text ?? "");
+  if (!m) throw new Error(`no "${label}: Rp…" in:\n${text}`);
+  return Number(m[1]!.replaceAll(".", ""));
+}
+
+export const formatRupiah = (n: number) => `Rp${n.toLocaleString("id-ID")}`;
+
+/** /start and one button of the main menu; returns the menu message */
+export async function openMenu(j: Journey, u: number, entry: RegExp): Promise<MessageView> {
+  const at = j.say(u, "/start");
+  const menu = await j.waitMessage(u, /Halo/, at);
+  j.tap(u, menu, entry);
+  return menu;
+}
+
+/** Pulsa & Data → number → Pulsa → Telkomsel 10.000 → the confirmation card */
+export async function airtimeCard(j: Journey, u: number, typed: string): Promise<MessageView> {
+  const menu = await openMenu(j, u, /Pulsa & Data/);
+  await j.waitMessage(u, /nomor HP/, menu.message_id);
+  const at = j.say(u, typed);
+  const which = await j.waitMessage(u, /pulsa atau paket data/, at);
+  j.tap(u, which, /^Pulsa$/);
+  const list = await j.waitMessage(u, /^Pulsa Telkomsel untuk 08\d+:$/, which.message_id);
+  await j.tapItem(u, list, /^Telkomsel 10\.000 ·/);
+  return j.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
+}
+
+/** Tagihan → PLN PASCABAYAR → customer number → the bill card */
+export async function plnBillCard(j: Journey, u: number, number: string): Promise<MessageView> {
+  const menu = await openMenu(j, u, /Tagihan/);
+  const kinds = await j.waitMessage(u, /Pilih jenis tagihan/, menu.message_id);
+  await j.tapItem(u, kinds, /^PLN PASCABAYAR$/);
+  await j.waitMessage(u, /Masukkan nomor pelanggan/, kinds.message_id);
+  const at = j.say(u, number);
+  await j.waitMessage(u, /Mengecek tagihan/, at);
+  return j.waitMessage(u, /^🧾 Tagihan /, at);
+}
+
+export async function lastOrder(j: Journey, u: number): Promise<Order> {
+  const { items } = await listUserOrders(j.app.app.database.db, u, { limit: 1, offset: 0 });
+  if (!items[0]) throw new Error(`user ${u} has no order`);
+  return items[0];
+}
+
+export async function callbacksFor(j: Journey, refId: string) {
+  return j.app.app.database.db
+    .select()
+    .from(supplierCallbacks)
+    .where(eq(supplierCallbacks.refId, refId));
+}
+
+/** the money after a journey: the user's wallet and a ledger that recomputes cleanly */
+export async function expectMoney(j: Journey, u: number, balance: number): Promise<void> {
+  expect(await walletBalance(j.app.app.database.db, u)).toBe(balance);
+  const report = await verifyLedger(j.app.app.database);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+}

@@ -1,0 +1,37 @@
+import { count } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { telegramUpdates } from "../../src/db/schema.ts";
+import { testDriver } from "../helpers/db.ts";
+import { type Journey, startJourney } from "../helpers/e2e.ts";
+import { airtimeCard, expectMoney, lastOrder, rupiahOf } from "./steps.ts";
+
+// issue 6, once in webhook mode: Telegram posts the updates to kios's HTTP server
+// (secret token, update ids recorded); a purchase end to end, its result arriving later.
+
+describe(`journey: a purchase with the bot on a webhook (${testDriver})`, () => {
+  let j: Journey;
+  beforeAll(async () => {
+    j = await startJourney({ mode: "webhook" });
+  });
+  afterAll(() => j?.stop());
+
+  it("buys pulsa through the webhook; the pending order is settled in place with a push", async () => {
+    const u = 64_001;
+    j.user(u);
+    await j.fund(u, 100_000);
+    const card = await airtimeCard(j, u, "081234567903");
+    const price = rupiahOf(card.text, "Harga");
+    j.tap(u, card, /Bayar/);
+    await j.waitEdit(u, card.message_id, /⏳ Diproses/);
+    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+    const order = await lastOrder(j, u);
+    expect(order.status).toBe("success");
+    expect(done.text).toContain(`SN: ${order.sn}`);
+    const push = await j.waitMessage(u, /Pesanan berhasil/, card.message_id);
+    expect(push.reply_to_message_id).toBe(card.message_id);
+    // every step came in as a webhook delivery, each update id recorded once
+    const [seen] = await j.app.app.database.db.select({ n: count() }).from(telegramUpdates);
+    expect(seen!.n).toBeGreaterThanOrEqual(6);
+    await expectMoney(j, u, 100_000 - price);
+  });
+});
