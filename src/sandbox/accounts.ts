@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { SandboxAccountHandle, SandboxAccountInit } from "./types.ts";
 
 // the supplier-side accounts: api_id, its keys (some may be revoked), the deposit balance
@@ -18,6 +19,8 @@ export interface Account {
 
 export interface Accounts {
   get(apiId: string): Account | undefined;
+  /** the account and key an api key (the key interface's Bearer token) belongs to, revoked or not */
+  byApiKey(apiKey: string): { account: Account; key: AccountKey } | undefined;
   /** the handle tests and the CLI use; the first account when apiId is omitted */
   handle(apiId?: string): SandboxAccountHandle;
 }
@@ -76,5 +79,19 @@ export function createAccounts(inits: readonly SandboxAccountInit[]): Accounts {
     };
   }
 
-  return { get: (apiId) => accounts.get(apiId), handle };
+  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+
+  function byApiKey(apiKey: string): { account: Account; key: AccountKey } | undefined {
+    // every key is compared, in constant time per key, so timing tells nothing of a near miss
+    const wanted = digest(apiKey);
+    let found: { account: Account; key: AccountKey } | undefined;
+    for (const account of accounts.values()) {
+      for (const key of account.keys) {
+        if (timingSafeEqual(digest(key.apiKey), wanted) && !found) found = { account, key };
+      }
+    }
+    return found;
+  }
+
+  return { get: (apiId) => accounts.get(apiId), byApiKey, handle };
 }

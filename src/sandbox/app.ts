@@ -9,6 +9,14 @@ import type { Catalogue } from "./catalogue.ts";
 import type { Delays } from "./delays.ts";
 import { failure, ok, SERVER_ERROR_BODY, validationError } from "./envelope.ts";
 import type { FaultRoll } from "./faults.ts";
+import { KEY_SERVER_ERROR_BODY, keyFailure, keyValidationError } from "./key-format.ts";
+import {
+  hasBearer,
+  isKeyRequest,
+  KEY_GONE_MESSAGE,
+  registerKeyRoutes,
+  sendKey,
+} from "./key-routes.ts";
 import { type Caller, placeOrder } from "./orders.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { transactionReply } from "./results.ts";
@@ -34,6 +42,8 @@ export interface AppDeps {
   rollFaults: (faults: SandboxFaults) => FaultRoll;
   settleDelayMs: number;
   slowReplyMs: number;
+  /** the key interface's deprecation warning, read per request */
+  deprecationWarning?: () => string | undefined;
 }
 
 const GONE_MESSAGE =
@@ -51,6 +61,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
   // the caller names the component (kios passes logger.child({ component: "sandbox" }))
   const log = deps.logger;
   const app = new Hono();
+  const deprecationWarning = deps.deprecationWarning ?? (() => undefined);
   const handlerDeps = {
     catalogue: deps.catalogue,
     store: deps.store,
@@ -107,7 +118,11 @@ export function createSandboxApp(deps: AppDeps): Hono {
     const roll = deps.rollFaults(faults);
     await next();
     if (roll.error) {
-      c.res = new Response(JSON.stringify(SERVER_ERROR_BODY), {
+      // in the form of the interface the request spoke
+      const body = isKeyRequest(c.req.method, c.req.path)
+        ? KEY_SERVER_ERROR_BODY
+        : SERVER_ERROR_BODY;
+      c.res = new Response(JSON.stringify(body), {
         status: 500,
         headers: { "content-type": "application/json" },
       });
@@ -121,13 +136,35 @@ export function createSandboxApp(deps: AppDeps): Hono {
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: (c) => {
-        const reply = validationError({ body: [`must be at most ${MAX_BODY_BYTES} bytes`] });
+        const errors = { body: [`must be at most ${MAX_BODY_BYTES} bytes`] };
+        if (isKeyRequest(c.req.method, c.req.path)) {
+          return sendKey(c, keyValidationError(errors), deprecationWarning());
+        }
+        const reply = validationError(errors);
         return send(c, reply.status, reply.body);
       },
     }),
   );
 
-  app.post("/v1/check", (c) => send(c, 410, failure(410, "GONE", GONE_MESSAGE).body));
+  // the old release's inquiry path; a key-interface caller (Bearer) gets the key's envelope
+  app.post("/v1/check", (c) =>
+    hasBearer(c)
+      ? sendKey(c, keyFailure(410, "GONE", KEY_GONE_MESSAGE), deprecationWarning())
+      : send(c, 410, failure(410, "GONE", GONE_MESSAGE).body),
+  );
+
+  registerKeyRoutes(app, {
+    accounts: deps.accounts,
+    catalogue: deps.catalogue,
+    store: deps.store,
+    clock: deps.clock,
+    logger: log,
+    delays: deps.delays,
+    rateLimiter: deps.rateLimiter,
+    settleDelayMs: deps.settleDelayMs,
+    slowReplyMs: deps.slowReplyMs,
+    deprecationWarning,
+  });
 
   app.post("/v1/:endpoint", async (c) => {
     const name = c.req.param("endpoint");

@@ -5,6 +5,7 @@ export { CALLBACK_EVENT } from "./callbacks.ts";
 export type { Catalogue, CatalogueEntry } from "./catalogue.ts";
 export { SANDBOX_PRODUCT_CODES } from "./catalogue.ts";
 export { NO_FAULTS } from "./faults.ts";
+export { KEY_RC, trxIdFor } from "./key-format.ts";
 export {
   createSandbox,
   DEFAULT_SANDBOX_BALANCE,
@@ -13,6 +14,7 @@ export {
 } from "./sandbox.ts";
 export type {
   Envelope,
+  KeyEnvelope,
   OutcomeName,
   ProductType,
   RunningSandbox,

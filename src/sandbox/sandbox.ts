@@ -10,7 +10,7 @@ import { createFaultDice, faultsFrom } from "./faults.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createSettlement } from "./settlement.ts";
 import { createStore, snapshot } from "./store.ts";
-import type { RunningSandbox, Sandbox, SandboxOptions } from "./types.ts";
+import type { RunningSandbox, Sandbox, SandboxFaults, SandboxOptions } from "./types.ts";
 
 // the composition root of the sandbox supplier.
 
@@ -44,7 +44,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const catalogue = generateCatalogue(seed);
   const store = createStore();
   const delays = createDelays();
-  const sandbox = { faults: faultsFrom(options.faults) };
+  const sandbox: { faults: SandboxFaults; deprecationWarning: string | undefined } = {
+    faults: faultsFrom(options.faults),
+    deprecationWarning: options.deprecationWarning || undefined,
+  };
   const callbacks = createCallbackSender({
     clock,
     logger,
@@ -72,6 +75,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     rollFaults: createFaultDice(seed),
     settleDelayMs: options.settleDelayMs ?? 2000,
     slowReplyMs: options.slowReplyMs ?? 30_000,
+    deprecationWarning: () => sandbox.deprecationWarning,
   });
   settlement.start();
 
@@ -84,6 +88,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     set faults(next) {
       sandbox.faults = faultsFrom(next);
+    },
+    get deprecationWarning() {
+      return sandbox.deprecationWarning;
+    },
+    set deprecationWarning(next) {
+      sandbox.deprecationWarning = next || undefined;
     },
     account: (apiId) => accounts.handle(apiId),
     catalogue: () => catalogue.all,
@@ -119,6 +129,12 @@ export async function startSandbox(
     },
     set faults(next) {
       sandbox.faults = next;
+    },
+    get deprecationWarning() {
+      return sandbox.deprecationWarning;
+    },
+    set deprecationWarning(next) {
+      sandbox.deprecationWarning = next;
     },
     account: (apiId) => sandbox.account(apiId),
     catalogue: () => sandbox.catalogue(),

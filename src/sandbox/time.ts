@@ -7,6 +7,11 @@ export function formatWib(ms: number): string {
   return new Date(ms + WIB_OFFSET_MS).toISOString().slice(0, 19).replace("T", " ");
 }
 
+/** ISO 8601 in WIB with its offset, "YYYY-MM-DDTHH:MM:SS+07:00" (the key interface's times) */
+export function formatIsoWib(ms: number): string {
+  return `${formatWib(ms).replace(" ", "T")}+07:00`;
+}
+
 /** year and month (1–12) in WIB */
 export function wibMonth(ms: number): { year: number; month: number } {
   const d = new Date(ms + WIB_OFFSET_MS);

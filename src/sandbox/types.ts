@@ -60,6 +60,11 @@ export interface SandboxOptions {
   callbackRetryDelaysMs?: number[];
   /** one delivery attempt gives up after this (default 5000) */
   callbackTimeoutMs?: number;
+  /**
+   * a deprecation warning every key-interface reply carries (headers Deprecation and
+   * Warning, body field `warning`); default none. Changeable at run time.
+   */
+  deprecationWarning?: string;
 }
 
 export type TransactionKind = "order" | "bill";
@@ -103,6 +108,8 @@ export interface Sandbox {
   clock: Clock;
   /** mutable at run time */
   faults: SandboxFaults;
+  /** the key interface's deprecation warning (undefined: none); mutable at run time */
+  deprecationWarning: string | undefined;
   /** the first account when apiId is omitted */
   account(apiId?: string): SandboxAccountHandle;
   catalogue(): readonly WireProduct[];
@@ -141,6 +148,28 @@ export interface Envelope {
 }
 
 export type HttpStatus = 200 | 400 | 401 | 404 | 405 | 410 | 429 | 500;
+
+/** the key-based interface's envelope: status, rc, message, data (plus errors, meta, warning) */
+export interface KeyEnvelope {
+  /** "success" for rc 00, "pending" for rc 03, else "failed" */
+  status: "success" | "pending" | "failed";
+  rc: string;
+  message: string;
+  data: unknown;
+  /** VALIDATION_ERROR (rc 10) only: field → messages */
+  errors?: Record<string, string[]>;
+  /** product lists only */
+  meta?: Record<string, unknown>;
+  /** the deprecation warning, when one is set */
+  warning?: string;
+}
+
+/** a key-interface handler's answer */
+export interface KeyReply {
+  status: HttpStatus;
+  body: KeyEnvelope;
+  after?: Reply["after"];
+}
 
 /** a handler's answer; the app turns it into a response and applies 906/907 */
 export interface Reply {

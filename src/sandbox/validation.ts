@@ -66,3 +66,24 @@ export function parseParams<S extends z.ZodType>(
   }
   return { ok: false, reply: validationError(errors) };
 }
+
+// ---- the key-based interface (newer release: customer_id, never phone) ----
+
+const requiredRefId = () => refId().min(1, { error: "must not be empty" });
+
+export const keyTransactionParams = z.object({
+  product_code: text(),
+  customer_id: text(),
+  ref_id: requiredRefId(),
+  testing: testing(),
+});
+
+export const keyInquiryParams = z.object({
+  product_code: text(),
+  customer_id: text(),
+  ref_id: requiredRefId(),
+});
+
+export const keyLookupParams = z.object({
+  ref_id: requiredRefId(),
+});

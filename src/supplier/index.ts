@@ -2,10 +2,12 @@ import type { Clock } from "../clock.ts";
 import type { Config, SupplierCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createSignatureSupplier } from "./client.ts";
+import { createKeySupplier } from "./key/client.ts";
 import type { Supplier } from "./types.ts";
 
 export { type ParsedCallback, parseCallback } from "./callback.ts";
 export { createSignatureSupplier, type SignatureSupplierOptions } from "./client.ts";
+export { createKeySupplier, type KeySupplier, type KeySupplierOptions } from "./key/client.ts";
 export * from "./types.ts";
 
 export interface CreateSupplierOptions {
@@ -20,14 +22,21 @@ export interface CreateSupplierOptions {
 /** the Supplier adapter that config.supplierInterface names. */
 export function createSupplier(options: CreateSupplierOptions): Supplier {
   const { config } = options;
-  if (config.supplierInterface === "key") {
-    throw new Error("SUPPLIER_INTERFACE=key is not supported yet");
-  }
   const credentials = options.credentials ?? config.supplier;
   if (!credentials) {
     throw new Error(
       "no supplier credentials: set SUPPLIER_BASE_URL, SUPPLIER_API_ID, SUPPLIER_API_KEY and SUPPLIER_SECRET_KEY, or use the embedded sandbox",
     );
+  }
+  if (config.supplierInterface === "key") {
+    // the key interface sends only the api key; the secret key still verifies callbacks
+    return createKeySupplier({
+      baseUrl: credentials.baseUrl,
+      apiKey: credentials.apiKey,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   }
   return createSignatureSupplier({
     baseUrl: credentials.baseUrl,

@@ -83,9 +83,11 @@ export interface SupplierTransaction {
   createdAt: string;
   /** bills only */
   bill?: BillAmounts | undefined;
-  /** the supplier's code and message for this answer, e.g. ORDER_PENDING */
+  /** the supplier's code and message for this answer, e.g. ORDER_PENDING (key interface: the rc) */
   supplierCode: string;
   message: string;
+  /** the supplier's own transaction id, when its interface has one (the key interface's trx_id) */
+  trxId?: string | undefined;
 }
 
 export interface InquiryResult extends BillAmounts {
@@ -145,6 +147,11 @@ export interface Supplier {
   payBill(request: PayBillRequest): Promise<SubmitOutcome>;
   /** throws SupplierError on auth, transport (after retries) or malformed replies */
   status(refId: string): Promise<StatusResult>;
+  /**
+   * deprecation warnings the supplier sent (one per endpoint, oldest first), for admins'
+   * /balance. Optional: an adapter that never sees such warnings may leave it out.
+   */
+  notices?(): readonly string[];
 }
 
 // ---- errors ----

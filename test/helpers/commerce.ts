@@ -11,6 +11,7 @@ import {
   startSandbox,
 } from "../../src/sandbox/index.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import { createKeySupplier } from "../../src/supplier/key/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 
@@ -30,7 +31,13 @@ export interface CommerceHarness {
  * its catalogue synced, with one manual clock shared by the engine, client and sandbox.
  */
 export async function bootCommerce(
-  options: { sandbox?: SandboxOptions; timeoutMs?: number; testing?: boolean } = {},
+  options: {
+    sandbox?: SandboxOptions;
+    timeoutMs?: number;
+    testing?: boolean;
+    /** the wire interface the client speaks (default signature) */
+    supplierInterface?: "signature" | "key";
+  } = {},
 ): Promise<CommerceHarness> {
   const clock = new ManualClock();
   const database = await createTestDatabase();
@@ -42,14 +49,17 @@ export async function bootCommerce(
     callbackRetryDelaysMs: [50],
     ...options.sandbox,
   });
-  const supplier = createSignatureSupplier({
+  const clientOptions = {
     baseUrl: sandbox.url,
-    ...DEFAULT_SANDBOX_CREDENTIALS,
     clock,
     timeoutMs: options.timeoutMs ?? 800,
     readRetries: 1,
     retryBaseMs: 20,
-  });
+  };
+  const supplier: Supplier =
+    options.supplierInterface === "key"
+      ? createKeySupplier({ ...clientOptions, apiKey: DEFAULT_SANDBOX_CREDENTIALS.apiKey })
+      : createSignatureSupplier({ ...clientOptions, ...DEFAULT_SANDBOX_CREDENTIALS });
   const logger = createLogger({ level: "silent" });
   await syncCatalogue(database.handle.db, supplier, { clock, logger });
   const deps: OrderDeps = {

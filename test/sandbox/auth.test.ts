@@ -252,11 +252,12 @@ describe("sandbox protocol edges", () => {
   });
 
   it("answers unknown paths with 404 and other methods with 405", async () => {
-    const unknown = await h.call("/transaction", {});
+    const unknown = await h.call("/refund", {});
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe("NOT_FOUND");
-    const get = await h.raw("/balance", "", "GET");
+    const get = await h.raw("/order", "", "GET");
     expect(get.status).toBe(405);
+    // GET /v1/balance and POST /v1/transaction are the key interface's (key-routes.test.ts)
   });
 
   it("limits requests per api_id with 429 RATE_LIMITED", async () => {

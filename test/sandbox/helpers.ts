@@ -4,6 +4,7 @@ import { ManualClock } from "../../src/clock.ts";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   type Envelope,
+  type KeyEnvelope,
   type RunningSandbox,
   type SandboxOptions,
   startSandbox,
@@ -20,6 +21,21 @@ export interface Answer {
   body: Envelope;
 }
 
+export interface KeyAnswer {
+  status: number;
+  headers: Headers;
+  body: KeyEnvelope;
+}
+
+export interface KeyCallOptions {
+  /** a JSON body (POST), or a raw string sent as is */
+  body?: Record<string, unknown> | string;
+  query?: Record<string, string>;
+  /** the Bearer key; null sends no Authorization header (default: the sandbox's key) */
+  apiKey?: string | null;
+  authorization?: string;
+}
+
 export interface Harness {
   sandbox: RunningSandbox;
   clock: ManualClock;
@@ -29,6 +45,8 @@ export interface Harness {
     params?: Record<string, unknown>,
     options?: { creds?: SigningCredentials; at?: number; signal?: AbortSignal },
   ): Promise<Answer>;
+  /** a key-interface request: Authorization: Bearer, no signature */
+  key(method: "GET" | "POST", path: string, options?: KeyCallOptions): Promise<KeyAnswer>;
   /** POSTs a body as given (no signing) */
   raw(path: string, body: string, method?: string): Promise<Answer>;
   close(): Promise<void>;
@@ -60,6 +78,21 @@ export async function harness(options: SandboxOptions = {}): Promise<Harness> {
       return { status: res.status, headers: res.headers, body: (await res.json()) as Envelope };
     },
     raw,
+    async key(method, path, opts = {}) {
+      const query = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : "";
+      const apiKey = opts.apiKey === undefined ? CREDS.apiKey : opts.apiKey;
+      const headers: Record<string, string> = {};
+      if (opts.authorization !== undefined) headers.authorization = opts.authorization;
+      else if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
+      if (method === "POST") headers["content-type"] = "application/json";
+      const body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body ?? {});
+      const res = await fetch(`${sandbox.url}${path}${query}`, {
+        method,
+        headers,
+        ...(method === "POST" ? { body } : {}),
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as KeyEnvelope };
+    },
     close: () => sandbox.close(),
   };
 }

@@ -1,604 +1,443 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
-import {
-  DEFAULT_SANDBOX_CREDENTIALS,
-  type RunningSandbox,
-  type SandboxOptions,
-  startSandbox,
-  type WireProduct,
-} from "../../src/sandbox/index.ts";
-import { parseCallback } from "../../src/supplier/callback.ts";
-import {
-  createSignatureSupplier,
-  type SignatureSupplierOptions,
-} from "../../src/supplier/client.ts";
+import { describe, expect, it } from "vitest";
 import { newRefId } from "../../src/supplier/ref-id.ts";
-import { verifyCallback } from "../../src/supplier/signature.ts";
+import type { SupplierTransaction } from "../../src/supplier/types.ts";
 import {
-  type SubmitOutcome,
-  type Supplier,
-  SupplierError,
-  type SupplierErrorCode,
-  type SupplierTransaction,
-} from "../../src/supplier/types.ts";
+  accepted,
+  boot,
+  callbackReceiver,
+  callbacksFor,
+  cleanUpAfterEach,
+  KITS,
+  phone,
+  productOf,
+  rejectedWith,
+  thrown,
+  unknownWith,
+} from "./contract-kit.ts";
 
-// the client against the real sandbox over real HTTP: every code of the document and
-// DESIGN.md is reached and mapped, and every row of DESIGN.md's outcome table is played.
+// the shared contract, once per wire interface: each client against the real sandbox over
+// real HTTP. Every code of the document and DESIGN.md is reached and mapped, and every row
+// of DESIGN.md's outcome table is played. Interface-only cases: contract-signature.test.ts
+// and key/contract.test.ts.
 
-const SECRET = DEFAULT_SANDBOX_CREDENTIALS.secretKey;
+cleanUpAfterEach();
 
-interface Booted {
-  sandbox: RunningSandbox;
-  supplier: Supplier;
-  clock: ManualClock;
-  /** a client with other credentials or options against the same sandbox */
-  client(over?: Partial<SignatureSupplierOptions>): Supplier;
-}
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function boot(
-  options: SandboxOptions = {},
-  clientOptions: Partial<SignatureSupplierOptions> = {},
-): Promise<Booted> {
-  // one clock for both sides, so moving it moves inquiry windows and timestamps together
-  const clock = new ManualClock();
-  const sandbox = await startSandbox({ port: 0, clock, settleDelayMs: 50, ...options });
-  cleanups.push(() => sandbox.close());
-  const client = (over: Partial<SignatureSupplierOptions> = {}) =>
-    createSignatureSupplier({
-      baseUrl: sandbox.url,
-      ...DEFAULT_SANDBOX_CREDENTIALS,
-      clock,
-      retryBaseMs: 5,
-      timeoutMs: 5000,
-      ...clientOptions,
-      ...over,
+describe.each(KITS)("the $name interface against the sandbox", (kit) => {
+  describe("reads against the sandbox", () => {
+    it("balance matches the sandbox account", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const balance = await supplier.balance();
+      expect(balance.balance).toBe(sandbox.account().balance);
+      expect(balance.balanceFormatted).toMatch(/^Rp[\d.]+$/);
     });
-  return { sandbox, supplier: client(), clock, client };
-}
 
-/** an active product of a type, outside any cut-off window */
-function productOf(sandbox: RunningSandbox, type: WireProduct["type"], code?: string): WireProduct {
-  const found = sandbox
-    .catalogue()
-    .find(
-      (p) =>
-        p.type === type &&
-        p.status === "active" &&
-        !p.start_cut_off &&
-        (code === undefined || p.code === code),
-    );
-  if (!found) throw new Error(`the sandbox has no active ${type} product ${code ?? ""}`);
-  return found;
-}
-
-function accepted(outcome: SubmitOutcome): SupplierTransaction {
-  if (outcome.outcome !== "accepted") {
-    throw new Error(`expected accepted, got ${JSON.stringify(outcome)}`);
-  }
-  return outcome.transaction;
-}
-
-function rejectedWith(outcome: SubmitOutcome, code: SupplierErrorCode) {
-  expect(outcome.outcome, JSON.stringify(outcome)).toBe("rejected");
-  if (outcome.outcome === "rejected") expect(outcome.error.code).toBe(code);
-}
-
-function unknownWith(outcome: SubmitOutcome, code: SupplierErrorCode) {
-  expect(outcome.outcome, JSON.stringify(outcome)).toBe("unknown");
-  if (outcome.outcome === "unknown") expect(outcome.error?.code).toBe(code);
-}
-
-async function thrown(promise: Promise<unknown>): Promise<SupplierError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(SupplierError);
-    return err as SupplierError;
-  }
-  throw new Error("expected a SupplierError");
-}
-
-/** a phone number whose last three digits pick the sandbox outcome */
-const phone = (ending: string) =>
-  `0812345${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}${ending}`;
-
-interface Received {
-  raw: string;
-  timestamp: string | undefined;
-  signature: string | undefined;
-}
-
-/** the shop's callback endpoint: records every delivery and answers 200 */
-async function callbackReceiver(): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.setEncoding("utf8");
-    req.on("data", (c) => {
-      raw += c;
+    it("products of all three kinds add up to at least 5,000", async () => {
+      const { supplier } = await boot(kit);
+      let total = 0;
+      for (const cmd of ["prepaid", "game", "pasca"] as const) {
+        const products = await supplier.products(cmd);
+        expect(products.length).toBeGreaterThan(0);
+        expect(products.every((p) => p.type === cmd)).toBe(true);
+        expect(products.some((p) => p.active)).toBe(true);
+        expect(products.every((p) => Number.isSafeInteger(p.price) && p.code !== "")).toBe(true);
+        total += products.length;
+      }
+      expect(total).toBeGreaterThanOrEqual(5000);
     });
-    req.on("end", () => {
-      received.push({
-        raw,
-        timestamp: req.headers["x-callback-timestamp"] as string | undefined,
-        signature: req.headers["x-callback-signature"] as string | undefined,
-      });
-      res.writeHead(200).end("ok");
+
+    it("status of an unknown ref_id is { found: false } (TRANSACTION_NOT_FOUND)", async () => {
+      const { supplier } = await boot(kit);
+      expect(await supplier.status(newRefId())).toEqual({ found: false });
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  cleanups.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, received };
-}
 
-/** the callbacks for one ref_id, verified and parsed, in arrival order */
-function callbacksFor(received: Received[], refId: string, clock: ManualClock) {
-  return received
-    .filter((r) => r.raw.includes(`"${refId}"`))
-    .map((r) => {
-      expect(verifyCallback(SECRET, r.raw, r.timestamp, r.signature, clock.now())).toEqual({
-        ok: true,
-      });
-      // a tampered body does not verify
-      expect(verifyCallback(SECRET, `${r.raw} `, r.timestamp, r.signature, clock.now()).ok).toBe(
-        false,
+  describe("authentication", () => {
+    it("a revoked api_key → INVALID_API_KEY (read throws, order rejected); a key never issued is refused too", async () => {
+      const { client, sandbox } = await boot(kit);
+      sandbox.account().addKey({ apiKey: "ak-old", secretKey: "sk-old" });
+      sandbox.account().revokeKey("ak-old");
+      const revoked = client({ apiKey: "ak-old", secretKey: "sk-old" });
+      expect((await thrown(revoked.balance())).code).toBe("INVALID_API_KEY");
+      rejectedWith(
+        await revoked.payBill({ code: "PLNPOST", customerNo: "530012345670", refId: newRefId() }),
+        "INVALID_API_KEY",
       );
-      return parseCallback(r.raw);
+      const never = client({ apiKey: "ak-never" });
+      expect((await thrown(never.balance())).code).toBe(kit.unknownKeyCode);
+      rejectedWith(
+        await never.order({
+          cmd: "prepaid",
+          code: "TSEL10",
+          customerNo: phone("901"),
+          refId: newRefId(),
+        }),
+        kit.unknownKeyCode,
+      );
     });
-}
 
-describe("reads against the sandbox", () => {
-  it("balance matches the sandbox account", async () => {
-    const { supplier, sandbox } = await boot();
-    const balance = await supplier.balance();
-    expect(balance.balance).toBe(sandbox.account().balance);
-    expect(balance.balanceFormatted).toMatch(/^Rp[\d.]+$/);
+    it("a second key of the account works, and its transactions are the account's", async () => {
+      const { client, sandbox } = await boot(kit);
+      sandbox.account().addKey({ apiKey: "ak-second", secretKey: "sk-second" });
+      const second = client({ apiKey: "ak-second", secretKey: "sk-second" });
+      const before = sandbox.account().balance;
+      const t = accepted(
+        await second.order({
+          cmd: "prepaid",
+          code: "TSEL10",
+          customerNo: phone("901"),
+          refId: newRefId(),
+        }),
+      );
+      expect(sandbox.account().balance).toBe(before - t.price);
+      expect((await second.balance()).balance).toBe(before - t.price);
+    });
   });
 
-  it("products of all three kinds add up to at least 5,000", async () => {
-    const { supplier } = await boot();
-    let total = 0;
-    for (const cmd of ["prepaid", "game", "pasca"] as const) {
-      const products = await supplier.products(cmd);
-      expect(products.length).toBeGreaterThan(0);
-      expect(products.every((p) => p.type === cmd)).toBe(true);
-      expect(products.some((p) => p.active)).toBe(true);
-      expect(products.every((p) => Number.isSafeInteger(p.price) && p.code !== "")).toBe(true);
-      total += products.length;
-    }
-    expect(total).toBeGreaterThanOrEqual(5000);
-  });
-
-  it("status of an unknown ref_id is { found: false } (TRANSACTION_NOT_FOUND)", async () => {
-    const { supplier } = await boot();
-    expect(await supplier.status(newRefId())).toEqual({ found: false });
-  });
-});
-
-describe("authentication", () => {
-  it("wrong secret → INVALID_SIGNATURE", async () => {
-    const { client } = await boot();
-    const supplier = client({ secretKey: "not-the-secret" });
-    expect((await thrown(supplier.balance())).code).toBe("INVALID_SIGNATURE");
-    const product = "TSEL10";
-    rejectedWith(
-      await supplier.order({
-        cmd: "prepaid",
-        code: product,
+  describe("orders against the sandbox", () => {
+    it("an order is charged once; a repeat with the same ref_id returns it and charges nothing", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const product = productOf(sandbox, "prepaid", "TSEL10");
+      const before = sandbox.account().balance;
+      const request = {
+        cmd: "prepaid" as const,
+        code: product.code,
         customerNo: phone("901"),
         refId: newRefId(),
-      }),
-      "INVALID_SIGNATURE",
-    );
-  });
+      };
+      const first = accepted(await supplier.order(request));
+      expect(first).toMatchObject({
+        status: "success",
+        price: product.price,
+        supplierCode: kit.code("order", "success"),
+      });
+      expect(sandbox.account().balance).toBe(before - product.price);
+      const again = accepted(await supplier.order(request));
+      expect(again).toEqual(first);
+      expect(sandbox.account().balance).toBe(before - product.price);
+      expect((await supplier.balance()).balance).toBe(before - product.price);
+    });
 
-  it("a revoked api_key → INVALID_API_KEY; a key never issued → INVALID_SIGNATURE", async () => {
-    const { client, sandbox } = await boot();
-    sandbox.account().addKey({ apiKey: "ak-old", secretKey: "sk-old" });
-    sandbox.account().revokeKey("ak-old");
-    const revoked = client({ apiKey: "ak-old", secretKey: "sk-old" });
-    expect((await thrown(revoked.balance())).code).toBe("INVALID_API_KEY");
-    rejectedWith(
-      await revoked.payBill({ code: "PLNPOST", customerNo: "530012345670", refId: newRefId() }),
-      "INVALID_API_KEY",
-    );
-    expect((await thrown(client({ apiKey: "ak-never" }).balance())).code).toBe("INVALID_SIGNATURE");
-  });
+    it("a ref_id repeated for another destination → unknown REF_ID_MISMATCH, nothing charged", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const refId = newRefId();
+      accepted(
+        await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("901"), refId }),
+      );
+      const before = sandbox.account().balance;
+      unknownWith(
+        await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("902"), refId }),
+        "REF_ID_MISMATCH",
+      );
+      expect(sandbox.account().balance).toBe(before);
+    });
 
-  it("unknown api_id → UNAUTHORIZED", async () => {
-    const { client } = await boot();
-    expect((await thrown(client({ apiId: "NOBODY" }).status("K1"))).code).toBe("UNAUTHORIZED");
-  });
+    it("testing mode deducts nothing", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const before = sandbox.account().balance;
+      const t = accepted(
+        await supplier.order({
+          cmd: "game",
+          code: "ML86",
+          customerNo: "123456789(2901)",
+          refId: newRefId(),
+          testing: true,
+        }),
+      );
+      expect(t.status).toBe("success");
+      expect(sandbox.account().balance).toBe(before);
+      const bill = { code: "PLNPOST", customerNo: "530012345901", refId: newRefId() };
+      await supplier.inquiry(bill);
+      expect(accepted(await supplier.payBill({ ...bill, testing: true })).status).toBe("success");
+      expect(sandbox.account().balance).toBe(before);
+    });
 
-  it("a stale or future timestamp → TIMESTAMP_EXPIRED, with a word about the clock", async () => {
-    const { client, clock } = await boot();
-    for (const offset of [-(5 * 60 + 30) * 1000, (5 * 60 + 30) * 1000]) {
-      const skewed = new ManualClock({ start: clock.now() + offset });
-      const supplier = client({ clock: skewed });
-      const err = await thrown(supplier.balance());
-      expect(err.code).toBe("TIMESTAMP_EXPIRED");
-      expect(err.message).toMatch(/clock may be wrong/);
-      rejectedWith(
+    it("refusals: PRODUCT_NOT_FOUND, PRODUCT_INACTIVE, INVALID_CUSTOMER_NO, INSUFFICIENT_BALANCE, VALIDATION_ERROR", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const order = (
+        over: Partial<{ code: string; customerNo: string; refId: string; cmd: "prepaid" | "game" }>,
+      ) =>
+        supplier.order({
+          cmd: "prepaid",
+          code: "TSEL10",
+          customerNo: phone("901"),
+          refId: newRefId(),
+          ...over,
+        });
+      rejectedWith(await order({ code: "NO-SUCH-PRODUCT" }), "PRODUCT_NOT_FOUND");
+      rejectedWith(await order({ code: "ISAT1000" }), "PRODUCT_INACTIVE");
+      rejectedWith(await order({ customerNo: "12" }), "INVALID_CUSTOMER_NO");
+      // a ref_id already taken by a bill inquiry is a validation error, with the field named
+      const inquired = { code: "PLNPOST", customerNo: "530012345670", refId: newRefId() };
+      await supplier.inquiry(inquired);
+      const validation = await order({ refId: inquired.refId });
+      rejectedWith(validation, "VALIDATION_ERROR");
+      if (validation.outcome === "rejected") {
+        expect(validation.error.details.errors).toHaveProperty("ref_id");
+      }
+      sandbox.account().setBalance(100);
+      rejectedWith(await order({}), "INSUFFICIENT_BALANCE");
+      expect(sandbox.account().balance).toBe(100);
+    });
+
+    it("rate limiting → RATE_LIMITED on a read (after retries) and unknown on an order", async () => {
+      const { client } = await boot(kit, { rateLimitPerSecond: 1 });
+      const supplier = client({ readRetries: 0 });
+      await supplier.balance();
+      expect((await thrown(supplier.balance())).code).toBe("RATE_LIMITED");
+      unknownWith(
         await supplier.order({
           cmd: "prepaid",
           code: "TSEL10",
           customerNo: phone("901"),
           refId: newRefId(),
         }),
-        "TIMESTAMP_EXPIRED",
+        "RATE_LIMITED",
       );
-    }
-  });
-});
-
-describe("orders against the sandbox", () => {
-  it("an order is charged once; a repeat with the same ref_id returns it and charges nothing", async () => {
-    const { supplier, sandbox } = await boot();
-    const product = productOf(sandbox, "prepaid", "TSEL10");
-    const before = sandbox.account().balance;
-    const request = {
-      cmd: "prepaid" as const,
-      code: product.code,
-      customerNo: phone("901"),
-      refId: newRefId(),
-    };
-    const first = accepted(await supplier.order(request));
-    expect(first).toMatchObject({
-      status: "success",
-      price: product.price,
-      supplierCode: "ORDER_SUCCESS",
     });
-    expect(sandbox.account().balance).toBe(before - product.price);
-    const again = accepted(await supplier.order(request));
-    expect(again).toEqual(first);
-    expect(sandbox.account().balance).toBe(before - product.price);
-    expect((await supplier.balance()).balance).toBe(before - product.price);
+
+    it("injected 500s: reads retry through them, an order is unknown after one try", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      sandbox.faults = { ...sandbox.faults, errorRate: 1 };
+      expect((await thrown(supplier.balance())).code).toBe("SERVER_ERROR");
+      const refId = newRefId();
+      unknownWith(
+        await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("901"), refId }),
+        "SERVER_ERROR",
+      );
+      // the sandbox did the work before it fell over: status tells
+      sandbox.faults = { ...sandbox.faults, errorRate: 0 };
+      const status = await supplier.status(refId);
+      expect(status).toMatchObject({ found: true, transaction: { status: "success" } });
+      expect(sandbox.transactions().filter((t) => t.refId === refId)).toHaveLength(1);
+    });
   });
 
-  it("a ref_id repeated for another destination → unknown REF_ID_MISMATCH, nothing charged", async () => {
-    const { supplier, sandbox } = await boot();
-    const refId = newRefId();
-    accepted(
-      await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("901"), refId }),
-    );
-    const before = sandbox.account().balance;
-    unknownWith(
-      await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("902"), refId }),
-      "REF_ID_MISMATCH",
-    );
-    expect(sandbox.account().balance).toBe(before);
-  });
-
-  it("testing mode deducts nothing", async () => {
-    const { supplier, sandbox } = await boot();
-    const before = sandbox.account().balance;
-    const t = accepted(
-      await supplier.order({
-        cmd: "game",
-        code: "ML86",
-        customerNo: "123456789(2901)",
-        refId: newRefId(),
-        testing: true,
-      }),
-    );
-    expect(t.status).toBe("success");
-    expect(sandbox.account().balance).toBe(before);
-    const bill = { code: "PLNPOST", customerNo: "530012345901", refId: newRefId() };
-    await supplier.inquiry(bill);
-    expect(accepted(await supplier.payBill({ ...bill, testing: true })).status).toBe("success");
-    expect(sandbox.account().balance).toBe(before);
-  });
-
-  it("refusals: PRODUCT_NOT_FOUND, PRODUCT_INACTIVE, INVALID_CUSTOMER_NO, INSUFFICIENT_BALANCE, VALIDATION_ERROR", async () => {
-    const { supplier, sandbox } = await boot();
-    const order = (
-      over: Partial<{ code: string; customerNo: string; refId: string; cmd: "prepaid" | "game" }>,
-    ) =>
-      supplier.order({
-        cmd: "prepaid",
-        code: "TSEL10",
-        customerNo: phone("901"),
-        refId: newRefId(),
-        ...over,
-      });
-    rejectedWith(await order({ code: "NO-SUCH-PRODUCT" }), "PRODUCT_NOT_FOUND");
-    rejectedWith(await order({ code: "ISAT1000" }), "PRODUCT_INACTIVE");
-    rejectedWith(await order({ customerNo: "12" }), "INVALID_CUSTOMER_NO");
-    // a ref_id already taken by a bill inquiry is a validation error, with the field named
-    const inquired = { code: "PLNPOST", customerNo: "530012345670", refId: newRefId() };
-    await supplier.inquiry(inquired);
-    const validation = await order({ refId: inquired.refId });
-    rejectedWith(validation, "VALIDATION_ERROR");
-    if (validation.outcome === "rejected") {
-      expect(validation.error.details.errors).toHaveProperty("ref_id");
+  describe("DESIGN.md's outcome table", () => {
+    interface Row {
+      ending: string;
+      first: SupplierTransaction["status"];
+      final: SupplierTransaction["status"];
+      /** the final callbacks expected, then any stale ones */
+      callbacks: SupplierTransaction["status"][];
     }
-    sandbox.account().setBalance(100);
-    rejectedWith(await order({}), "INSUFFICIENT_BALANCE");
-    expect(sandbox.account().balance).toBe(100);
-  });
+    const ROWS: Row[] = [
+      { ending: "901", first: "success", final: "success", callbacks: [] },
+      { ending: "902", first: "failed", final: "failed", callbacks: [] },
+      { ending: "903", first: "pending", final: "success", callbacks: ["success"] },
+      { ending: "904", first: "pending", final: "failed", callbacks: ["failed"] },
+      { ending: "905", first: "pending", final: "success", callbacks: [] },
+      {
+        ending: "908",
+        first: "pending",
+        final: "success",
+        callbacks: ["success", "success", "pending"],
+      },
+      { ending: "123", first: "pending", final: "success", callbacks: ["success"] },
+    ];
 
-  it("the old release's path answers 410 → GONE (the client never sends it; a rewrite forces it)", async () => {
-    const { client } = await boot();
-    const oldPath: typeof fetch = (input, init) =>
-      fetch(String(input).replace(/\/(balance|order)$/, "/check"), init);
-    const supplier = client({ fetch: oldPath });
-    expect((await thrown(supplier.balance())).code).toBe("GONE");
-    rejectedWith(
-      await supplier.order({
+    for (const row of ROWS) {
+      it(`customer number ending in ${row.ending}: ${row.first} → ${row.final}, ${row.callbacks.length} callbacks`, async () => {
+        const { supplier, sandbox, clock } = await boot(kit);
+        const receiver = await callbackReceiver();
+        sandbox.account().setCallbackUrl(receiver.url);
+        const product = productOf(sandbox, "prepaid", "TSEL10");
+        const before = sandbox.account().balance;
+        const refId = newRefId();
+        const first = accepted(
+          await supplier.order({
+            cmd: "prepaid",
+            code: product.code,
+            customerNo: phone(row.ending),
+            refId,
+          }),
+        );
+        expect(first.status).toBe(row.first);
+        expect(first.supplierCode).toBe(kit.code("order", row.first));
+        expect(first.sn === null).toBe(row.first !== "success");
+
+        await sandbox.settleNow();
+        const status = await supplier.status(refId);
+        if (!status.found) throw new Error("the transaction was not found");
+        expect(status.transaction.status).toBe(row.final);
+        expect(status.transaction.sn === null).toBe(row.final !== "success");
+        // a failed order is refunded; a successful one is charged once
+        expect(sandbox.account().balance).toBe(
+          before - (row.final === "success" ? product.price : 0),
+        );
+
+        const callbacks = callbacksFor(receiver.received, refId, clock);
+        expect(callbacks.map((c) => c.transaction.status)).toEqual(row.callbacks);
+        for (const c of callbacks) {
+          expect(c.event).toBe("transaction.final");
+          expect(c.transaction).toMatchObject({ kind: "order", refId, code: product.code });
+        }
+      });
+    }
+
+    it("906: the reply comes after the client's timeout → unknown; status finds the transaction", async () => {
+      const { supplier, sandbox } = await boot(kit, { slowReplyMs: 3000 }, { timeoutMs: 300 });
+      const refId = newRefId();
+      const outcome = await supplier.order({
         cmd: "prepaid",
         code: "TSEL10",
-        customerNo: phone("901"),
-        refId: newRefId(),
-      }),
-      "GONE",
-    );
+        customerNo: phone("906"),
+        refId,
+      });
+      unknownWith(outcome, "TIMEOUT");
+      const status = await supplier.status(refId);
+      expect(status).toMatchObject({ found: true, transaction: { refId, code: "TSEL10" } });
+      await sandbox.settleNow();
+      expect(await supplier.status(refId)).toMatchObject({
+        found: true,
+        transaction: { status: "success" },
+      });
+    });
+
+    it("907: the transaction is made, the reply is a 500 → unknown; status finds it", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const refId = newRefId();
+      const before = sandbox.account().balance;
+      unknownWith(
+        await supplier.order({ cmd: "game", code: "ML86", customerNo: "12345(2907)", refId }),
+        "SERVER_ERROR",
+      );
+      const status = await supplier.status(refId);
+      expect(status).toMatchObject({ found: true, transaction: { refId, code: "ML86" } });
+      if (status.found) expect(sandbox.account().balance).toBe(before - status.transaction.price);
+    });
+
+    it("bills follow the same table: 902 fails and is refunded, 901 succeeds", async () => {
+      const { supplier, sandbox } = await boot(kit);
+      const before = sandbox.account().balance;
+      const failing = { code: "PLNPOST", customerNo: "5300123902", refId: newRefId() };
+      await supplier.inquiry(failing);
+      const failed = accepted(await supplier.payBill(failing));
+      expect(failed).toMatchObject({
+        kind: "bill",
+        status: "failed",
+        sn: null,
+        supplierCode: kit.code("bill", "failed"),
+      });
+      expect(sandbox.account().balance).toBe(before);
+
+      const paying = { code: "BPJS", customerNo: "8888801234901", refId: newRefId() };
+      const inquiry = await supplier.inquiry(paying);
+      const paid = accepted(await supplier.payBill(paying));
+      expect(paid).toMatchObject({
+        status: "success",
+        supplierCode: kit.code("bill", "success"),
+        price: inquiry.total,
+      });
+      expect(paid.sn).toBeTruthy();
+      expect(sandbox.account().balance).toBe(before - inquiry.total);
+    });
   });
 
-  it("rate limiting → RATE_LIMITED on a read (after retries) and unknown on an order", async () => {
-    const { client } = await boot({ rateLimitPerSecond: 1 });
-    const supplier = client({ readRetries: 0 });
-    await supplier.balance();
-    expect((await thrown(supplier.balance())).code).toBe("RATE_LIMITED");
-    unknownWith(
-      await supplier.order({
-        cmd: "prepaid",
-        code: "TSEL10",
-        customerNo: phone("901"),
-        refId: newRefId(),
-      }),
-      "RATE_LIMITED",
-    );
-  });
-
-  it("injected 500s: reads retry through them, an order is unknown after one try", async () => {
-    const { supplier, sandbox } = await boot();
-    sandbox.faults = { ...sandbox.faults, errorRate: 1 };
-    expect((await thrown(supplier.balance())).code).toBe("SERVER_ERROR");
-    const refId = newRefId();
-    unknownWith(
-      await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("901"), refId }),
-      "SERVER_ERROR",
-    );
-    // the sandbox did the work before it fell over: status tells
-    sandbox.faults = { ...sandbox.faults, errorRate: 0 };
-    const status = await supplier.status(refId);
-    expect(status).toMatchObject({ found: true, transaction: { status: "success" } });
-    expect(sandbox.transactions().filter((t) => t.refId === refId)).toHaveLength(1);
-  });
-});
-
-describe("DESIGN.md's outcome table", () => {
-  interface Row {
-    ending: string;
-    first: SupplierTransaction["status"];
-    final: SupplierTransaction["status"];
-    /** the final callbacks expected, then any stale ones */
-    callbacks: SupplierTransaction["status"][];
-  }
-  const ROWS: Row[] = [
-    { ending: "901", first: "success", final: "success", callbacks: [] },
-    { ending: "902", first: "failed", final: "failed", callbacks: [] },
-    { ending: "903", first: "pending", final: "success", callbacks: ["success"] },
-    { ending: "904", first: "pending", final: "failed", callbacks: ["failed"] },
-    { ending: "905", first: "pending", final: "success", callbacks: [] },
-    {
-      ending: "908",
-      first: "pending",
-      final: "success",
-      callbacks: ["success", "success", "pending"],
-    },
-    { ending: "123", first: "pending", final: "success", callbacks: ["success"] },
-  ];
-
-  for (const row of ROWS) {
-    it(`customer number ending in ${row.ending}: ${row.first} → ${row.final}, ${row.callbacks.length} callbacks`, async () => {
-      const { supplier, sandbox, clock } = await boot();
+  describe("bills against the sandbox", () => {
+    it("inquiry → payBill within the window; the bill's detail amounts are integers", async () => {
+      const { supplier, sandbox, clock } = await boot(kit);
       const receiver = await callbackReceiver();
       sandbox.account().setCallbackUrl(receiver.url);
-      const product = productOf(sandbox, "prepaid", "TSEL10");
       const before = sandbox.account().balance;
-      const refId = newRefId();
-      const first = accepted(
-        await supplier.order({
-          cmd: "prepaid",
-          code: product.code,
-          customerNo: phone(row.ending),
-          refId,
-        }),
-      );
-      expect(first.status).toBe(row.first);
-      expect(first.supplierCode).toBe(`ORDER_${row.first.toUpperCase()}`);
-      expect(first.sn === null).toBe(row.first !== "success");
+      const request = { code: "PLNPOST", customerNo: "530012345673", refId: newRefId() };
+      const inquiry = await supplier.inquiry(request);
+      expect(inquiry).toMatchObject({
+        refId: request.refId,
+        customerNo: request.customerNo,
+        code: "PLNPOST",
+      });
+      expect(inquiry.total).toBe(inquiry.tagihan + inquiry.admin);
+      expect(inquiry.desc?.lembarTagihan).toBe(3);
+      expect(inquiry.desc?.detail).toHaveLength(3);
+      for (const period of inquiry.desc?.detail ?? []) {
+        expect(Number.isSafeInteger(period.nilaiTagihan)).toBe(true);
+      }
+      const msLeft = inquiry.expiresAt.getTime() - clock.now();
+      expect(msLeft).toBeGreaterThan(4 * 60 * 1000);
+      expect(msLeft).toBeLessThanOrEqual(5 * 60 * 1000);
+
+      clock.advance(4 * 60 * 1000);
+      const pending = accepted(await supplier.payBill(request));
+      expect(pending).toMatchObject({
+        kind: "bill",
+        status: "pending",
+        price: inquiry.total,
+        supplierCode: kit.code("bill", "pending"),
+      });
+      expect(pending.bill).toMatchObject({
+        tagihan: inquiry.tagihan,
+        admin: inquiry.admin,
+        total: inquiry.total,
+      });
+      expect(sandbox.account().balance).toBe(before - inquiry.total);
 
       await sandbox.settleNow();
-      const status = await supplier.status(refId);
-      if (!status.found) throw new Error("the transaction was not found");
-      expect(status.transaction.status).toBe(row.final);
-      expect(status.transaction.sn === null).toBe(row.final !== "success");
-      // a failed order is refunded; a successful one is charged once
-      expect(sandbox.account().balance).toBe(
-        before - (row.final === "success" ? product.price : 0),
+      const status = await supplier.status(request.refId);
+      expect(status).toMatchObject({
+        found: true,
+        transaction: { kind: "bill", status: "success" },
+      });
+      if (status.found) expect(status.transaction.bill?.desc?.detail).toHaveLength(3);
+      const callbacks = callbacksFor(receiver.received, request.refId, clock);
+      expect(callbacks.map((c) => [c.transaction.kind, c.transaction.status])).toEqual([
+        ["bill", "success"],
+      ]);
+
+      // paying again returns the same payment and charges nothing
+      const again = accepted(await supplier.payBill(request));
+      expect(again.status).toBe("success");
+      expect(sandbox.account().balance).toBe(before - inquiry.total);
+    });
+
+    it("payBill after the 5-minute window → rejected INQUIRY_EXPIRED", async () => {
+      const { supplier, sandbox, clock } = await boot(kit);
+      const request = { code: "PLNPOST", customerNo: "530012345670", refId: newRefId() };
+      await supplier.inquiry(request);
+      clock.advance(5 * 60 * 1000 + 1000);
+      const before = sandbox.account().balance;
+      rejectedWith(await supplier.payBill(request), "INQUIRY_EXPIRED");
+      expect(sandbox.account().balance).toBe(before);
+    });
+
+    it("payBill with another customer number → rejected INQUIRY_MISMATCH", async () => {
+      const { supplier } = await boot(kit);
+      const request = { code: "PLNPOST", customerNo: "530012345670", refId: newRefId() };
+      await supplier.inquiry(request);
+      rejectedWith(
+        await supplier.payBill({ ...request, customerNo: "530012345680" }),
+        "INQUIRY_MISMATCH",
       );
-
-      const callbacks = callbacksFor(receiver.received, refId, clock);
-      expect(callbacks.map((c) => c.transaction.status)).toEqual(row.callbacks);
-      for (const c of callbacks) {
-        expect(c.event).toBe("transaction.final");
-        expect(c.transaction).toMatchObject({ kind: "order", refId, code: product.code });
-      }
     });
-  }
 
-  it("906: the reply comes after the client's timeout → unknown; status finds the transaction", async () => {
-    const { supplier, sandbox } = await boot({ slowReplyMs: 3000 }, { timeoutMs: 300 });
-    const refId = newRefId();
-    const outcome = await supplier.order({
-      cmd: "prepaid",
-      code: "TSEL10",
-      customerNo: phone("906"),
-      refId,
+    it("payBill without an inquiry → rejected INQUIRY_NOT_FOUND", async () => {
+      const { supplier } = await boot(kit);
+      rejectedWith(
+        await supplier.payBill({ code: "PLNPOST", customerNo: "530012345670", refId: newRefId() }),
+        "INQUIRY_NOT_FOUND",
+      );
     });
-    unknownWith(outcome, "TIMEOUT");
-    const status = await supplier.status(refId);
-    expect(status).toMatchObject({ found: true, transaction: { refId, code: "TSEL10" } });
-    await sandbox.settleNow();
-    expect(await supplier.status(refId)).toMatchObject({
-      found: true,
-      transaction: { status: "success" },
+
+    it("inquiry failures throw: INQUIRY_FAILED (no bill due), PRODUCT_NOT_FOUND, INVALID_CUSTOMER_NO, PRODUCT_INACTIVE", async () => {
+      const { supplier } = await boot(kit);
+      const ask = (code: string, customerNo: string) =>
+        thrown(supplier.inquiry({ code, customerNo, refId: newRefId() }));
+      expect((await ask("PLNPOST", "530012345679")).code).toBe("INQUIRY_FAILED");
+      expect((await ask("TSEL10", "530012345670")).code).toBe("PRODUCT_NOT_FOUND");
+      expect((await ask("PLNPOST", "12")).code).toBe("INVALID_CUSTOMER_NO");
+      expect((await ask("PDAMAMB", "530012345670")).code).toBe("PRODUCT_INACTIVE");
     });
-  });
 
-  it("907: the transaction is made, the reply is a 500 → unknown; status finds it", async () => {
-    const { supplier, sandbox } = await boot();
-    const refId = newRefId();
-    const before = sandbox.account().balance;
-    unknownWith(
-      await supplier.order({ cmd: "game", code: "ML86", customerNo: "12345(2907)", refId }),
-      "SERVER_ERROR",
-    );
-    const status = await supplier.status(refId);
-    expect(status).toMatchObject({ found: true, transaction: { refId, code: "ML86" } });
-    if (status.found) expect(sandbox.account().balance).toBe(before - status.transaction.price);
-  });
-
-  it("bills follow the same table: 902 fails (data null → failed from the request), 901 succeeds", async () => {
-    const { supplier, sandbox } = await boot();
-    const before = sandbox.account().balance;
-    const failing = { code: "PLNPOST", customerNo: "5300123902", refId: newRefId() };
-    await supplier.inquiry(failing);
-    const failed = accepted(await supplier.payBill(failing));
-    expect(failed).toMatchObject({
-      kind: "bill",
-      status: "failed",
-      sn: null,
-      supplierCode: "BILL_PAYMENT_FAILED",
+    it("a bill inquiry on a ref_id an order took → VALIDATION_ERROR with field errors", async () => {
+      const { supplier } = await boot(kit);
+      const refId = newRefId();
+      accepted(
+        await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("901"), refId }),
+      );
+      const err = await thrown(
+        supplier.inquiry({ code: "PLNPOST", customerNo: "530012345670", refId }),
+      );
+      expect(err.code).toBe("VALIDATION_ERROR");
+      expect(err.details.errors).toHaveProperty("ref_id");
     });
-    expect(sandbox.account().balance).toBe(before);
-
-    const paying = { code: "BPJS", customerNo: "8888801234901", refId: newRefId() };
-    const inquiry = await supplier.inquiry(paying);
-    const paid = accepted(await supplier.payBill(paying));
-    expect(paid).toMatchObject({
-      status: "success",
-      supplierCode: "BILL_PAYMENT_SUCCESS",
-      price: inquiry.total,
-    });
-    expect(paid.sn).toBeTruthy();
-    expect(sandbox.account().balance).toBe(before - inquiry.total);
-  });
-});
-
-describe("bills against the sandbox", () => {
-  it("inquiry → payBill within the window; the bill's detail amounts are integers", async () => {
-    const { supplier, sandbox, clock } = await boot();
-    const receiver = await callbackReceiver();
-    sandbox.account().setCallbackUrl(receiver.url);
-    const before = sandbox.account().balance;
-    const request = { code: "PLNPOST", customerNo: "530012345673", refId: newRefId() };
-    const inquiry = await supplier.inquiry(request);
-    expect(inquiry).toMatchObject({
-      refId: request.refId,
-      customerNo: request.customerNo,
-      code: "PLNPOST",
-    });
-    expect(inquiry.total).toBe(inquiry.tagihan + inquiry.admin);
-    expect(inquiry.desc?.lembarTagihan).toBe(3);
-    expect(inquiry.desc?.detail).toHaveLength(3);
-    for (const period of inquiry.desc?.detail ?? []) {
-      expect(Number.isSafeInteger(period.nilaiTagihan)).toBe(true);
-    }
-    const msLeft = inquiry.expiresAt.getTime() - clock.now();
-    expect(msLeft).toBeGreaterThan(4 * 60 * 1000);
-    expect(msLeft).toBeLessThanOrEqual(5 * 60 * 1000);
-
-    clock.advance(4 * 60 * 1000);
-    const pending = accepted(await supplier.payBill(request));
-    expect(pending).toMatchObject({
-      kind: "bill",
-      status: "pending",
-      price: inquiry.total,
-      supplierCode: "BILL_PAYMENT_PENDING",
-    });
-    expect(pending.bill).toMatchObject({
-      tagihan: inquiry.tagihan,
-      admin: inquiry.admin,
-      total: inquiry.total,
-    });
-    expect(sandbox.account().balance).toBe(before - inquiry.total);
-
-    await sandbox.settleNow();
-    const status = await supplier.status(request.refId);
-    expect(status).toMatchObject({ found: true, transaction: { kind: "bill", status: "success" } });
-    if (status.found) expect(status.transaction.bill?.desc?.detail).toHaveLength(3);
-    const callbacks = callbacksFor(receiver.received, request.refId, clock);
-    expect(callbacks.map((c) => [c.transaction.kind, c.transaction.status])).toEqual([
-      ["bill", "success"],
-    ]);
-
-    // paying again returns the same payment and charges nothing
-    const again = accepted(await supplier.payBill(request));
-    expect(again.status).toBe("success");
-    expect(sandbox.account().balance).toBe(before - inquiry.total);
-  });
-
-  it("payBill after the 5-minute window → rejected INQUIRY_EXPIRED", async () => {
-    const { supplier, sandbox, clock } = await boot();
-    const request = { code: "PLNPOST", customerNo: "530012345670", refId: newRefId() };
-    await supplier.inquiry(request);
-    clock.advance(5 * 60 * 1000 + 1000);
-    const before = sandbox.account().balance;
-    rejectedWith(await supplier.payBill(request), "INQUIRY_EXPIRED");
-    expect(sandbox.account().balance).toBe(before);
-  });
-
-  it("payBill with another customer number → rejected INQUIRY_MISMATCH", async () => {
-    const { supplier } = await boot();
-    const request = { code: "PLNPOST", customerNo: "530012345670", refId: newRefId() };
-    await supplier.inquiry(request);
-    rejectedWith(
-      await supplier.payBill({ ...request, customerNo: "530012345680" }),
-      "INQUIRY_MISMATCH",
-    );
-  });
-
-  it("payBill without an inquiry → rejected INQUIRY_NOT_FOUND", async () => {
-    const { supplier } = await boot();
-    rejectedWith(
-      await supplier.payBill({ code: "PLNPOST", customerNo: "530012345670", refId: newRefId() }),
-      "INQUIRY_NOT_FOUND",
-    );
-  });
-
-  it("inquiry failures throw: INQUIRY_FAILED (no bill due), PRODUCT_NOT_FOUND, INVALID_CUSTOMER_NO, PRODUCT_INACTIVE", async () => {
-    const { supplier } = await boot();
-    const ask = (code: string, customerNo: string) =>
-      thrown(supplier.inquiry({ code, customerNo, refId: newRefId() }));
-    expect((await ask("PLNPOST", "530012345679")).code).toBe("INQUIRY_FAILED");
-    expect((await ask("TSEL10", "530012345670")).code).toBe("PRODUCT_NOT_FOUND");
-    expect((await ask("PLNPOST", "12")).code).toBe("INVALID_CUSTOMER_NO");
-    expect((await ask("PDAMAMB", "530012345670")).code).toBe("PRODUCT_INACTIVE");
-  });
-
-  it("a bill inquiry on a ref_id an order took → VALIDATION_ERROR with field errors", async () => {
-    const { supplier } = await boot();
-    const refId = newRefId();
-    accepted(
-      await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("901"), refId }),
-    );
-    const err = await thrown(
-      supplier.inquiry({ code: "PLNPOST", customerNo: "530012345670", refId }),
-    );
-    expect(err.code).toBe("VALIDATION_ERROR");
-    expect(err.details.errors).toHaveProperty("ref_id");
   });
 });

@@ -48,16 +48,52 @@ describe("createSupplier", () => {
     }
   });
 
-  it("refuses without credentials, and for the key interface (not supported yet)", () => {
+  it("builds the key adapter for SUPPLIER_INTERFACE=key: Bearer key, no api_id or signature", async () => {
+    const stub = await startStub(() => ({
+      json: {
+        status: "success",
+        rc: "00",
+        message: "ok",
+        data: { balance: 42, balance_formatted: "Rp42" },
+      },
+    }));
+    try {
+      const config = parseConfig({
+        ...SUPPLIER_ENV,
+        SUPPLIER_BASE_URL: stub.url,
+        SUPPLIER_INTERFACE: "key",
+      });
+      const supplier = createSupplier({ config });
+      expect(supplier.interface).toBe("key");
+      expect(await supplier.balance()).toEqual({ balance: 42, balanceFormatted: "Rp42" });
+      expect(supplier.notices?.()).toEqual([]);
+      const [request] = stub.requests;
+      expect(request).toMatchObject({ method: "GET", path: "/balance", raw: "" });
+      expect(request!.headers.authorization).toBe("Bearer key-secret-1");
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("the key adapter takes the embedded sandbox's credentials too", async () => {
+    const stub = await startStub(() => ({ json: { rc: "00", message: "ok", data: [] } }));
+    try {
+      const supplier = createSupplier({
+        config: parseConfig({ SUPPLIER_INTERFACE: "key" }),
+        credentials: { baseUrl: stub.url, apiId: "sandbox", apiKey: "k-sandbox", secretKey: "s" },
+      });
+      expect(await supplier.products("game")).toEqual([]);
+      expect(stub.requests[0]!.path).toBe("/products?type=game");
+      expect(stub.requests[0]!.headers.authorization).toBe("Bearer k-sandbox");
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("refuses without credentials, whichever interface", () => {
     expect(() => createSupplier({ config: parseConfig({}) })).toThrow(/no supplier credentials/);
-    expect(() =>
-      createSupplier({
-        config: parseConfig({
-          ...SUPPLIER_ENV,
-          SUPPLIER_BASE_URL: "https://supplier.example/v1",
-          SUPPLIER_INTERFACE: "key",
-        }),
-      }),
-    ).toThrow("SUPPLIER_INTERFACE=key is not supported yet");
+    expect(() => createSupplier({ config: parseConfig({ SUPPLIER_INTERFACE: "key" }) })).toThrow(
+      /no supplier credentials/,
+    );
   });
 });
