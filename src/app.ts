@@ -6,6 +6,7 @@ import { syncCatalogue } from "./commerce/catalogue/sync.ts";
 import {
   callbackJobSender,
   registerCommerceJobs,
+  registerHousekeeping,
   registerNotificationDelivery,
 } from "./commerce/jobs.ts";
 import type { Deliver } from "./commerce/notifications/outbox.ts";
@@ -32,6 +33,8 @@ export type Role = "all" | "web" | "worker";
 export interface Frontend {
   routes?: Hono<AppEnv>[];
   deliver?: Deliver;
+  /** daily clean-up of the front end's own tables */
+  housekeeping?(now: Date): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -124,6 +127,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await registerCatalogueJobs(jobs, { db: database.db, supplier: supplier.supplier, logger });
     }
     frontend = await deps.frontend?.({ orders, supplier, role });
+    if (runsJobs) {
+      await registerHousekeeping(jobs, {
+        db: database.db,
+        clock,
+        logger,
+        ...(frontend?.housekeeping ? { frontend: frontend.housekeeping } : {}),
+      });
+    }
     if (runsJobs && frontend?.deliver) {
       await registerNotificationDelivery(jobs, {
         db: database.db,

@@ -192,11 +192,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const p: Parsed = result.data;
 
-  const given = SUPPLIER_VARS.filter((name) => p[name] !== undefined);
-  if (given.length > 0 && given.length < SUPPLIER_VARS.length) {
-    for (const name of SUPPLIER_VARS.filter((n) => p[n] === undefined)) {
+  // the key interface sends no api_id; the secret key still verifies its callbacks
+  const needed = SUPPLIER_VARS.filter(
+    (name) => !(p.SUPPLIER_INTERFACE === "key" && name === "SUPPLIER_API_ID"),
+  );
+  const given = needed.filter((name) => p[name] !== undefined);
+  if (given.length > 0 && given.length < needed.length) {
+    for (const name of needed.filter((n) => p[n] === undefined)) {
       problems.push(
-        describe(name, `is missing; set all of ${SUPPLIER_VARS.join(", ")} or none`, undefined),
+        describe(name, `is missing; set all of ${needed.join(", ")} or none`, undefined),
       );
     }
   }
@@ -218,10 +222,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     supplier:
-      given.length === SUPPLIER_VARS.length
+      given.length === needed.length
         ? {
             baseUrl: p.SUPPLIER_BASE_URL!,
-            apiId: p.SUPPLIER_API_ID!,
+            apiId: p.SUPPLIER_API_ID ?? "",
             apiKey: p.SUPPLIER_API_KEY!,
             secretKey: p.SUPPLIER_SECRET_KEY!,
           }

@@ -111,6 +111,21 @@ describe("parseConfig", () => {
     ]);
   });
 
+  it("the key interface needs no SUPPLIER_API_ID", () => {
+    const config = parseConfig({
+      SUPPLIER_INTERFACE: "key",
+      SUPPLIER_BASE_URL: "https://s.example",
+      SUPPLIER_API_KEY: "key-1234",
+      SUPPLIER_SECRET_KEY: "secret-1234",
+    });
+    expect(config.supplier).toMatchObject({ apiId: "", apiKey: "key-1234" });
+    const problems = problemsOf({ SUPPLIER_INTERFACE: "key", SUPPLIER_API_KEY: "k" });
+    expect(problems.map((p) => p.split(" ")[0])).toEqual([
+      "SUPPLIER_BASE_URL",
+      "SUPPLIER_SECRET_KEY",
+    ]);
+  });
+
   it("needs PUBLIC_URL and WEBHOOK_SECRET in webhook mode", () => {
     const problems = problemsOf({
       BOT_TOKEN: "123456789:AAHabcdefghijklmnopqrstuvwxyz012345",

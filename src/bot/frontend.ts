@@ -7,7 +7,13 @@ import { createI18n } from "./i18n.ts";
 import { createBot } from "./index.ts";
 import { createDeliver } from "./notify/deliver.ts";
 import { type Polling, startPolling } from "./polling.ts";
-import { createTelegramWebhookRoute, setTelegramWebhook, UpdateTracker } from "./webhook.ts";
+import { pruneConversations } from "./storage.ts";
+import {
+  createTelegramWebhookRoute,
+  pruneTelegramUpdates,
+  setTelegramWebhook,
+  UpdateTracker,
+} from "./webhook.ts";
 
 export interface TelegramFrontendOptions {
   token: string;
@@ -69,7 +75,18 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
 
     return {
       routes,
-      deliver: createDeliver({ api: bot.api, db: orders.db, i18n, adminIds: o.adminIds, logger: o.logger }),
+      deliver: createDeliver({
+        api: bot.api,
+        db: orders.db,
+        i18n,
+        adminIds: o.adminIds,
+        logger: o.logger,
+      }),
+      async housekeeping(now) {
+        // telegram never redelivers an update after a day; idle flows lapse after an hour
+        await pruneTelegramUpdates(orders.db, new Date(now.getTime() - 2 * 86_400_000));
+        await pruneConversations(orders.db, new Date(now.getTime() - 86_400_000));
+      },
       async start() {
         await bot.init();
         try {

@@ -1,8 +1,12 @@
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/client.ts";
 import type { JobRunner } from "../jobs/runner.ts";
+import type { Logger } from "../logger.ts";
 import { processCallback } from "./callbacks/inbox.ts";
 import { type DeliveryDeps, deliverDue } from "./notifications/deliver.ts";
 import { enqueueNotification } from "./notifications/outbox.ts";
 import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
+import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
 import { expireDeposits } from "./wallet/deposits.ts";
 
@@ -12,6 +16,7 @@ export const COMMERCE_QUEUES = {
   callback: "supplier-callback",
   notify: "notify",
   depositExpire: "deposit-expire",
+  housekeeping: "housekeeping",
 } as const;
 
 export interface CommerceJobsDeps {
@@ -105,5 +110,26 @@ export async function registerNotificationDelivery(
 ): Promise<void> {
   await jobs.boss.work(COMMERCE_QUEUES.notify, { pollingIntervalSeconds: 0.5 }, async () => {
     await deliverDue(delivery);
+  });
+}
+
+/** once a day (03:30 WIB): expired quotes, and whatever the front end keeps */
+export async function registerHousekeeping(
+  jobs: JobRunner,
+  deps: {
+    db: Database;
+    clock: Clock;
+    logger: Logger;
+    frontend?: (now: Date) => Promise<void>;
+  },
+): Promise<void> {
+  const q = COMMERCE_QUEUES.housekeeping;
+  await jobs.boss.createQueue(q, { name: q, policy: "singleton" });
+  await jobs.boss.schedule(q, "30 3 * * *", {}, { tz: "Asia/Jakarta" });
+  await jobs.boss.work(q, async () => {
+    const now = new Date(deps.clock.now());
+    const quotes = await pruneQuotes(deps.db, new Date(now.getTime() - 86_400_000));
+    await deps.frontend?.(now);
+    deps.logger.info({ quotes }, "housekeeping done");
   });
 }

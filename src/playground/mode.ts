@@ -60,6 +60,7 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is
       routes: [page, botApi.app as unknown as Hono<AppEnv>, ...(bot.routes ?? [])],
       ...(bot.deliver ? { deliver: bot.deliver } : {}),
+      ...(bot.housekeeping ? { housekeeping: bot.housekeeping } : {}),
       async start() {
         const db = core.orders.db;
         for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {

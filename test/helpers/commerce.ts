@@ -45,14 +45,15 @@ export async function bootCommerce(
     port: 0,
     clock,
     settleDelayMs: 50,
-    slowReplyMs: 1_500,
+    slowReplyMs: 5_000,
     callbackRetryDelaysMs: [50],
     ...options.sandbox,
   });
   const clientOptions = {
     baseUrl: sandbox.url,
     clock,
-    timeoutMs: options.timeoutMs ?? 800,
+    // generous: a loaded 2-core machine must not turn a normal reply into a timeout
+    timeoutMs: options.timeoutMs ?? 2_500,
     readRetries: 1,
     retryBaseMs: 20,
   };

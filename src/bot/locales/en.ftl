@@ -210,6 +210,7 @@ wallet-debited = 💰 An admin took { $amount } from your balance (note: { $note
 
 admin-balance = 🏦 Supplier balance: <b>{ $balance }</b>
 admin-supplier-error = ⚠️ The supplier can't be reached ({ $code }).
+admin-supplier-notice = ⚠️ Supplier notice: { $notice }
 admin-sync-started = 🔄 Syncing the catalogue…
 admin-sync-done =
     ✅ <b>Catalogue synced</b> ({ $seconds } s)

@@ -210,6 +210,7 @@ wallet-debited = 💰 Saldo kamu dikurangi { $amount } oleh admin (catatan: { $n
 
 admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b>
 admin-supplier-error = ⚠️ Supplier tidak bisa dihubungi ({ $code }).
+admin-supplier-notice = ⚠️ Pemberitahuan supplier: { $notice }
 admin-sync-started = 🔄 Sinkronisasi katalog…
 admin-sync-done =
     ✅ <b>Katalog tersinkron</b> ({ $seconds } dtk)

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
+import { pruneQuotes } from "../../../src/commerce/orders/prune.ts";
 import { createBillQuote, createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
-import { orders, transfers } from "../../../src/db/schema.ts";
+import { orders, quotes, transfers } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
@@ -197,6 +198,25 @@ describe(`confirming quotes (${testDriver})`, () => {
       customerNo: "8888000000019",
     });
     expect(q).toMatchObject({ ok: false, reason: "no_bill" });
+  });
+
+  it("housekeeping forgets old unused quotes and keeps those that became orders", async () => {
+    const user = await h.newUser(100_000);
+    const unused = await quote(user);
+    const used = await quote(user, "081234560901");
+    const placed = await confirmQuote(h.deps, { quoteId: used.id, userId: user });
+    expect(placed.ok).toBe(true);
+    h.clock.advance(2 * 86_400_000);
+    const pruned = await pruneQuotes(h.deps.db, new Date(h.clock.now() - 86_400_000));
+    expect(pruned).toBeGreaterThanOrEqual(1);
+    const left = await h.deps.db.select({ id: quotes.id }).from(quotes);
+    expect(left.map((q) => q.id)).toContain(used.id);
+    expect(left.map((q) => q.id)).not.toContain(unused.id);
+    // a press on the forgotten card is a stale button, not an error
+    expect(await confirmQuote(h.deps, { quoteId: unused.id, userId: user })).toEqual({
+      ok: false,
+      reason: "quote_not_found",
+    });
   });
 
   it("the ledger verifies after all of it", async () => {

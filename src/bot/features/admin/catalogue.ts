@@ -94,7 +94,14 @@ export function adminCatalogue(): Composer<BotContext> {
   composer.command("balance", async (ctx) => {
     try {
       const b = await ctx.deps.supplier.balance();
-      await ctx.reply(ctx.t("admin-balance", { balance: rupiah(b.balance) }), HTML);
+      // the supplier's deprecation warnings, so the owner hears of an API change in time
+      const notices = (ctx.deps.supplier.notices?.() ?? []).map((n) =>
+        ctx.t("admin-supplier-notice", { notice: escapeHtml(n) }),
+      );
+      await ctx.reply(
+        [ctx.t("admin-balance", { balance: rupiah(b.balance) }), ...notices].join("\n"),
+        HTML,
+      );
     } catch (err) {
       ctx.deps.logger.warn({ err }, "supplier balance failed");
       await ctx.reply(ctx.t("admin-supplier-error", { code: supplierProblem(err) }), HTML);
