@@ -12,51 +12,14 @@ import {
 } from "../commerce/catalogue/index.ts";
 import { getRoundStep, setRoundStep } from "../commerce/catalogue/settings.ts";
 import { type SyncSummary, syncCatalogue } from "../commerce/catalogue/sync.ts";
-import { type Config, loadConfig, secretsOf } from "../config.ts";
-import { createLogger, type Logger } from "../logger.ts";
+import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
-import { createSupplier } from "../supplier/index.ts";
-import type { Supplier } from "../supplier/types.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
+import { cliLogger, print, withSupplier } from "./io.ts";
 
 // `kios sync` and `kios markup`: the catalogue from the supplier (or the embedded sandbox
 // when no SUPPLIER_* is set) and the markup rules that turn its prices into selling prices.
-
-/** stdout, flushed before the CLI's process.exit can cut a piped output short */
-function print(text: string): Promise<void> {
-  return new Promise((resolve, reject) =>
-    process.stdout.write(`${text}\n`, (err) => (err ? reject(err) : resolve())),
-  );
-}
-
-/** logs on stderr, so stdout stays the command's output */
-function cliLogger(config: Config): Logger {
-  return createLogger({
-    level: config.logLevel === "info" ? "warn" : config.logLevel,
-    secrets: secretsOf(config),
-    destination: process.stderr,
-    pretty: Boolean(process.stderr.isTTY),
-  });
-}
-
-async function withSupplier<T>(
-  config: Config,
-  logger: Logger,
-  work: (supplier: Supplier) => Promise<T>,
-): Promise<T> {
-  if (config.supplier) return work(createSupplier({ config, logger }));
-  console.error("no SUPPLIER_* set: syncing from the embedded sandbox supplier");
-  // loaded only when needed: a configured shop never starts the sandbox
-  const { startSandbox, DEFAULT_SANDBOX_CREDENTIALS } = await import("../sandbox/index.ts");
-  const sandbox = await startSandbox({ port: 0, logger });
-  try {
-    const credentials = { baseUrl: sandbox.url, ...DEFAULT_SANDBOX_CREDENTIALS };
-    return await work(createSupplier({ config, logger, credentials }));
-  } finally {
-    await sandbox.close();
-  }
-}
 
 function describeSummary(s: SyncSummary, driver: string): string {
   const rows: [string, number][] = [

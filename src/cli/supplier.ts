@@ -1,7 +1,5 @@
-import { type Config, loadConfig, secretsOf } from "../config.ts";
-import { createLogger, type Logger } from "../logger.ts";
+import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
-import { createSupplier } from "../supplier/index.ts";
 import {
   type ProductCmd,
   type Supplier,
@@ -10,64 +8,19 @@ import {
   type SupplierTransaction,
 } from "../supplier/types.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
+import { cliLogger, print, withSupplier } from "./io.ts";
 
 // `kios balance`, `kios products`, `kios status`: the supplier from SUPPLIER_*, or the
 // embedded sandbox when none is configured (so the commands work straight after install).
 
 const CMDS: readonly ProductCmd[] = ["prepaid", "game", "pasca"];
 
-/** runs fn against the configured supplier or a sandbox started for the occasion */
-async function withSupplier(fn: (supplier: Supplier) => Promise<number>): Promise<number> {
+/** runs fn against the configured supplier or the embedded sandbox */
+async function withConfiguredSupplier(
+  fn: (supplier: Supplier) => Promise<number>,
+): Promise<number> {
   const config = await loadConfig();
-  const logger = cliLogger(config);
-  if (config.supplier) {
-    return report(() => fn(createSupplier({ config, logger })));
-  }
-  console.error("no SUPPLIER_* set: using the embedded sandbox supplier");
-  // loaded only when needed: a configured shop never starts the sandbox
-  const { startSandbox, DEFAULT_SANDBOX_CREDENTIALS } = await import("../sandbox/index.ts");
-  const sandbox = await startSandbox({ port: 0, logger });
-  try {
-    const supplier = createSupplier({
-      config,
-      logger,
-      credentials: { baseUrl: sandbox.url, ...DEFAULT_SANDBOX_CREDENTIALS },
-    });
-    return await report(() => fn(supplier));
-  } finally {
-    await sandbox.close();
-  }
-}
-
-let pipeWatched = false;
-
-/**
- * writes to stdout and waits until it is flushed: the CLI exits with process.exit, which
- * would cut a long output (a 2,000-product JSON list) written to a pipe. A reader that
- * goes away early (`| head`) is not an error.
- */
-function print(text: string): Promise<void> {
-  if (!pipeWatched) {
-    pipeWatched = true;
-    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code !== "EPIPE") throw err;
-    });
-  }
-  return new Promise((resolve, reject) =>
-    process.stdout.write(`${text}\n`, (err) =>
-      err && (err as NodeJS.ErrnoException).code !== "EPIPE" ? reject(err) : resolve(),
-    ),
-  );
-}
-
-/** logs go to stderr so that stdout stays the command's output (e.g. --json) */
-function cliLogger(config: Config): Logger {
-  return createLogger({
-    level: config.logLevel === "info" ? "warn" : config.logLevel,
-    secrets: secretsOf(config),
-    destination: process.stderr,
-    pretty: Boolean(process.stderr.isTTY),
-  });
+  return withSupplier(config, cliLogger(config), (supplier) => report(() => fn(supplier)));
 }
 
 /** a supplier refusal or failure prints its code and message and exits 1 */
@@ -92,7 +45,7 @@ export const balanceCommand: Command = {
   usage: "kios balance [--json]",
   async run(argv) {
     const { values } = parseFlags(argv, { json: { type: "boolean", default: false } });
-    return withSupplier(async (supplier) => {
+    return withConfiguredSupplier(async (supplier) => {
       const balance = await supplier.balance();
       await print(
         values.json
@@ -116,7 +69,7 @@ export const productsCommand: Command = {
     const cmd = values.cmd as ProductCmd | undefined;
     if (cmd === undefined) throw new UsageError("--cmd is required");
     if (!CMDS.includes(cmd)) throw new UsageError(`--cmd must be one of ${CMDS.join(", ")}`);
-    return withSupplier(async (supplier) => {
+    return withConfiguredSupplier(async (supplier) => {
       const products = await supplier.products(cmd);
       await print(
         values.json
@@ -141,7 +94,7 @@ export const statusCommand: Command = {
     const [refId, ...extra] = positionals;
     if (refId === undefined) throw new UsageError("a ref_id is required");
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    return withSupplier(async (supplier) => {
+    return withConfiguredSupplier(async (supplier) => {
       const result = await supplier.status(refId);
       if (!result.found) {
         console.error(
