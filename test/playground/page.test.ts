@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { browserMissing, launchBrowser, SCREENSHOTS } from "../helpers/browser.ts";
 import {
   DEMO_ADMIN,
   DEMO_CUSTOMER,
@@ -9,7 +10,6 @@ import {
   PROCESSING_TEXT,
   startDemoPlayground,
 } from "./demo-bot.ts";
-import { browserMissing, launchBrowser, SCREENSHOTS } from "../helpers/browser.ts";
 
 // the playground page in a real browser (Debian's Chromium, driven by playwright-core),
 // against the local Bot API server and a small grammY demo bot on one port

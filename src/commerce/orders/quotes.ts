@@ -103,7 +103,7 @@ export async function createBillQuote(
   const now = deps.clock.now();
   const tier = await tierOf(deps, q.userId);
   const item = await productByCode(deps.db, q.productCode, { tier });
-  if (!item || item.type !== "pasca" || inCutOff(item, now)) {
+  if (item?.type !== "pasca" || inCutOff(item, now)) {
     return { ok: false, reason: "product_unavailable" };
   }
   const customerNo = normaliseDestination(item, q.customerNo);
