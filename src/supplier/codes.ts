@@ -1,4 +1,7 @@
-import { SupplierError, type SupplierErrorCode, type TransactionStatus } from "./types.ts";
+import { answerError, type CodeNaming } from "./answers.ts";
+import { ownEntry } from "./records.ts";
+import { REFUSALS } from "./send-once.ts";
+import type { SupplierError, SupplierErrorCode, TransactionStatus } from "./types.ts";
 
 // what each answer code means to kios. The client keys on `code`, not on the HTTP status.
 
@@ -18,39 +21,18 @@ export const BILL_CODES: Readonly<Record<string, TransactionStatus>> = {
   BILL_PAYMENT_FAILED: "failed",
 };
 
-/** the status an ORDER_* code implies (own keys only: "constructor" is no code) */
+/** the status an ORDER_* code implies */
 export function orderStatusOf(code: string): TransactionStatus | undefined {
-  return Object.hasOwn(ORDER_CODES, code) ? ORDER_CODES[code] : undefined;
+  return ownEntry(ORDER_CODES, code);
 }
 
 export function billStatusOf(code: string): TransactionStatus | undefined {
-  return Object.hasOwn(BILL_CODES, code) ? BILL_CODES[code] : undefined;
+  return ownEntry(BILL_CODES, code);
 }
-
-/**
- * definite refusals: the supplier read the request and created no transaction, so an order
- * or bill payment answered with one of these is `rejected` (safe to refund).
- */
-export const REFUSAL_CODES: ReadonlySet<SupplierErrorCode> = new Set<SupplierErrorCode>([
-  "INVALID_SIGNATURE",
-  "UNAUTHORIZED",
-  "INVALID_API_KEY",
-  "TIMESTAMP_EXPIRED",
-  "INSUFFICIENT_BALANCE",
-  "PRODUCT_NOT_FOUND",
-  "PRODUCT_INACTIVE",
-  "INVALID_CUSTOMER_NO",
-  "VALIDATION_ERROR",
-  "INQUIRY_FAILED",
-  "INQUIRY_NOT_FOUND",
-  "INQUIRY_EXPIRED",
-  "INQUIRY_MISMATCH",
-  "GONE",
-]);
 
 /** the supplier codes that become a SupplierError of the same name */
 const SUPPLIER_SENT_CODES: ReadonlySet<string> = new Set<SupplierErrorCode>([
-  ...REFUSAL_CODES,
+  ...REFUSALS,
   "TRANSACTION_NOT_FOUND",
   "RATE_LIMITED",
   "SERVER_ERROR",
@@ -78,30 +60,23 @@ const EXPLANATIONS: Partial<Record<SupplierErrorCode, string>> = {
   GONE: "the supplier answered 410 Gone: a form of the old, stopped release was used",
 };
 
+export function explain(code: SupplierErrorCode): string {
+  return EXPLANATIONS[code] ?? code;
+}
+
+/** this interface's answers carry a `code` named like kios's own */
+export const SIGNATURE_NAMING: CodeNaming = {
+  noun: "code",
+  explain,
+  noteCode: () => undefined,
+};
+
 /** the SupplierError for an answer code that is not a success of the operation asked. */
 export function errorForCode(
   code: string,
   supplierMessage: string,
   details: { httpStatus?: number; errors?: Record<string, string[]> } = {},
 ): SupplierError {
-  const said = supplierMessage ? ` (supplier: "${supplierMessage}")` : "";
-  if (SUPPLIER_SENT_CODES.has(code)) {
-    const known = code as SupplierErrorCode;
-    return new SupplierError(known, `${EXPLANATIONS[known] ?? known}${said}`, {
-      ...details,
-      supplierCode: code,
-    });
-  }
-  return new SupplierError(
-    "UNKNOWN_CODE",
-    `the supplier answered with unknown code ${code}${said}`,
-    {
-      ...details,
-      supplierCode: code,
-    },
-  );
-}
-
-export function explain(code: SupplierErrorCode): string {
-  return EXPLANATIONS[code] ?? code;
+  const known = SUPPLIER_SENT_CODES.has(code) ? (code as SupplierErrorCode) : undefined;
+  return answerError(SIGNATURE_NAMING, code, known, supplierMessage, details);
 }

@@ -6,7 +6,11 @@ import { createKeySupplier } from "./key/client.ts";
 import type { Supplier } from "./types.ts";
 
 export { type ParsedCallback, parseCallback } from "./callback.ts";
-export { createSignatureSupplier, type SignatureSupplierOptions } from "./client.ts";
+export {
+  createSignatureSupplier,
+  type SignatureSupplier,
+  type SignatureSupplierOptions,
+} from "./client.ts";
 export { createKeySupplier, type KeySupplier, type KeySupplierOptions } from "./key/client.ts";
 export * from "./types.ts";
 

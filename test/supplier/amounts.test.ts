@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatRupiah, parseRupiah, wholeRupiah } from "../../src/supplier/amounts.ts";
-import { parseSupplierTime } from "../../src/supplier/wire.ts";
+import { parseSupplierTime } from "../../src/supplier/times.ts";
 
 describe("parseRupiah (bill detail amounts)", () => {
   const cases: [string, number | undefined][] = [

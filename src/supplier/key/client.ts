@@ -1,7 +1,18 @@
 import { type Clock, systemClock } from "../../clock.ts";
 import { normaliseSupplierBaseUrl } from "../../config.ts";
 import type { Logger } from "../../logger.ts";
-import { REF_ID_PATTERN } from "../ref-id.ts";
+import {
+  answeredAbout,
+  type Identity,
+  invalidOrderCmd,
+  invalidProductKind,
+  invalidRefId,
+} from "../checks.ts";
+import { createNotices } from "../notices.ts";
+import { failedFromRequest, toBalance } from "../records.ts";
+import { redactor } from "../redact.ts";
+import { inquireOnce, rejected, submitOnce } from "../send-once.ts";
+import { replyDetails } from "../transport.ts";
 import {
   type InquiryRequest,
   type OrderRequest,
@@ -13,19 +24,16 @@ import {
   SupplierError,
   type SupplierTransaction,
 } from "../types.ts";
-import { toBalance } from "../wire.ts";
 import {
   errorForRc,
-  KEY_REFUSALS,
   RC_FAILED,
   RC_SUCCESS,
   RC_TRANSACTION_NOT_FOUND,
   transactionRc,
 } from "./codes.ts";
 import { createKeyWire, type KeyReply, type KeyRequest } from "./http.ts";
-import { createNotices } from "./notices.ts";
 import {
-  failedFromRequest,
+  KEY_FIELDS,
   type KeyTransactionContext,
   recordKind,
   toKeyInquiry,
@@ -60,19 +68,14 @@ export interface KeySupplier extends Supplier {
   notices(): readonly string[];
 }
 
-const PRODUCT_KINDS: readonly string[] = ["prepaid", "game", "pasca"];
-const REDACTED = "[redacted]";
-
-type Identity = { refId: string; code: string; customerNo: string };
-
 export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
   const clock = options.clock ?? systemClock;
   const readRetries = options.readRetries ?? 3;
   const logger = options.logger?.child({ component: "supplier" });
   const { apiKey } = options;
   // the supplier's text is shown to people; it must not carry back the key it was sent
-  const scrub = (s: string) => (apiKey.length >= 4 ? s.split(apiKey).join(REDACTED) : s);
-  const notices = createNotices({ logger, scrub });
+  const scrub = redactor([apiKey]);
+  const notices = createNotices({ logger });
   const wire = createKeyWire({
     baseUrl: normaliseSupplierBaseUrl(options.baseUrl),
     apiKey,
@@ -86,10 +89,7 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
 
   /** an answer that is not the success the caller asked for */
   const refusal = (reply: KeyReply) =>
-    errorForRc(reply.envelope.rc, reply.envelope.message, {
-      httpStatus: reply.httpStatus,
-      ...(reply.fieldErrors ? { errors: reply.fieldErrors } : {}),
-    });
+    errorForRc(reply.envelope.rc, reply.envelope.message, replyDetails(reply));
 
   /** the transaction of an answer whose rc carries one (throws BAD_RESPONSE) */
   function transactionOf(
@@ -103,7 +103,7 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
     const ctx: KeyTransactionContext = { rc, rcState, message, ...known };
     // a failed answer may come without its record (as the signature interface's bills do)
     if (rc === RC_FAILED && kind && (data === null || data === undefined)) {
-      return failedFromRequest(kind, ctx);
+      return failedFromRequest(kind, { ...known, supplierCode: rc, message });
     }
     return toKeyTransaction(data, ctx, kind);
   }
@@ -112,57 +112,36 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
     return wire.send(request, readRetries);
   }
 
-  async function submit(kind: "order" | "bill", request: Identity & { testing?: boolean }) {
-    const invalid = invalidRequest(request);
-    if (invalid) return { outcome: "rejected", error: invalid } satisfies SubmitOutcome;
-    let reply: KeyReply;
-    try {
-      // money moves: exactly one attempt
-      reply = await wire.send(
-        {
-          endpoint: "POST /v1/transaction",
-          path: "/transaction",
-          body: {
-            product_code: request.code,
-            customer_id: request.customerNo,
-            ref_id: request.refId,
-            ...(request.testing === true ? { testing: true } : {}),
+  function submit(
+    kind: "order" | "bill",
+    request: Identity & { testing?: boolean },
+  ): Promise<SubmitOutcome> {
+    return submitOnce({
+      kind,
+      request,
+      fields: KEY_FIELDS,
+      send: () =>
+        wire.send(
+          {
+            endpoint: "POST /v1/transaction",
+            path: "/transaction",
+            body: {
+              product_code: request.code,
+              customer_id: request.customerNo,
+              ref_id: request.refId,
+              ...(request.testing === true ? { testing: true } : {}),
+            },
           },
-        },
-        0,
-      );
-    } catch (err) {
-      const error = asSupplierError(err);
-      // 410 Gone is a definite refusal; anything else without an envelope may have gone through
-      if (error.code === "GONE") return { outcome: "rejected", error } satisfies SubmitOutcome;
-      return unknown(error);
-    }
-    const { rc, data } = reply.envelope;
-    if (transactionRc(rc)) {
-      const said = recordKind(data);
-      if (said !== undefined && said !== kind) {
-        return unknown(
-          new SupplierError(
-            "REF_ID_MISMATCH",
-            `ref_id ${request.refId} belongs to ${kind === "order" ? "a bill payment" : "an order"} at the supplier (rc ${rc})`,
-          ),
-        );
-      }
-      let transaction: SupplierTransaction;
-      try {
-        transaction = transactionOf(reply, request, kind);
-      } catch (err) {
-        return unknown(asSupplierError(err));
-      }
-      const mismatch = identityMismatch(transaction, request);
-      if (mismatch) return unknown(mismatch);
-      return { outcome: "accepted", transaction } satisfies SubmitOutcome;
-    }
-    const error = refusal(reply);
-    if (KEY_REFUSALS.has(error.code)) {
-      return { outcome: "rejected", error } satisfies SubmitOutcome;
-    }
-    return unknown(error);
+          0,
+        ),
+      read: (reply) => {
+        const { rc, data } = reply.envelope;
+        if (!transactionRc(rc)) return { refusal: refusal(reply) };
+        const said = recordKind(data);
+        if (said !== undefined && said !== kind) return { otherKind: `rc ${rc}` };
+        return { transaction: () => transactionOf(reply, request, kind) };
+      },
+    });
   }
 
   /** a lookup by ref_id or trx_id: the record, or { found: false } */
@@ -170,12 +149,8 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
     const reply = await read(request);
     if (reply.envelope.rc === RC_TRANSACTION_NOT_FOUND) return { found: false };
     const transaction = transactionOf(reply, refId ? { refId } : {});
-    if (refId !== undefined && transaction.refId !== refId) {
-      throw new SupplierError(
-        "REF_ID_MISMATCH",
-        `asked the status of ref_id ${refId}, the supplier answered about ${transaction.refId}`,
-      );
-    }
+    const mismatch = refId === undefined ? undefined : answeredAbout(refId, transaction);
+    if (mismatch) throw mismatch;
     return { found: true, transaction };
   }
 
@@ -189,12 +164,8 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
     },
 
     async products(cmd: ProductCmd) {
-      if (!PRODUCT_KINDS.includes(cmd)) {
-        throw new SupplierError(
-          "VALIDATION_ERROR",
-          "not sent: type must be prepaid, game or pasca",
-        );
-      }
+      const invalid = invalidProductKind(cmd, "type");
+      if (invalid) throw invalid;
       const reply = await read({
         endpoint: "GET /v1/products",
         path: "/products",
@@ -207,16 +178,8 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
     },
 
     order(request: OrderRequest) {
-      if (request.cmd !== "prepaid" && request.cmd !== "game") {
-        const error = new SupplierError(
-          "VALIDATION_ERROR",
-          "not sent: cmd must be prepaid or game",
-          {
-            errors: { cmd: ["must be prepaid or game"] },
-          },
-        );
-        return Promise.resolve<SubmitOutcome>({ outcome: "rejected", error });
-      }
+      const invalid = invalidOrderCmd(request.cmd);
+      if (invalid) return Promise.resolve(rejected(invalid));
       // the key interface has no cmd: the product code says what it is
       return submit("order", request);
     },
@@ -226,33 +189,33 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
       return submit("bill", request);
     },
 
-    async inquiry(request: InquiryRequest) {
-      const invalid = invalidRequest(request);
-      if (invalid) throw invalid;
-      // not money-moving, but not retried either: the caller asks again if it wants
-      const reply = await wire.send(
-        {
-          endpoint: "POST /v1/inquiry",
-          path: "/inquiry",
-          body: {
-            product_code: request.code,
-            customer_id: request.customerNo,
-            ref_id: request.refId,
-          },
+    inquiry(request: InquiryRequest) {
+      return inquireOnce({
+        request,
+        fields: KEY_FIELDS,
+        send: () =>
+          wire.send(
+            {
+              endpoint: "POST /v1/inquiry",
+              path: "/inquiry",
+              body: {
+                product_code: request.code,
+                customer_id: request.customerNo,
+                ref_id: request.refId,
+              },
+            },
+            0,
+          ),
+        read: (reply) => {
+          if (reply.envelope.rc !== RC_SUCCESS) throw refusal(reply);
+          return toKeyInquiry(reply.envelope.data, request, clock.now());
         },
-        0,
-      );
-      if (reply.envelope.rc !== RC_SUCCESS) throw refusal(reply);
-      const result = toKeyInquiry(reply.envelope.data, request, clock.now());
-      const mismatch = identityMismatch(result, request);
-      if (mismatch) throw mismatch;
-      return result;
+      });
     },
 
     async status(refId: string): Promise<StatusResult> {
-      if (!REF_ID_PATTERN.test(refId)) {
-        throw new SupplierError("VALIDATION_ERROR", "not sent: ref_id is empty or malformed");
-      }
+      const invalid = invalidRefId(refId);
+      if (invalid) throw invalid;
       return lookup(
         { endpoint: "GET /v1/transaction", path: "/transaction", query: { ref_id: refId } },
         refId,
@@ -279,54 +242,4 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
 
     notices: () => notices.list(),
   };
-}
-
-function unknown(error: SupplierError): SubmitOutcome {
-  return { outcome: "unknown", reason: error.message, error };
-}
-
-function asSupplierError(err: unknown): SupplierError {
-  if (err instanceof SupplierError) return err;
-  // a bug or an injected fetch's surprise: its message is not trusted to be secret-free
-  return new SupplierError(
-    "TRANSPORT_ERROR",
-    `supplier call failed unexpectedly (${err instanceof Error ? err.name : typeof err})`,
-  );
-}
-
-/** what kios checks before sending: a ref_id it can look up later, a product, a destination */
-function invalidRequest(request: Identity): SupplierError | undefined {
-  const errors: Record<string, string[]> = {};
-  if (typeof request.refId !== "string" || !REF_ID_PATTERN.test(request.refId)) {
-    errors.ref_id = ["must be 1 to 64 characters of A-Z, a-z, 0-9, . _ / -"];
-  }
-  if (typeof request.code !== "string" || request.code.trim() === "") {
-    errors.product_code = ["is required"];
-  }
-  if (typeof request.customerNo !== "string" || request.customerNo.trim() === "") {
-    errors.customer_id = ["is required"];
-  }
-  const fields = Object.keys(errors);
-  if (fields.length === 0) return undefined;
-  return new SupplierError("VALIDATION_ERROR", `not sent: invalid ${fields.join(", ")}`, {
-    errors,
-  });
-}
-
-/**
- * a repeated ref_id answers with the stored transaction: if that is another product or
- * destination, this ref_id belongs to someone else's transaction (kios flags it for an admin).
- */
-function identityMismatch(got: Identity, sent: Identity): SupplierError | undefined {
-  const differs: string[] = [];
-  if (got.refId.trim() !== sent.refId.trim()) differs.push(`ref_id ${got.refId}`);
-  if (got.code.trim() !== sent.code.trim()) differs.push(`product_code ${got.code}`);
-  if (got.customerNo.trim() !== sent.customerNo.trim()) {
-    differs.push(`customer_id ${got.customerNo}`);
-  }
-  if (differs.length === 0) return undefined;
-  return new SupplierError(
-    "REF_ID_MISMATCH",
-    `the supplier answered ref_id ${sent.refId} with another transaction (${differs.join(", ")})`,
-  );
 }

@@ -1,5 +1,7 @@
+import { answerError, type CodeNaming } from "../answers.ts";
 import { explain } from "../codes.ts";
-import { SupplierError, type SupplierErrorCode, type TransactionStatus } from "../types.ts";
+import { ownEntry } from "../records.ts";
+import type { SupplierError, SupplierErrorCode, TransactionStatus } from "../types.ts";
 
 // what each `rc` of the key-based interface means to kios. The document gives only `00`
 // (success); the rest is kios's decision (docs/supplier.md), served by the sandbox the same
@@ -39,32 +41,13 @@ export const RC_ERRORS: Readonly<Record<string, SupplierErrorCode>> = {
 
 /** the state an rc implies for a transaction answer, or undefined when it carries none */
 export function transactionRc(rc: string): "any" | TransactionStatus | undefined {
-  return Object.hasOwn(TRANSACTION_RCS, rc) ? TRANSACTION_RCS[rc] : undefined;
+  return ownEntry(TRANSACTION_RCS, rc);
 }
 
 /** the SupplierError code an rc names, or undefined for an rc kios does not know */
 export function errorCodeOfRc(rc: string): SupplierErrorCode | undefined {
-  return Object.hasOwn(RC_ERRORS, rc) ? RC_ERRORS[rc] : undefined;
+  return ownEntry(RC_ERRORS, rc);
 }
-
-/**
- * definite refusals: the supplier read the request and created no transaction, so a
- * transaction request answered with one of these is `rejected` (safe to refund).
- */
-export const KEY_REFUSALS: ReadonlySet<SupplierErrorCode> = new Set<SupplierErrorCode>([
-  "VALIDATION_ERROR",
-  "UNAUTHORIZED",
-  "INVALID_API_KEY",
-  "INSUFFICIENT_BALANCE",
-  "PRODUCT_NOT_FOUND",
-  "PRODUCT_INACTIVE",
-  "INVALID_CUSTOMER_NO",
-  "INQUIRY_FAILED",
-  "INQUIRY_NOT_FOUND",
-  "INQUIRY_EXPIRED",
-  "INQUIRY_MISMATCH",
-  "GONE",
-]);
 
 // the signature interface's explanations name api_id and signatures; these name the key
 const KEY_EXPLANATIONS: Partial<Record<SupplierErrorCode, string>> = {
@@ -78,22 +61,18 @@ export function explainKey(code: SupplierErrorCode): string {
   return KEY_EXPLANATIONS[code] ?? explain(code);
 }
 
+/** this interface's answers carry an `rc`, named beside kios's own code */
+export const KEY_NAMING: CodeNaming = {
+  noun: "rc",
+  explain: explainKey,
+  noteCode: (rc) => `rc ${rc}`,
+};
+
 /** the SupplierError for an rc that is not the success of the operation asked */
 export function errorForRc(
   rc: string,
   supplierMessage: string,
   details: { httpStatus?: number; errors?: Record<string, string[]> } = {},
 ): SupplierError {
-  const said = supplierMessage ? ` (supplier: "${supplierMessage}")` : "";
-  const known = errorCodeOfRc(rc);
-  if (known) {
-    return new SupplierError(known, `${explainKey(known)}${said} (rc ${rc})`, {
-      ...details,
-      supplierCode: rc,
-    });
-  }
-  return new SupplierError("UNKNOWN_CODE", `the supplier answered with unknown rc ${rc}${said}`, {
-    ...details,
-    supplierCode: rc,
-  });
+  return answerError(KEY_NAMING, rc, errorCodeOfRc(rc), supplierMessage, details);
 }

@@ -1,14 +1,18 @@
-import type { Logger } from "../../logger.ts";
+import type { Logger } from "../logger.ts";
 
 // deprecation warnings in the supplier's replies. The document says the old release's
 // responses "carry a warning" without showing its format, so kios looks for the usual
 // forms: the Deprecation (RFC 9745), Sunset (RFC 8594) and Warning headers, and a
 // `warning` or `deprecation` field in the body. Each endpoint is logged once at warn level
 // and kept for admins (/balance); later warnings of the same endpoint change nothing.
+// Both wire interfaces feed it from the shared transport.
 
 export interface Notices {
-  /** looks at one reply; `body` is the parsed JSON (or undefined) */
-  observe(endpoint: string, headers: Headers, body: unknown): void;
+  /**
+   * looks at one reply; `body` is the parsed JSON (or undefined). `scrub` removes what the
+   * request sent that is secret (it differs per attempt: a signature carries the time).
+   */
+  observe(endpoint: string, headers: Headers, body: unknown, scrub: (text: string) => string): void;
   /** one line per endpoint that warned, oldest first */
   list(): readonly string[];
 }
@@ -53,39 +57,34 @@ function bodyWarning(body: unknown): string | undefined {
   return fieldText(b.warning) ?? fieldText(b.deprecation);
 }
 
-export function createNotices(deps: {
-  logger?: Logger | undefined;
-  /** removes secrets from text the supplier sent */
-  scrub: (text: string) => string;
-}): Notices {
+/** one line of plain text for a reply that warns, or undefined when it does not */
+function describe(headers: Headers, body: unknown): string | undefined {
+  const deprecation = headers.get("deprecation");
+  const sunset = headers.get("sunset");
+  const warning = headers.get("warning");
+  const said = bodyWarning(body) ?? (warning ? warningText(warning) : undefined);
+  if (!said && deprecation === null && sunset === null) return undefined;
+  const parts = [said || "this endpoint is deprecated"];
+  const since = deprecation ? dateOf(deprecation) : undefined;
+  if (since) parts.push(`deprecated since ${day(since)}`);
+  const end = sunset ? dateOf(sunset) : undefined;
+  if (end) parts.push(`sunset ${day(end)}`);
+  // one line of plain text: it reaches logs and chat
+  return [...parts.join("; ")]
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? " " : ch))
+    .join("")
+    .replace(/ {2,}/g, " ")
+    .trim();
+}
+
+export function createNotices(deps: { logger?: Logger | undefined }): Notices {
   const byEndpoint = new Map<string, string>();
-
-  function describe(headers: Headers, body: unknown): string | undefined {
-    const deprecation = headers.get("deprecation");
-    const sunset = headers.get("sunset");
-    const warning = headers.get("warning");
-    const said = bodyWarning(body) ?? (warning ? warningText(warning) : undefined);
-    if (!said && deprecation === null && sunset === null) return undefined;
-    const parts = [said || "this endpoint is deprecated"];
-    const since = deprecation ? dateOf(deprecation) : undefined;
-    if (since) parts.push(`deprecated since ${day(since)}`);
-    const end = sunset ? dateOf(sunset) : undefined;
-    if (end) parts.push(`sunset ${day(end)}`);
-    // one line of plain text: it reaches logs and chat
-    const line = [...parts.join("; ")]
-      .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? " " : ch))
-      .join("")
-      .replace(/ {2,}/g, " ")
-      .trim();
-    return deps.scrub(line).slice(0, MAX_NOTICE);
-  }
-
   return {
-    observe(endpoint, headers, body) {
+    observe(endpoint, headers, body, scrub) {
       if (byEndpoint.has(endpoint)) return;
-      const text = describe(headers, body);
-      if (!text) return;
-      const notice = `${endpoint}: ${text}`;
+      const line = describe(headers, body);
+      if (!line) return;
+      const notice = `${endpoint}: ${scrub(line).slice(0, MAX_NOTICE)}`;
       byEndpoint.set(endpoint, notice);
       deps.logger?.warn({ endpoint, notice }, "supplier deprecation warning");
     },
