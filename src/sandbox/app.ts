@@ -16,6 +16,7 @@ import {
   KEY_GONE_MESSAGE,
   registerKeyRoutes,
   sendKey,
+  warningHeader,
 } from "./key-routes.ts";
 import { type Caller, placeOrder } from "./orders.ts";
 import type { RateLimiter } from "./rate-limit.ts";
@@ -126,6 +127,13 @@ export function createSandboxApp(deps: AppDeps): Hono {
         status: 500,
         headers: { "content-type": "application/json" },
       });
+    }
+    // the key interface puts its warning in its own envelope; the signed one says it in a
+    // Warning header, as an HTTP API being retired would
+    const warning = deprecationWarning();
+    if (warning && !isKeyRequest(c.req.method, c.req.path)) {
+      c.res.headers.set("deprecation", "true");
+      c.res.headers.set("warning", warningHeader(warning));
     }
     if (roll.slow) await deps.delays.sleep(deps.slowReplyMs);
     if (faults.latencyMs > 0) await deps.delays.sleep(faults.latencyMs);

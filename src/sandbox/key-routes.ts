@@ -63,13 +63,16 @@ export function hasBearer(c: Context): boolean {
   return /^bearer\s/i.test(c.req.header("authorization") ?? "");
 }
 
+/** a Warning header's value: latin-1 only, quotes and backslashes escaped */
+export function warningHeader(warning: string): string {
+  return `299 - "${warning.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&")}"`;
+}
+
 /** writes a key reply, with the deprecation warning when one is set */
 export function sendKey(c: Context, reply: KeyReply, warning: string | undefined): Response {
   if (!warning) return c.json(reply.body, reply.status);
-  // a header carries latin-1 only; quotes and backslashes are escaped inside the quoted text
-  const headerText = warning.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&");
   c.header("deprecation", "true");
-  c.header("warning", `299 - "${headerText}"`);
+  c.header("warning", warningHeader(warning));
   return c.json({ ...reply.body, warning }, reply.status);
 }
 

@@ -114,6 +114,19 @@ describe(`journeys: polling, resellers, the owner (${testDriver})`, () => {
     expect(m.text).toBe(`🏦 Saldo supplier: ${formatRupiah(balance)}`);
   });
 
+  it("the owner's /balance passes on a supplier's deprecation warning", async () => {
+    const sandbox = j.app.app.supplier!.sandbox!;
+    sandbox.deprecationWarning = "v1 retires on 1 March 2027; move to v2";
+    try {
+      const m = await admin("/balance", /Pemberitahuan supplier/);
+      expect(m.text).toContain(
+        "⚠️ Pemberitahuan supplier: POST /balance: v1 retires on 1 March 2027; move to v2",
+      );
+    } finally {
+      sandbox.deprecationWarning = undefined;
+    }
+  });
+
   it("the owner's /credit grows a user's wallet through the ledger and tells them", async () => {
     const u = 63_003;
     j.user(u);

@@ -413,7 +413,7 @@ describe("the sandbox's key interface", () => {
   });
 
   describe("deprecation warnings and faults", () => {
-    it("a set warning rides on every key reply as headers and a field, never on signature replies", async () => {
+    it("a set warning rides on every key reply as headers and a field, and on signature replies as headers", async () => {
       const quiet = await h.key("GET", "/balance");
       expect(quiet.headers.get("deprecation")).toBeNull();
       expect(quiet.body).not.toHaveProperty("warning");
@@ -425,8 +425,10 @@ describe("the sandbox's key interface", () => {
         '299 - "the key interface ends on 1 July 2027 ? use \\"v2\\""',
       );
       expect(loud.body.warning).toBe('the key interface ends on 1 July 2027 — use "v2"');
+      // the signed interface's envelope has no place for it: headers only
       const signature = await h.call("/balance");
-      expect(signature.headers.get("deprecation")).toBeNull();
+      expect(signature.headers.get("deprecation")).toBe("true");
+      expect(signature.headers.get("warning")).toBe(loud.headers.get("warning"));
       expect(signature.body).not.toHaveProperty("warning");
     });
 
