@@ -121,6 +121,20 @@ describe("admin commands", () => {
     await admin("/pending", /Tidak ada pesanan yang tertahan/);
   });
 
+  it("/test makes a testing-mode order: the supplier's testing flag, no money moved", async () => {
+    const before = await walletBalance(h.db, A);
+    await admin("/test", /Gunakan: \/test/);
+    const card = await admin("/test TSEL10.081234567901", /Konfirmasi pembelian/);
+    expect(card.text).toContain("🧪 Mode uji");
+    h.tap(A, card, /Bayar/);
+    await h.waitEdit(A, card.message_id, /Berhasil/);
+    const order = (await listUserOrders(h.db, A, { limit: 1, offset: 0 })).items[0]!;
+    expect(order).toMatchObject({ testing: true, status: "success" });
+    const sent = h.sandbox.transactions().find((t) => t.refId === order.refId);
+    expect(sent).toMatchObject({ testing: true, charged: 0 });
+    expect(await walletBalance(h.db, A)).toBe(before);
+  });
+
   it("/broadcast queues one message per user, delivered by the notifier", async () => {
     const users = [7101, 7102, 7103];
     for (const u of users) {

@@ -21,6 +21,7 @@ const ADMIN_COMMANDS = [
   "/pending",
   "/broadcast halo semua",
   "/user 6001",
+  "/test TSEL10.081234567901",
 ];
 
 describe("start, menu, language, help, unknown input", () => {

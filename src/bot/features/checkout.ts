@@ -17,7 +17,7 @@ import { quoteCard } from "../views/quote.ts";
 /** prices a product for a destination and shows the card (a new message, or this one) */
 export async function offerQuote(
   ctx: BotContext,
-  r: { productCode: string; destination: string; bill: boolean },
+  r: { productCode: string; destination: string; bill: boolean; testing?: boolean },
   edit = false,
 ): Promise<void> {
   const outcome = await requestQuote(ctx.deps.orders, {

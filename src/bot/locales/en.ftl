@@ -40,6 +40,7 @@ help-admin =
     /pending: stuck orders
     /broadcast &lt;text&gt;: message every user
     /user &lt;id&gt;: user details
+    /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
 unknown-command = Unknown command. Type /start to open the menu.
 fallback = Sorry, I didn't get that. Pick from the menu below.
 stale-button = This button is no longer valid.
@@ -227,6 +228,7 @@ admin-debit-done = ✅ Took { $amount } from user { $user }. Balance: { $balance
 admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
 admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } is now a { $role }.
+admin-test-usage = Usage: /test &lt;CODE.DESTINATION&gt;, e.g. /test TSEL10.081234567890. The order goes to the supplier with testing=true and moves no money.
 admin-user-usage = Use: /user &lt;telegram_user_id&gt;
 admin-user-not-found = User { $user } has never used the bot.
 admin-user =
@@ -282,4 +284,5 @@ cmd-markup = Markup rules
 cmd-stats = Statistics
 cmd-pending = Stuck orders
 cmd-broadcast = Message every user
+cmd-test = Test order (testing mode)
 cmd-user = User details

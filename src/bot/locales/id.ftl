@@ -40,6 +40,7 @@ help-admin =
     /pending: pesanan tertahan
     /broadcast &lt;teks&gt;: kirim ke semua user
     /user &lt;id&gt;: info user
+    /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
 unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
 fallback = Maaf, saya belum paham. Pilih dari menu di bawah ini.
 stale-button = Tombol ini sudah tidak berlaku.
@@ -228,6 +229,7 @@ admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
 admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } sekarang { $role }.
 admin-user-usage = Gunakan: /user &lt;telegram_user_id&gt;
+admin-test-usage = Gunakan: /test &lt;KODE.TUJUAN&gt;, misalnya /test TSEL10.081234567890. Pesanan dikirim ke supplier dengan testing=true dan tidak memotong saldo.
 admin-user-not-found = User { $user } belum pernah memakai bot.
 admin-user =
     👤 <b>User { $user }</b>
@@ -283,3 +285,4 @@ cmd-stats = Statistik
 cmd-pending = Pesanan tertahan
 cmd-broadcast = Kirim ke semua user
 cmd-user = Info user
+cmd-test = Pesanan uji (mode testing)

@@ -13,6 +13,8 @@ export interface QuoteRequest {
   destination: string;
   /** a postpaid bill: runs the supplier inquiry */
   bill: boolean;
+  /** an admin's test order: sent with testing=true, no money moves */
+  testing?: boolean;
 }
 
 /** a confirmation card's quote as plain JSON (safe to keep in a conversation's log) */
@@ -23,12 +25,14 @@ export async function requestQuote(orders: OrderDeps, r: QuoteRequest): Promise<
         chatId: r.chatId,
         productCode: r.productCode,
         customerNo: r.destination,
+        ...(r.testing ? { testing: true } : {}),
       })
     : await createQuote(orders, {
         userId: r.userId,
         chatId: r.chatId,
         productCode: r.productCode,
         destination: r.destination,
+        ...(r.testing ? { testing: true } : {}),
       });
   return result.ok ? { ok: true, quote: quoteView(result.quote) } : result;
 }

@@ -4,6 +4,7 @@ import { adminBroadcast } from "./broadcast.ts";
 import { adminCatalogue } from "./catalogue.ts";
 import { adminDepositButtons } from "./deposits.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
+import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
 
 // admin commands exist only for ADMIN_IDS: for anyone else these updates fall through to
@@ -20,13 +21,14 @@ export const ADMIN_COMMANDS = [
   "pending",
   "broadcast",
   "user",
+  "test",
 ] as const;
 
 export function adminCommands(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer
     .filter((ctx) => ctx.isAdmin)
-    .use(adminCatalogue(), adminWallet(), adminOrders(), adminBroadcast());
+    .use(adminCatalogue(), adminWallet(), adminOrders(), adminBroadcast(), adminTestOrder());
   return composer;
 }
 

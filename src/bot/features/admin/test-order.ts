@@ -1,0 +1,36 @@
+import { Composer } from "grammy";
+import { productByCode } from "../../../commerce/catalogue/queries.ts";
+import type { BotContext } from "../../context.ts";
+import { HTML } from "../../conversations/kit.ts";
+import { escapeHtml } from "../../format.ts";
+import { offerQuote } from "../checkout.ts";
+import { QUICK_ORDER } from "../quick-order.ts";
+
+/**
+ * /test CODE.DESTINATION: an admin tries a product end to end in the supplier's testing
+ * mode (the order is real in kios, marked as a test; no wallet or supplier money moves)
+ */
+export function adminTestOrder(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("test", async (ctx) => {
+    const m = QUICK_ORDER.exec(ctx.match);
+    if (!m) {
+      await ctx.reply(ctx.t("admin-test-usage"), HTML);
+      return;
+    }
+    const code = m[1]!.toUpperCase();
+    const item = await productByCode(ctx.deps.db, code, { tier: "customer" });
+    if (!item) {
+      await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }), HTML);
+      return;
+    }
+    if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"), HTML);
+    await offerQuote(ctx, {
+      productCode: item.code,
+      destination: m[2]!,
+      bill: item.type === "pasca",
+      testing: true,
+    });
+  });
+  return composer;
+}
