@@ -4,7 +4,6 @@ import type { JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
 import { processCallback } from "./callbacks/inbox.ts";
 import { type DeliveryDeps, deliverDue } from "./notifications/deliver.ts";
-import { enqueueNotification } from "./notifications/outbox.ts";
 import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
 import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
@@ -34,7 +33,9 @@ export interface CommerceJobsDeps {
 export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDeps> {
   const { boss } = d.jobs;
   const q = COMMERCE_QUEUES;
-  await boss.createQueue(q.orderCheck);
+  // stately + one key per order: one check waiting and one running at most, so the
+  // sweeper and the job's own rescheduling never grow parallel chains of checks
+  await boss.createQueue(q.orderCheck, { name: q.orderCheck, policy: "stately" });
   await boss.createQueue(q.orderSweep, { name: q.orderSweep, policy: "singleton" });
   await boss.createQueue(q.callback);
   // stately: one waiting kick is enough, however many final orders asked for one
@@ -48,7 +49,7 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
       await boss.send(
         q.orderCheck,
         { orderId },
-        { startAfter: Math.max(1, Math.ceil(afterMs / 1000)) },
+        { startAfter: Math.max(1, Math.ceil(afterMs / 1000)), singletonKey: `order-${orderId}` },
       );
     },
     async kickNotifications() {
@@ -80,13 +81,6 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   await boss.schedule(q.depositExpire, "*/5 * * * *");
   await boss.work(q.depositExpire, async () => {
     const expired = await expireDeposits(deps.db, deps.clock);
-    for (const r of expired) {
-      await enqueueNotification(deps.db, {
-        key: `deposit:${r.id}:decided`,
-        chatId: r.userId,
-        payload: { type: "deposit_decided", depositId: r.id },
-      });
-    }
     if (expired.length > 0) await orderJobs.kickNotifications();
   });
   log.debug("commerce jobs registered");

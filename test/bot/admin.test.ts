@@ -135,6 +135,43 @@ describe("admin commands", () => {
     expect(await walletBalance(h.db, A)).toBe(before);
   });
 
+  it("an expired /test card quotes again as a test, never as a real purchase", async () => {
+    const before = await walletBalance(h.db, A);
+    const card = await admin("/test TSEL10.081234567902", /Konfirmasi pembelian/);
+    expect(card.text).toContain("🧪 Mode uji");
+    h.clock.advance(11 * 60_000);
+    h.tap(A, card, /Bayar/);
+    const expired = await h.waitEdit(A, card.message_id, /kedaluwarsa/);
+    h.tap(A, expired, /Cek harga terbaru/);
+    const fresh = await h.waitEdit(A, card.message_id, /Konfirmasi pembelian/);
+    expect(fresh.text).toContain("🧪 Mode uji");
+    expect(await walletBalance(h.db, A)).toBe(before);
+  });
+
+  it("a /credit delivered twice moves money once and says so the second time", async () => {
+    const u = 6101;
+    h.user(u);
+    const before = await walletBalance(h.db, u);
+    const update = {
+      update_id: 990_001,
+      message: {
+        message_id: 990_001,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: A, type: "private" as const, first_name: "Owner" },
+        from: { id: A, is_bot: false, first_name: "Owner" },
+        text: `/credit ${u} 7000 redelivered`,
+        entities: [{ type: "bot_command" as const, offset: 0, length: 7 }],
+      },
+    };
+    const at = h.lastId(A);
+    await h.bot.handleUpdate(update);
+    await h.waitMessage(A, /ditambah|Saldo user/, at);
+    const second = h.lastId(A);
+    await h.bot.handleUpdate(update);
+    await h.waitMessage(A, /sudah dijalankan/, second);
+    expect(await walletBalance(h.db, u)).toBe(before + 7000);
+  });
+
   it("/broadcast queues one message per user, delivered by the notifier", async () => {
     const users = [7101, 7102, 7103];
     for (const u of users) {

@@ -18,6 +18,8 @@ import {
 } from "../../src/bot/format.ts";
 import { createI18n, LOCALES_DIR, translator } from "../../src/bot/i18n.ts";
 import { conversationVersion } from "../../src/bot/storage.ts";
+import { orderMessage } from "../../src/bot/views/order.ts";
+import type { Order } from "../../src/commerce/orders/types.ts";
 
 describe("rupiah and amounts", () => {
   it("writes rupiah with dots", () => {
@@ -237,5 +239,66 @@ describe("conversation storage version", () => {
     expect(conversationVersion([a])).toBe(conversationVersion([a]));
     expect(conversationVersion([a])).not.toBe(conversationVersion([b]));
     expect(conversationVersion([a], 1)).not.toBe(conversationVersion([a], 2));
+  });
+});
+
+describe("the order message's reason for a failure", () => {
+  const t = translator(createI18n(), "id");
+  const failed = (over: Partial<Order>): Order => ({
+    id: 1,
+    refId: "K01TEST",
+    confirmKey: "q",
+    userId: 1,
+    chatId: 1,
+    messageId: null,
+    kind: "prepaid",
+    productCode: "TSEL10",
+    productName: "Telkomsel 10.000",
+    destination: "081234567890",
+    price: 10_400,
+    cost: 10_300,
+    status: "failed",
+    testing: false,
+    inquiryId: null,
+    sn: null,
+    supplierCode: null,
+    supplierMessage: null,
+    failureReason: null,
+    supplierPrice: null,
+    checks: 0,
+    nextCheckAt: null,
+    flaggedAt: null,
+    createdAt: new Date(0),
+    submittedAt: null,
+    finalAt: null,
+    updatedAt: new Date(0),
+    ...over,
+  });
+
+  it("never shows kios's own technical explanation of a refusal", () => {
+    const text = orderMessage(
+      t,
+      failed({
+        supplierCode: "INSUFFICIENT_BALANCE",
+        failureReason: "the supplier account balance is too low for this purchase",
+      }),
+    );
+    expect(text).toContain("Alasan: layanan supplier sedang terganggu; coba lagi nanti");
+    expect(text).not.toContain("supplier account balance");
+  });
+
+  it("says the destination was not valid, in the buyer's language", () => {
+    const en = translator(createI18n(), "en");
+    expect(orderMessage(en, failed({ supplierCode: "INVALID_CUSTOMER_NO" }))).toContain(
+      "Reason: the destination number is not valid for this product",
+    );
+  });
+
+  it("passes on the supplier's own words when a transaction failed at the supplier", () => {
+    const text = orderMessage(
+      t,
+      failed({ supplierCode: "ORDER_FAILED", supplierMessage: "Nomor sedang dalam masa tenggang" }),
+    );
+    expect(text).toContain("Alasan: Nomor sedang dalam masa tenggang");
   });
 });

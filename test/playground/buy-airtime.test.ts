@@ -29,8 +29,12 @@ describe(`buying airtime in the playground, in Chromium (${testDriver})`, () => 
     await t?.stop();
   });
 
+  /** the last bot message whose text (not its buttons) matches */
   const lastBotMessage = (text: RegExp) =>
-    page.locator('[data-testid="message"][data-sender="bot"]').filter({ hasText: text }).last();
+    page
+      .locator('[data-testid="message"][data-sender="bot"]')
+      .filter({ has: page.getByTestId("message-text").filter({ hasText: text }) })
+      .last();
 
   async function send(text: string) {
     const input = page.getByTestId("input");
@@ -80,7 +84,7 @@ describe(`buying airtime in the playground, in Chromium (${testDriver})`, () => 
     await card.getByTestId("button").filter({ hasText: /Bayar/ }).click();
 
     // the same message moves to ✅ with the serial number
-    const done = lastBotMessage(/✅/);
+    const done = lastBotMessage(/Berhasil/);
     await done.waitFor();
     expect(await done.getByTestId("message-text").textContent()).toMatch(/SN/);
     await page.screenshot({ path: join(SCREENSHOTS, "playground-airtime.png") });

@@ -156,6 +156,8 @@ export function checkoutButtons(): Composer<BotContext> {
         productCode: quote.productCode,
         destination: quote.destination,
         bill: quote.kind === "bill",
+        // a test stays a test; it never turns into a real purchase
+        testing: quote.testing,
       },
       true,
     );

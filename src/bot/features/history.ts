@@ -101,6 +101,7 @@ export function historyButtons(): Composer<BotContext> {
       productCode: order.productCode,
       destination: order.destination,
       bill: order.kind === "bill",
+      testing: order.testing,
     });
   });
 

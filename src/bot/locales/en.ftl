@@ -157,6 +157,11 @@ order-token-tariff = Tariff/Power: { $tarif } / { $daya }
 order-token-kwh = kWh: { $kwh }
 order-reason = Reason: { $reason }
 order-reason-unknown = unknown
+order-reason-destination = the destination number is not valid for this product
+order-reason-product = the product is not available right now
+order-reason-bill = the bill session expired; check the bill again
+order-reason-service = the supplier's service is having trouble; please try again later
+order-reason-not-processed = the supplier did not process the order
 order-refunded = Balance refunded { $amount }.
 order-testing = 🧪 Test mode: no money moved.
 order-date = Time: { $date }
@@ -171,6 +176,8 @@ status-usage = Use: /status &lt;ref&gt; (see the ref in /riwayat).
 status-not-found = Order { $ref } not found.
 quick-unknown-code = Product code { $code } is unknown or unavailable.
 flagged-title = ⚠️ <b>Stuck order</b>
+conflict-title = 🚨 <b>The supplier disagrees</b>
+conflict-body = kios settled this order as { $kios }, but the supplier now says { $supplier }. No money moved by itself: check with the supplier, then correct with /credit or /debit if needed.
 
 # ---------------------------------------------------------------- balance and deposits
 
@@ -221,6 +228,7 @@ admin-sync-done =
     No longer listed: { $unlisted } · Price changes: { $prices }
 admin-sync-suspicious = ⚠️ The supplier sent empty lists (nothing removed): { $lists }
 admin-sync-failed = ⚠️ The sync failed ({ $code }). The catalogue is unchanged.
+admin-adjust-repeated = This command was already carried out; the balance was not changed again.
 admin-credit-usage = Use: /credit &lt;telegram_user_id&gt; &lt;amount&gt; [note]
 admin-debit-usage = Use: /debit &lt;telegram_user_id&gt; &lt;amount&gt; [note]
 admin-credit-done = ✅ Added { $amount } to user { $user }. Balance: { $balance }

@@ -157,6 +157,11 @@ order-token-tariff = Tarif/Daya: { $tarif } / { $daya }
 order-token-kwh = kWh: { $kwh }
 order-reason = Alasan: { $reason }
 order-reason-unknown = tidak diketahui
+order-reason-destination = nomor tujuan tidak valid untuk produk ini
+order-reason-product = produk sedang tidak tersedia
+order-reason-bill = sesi tagihan sudah habis; cek ulang tagihannya
+order-reason-service = layanan supplier sedang terganggu; coba lagi nanti
+order-reason-not-processed = pesanan tidak diproses supplier
 order-refunded = Saldo dikembalikan { $amount }.
 order-testing = 🧪 Mode uji: tidak ada saldo yang berpindah.
 order-date = Waktu: { $date }
@@ -171,6 +176,8 @@ status-usage = Gunakan: /status &lt;ref&gt; (lihat ref di /riwayat).
 status-not-found = Transaksi { $ref } tidak ditemukan.
 quick-unknown-code = Kode produk { $code } tidak dikenal atau sedang tidak tersedia.
 flagged-title = ⚠️ <b>Pesanan tertahan</b>
+conflict-title = 🚨 <b>Status supplier berbeda</b>
+conflict-body = kios mencatat pesanan ini { $kios }, tetapi supplier kini menyatakan { $supplier }. Saldo tidak diubah otomatis: periksa dengan supplier, lalu koreksi dengan /credit atau /debit bila perlu.
 
 # ---------------------------------------------------------------- saldo dan deposit
 
@@ -221,6 +228,7 @@ admin-sync-done =
     Tidak terdaftar lagi: { $unlisted } · Perubahan harga: { $prices }
 admin-sync-suspicious = ⚠️ Daftar kosong dari supplier (tidak ada yang dihapus): { $lists }
 admin-sync-failed = ⚠️ Sinkronisasi gagal ({ $code }). Katalog tidak diubah.
+admin-adjust-repeated = Perintah ini sudah dijalankan; saldo tidak diubah lagi.
 admin-credit-usage = Gunakan: /credit &lt;telegram_user_id&gt; &lt;jumlah&gt; [catatan]
 admin-debit-usage = Gunakan: /debit &lt;telegram_user_id&gt; &lt;jumlah&gt; [catatan]
 admin-credit-done = ✅ Saldo user { $user } ditambah { $amount }. Saldo: { $balance }

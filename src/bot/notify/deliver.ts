@@ -121,6 +121,18 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     });
   }
 
+  async function orderConflict(n: Notification, orderId: number, supplierStatus: string) {
+    const order = await getOrder(db, orderId);
+    if (!order || !forAdmins(n)) return;
+    const t = await languageOf(n.chatId);
+    const text = [
+      t("conflict-title"),
+      t("conflict-body", { kios: order.status, supplier: supplierStatus }),
+      openOrderLine(order),
+    ].join("\n");
+    await api.sendMessage(n.chatId, text, HTML);
+  }
+
   return async (n): Promise<DeliveryResult> => {
     const p = n.payload;
     try {
@@ -136,6 +148,9 @@ export function createDeliver(deps: DeliverDeps): Deliver {
           break;
         case "order_flagged":
           await orderFlagged(n, p.orderId);
+          break;
+        case "order_conflict":
+          await orderConflict(n, p.orderId, p.supplierStatus);
           break;
         case "broadcast":
           // a broadcast that may already have gone out is not sent twice

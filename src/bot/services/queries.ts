@@ -12,6 +12,8 @@ export interface QuoteSummary {
   destination: string;
   price: number;
   expiresAt: Date;
+  /** an admin's test quote: its fresh quote must be a test too */
+  testing: boolean;
 }
 
 /** one of this user's quotes (another user's is simply not found) */
@@ -29,6 +31,7 @@ export async function findQuote(
       destination: quotes.destination,
       price: quotes.price,
       expiresAt: quotes.expiresAt,
+      testing: quotes.testing,
     })
     .from(quotes)
     .innerJoin(products, eq(products.code, quotes.productCode))

@@ -33,9 +33,32 @@ export function orderMessage(t: Translate, order: Order): string {
   return out.join("\n");
 }
 
+/** kios's own failure codes, in words for the buyer; details stay in logs and /pending */
+const REASON_BY_CODE: Record<string, string> = {
+  INVALID_CUSTOMER_NO: "order-reason-destination",
+  PRODUCT_NOT_FOUND: "order-reason-product",
+  PRODUCT_INACTIVE: "order-reason-product",
+  INQUIRY_EXPIRED: "order-reason-bill",
+  INQUIRY_NOT_FOUND: "order-reason-bill",
+  INQUIRY_MISMATCH: "order-reason-bill",
+  TRANSACTION_NOT_FOUND: "order-reason-not-processed",
+  INSUFFICIENT_BALANCE: "order-reason-service",
+  INVALID_SIGNATURE: "order-reason-service",
+  UNAUTHORIZED: "order-reason-service",
+  INVALID_API_KEY: "order-reason-service",
+  TIMESTAMP_EXPIRED: "order-reason-service",
+  RATE_LIMITED: "order-reason-service",
+  VALIDATION_ERROR: "order-reason-service",
+  GONE: "order-reason-service",
+};
+
 function failureText(t: Translate, order: Order): string {
-  const reason = order.supplierMessage || order.failureReason;
-  return reason ? reason.slice(0, 200) : t("order-reason-unknown");
+  const key = order.supplierCode ? REASON_BY_CODE[order.supplierCode] : undefined;
+  if (key) return t(key);
+  // the supplier's own words on a failed transaction are meant for the buyer
+  if (order.supplierMessage) return order.supplierMessage.slice(0, 200);
+  // no supplier answer at all (interrupted before it was sent)
+  return order.failureReason ? t("order-reason-not-processed") : t("order-reason-unknown");
 }
 
 /** the SN, or for PLN tokens the token in groups of four with the meter's details */

@@ -40,7 +40,7 @@ export async function processCallback(deps: OrderDeps, callbackId: number): Prom
   if (!order) {
     outcome = "unknown_ref_id";
   } else {
-    const after = await resolveOrder(deps, order.id);
+    const after = await resolveOrder(deps, order.id, { checkSettled: true });
     outcome = after ? `order ${after.status}` : "order missing";
   }
   await deps.db

@@ -8,6 +8,8 @@ import { notifications } from "../../db/schema.ts";
 export type NotificationPayload =
   | { type: "order_final"; orderId: number; late: boolean }
   | { type: "order_flagged"; orderId: number }
+  /** the supplier's final word contradicts how kios settled the order: an admin must look */
+  | { type: "order_conflict"; orderId: number; supplierStatus: "success" | "failed" }
   | { type: "deposit_requested"; depositId: number }
   | { type: "deposit_decided"; depositId: number }
   | { type: "broadcast"; text: string };

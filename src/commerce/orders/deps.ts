@@ -33,8 +33,13 @@ export function nextCheckDelay(checks: number, ageMs: number): number {
 /** an order open longer than this is flagged for the admins and checked less often */
 export const STUCK_AFTER_MS = 30 * 60_000;
 
-/** a submitted order the supplier has no record of is failed only after this long */
-export const NOT_FOUND_GRACE_MS = 2 * 60_000;
+/**
+ * a submitted order the supplier has no record of is failed (and refunded) only after this
+ * long and this many "not found" answers: a supplier that queues work may not show a
+ * transaction at once, and refunding one it then completes would lose the shop money
+ */
+export const NOT_FOUND_GRACE_MS = 10 * 60_000;
+export const NOT_FOUND_MIN_CHECKS = 3;
 
 /** a created order older than this was left by a crash before it was sent */
 export const CREATED_ABANDONED_MS = 60_000;

@@ -4,6 +4,7 @@ import { newRefId } from "../../supplier/ref-id.ts";
 import type { SubmitOutcome } from "../../supplier/types.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { nextCheckDelay, type OrderDeps } from "./deps.ts";
+import { reportIfConflicting } from "./resolve.ts";
 import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
 import type { ConfirmResult, Order } from "./types.ts";
 
@@ -126,7 +127,11 @@ export async function confirmQuote(
   // only the confirmation that moves created → submitted sends it to the supplier
   const [submitted] = await deps.db
     .update(orders)
-    .set({ status: "submitted", submittedAt: now, updatedAt: now })
+    .set({
+      status: "submitted",
+      submittedAt: new Date(deps.clock.now()),
+      updatedAt: new Date(deps.clock.now()),
+    })
     .where(and(eq(orders.id, created.id), eq(orders.status, "created")))
     .returning();
   if (!submitted) {
@@ -204,6 +209,12 @@ async function applySubmitOutcome(
 
   if (result.open) await deps.jobs?.scheduleCheck(order.id, nextCheckDelay(0, 0));
   else await deps.jobs?.kickNotifications();
-  // undefined: something else (a callback, a poll) moved it first; show what is stored
-  return result.order ?? (await existingOrder(deps, order.confirmKey)) ?? order;
+  if (result.order) return result.order;
+  // something else (a callback, a poll, the sweeper) moved it first: show what is stored,
+  // and say so if the supplier's answer contradicts it
+  const stored = (await existingOrder(deps, order.confirmKey)) ?? order;
+  if (outcome.outcome === "accepted" && outcome.transaction.status !== "pending") {
+    await reportIfConflicting(deps, stored, outcome.transaction.status);
+  }
+  return stored;
 }

@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
 import type { StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import {
   CREATED_ABANDONED_MS,
   NOT_FOUND_GRACE_MS,
+  NOT_FOUND_MIN_CHECKS,
   nextCheckDelay,
   type OrderDeps,
   STUCK_AFTER_MS,
@@ -24,9 +25,18 @@ async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined
  * one status check of one order. Returns the order as it stands afterwards. Safe to run
  * any number of times, concurrently, from polls, callbacks and admins alike.
  */
-export async function resolveOrder(deps: OrderDeps, orderId: number): Promise<Order | undefined> {
+export async function resolveOrder(
+  deps: OrderDeps,
+  orderId: number,
+  options: { checkSettled?: boolean } = {},
+): Promise<Order | undefined> {
   const order = await load(deps, orderId);
-  if (!order || isFinal(order.status)) return order;
+  if (!order) return order;
+  if (isFinal(order.status)) {
+    // news about a settled order (a callback) is checked against the supplier's word
+    if (options.checkSettled) await checkSettledOrder(deps, order);
+    return order;
+  }
   const now = new Date(deps.clock.now());
   const log = deps.logger.child({ component: "resolver", orderId, refId: order.refId });
 
@@ -42,6 +52,7 @@ export async function resolveOrder(deps: OrderDeps, orderId: number): Promise<Or
         { status: "failed", reason: "interrupted before it was sent to the supplier" },
         now,
         true,
+        ["created"],
       ),
     );
     await deps.jobs?.kickNotifications();
@@ -59,7 +70,7 @@ export async function resolveOrder(deps: OrderDeps, orderId: number): Promise<Or
 
   if (!status.found) {
     const since = (order.submittedAt ?? order.createdAt).getTime();
-    if (now.getTime() - since < NOT_FOUND_GRACE_MS) {
+    if (now.getTime() - since < NOT_FOUND_GRACE_MS || order.checks < NOT_FOUND_MIN_CHECKS) {
       await reschedule(deps, order, now);
       return load(deps, orderId);
     }
@@ -75,6 +86,8 @@ export async function resolveOrder(deps: OrderDeps, orderId: number): Promise<Or
         },
         now,
         true,
+        // only from what was read: a pending order is one the supplier has answered for
+        [order.status].filter((s) => s !== "pending"),
       ),
     );
     await deps.jobs?.kickNotifications();
@@ -85,8 +98,11 @@ export async function resolveOrder(deps: OrderDeps, orderId: number): Promise<Or
   if (fin) {
     const moved = await deps.db.transaction((tx) => finaliseOrder(tx, order, fin, now, true));
     if (moved) log.info({ status: moved.status }, "order settled by status check");
+    const after = moved ?? (await load(deps, orderId));
+    // settled meanwhile by something else: does it agree with the supplier?
+    if (!moved && after) await reportIfConflicting(deps, after, fin.status);
     await deps.jobs?.kickNotifications();
-    return moved ?? (await load(deps, orderId));
+    return after;
   }
   // still pending at the supplier: unknown becomes pending, pending stays
   await deps.db.transaction((tx) =>
@@ -137,7 +153,8 @@ export async function sweepOpenOrders(deps: OrderDeps, limit = 100): Promise<num
         or(lte(orders.nextCheckAt, now), sql`${orders.nextCheckAt} is null`),
       ),
     )
-    .orderBy(asc(orders.nextCheckAt))
+    // orders a crash left without a next check come first, whatever the backlog
+    .orderBy(sql`${orders.nextCheckAt} asc nulls first`)
     .limit(limit);
   for (const { id } of due) {
     try {
@@ -147,4 +164,49 @@ export async function sweepOpenOrders(deps: OrderDeps, limit = 100): Promise<num
     }
   }
   return due.length;
+}
+
+/** asks the supplier about a settled order and reports a contradiction to the admins. */
+export async function checkSettledOrder(deps: OrderDeps, order: Order): Promise<void> {
+  let status: StatusResult;
+  try {
+    status = await deps.supplier.status(order.refId);
+  } catch (err) {
+    deps.logger.warn({ err, orderId: order.id }, "checking a settled order failed");
+    return;
+  }
+  const fin = status.found ? finalisationOf(status.transaction) : null;
+  if (fin) await reportIfConflicting(deps, order, fin.status);
+}
+
+/**
+ * the supplier's final word differs from how kios settled the order, e.g. a Success after
+ * kios refunded: money the shop paid and the buyer kept. Nothing moves by itself (the
+ * ledger is settled once); the order is flagged and every admin told, once per order.
+ */
+export async function reportIfConflicting(
+  deps: OrderDeps,
+  order: Order,
+  supplierStatus: "success" | "failed",
+): Promise<boolean> {
+  if (!isFinal(order.status) || order.status === supplierStatus) return false;
+  deps.logger.error(
+    { orderId: order.id, refId: order.refId, kios: order.status, supplier: supplierStatus },
+    "the supplier's final state contradicts the settled order",
+  );
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(orders)
+      .set({ flaggedAt: sql`coalesce(${orders.flaggedAt}, now())` })
+      .where(eq(orders.id, order.id));
+    for (const adminId of deps.adminIds ?? []) {
+      await enqueueNotification(tx, {
+        key: `order:${order.id}:conflict:${adminId}`,
+        chatId: adminId,
+        payload: { type: "order_conflict", orderId: order.id, supplierStatus },
+      });
+    }
+  });
+  await deps.jobs?.kickNotifications();
+  return true;
 }

@@ -42,6 +42,12 @@ export async function finaliseOrder(
   f: Finalisation,
   now: Date,
   late: boolean,
+  /**
+   * the states this decision is valid from. A decision drawn from the order as it was read
+   * ("it was never sent", "the supplier has no record") names that state, so a submission
+   * that raced it is never refunded by mistake.
+   */
+  from: readonly OrderStatus[] = OPEN,
 ): Promise<Order | undefined> {
   const [moved] = await tx
     .update(orders)
@@ -56,7 +62,7 @@ export async function finaliseOrder(
       nextCheckAt: null,
       updatedAt: now,
     })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, OPEN)))
+    .where(and(eq(orders.id, order.id), inArray(orders.status, [...from])))
     .returning();
   if (!moved) return undefined;
 
@@ -120,12 +126,16 @@ export function finalisationOf(t: SupplierTransaction): Finalisation | null {
       };
 }
 
+/**
+ * a definite refusal: kios's normalised code (the same for both interfaces), so the buyer
+ * is shown a reason in their language rather than kios's own technical explanation
+ */
 export function rejectionOf(error: SupplierError): Finalisation {
   return {
     status: "failed",
     reason: error.message,
-    supplierCode: error.details.supplierCode ?? error.code,
-    supplierMessage: error.message,
+    supplierCode: error.code,
+    supplierMessage: null,
   };
 }
 

@@ -5,6 +5,7 @@ import { systemClock } from "../../clock.ts";
 import type { Database, Executor } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { depositRequests } from "../../db/schema.ts";
+import { enqueueNotification } from "../notifications/outbox.ts";
 import { getSetting, isNumber, isString } from "../settings.ts";
 import { creditWallet } from "./ledger.ts";
 
@@ -141,6 +142,15 @@ async function decide(
   throw new DepositError("expired", `deposit request ${id} has expired`);
 }
 
+/** the user hears of the decision: queued with it, so a crash can't keep it from them */
+function tellDecision(tx: Executor, row: DepositRequest): Promise<boolean> {
+  return enqueueNotification(tx, {
+    key: `deposit:${row.id}:decided`,
+    chatId: row.userId,
+    payload: { type: "deposit_decided", depositId: row.id },
+  });
+}
+
 /** an admin saw the money arrive: the request is confirmed and the wallet credited, at once. */
 export function confirmDeposit(
   db: Database,
@@ -149,6 +159,7 @@ export function confirmDeposit(
   const now = new Date((c.clock ?? systemClock).now());
   return db.transaction(async (tx) => {
     const row = await decide(tx, c.id, "confirmed", c.adminId, now);
+    await tellDecision(tx, row);
     await creditWallet(tx, {
       key: `deposit:${row.id}`,
       kind: "deposit",
@@ -166,21 +177,29 @@ export function rejectDeposit(
   c: { id: number; adminId: number; clock?: Clock },
 ): Promise<DepositRequest> {
   const now = new Date((c.clock ?? systemClock).now());
-  return db.transaction((tx) => decide(tx, c.id, "rejected", c.adminId, now));
+  return db.transaction(async (tx) => {
+    const row = await decide(tx, c.id, "rejected", c.adminId, now);
+    await tellDecision(tx, row);
+    return row;
+  });
 }
 
-/** closes requests past their time; returns them so their users can be told. */
+/** closes requests past their time, and tells their users (in the same transaction). */
 export async function expireDeposits(db: Database, clock: Clock = systemClock) {
-  return db
-    .update(depositRequests)
-    .set({ status: "expired", decidedAt: new Date(clock.now()) })
-    .where(
-      and(
-        eq(depositRequests.status, "requested"),
-        lte(depositRequests.expiresAt, new Date(clock.now())),
-      ),
-    )
-    .returning();
+  return db.transaction(async (tx) => {
+    const expired = await tx
+      .update(depositRequests)
+      .set({ status: "expired", decidedAt: new Date(clock.now()) })
+      .where(
+        and(
+          eq(depositRequests.status, "requested"),
+          lte(depositRequests.expiresAt, new Date(clock.now())),
+        ),
+      )
+      .returning();
+    for (const row of expired) await tellDecision(tx, row);
+    return expired;
+  });
 }
 
 export async function findDeposit(exec: Executor, id: number) {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NOT_FOUND_GRACE_MS, NOT_FOUND_MIN_CHECKS } from "../../../src/commerce/orders/deps.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder, sweepOpenOrders } from "../../../src/commerce/orders/resolve.ts";
@@ -86,7 +87,9 @@ describe(`recovering orders a crash left open (${testDriver})`, () => {
 
     expect((await resolveOrder(h.deps, order!.id))?.status).toBe("submitted");
     expect(await walletBalance(h.deps.db, user)).toBe(50_000 - q.price);
-    h.clock.advance(3 * 60_000);
+    h.clock.advance(NOT_FOUND_GRACE_MS + 1_000);
+    // past the grace period, and after enough "not found" answers: never placed, refunded
+    for (let i = 0; i < NOT_FOUND_MIN_CHECKS; i++) await resolveOrder(h.deps, order!.id);
     expect((await resolveOrder(h.deps, order!.id))?.status).toBe("failed");
     expect(await walletBalance(h.deps.db, user)).toBe(50_000);
   });

@@ -1,5 +1,4 @@
 import { Composer } from "grammy";
-import { enqueueNotification } from "../../../commerce/notifications/outbox.ts";
 import { findUser } from "../../../commerce/users.ts";
 import {
   confirmDeposit,
@@ -23,15 +22,9 @@ async function decide(ctx: BotContext, decision: "confirm" | "reject"): Promise<
   let toast: string;
   try {
     const input = { id, adminId, clock: ctx.deps.clock };
-    const d =
-      decision === "confirm"
-        ? await confirmDeposit(ctx.deps.db, input)
-        : await rejectDeposit(ctx.deps.db, input);
-    await enqueueNotification(ctx.deps.db, {
-      key: `deposit:${d.id}:decided`,
-      chatId: d.userId,
-      payload: { type: "deposit_decided", depositId: d.id },
-    });
+    // the user's notice is queued with the decision, inside the same transaction
+    if (decision === "confirm") await confirmDeposit(ctx.deps.db, input);
+    else await rejectDeposit(ctx.deps.db, input);
     await kick(ctx.deps);
     toast = ctx.t(decision === "confirm" ? "deposit-admin-confirmed" : "deposit-admin-rejected");
   } catch (err) {

@@ -42,13 +42,22 @@ async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<v
   // one admin message moves money once, however often the update is delivered
   const key = `admin:${ctx.chat!.id}:${ctx.msg!.message_id}:${direction}`;
   const transfer = { userId, amount, key, memo, actorId: ctx.from!.id };
+  let applied: boolean;
   try {
-    if (direction === "credit") await creditWallet(ctx.deps.db, { ...transfer, kind: "credit" });
-    else await debitWallet(ctx.deps.db, transfer);
+    const result =
+      direction === "credit"
+        ? await creditWallet(ctx.deps.db, { ...transfer, kind: "credit" })
+        : await debitWallet(ctx.deps.db, transfer);
+    applied = result.applied;
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
     const balance = await walletBalance(ctx.deps.db, userId);
     await ctx.reply(ctx.t("admin-debit-insufficient", { balance: rupiah(balance) }), HTML);
+    return;
+  }
+  if (!applied) {
+    // the same update delivered again: it moved money the first time, not now
+    await ctx.reply(ctx.t("admin-adjust-repeated"), HTML);
     return;
   }
   const balance = await walletBalance(ctx.deps.db, userId);
