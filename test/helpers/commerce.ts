@@ -1,6 +1,8 @@
 import { ManualClock } from "../../src/clock.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
 import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import { createQuote } from "../../src/commerce/orders/quotes.ts";
+import type { Quote } from "../../src/commerce/orders/types.ts";
 import { setRole, upsertUser } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -23,6 +25,8 @@ export interface CommerceHarness {
   deps: OrderDeps;
   /** a user with this much in their wallet */
   newUser(balance?: number, role?: "customer" | "reseller"): Promise<number>;
+  /** a quote the user is sure to get (a refusal throws) */
+  quote(user: number, destination?: string, productCode?: string): Promise<Quote>;
   stop(): Promise<void>;
 }
 
@@ -87,9 +91,22 @@ export async function bootCommerce(
       }
       return id;
     },
+    async quote(user, destination = "081234561234", productCode = "TSEL10") {
+      const q = await createQuote(deps, { userId: user, chatId: user, productCode, destination });
+      if (!q.ok) throw new Error(`quote refused: ${q.reason}`);
+      return q.quote;
+    },
     async stop() {
       await sandbox.close();
       await database.destroy();
     },
+  };
+}
+
+/** a supplier whose order calls never get an answer in time: each order is left unknown */
+export function timingOutSupplier(supplier: Supplier): Supplier {
+  return {
+    ...supplier,
+    order: async () => ({ outcome: "unknown", reason: "no answer within 15000 ms" }),
   };
 }

@@ -2,11 +2,10 @@ import { listCategories, productsByCategory } from "../../commerce/catalogue/que
 import type { FlowContext } from "../context.ts";
 import { escapeHtml } from "../format.ts";
 import { translator } from "../i18n.ts";
-import { refusalText } from "../services/quotes.ts";
+import { PRODUCT_PAGE_SIZE, pageOf } from "./catalogue.ts";
 import type { FlowEnv } from "./env.ts";
 import { ask, type Convo, type FlowArgs, HTML, pickPaged } from "./kit.ts";
 import { offerCard, sayRefusal } from "./offer.ts";
-import { PRODUCT_PAGE_SIZE } from "./pulsa-data.ts";
 
 /** a customer number: digits (separators allowed), 6 to 20 of them */
 export function parseCustomerNo(text: string): string | undefined {
@@ -28,12 +27,7 @@ export function billFlow(env: FlowEnv) {
       pageSize: PRODUCT_PAGE_SIZE,
       load: async (offset, limit) => {
         const kinds = await listCategories(env.deps.db, "pasca", { tier: args.tier });
-        return {
-          total: kinds.length,
-          items: kinds
-            .slice(offset, offset + limit)
-            .map((k) => ({ label: k.category, value: k.category })),
-        };
+        return pageOf(kinds, offset, limit, (k) => ({ label: k.category, value: k.category }));
       },
     });
     if (category === undefined) return;
@@ -73,14 +67,10 @@ export function billFlow(env: FlowEnv) {
         bill: true,
       });
       if (outcome.ok) return;
+      await sayRefusal(ctx, t, outcome);
+      // a number without a bill, or not one at all: ask again, a few times
       const retry = outcome.reason === "no_bill" || outcome.reason === "invalid_destination";
-      if (!retry || attempt >= MAX_INQUIRIES) {
-        await sayRefusal(ctx, t, outcome);
-        return;
-      }
-      // a number without a bill, or not one at all: say so and ask again
-      const detail = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
-      await ctx.reply(refusalText(t, outcome) + detail, HTML);
+      if (!retry || attempt >= MAX_INQUIRIES) return;
     }
   };
 }

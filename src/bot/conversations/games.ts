@@ -2,12 +2,10 @@ import { listBrands, productsByBrand } from "../../commerce/catalogue/queries.ts
 import type { FlowContext } from "../context.ts";
 import { escapeHtml } from "../format.ts";
 import { translator } from "../i18n.ts";
+import { pickBrand, pickProduct } from "./catalogue.ts";
 import type { FlowEnv } from "./env.ts";
-import { BRAND_PAGE_SIZE } from "./ewallet.ts";
-import { ask, type Convo, type FlowArgs, pickPaged } from "./kit.ts";
-import { productLabel } from "./labels.ts";
-import { offerCard, sayRefusal } from "./offer.ts";
-import { PRODUCT_PAGE_SIZE } from "./pulsa-data.ts";
+import { ask, type Convo, type FlowArgs } from "./kit.ts";
+import { endWithCard } from "./offer.ts";
 
 /** games whose account id comes with a zone (server) id */
 const ZONE_GAMES = [/MOBILE\s*LEGEND/i];
@@ -31,39 +29,14 @@ export function parseZone(text: string): string | undefined {
 export function gameFlow(env: FlowEnv) {
   return async function game(conversation: Convo, ctx: FlowContext, args: FlowArgs) {
     const t = translator(env.i18n, args.lang);
-    const brand = await pickPaged(conversation, ctx, t, {
+    const brand = await pickBrand(conversation, ctx, t, {
       text: t("pick-game"),
-      hint: t("hint-buttons"),
-      empty: t("no-products"),
-      pageSize: BRAND_PAGE_SIZE,
-      columns: 2,
-      load: async (offset, limit) => {
-        const brands = await listBrands(env.deps.db, { type: "game" }, { tier: args.tier });
-        return {
-          total: brands.length,
-          items: brands
-            .slice(offset, offset + limit)
-            .map((b) => ({ label: b.brand, value: b.brand })),
-        };
-      },
+      load: () => listBrands(env.deps.db, { type: "game" }, { tier: args.tier }),
     });
     if (brand === undefined) return;
-    const code = await pickPaged(conversation, ctx, t, {
+    const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-game-item", { game: escapeHtml(brand) }),
-      hint: t("hint-buttons"),
-      empty: t("no-products"),
-      pageSize: PRODUCT_PAGE_SIZE,
-      load: async (offset, limit) => {
-        const page = await productsByBrand(env.deps.db, "game", brand, {
-          tier: args.tier,
-          limit,
-          offset,
-        });
-        return {
-          total: page.total,
-          items: page.items.map((i) => ({ label: productLabel(i), value: i.code })),
-        };
-      },
+      load: (page) => productsByBrand(env.deps.db, "game", brand, { tier: args.tier, ...page }),
     });
     if (code === undefined) return;
     const accountId = await ask(conversation, ctx, t, {
@@ -80,11 +53,6 @@ export function gameFlow(env: FlowEnv) {
       });
       destination = `${accountId}(${zone})`;
     }
-    const outcome = await offerCard(conversation, ctx, t, env, {
-      productCode: code,
-      destination,
-      bill: false,
-    });
-    if (!outcome.ok) await sayRefusal(ctx, t, outcome);
+    await endWithCard(conversation, ctx, t, env, { productCode: code, destination });
   };
 }

@@ -4,12 +4,13 @@ import type { FlowId } from "../features/flows.ts";
 import { conversationVersion } from "../storage.ts";
 import { quoteCard } from "../views/quote.ts";
 import { billFlow, parseCustomerNo } from "./bills.ts";
+import { pageOf, pickBrand, pickProduct } from "./catalogue.ts";
 import { depositFlow } from "./deposit.ts";
 import type { FlowEnv } from "./env.ts";
 import { ewalletFlow } from "./ewallet.ts";
 import { gameFlow, needsZone, parseGameId, parseZone } from "./games.ts";
 import { ask, pickPaged } from "./kit.ts";
-import { offerCard, sayRefusal } from "./offer.ts";
+import { endWithCard, offerCard, sayRefusal } from "./offer.ts";
 import { plnFlow } from "./pln.ts";
 import { parsePhone, pulsaFlow, recentPhones } from "./pulsa-data.ts";
 
@@ -40,7 +41,11 @@ export function flowsVersion(flows: Record<FlowId, Flow>): string {
       ...Object.values(flows),
       ask,
       pickPaged,
+      pickBrand,
+      pickProduct,
+      pageOf,
       offerCard,
+      endWithCard,
       sayRefusal,
       quoteCard,
       recentPhones,

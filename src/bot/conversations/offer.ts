@@ -30,7 +30,19 @@ export async function offerCard(
   return outcome;
 }
 
-/** says why no card could be shown (the flow then ends) */
+/** the last step of the flows that quote once (all but bills): the card, or why not */
+export async function endWithCard(
+  conversation: Convo,
+  ctx: FlowContext,
+  t: Translate,
+  env: FlowEnv,
+  r: { productCode: string; destination: string },
+): Promise<void> {
+  const outcome = await offerCard(conversation, ctx, t, env, { ...r, bill: false });
+  if (!outcome.ok) await sayRefusal(ctx, t, outcome);
+}
+
+/** says why no card could be shown */
 export async function sayRefusal(
   ctx: FlowContext,
   t: Translate,

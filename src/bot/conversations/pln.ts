@@ -3,11 +3,10 @@ import { productsByCategory } from "../../commerce/catalogue/queries.ts";
 import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
 import { translator } from "../i18n.ts";
+import { pickProduct } from "./catalogue.ts";
 import type { FlowEnv } from "./env.ts";
-import { ask, type Convo, type FlowArgs, pickPaged } from "./kit.ts";
-import { productLabel } from "./labels.ts";
-import { offerCard, sayRefusal } from "./offer.ts";
-import { PRODUCT_PAGE_SIZE } from "./pulsa-data.ts";
+import { ask, type Convo, type FlowArgs } from "./kit.ts";
+import { endWithCard } from "./offer.ts";
 
 const parseMeter = (text: string) => normaliseMeterNumber(text) ?? undefined;
 
@@ -26,29 +25,11 @@ export function plnFlow(env: FlowEnv) {
       parse: parseMeter,
       hint: t("hint-meter"),
     });
-    const code = await pickPaged(conversation, ctx, t, {
+    const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-pln", { meter }),
-      hint: t("hint-buttons"),
-      empty: t("no-products"),
-      pageSize: PRODUCT_PAGE_SIZE,
-      load: async (offset, limit) => {
-        const page = await productsByCategory(env.deps.db, "PLN", {
-          tier: args.tier,
-          limit,
-          offset,
-        });
-        return {
-          total: page.total,
-          items: page.items.map((i) => ({ label: productLabel(i), value: i.code })),
-        };
-      },
+      load: (page) => productsByCategory(env.deps.db, "PLN", { tier: args.tier, ...page }),
     });
     if (code === undefined) return;
-    const outcome = await offerCard(conversation, ctx, t, env, {
-      productCode: code,
-      destination: meter,
-      bill: false,
-    });
-    if (!outcome.ok) await sayRefusal(ctx, t, outcome);
+    await endWithCard(conversation, ctx, t, env, { productCode: code, destination: meter });
   };
 }

@@ -8,12 +8,11 @@ import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
 import { escapeHtml } from "../format.ts";
 import { translator } from "../i18n.ts";
+import { pickProduct } from "./catalogue.ts";
 import type { FlowEnv } from "./env.ts";
-import { ask, type Convo, type FlowArgs, pickPaged } from "./kit.ts";
-import { operatorName, productLabel } from "./labels.ts";
-import { offerCard, sayRefusal } from "./offer.ts";
-
-export const PRODUCT_PAGE_SIZE = 8;
+import { ask, type Convo, type FlowArgs } from "./kit.ts";
+import { operatorName } from "./labels.ts";
+import { endWithCard } from "./offer.ts";
 
 /** a mobile number of a known operator, in its 08… form */
 export function parsePhone(text: string): string | undefined {
@@ -53,32 +52,15 @@ export function pulsaFlow(env: FlowEnv) {
       columns: 2,
       hint: t("hint-buttons"),
     });
-    const code = await pickPaged(conversation, ctx, t, {
+    const code = await pickProduct(conversation, ctx, t, {
       text: t(category === "Pulsa" ? "pick-pulsa" : "pick-data", {
         operator: escapeHtml(name),
         phone,
       }),
-      hint: t("hint-buttons"),
-      empty: t("no-products"),
-      pageSize: PRODUCT_PAGE_SIZE,
-      load: async (offset, limit) => {
-        const page = await productsByOperator(env.deps.db, operators, category, {
-          tier: args.tier,
-          limit,
-          offset,
-        });
-        return {
-          total: page.total,
-          items: page.items.map((i) => ({ label: productLabel(i), value: i.code })),
-        };
-      },
+      load: (page) =>
+        productsByOperator(env.deps.db, operators, category, { tier: args.tier, ...page }),
     });
     if (code === undefined) return;
-    const outcome = await offerCard(conversation, ctx, t, env, {
-      productCode: code,
-      destination: phone,
-      bill: false,
-    });
-    if (!outcome.ok) await sayRefusal(ctx, t, outcome);
+    await endWithCard(conversation, ctx, t, env, { productCode: code, destination: phone });
   };
 }

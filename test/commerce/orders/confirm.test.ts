@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { pruneQuotes } from "../../../src/commerce/orders/prune.ts";
-import { createBillQuote, createQuote } from "../../../src/commerce/orders/quotes.ts";
-import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
+import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orders, quotes, transfers } from "../../../src/db/schema.ts";
@@ -17,15 +16,9 @@ describe(`confirming quotes (${testDriver})`, () => {
   });
   afterAll(() => h.stop());
 
-  async function quote(user: number, destination = "081234561234", productCode = "TSEL10") {
-    const q = await createQuote(h.deps, { userId: user, chatId: user, productCode, destination });
-    if (!q.ok) throw new Error(q.reason);
-    return q.quote;
-  }
-
   it("shows price, balance before and after on the quote", async () => {
     const user = await h.newUser(50_000);
-    const q = await quote(user);
+    const q = await h.quote(user);
     expect(q.price).toBeGreaterThanOrEqual(10_000);
     expect(q.balance).toBe(50_000);
     expect(q.balanceAfter).toBe(50_000 - q.price);
@@ -34,7 +27,7 @@ describe(`confirming quotes (${testDriver})`, () => {
 
   it("normalises the number and refuses one of another operator or of no operator", async () => {
     const user = await h.newUser(50_000);
-    expect((await quote(user, "+62 812-3456-1234")).destination).toBe("081234561234");
+    expect((await h.quote(user, "+62 812-3456-1234")).destination).toBe("081234561234");
     const xl = await createQuote(h.deps, {
       userId: user,
       chatId: user,
@@ -66,7 +59,7 @@ describe(`confirming quotes (${testDriver})`, () => {
 
   it("many concurrent confirmations of one quote make one order, one hold, one supplier call", async () => {
     const user = await h.newUser(100_000);
-    const q = await quote(user, "081234560901");
+    const q = await h.quote(user, "081234560901");
     const results = await Promise.all(
       Array.from({ length: 8 }, () => confirmQuote(h.deps, { quoteId: q.id, userId: user })),
     );
@@ -87,7 +80,7 @@ describe(`confirming quotes (${testDriver})`, () => {
 
   it("a confirmation after the order was made returns it as a duplicate", async () => {
     const user = await h.newUser(100_000);
-    const q = await quote(user, "081234560901");
+    const q = await h.quote(user, "081234560901");
     const first = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
     const again = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
     expect(first.ok && again.ok && again.duplicate && again.order.id === first.order.id).toBe(true);
@@ -96,7 +89,7 @@ describe(`confirming quotes (${testDriver})`, () => {
   it("someone else's quote is not found", async () => {
     const owner = await h.newUser(100_000);
     const other = await h.newUser(100_000);
-    const q = await quote(owner);
+    const q = await h.quote(owner);
     expect(await confirmQuote(h.deps, { quoteId: q.id, userId: other })).toEqual({
       ok: false,
       reason: "quote_not_found",
@@ -105,7 +98,7 @@ describe(`confirming quotes (${testDriver})`, () => {
 
   it("not enough balance: says how much is missing, stores no order and holds nothing", async () => {
     const user = await h.newUser(3_000);
-    const q = await quote(user);
+    const q = await h.quote(user);
     const result = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
     expect(result).toEqual({
       ok: false,
@@ -121,7 +114,7 @@ describe(`confirming quotes (${testDriver})`, () => {
 
   it("an expired quote cannot be paid", async () => {
     const user = await h.newUser(100_000);
-    const q = await quote(user);
+    const q = await h.quote(user);
     h.clock.advance(11 * 60_000);
     const result = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
     expect(result).toMatchObject({ ok: false, reason: "quote_expired", productCode: "TSEL10" });
@@ -144,66 +137,10 @@ describe(`confirming quotes (${testDriver})`, () => {
     expect(tx?.charged).toBe(0);
   });
 
-  it("a bill: inquiry, quote with its window, paid inside it", async () => {
-    const user = await h.newUser(2_000_000);
-    const q = await createBillQuote(h.deps, {
-      userId: user,
-      chatId: user,
-      productCode: "PLNPOST",
-      customerNo: "530000000012",
-    });
-    if (!q.ok) throw new Error(q.reason);
-    expect(q.quote.bill?.customerName).toBeTruthy();
-    expect(q.quote.bill?.details?.lembarTagihan).toBe(2);
-    expect(q.quote.expiresAt.getTime() - h.clock.now()).toBeLessThanOrEqual(5 * 60_000);
-    expect(q.quote.price).toBe(q.quote.bill!.tagihan + q.quote.bill!.admin);
-    h.clock.advance(4 * 60_000);
-    const result = await confirmQuote(h.deps, { quoteId: q.quote.id, userId: user });
-    if (!result.ok) throw new Error(result.reason);
-    // pay-pasca carries the inquiry's own ref_id
-    expect(result.order.refId).toBe(q.quote.bill!.refId);
-    await h.sandbox.settleNow();
-    const final = await resolveOrder(h.deps, result.order.id);
-    expect(final?.status).toBe("success");
-    expect(await walletBalance(h.deps.db, user)).toBe(2_000_000 - q.quote.price);
-  });
-
-  it("a bill past its 5-minute window cannot be paid, and nothing is charged", async () => {
-    const user = await h.newUser(2_000_000);
-    const q = await createBillQuote(h.deps, {
-      userId: user,
-      chatId: user,
-      productCode: "PLNPOST",
-      customerNo: "530000000010",
-    });
-    if (!q.ok) throw new Error(q.reason);
-    h.clock.advance(5 * 60_000 + 1_000);
-    const result = await confirmQuote(h.deps, { quoteId: q.quote.id, userId: user });
-    expect(result).toMatchObject({
-      ok: false,
-      reason: "quote_expired",
-      kind: "bill",
-      productCode: "PLNPOST",
-      destination: "530000000010",
-    });
-    expect(await walletBalance(h.deps.db, user)).toBe(2_000_000);
-  });
-
-  it("no bill due: the inquiry says so", async () => {
-    const user = await h.newUser(0);
-    const q = await createBillQuote(h.deps, {
-      userId: user,
-      chatId: user,
-      productCode: "BPJS",
-      customerNo: "8888000000019",
-    });
-    expect(q).toMatchObject({ ok: false, reason: "no_bill" });
-  });
-
   it("housekeeping forgets old unused quotes and keeps those that became orders", async () => {
     const user = await h.newUser(100_000);
-    const unused = await quote(user);
-    const used = await quote(user, "081234560901");
+    const unused = await h.quote(user);
+    const used = await h.quote(user, "081234560901");
     const placed = await confirmQuote(h.deps, { quoteId: used.id, userId: user });
     expect(placed.ok).toBe(true);
     h.clock.advance(2 * 86_400_000);

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processCallback, storeCallback } from "../../../src/commerce/callbacks/inbox.ts";
 import { NOT_FOUND_GRACE_MS, NOT_FOUND_MIN_CHECKS } from "../../../src/commerce/orders/deps.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
-import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import type { ConfirmResult } from "../../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -11,7 +10,7 @@ import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import type { Database } from "../../../src/db/client.ts";
 import { notifications, orders } from "../../../src/db/schema.ts";
 import type { Supplier } from "../../../src/supplier/types.ts";
-import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
+import { bootCommerce, type CommerceHarness, timingOutSupplier } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
 // races a review found: a refund decided from a stale read, and a supplier that completes
@@ -35,20 +34,21 @@ describe(`order races (${testDriver})`, () => {
   });
   afterAll(() => h.stop());
 
-  async function quote(user: number, destination: string) {
-    const q = await createQuote(h.deps, {
-      userId: user,
-      chatId: user,
-      productCode: "TSEL10",
-      destination,
-    });
-    if (!q.ok) throw new Error(q.reason);
-    return q.quote;
+  /** an order whose reply never came in time: the money is held, the outcome unknown */
+  async function unknownOrder(destination: string) {
+    const user = await h.newUser(50_000);
+    const q = await h.quote(user, destination);
+    const r = await confirmQuote(
+      { ...h.deps, supplier: timingOutSupplier(h.supplier) },
+      { quoteId: q.id, userId: user },
+    );
+    if (!r.ok) throw new Error(r.reason);
+    return { user, price: q.price, order: r.order };
   }
 
   it("the abandoned-order clean-up never refunds an order another confirmation just sent", async () => {
     const user = await h.newUser(50_000);
-    const q = await quote(user, "081234560901");
+    const q = await h.quote(user, "081234560901");
     // the first confirmation commits order and hold, then dies before created → submitted
     const crashing = proxyDb(h.deps.db, {
       update: () => {
@@ -99,45 +99,25 @@ describe(`order races (${testDriver})`, () => {
   });
 
   it("one 'not found' is not enough to refund an order whose outcome is unknown", async () => {
-    const user = await h.newUser(50_000);
-    const q = await quote(user, "081234561111");
-    const timingOut: Supplier = {
-      ...h.supplier,
-      order: async () => ({ outcome: "unknown", reason: "no answer within 15000 ms" }),
-    };
-    const r = await confirmQuote(
-      { ...h.deps, supplier: timingOut },
-      { quoteId: q.id, userId: user },
-    );
-    if (!r.ok) throw new Error(r.reason);
-    expect(r.order.status).toBe("unknown");
+    const { user, price, order } = await unknownOrder("081234561111");
+    expect(order.status).toBe("unknown");
     h.clock.advance(NOT_FOUND_GRACE_MS + 1_000);
     // the first answer after the grace period: still kept, and checked again
-    expect((await resolveOrder(h.deps, r.order.id))?.status).toBe("unknown");
-    expect(await walletBalance(h.deps.db, user)).toBe(50_000 - q.price);
+    expect((await resolveOrder(h.deps, order.id))?.status).toBe("unknown");
+    expect(await walletBalance(h.deps.db, user)).toBe(50_000 - price);
     // after NOT_FOUND_MIN_CHECKS answers the supplier still has no record: refunded
     for (let i = 1; i < NOT_FOUND_MIN_CHECKS; i++) {
-      expect((await resolveOrder(h.deps, r.order.id))?.status).toBe("unknown");
+      expect((await resolveOrder(h.deps, order.id))?.status).toBe("unknown");
     }
-    expect((await resolveOrder(h.deps, r.order.id))?.status).toBe("failed");
+    expect((await resolveOrder(h.deps, order.id))?.status).toBe("failed");
     expect(await walletBalance(h.deps.db, user)).toBe(50_000);
   });
 
   it("a supplier Success for an order kios refunded is flagged and told to every admin", async () => {
-    const user = await h.newUser(50_000);
-    const q = await quote(user, "081234560901");
-    const timingOut: Supplier = {
-      ...h.supplier,
-      order: async () => ({ outcome: "unknown", reason: "no answer within 15000 ms" }),
-    };
-    const r = await confirmQuote(
-      { ...h.deps, supplier: timingOut },
-      { quoteId: q.id, userId: user },
-    );
-    if (!r.ok) throw new Error(r.reason);
+    const { order } = await unknownOrder("081234560901");
     h.clock.advance(NOT_FOUND_GRACE_MS + 1_000);
-    for (let i = 0; i <= NOT_FOUND_MIN_CHECKS; i++) await resolveOrder(h.deps, r.order.id);
-    const [refunded] = await h.deps.db.select().from(orders).where(eq(orders.id, r.order.id));
+    for (let i = 0; i <= NOT_FOUND_MIN_CHECKS; i++) await resolveOrder(h.deps, order.id);
+    const [refunded] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(refunded?.status).toBe("failed");
 
     // the supplier completes it after all, and says so in a callback
@@ -145,21 +125,21 @@ describe(`order races (${testDriver})`, () => {
       cmd: "prepaid",
       code: "TSEL10",
       customerNo: "081234560901",
-      refId: r.order.refId,
+      refId: order.refId,
     });
     expect(placed.outcome === "accepted" && placed.transaction.status).toBe("success");
     const raw = JSON.stringify({
       event: "transaction.final",
-      data: { ref_id: r.order.refId, status: "Success", price: 10_000, sn: "123" },
+      data: { ref_id: order.refId, status: "Success", price: 10_000, sn: "123" },
     });
     const { id } = await storeCallback(h.deps.db, {
       rawBody: raw,
-      refId: r.order.refId,
+      refId: order.refId,
       reportedStatus: "success",
     });
     await processCallback(h.deps, id);
 
-    const [after] = await h.deps.db.select().from(orders).where(eq(orders.id, r.order.id));
+    const [after] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     // nothing moves by itself (the order was settled once), but it is flagged...
     expect(after?.status).toBe("failed");
     expect(after?.flaggedAt).toBeTruthy();
@@ -167,18 +147,18 @@ describe(`order races (${testDriver})`, () => {
     const told = await h.deps.db
       .select()
       .from(notifications)
-      .where(eq(notifications.key, `order:${r.order.id}:conflict:1`));
+      .where(eq(notifications.key, `order:${order.id}:conflict:1`));
     expect(told).toHaveLength(1);
     expect(told[0]?.payload).toEqual({
       type: "order_conflict",
-      orderId: r.order.id,
+      orderId: order.id,
       supplierStatus: "success",
     });
     await processCallback(h.deps, id);
     const again = await h.deps.db
       .select()
       .from(notifications)
-      .where(eq(notifications.key, `order:${r.order.id}:conflict:1`));
+      .where(eq(notifications.key, `order:${order.id}:conflict:1`));
     expect(again).toHaveLength(1);
   });
 });

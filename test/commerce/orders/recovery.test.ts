@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_FOUND_GRACE_MS, NOT_FOUND_MIN_CHECKS } from "../../../src/commerce/orders/deps.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
-import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder, sweepOpenOrders } from "../../../src/commerce/orders/resolve.ts";
 import { holdForOrder, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
@@ -18,17 +17,6 @@ describe(`recovering orders a crash left open (${testDriver})`, () => {
     h = await bootCommerce();
   });
   afterAll(() => h.stop());
-
-  async function quote(user: number, destination: string) {
-    const q = await createQuote(h.deps, {
-      userId: user,
-      chatId: user,
-      productCode: "TSEL10",
-      destination,
-    });
-    if (!q.ok) throw new Error(q.reason);
-    return q.quote;
-  }
 
   /** a supplier whose order call never returns: the process "dies" during it */
   function dyingSupplier(reachesSupplier: boolean): Supplier {
@@ -76,7 +64,7 @@ describe(`recovering orders a crash left open (${testDriver})`, () => {
 
   it("submitted, never reached the supplier: failed and refunded only after the grace period", async () => {
     const user = await h.newUser(50_000);
-    const q = await quote(user, "081234561111");
+    const q = await h.quote(user, "081234561111");
     void confirmQuote(
       { ...h.deps, supplier: dyingSupplier(false) },
       { quoteId: q.id, userId: user },
@@ -96,7 +84,7 @@ describe(`recovering orders a crash left open (${testDriver})`, () => {
 
   it("submitted and placed at the supplier before the crash: status finds and settles it", async () => {
     const user = await h.newUser(50_000);
-    const q = await quote(user, "081234560901");
+    const q = await h.quote(user, "081234560901");
     void confirmQuote(
       { ...h.deps, supplier: dyingSupplier(true) },
       { quoteId: q.id, userId: user },
@@ -112,7 +100,7 @@ describe(`recovering orders a crash left open (${testDriver})`, () => {
 
   it("an order open for over 30 minutes is flagged for the admins, once", async () => {
     const user = await h.newUser(50_000);
-    const q = await quote(user, "081234560905");
+    const q = await h.quote(user, "081234560905");
     const result = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
     if (!result.ok) throw new Error(result.reason);
     expect(result.order.status).toBe("pending");
