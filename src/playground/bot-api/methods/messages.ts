@@ -1,4 +1,4 @@
-import type { LinkPreviewOptions } from "@grammyjs/types";
+import type { LinkPreviewOptions, Message, MessageEntity } from "@grammyjs/types";
 import {
   applyEdit,
   commitBotMessage,
@@ -66,52 +66,55 @@ function sendMessage(ctx: MethodContext) {
   );
 }
 
-function editMessageText(ctx: MethodContext) {
+/** what editing a message's text and editing its caption differ in */
+const EDITABLE = {
+  text: {
+    param: "text",
+    entities: ["entities", "entities"],
+    limit: MESSAGE_TEXT,
+    missing: "there is no text in the message to edit",
+    has: (m: Message) => m.text !== undefined,
+    content: (f: { text: string; entities: MessageEntity[] | undefined }) => ({
+      text: f.text,
+      entities: f.entities,
+    }),
+  },
+  caption: {
+    param: "caption",
+    entities: ["caption_entities", "caption entities"],
+    limit: CAPTION,
+    missing: "there is no caption in the message to edit",
+    has: (m: Message) => m.text === undefined && m.sticker === undefined,
+    content: (f: { text: string; entities: MessageEntity[] | undefined }) => ({
+      caption: f.text,
+      caption_entities: f.entities,
+    }),
+  },
+} as const;
+
+/** editMessageText and editMessageCaption: the same checks, on a different field */
+function editFormatted(ctx: MethodContext, field: keyof typeof EDITABLE) {
+  const spec = EDITABLE[field];
   const { world, bot, params } = ctx;
   const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
   const formatted = formatText(
     {
-      text: optString(params, "text"),
+      text: optString(params, spec.param),
       parseMode: optString(params, "parse_mode"),
-      entities: optJson(params, "entities", "entities"),
+      entities: optJson(params, spec.entities[0], spec.entities[1]),
     },
-    MESSAGE_TEXT,
+    spec.limit,
     world.entities,
   );
   const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
   const stored = editableMessage(chat, messageId);
-  if (stored.message.text === undefined)
-    throw badRequest("there is no text in the message to edit");
+  if (!spec.has(stored.message)) throw badRequest(spec.missing);
   enforceRateLimit(bot, chat.userId);
-  return applyEdit(world, bot, chat, stored, formatted, markup);
+  return applyEdit(world, bot, chat, stored, spec.content(formatted), markup);
 }
 
-function editMessageCaption(ctx: MethodContext) {
-  const { world, bot, params } = ctx;
-  const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
-  const formatted = formatText(
-    {
-      text: optString(params, "caption"),
-      parseMode: optString(params, "parse_mode"),
-      entities: optJson(params, "caption_entities", "caption entities"),
-    },
-    CAPTION,
-    world.entities,
-  );
-  const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
-  const stored = editableMessage(chat, messageId);
-  if (stored.message.text !== undefined || stored.message.sticker !== undefined)
-    throw badRequest("there is no caption in the message to edit");
-  enforceRateLimit(bot, chat.userId);
-  return applyEdit(
-    world,
-    bot,
-    chat,
-    stored,
-    { caption: formatted.text, caption_entities: formatted.entities },
-    markup,
-  );
-}
+const editMessageText = (ctx: MethodContext) => editFormatted(ctx, "text");
+const editMessageCaption = (ctx: MethodContext) => editFormatted(ctx, "caption");
 
 function editMessageReplyMarkup(ctx: MethodContext) {
   const { world, bot, params } = ctx;
