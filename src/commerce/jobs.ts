@@ -1,9 +1,16 @@
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
+import { ensureQueue, type QueueSettings } from "../jobs/queues.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
 import { processCallback } from "./callbacks/inbox.ts";
-import { type DeliveryDeps, deliverDue } from "./notifications/deliver.ts";
+import {
+  type DeliveryDeps,
+  DRAIN_BUDGET_MS,
+  deliverDue,
+  MAX_SEND_MS,
+} from "./notifications/deliver.ts";
+import { hasDeliverable } from "./notifications/outbox.ts";
 import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
 import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
@@ -17,6 +24,35 @@ export const COMMERCE_QUEUES = {
   depositExpire: "deposit-expire",
   housekeeping: "housekeeping",
 } as const;
+
+/**
+ * each queue's policy and expiry. A dead process's jobs are taken back within seconds by
+ * their leases (src/jobs/runner.ts), whatever the expiry; the expiry only has to outlast the
+ * longest a handler can run while its process lives, or pg-boss would start the next one
+ * beside it. A status read can take about a minute at worst (15 s timeout, 3 retries).
+ */
+export const QUEUE_SETTINGS = {
+  // stately + one key per order: one check waiting and one running at most, so the
+  // sweeper and the job's own rescheduling never grow parallel chains of checks, and
+  // two checks of one order never run at once. A batch runs its orders side by side.
+  orderCheck: { policy: "stately", expireInSeconds: 120, retryLimit: 3, retryDelay: 2 },
+  // up to 100 orders one after another; a dead one is taken back by its lease, and the
+  // next minute's sweep starts anyway
+  orderSweep: { policy: "singleton", expireInSeconds: 15 * 60, retryLimit: 0 },
+  callback: { policy: "standard", expireInSeconds: 120, retryLimit: 5, retryDelay: 2 },
+  // stately: one waiting kick is enough, and one drain at a time across processes keeps the
+  // bot under Telegram's global limit. A drain is bounded (budget plus one send).
+  notify: {
+    policy: "stately",
+    expireInSeconds: Math.ceil((DRAIN_BUDGET_MS + MAX_SEND_MS) / 1000) + 30,
+    retryLimit: 1,
+  },
+  depositExpire: { policy: "singleton", expireInSeconds: 5 * 60, retryLimit: 0 },
+  housekeeping: { policy: "singleton", expireInSeconds: 30 * 60, retryLimit: 0 },
+} satisfies Record<keyof typeof COMMERCE_QUEUES, QueueSettings>;
+
+/** how often a worker looks in the outbox for work nobody kicked (retries, recovered claims) */
+export const NOTIFY_TICK_MS = 3_000;
 
 export interface CommerceJobsDeps {
   jobs: JobRunner;
@@ -35,14 +71,14 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   const q = COMMERCE_QUEUES;
   // stately + one key per order: one check waiting and one running at most, so the
   // sweeper and the job's own rescheduling never grow parallel chains of checks
-  await boss.createQueue(q.orderCheck, { name: q.orderCheck, policy: "stately" });
-  await boss.createQueue(q.orderSweep, { name: q.orderSweep, policy: "singleton" });
-  await boss.createQueue(q.callback);
-  // stately: one waiting kick is enough, however many final orders asked for one
-  await boss.createQueue(q.notify, { name: q.notify, policy: "stately" });
-  // the cron catches retries that are due and anything a lost kick left behind
+  const s = QUEUE_SETTINGS;
+  await ensureQueue(boss, q.orderCheck, s.orderCheck);
+  await ensureQueue(boss, q.orderSweep, s.orderSweep);
+  await ensureQueue(boss, q.callback, s.callback);
+  await ensureQueue(boss, q.notify, s.notify);
+  // the cron catches anything a lost kick left behind (workers also look every few seconds)
   await boss.schedule(q.notify, "* * * * *");
-  await boss.createQueue(q.depositExpire, { name: q.depositExpire, policy: "singleton" });
+  await ensureQueue(boss, q.depositExpire, s.depositExpire);
 
   const orderJobs: OrderJobs = {
     async scheduleCheck(orderId, afterMs) {
@@ -60,18 +96,27 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   if (!d.work) return deps;
 
   const log = deps.logger.child({ component: "commerce-jobs" });
-  await boss.work<{ orderId: number }>(
+  const jobs = d.jobs;
+  await jobs.work<{ orderId: number }>(
     q.orderCheck,
     { batchSize: 5, pollingIntervalSeconds: 1 },
     async (batch) => {
-      for (const job of batch) await resolveOrder(deps, job.data.orderId);
+      // side by side: the batch takes one status read's time, which bounds the expiry
+      await settleAll(
+        batch.map((job) => () => resolveOrder(deps, job.data.orderId)),
+        (err, i) => {
+          const orderId = batch[i]?.data.orderId;
+          log.error({ err, orderId }, "order check failed; trying again shortly");
+          if (orderId !== undefined) return orderJobs.scheduleCheck(orderId, 5_000);
+        },
+      );
     },
   );
   await boss.schedule(q.orderSweep, "* * * * *");
-  await boss.work(q.orderSweep, async () => {
+  await jobs.work(q.orderSweep, {}, async () => {
     await sweepOpenOrders(deps);
   });
-  await boss.work<{ callbackId: number }>(
+  await jobs.work<{ callbackId: number }>(
     q.callback,
     { batchSize: 5, pollingIntervalSeconds: 0.5 },
     async (batch) => {
@@ -79,7 +124,7 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
     },
   );
   await boss.schedule(q.depositExpire, "*/5 * * * *");
-  await boss.work(q.depositExpire, async () => {
+  await jobs.work(q.depositExpire, {}, async () => {
     const expired = await expireDeposits(deps.db, deps.clock);
     if (expired.length > 0) await orderJobs.kickNotifications();
   });
@@ -102,9 +147,28 @@ export async function registerNotificationDelivery(
   jobs: JobRunner,
   delivery: DeliveryDeps,
 ): Promise<void> {
-  await jobs.boss.work(COMMERCE_QUEUES.notify, { pollingIntervalSeconds: 0.5 }, async () => {
-    await deliverDue(delivery);
+  const q = COMMERCE_QUEUES.notify;
+  const kick = () => jobs.boss.send(q, {});
+  await jobs.work(q, { pollingIntervalSeconds: 0.5 }, async () => {
+    const { more } = await deliverDue(delivery);
+    // the drain is bounded in time; what it left is the next job's
+    if (more) await kick();
   });
+  // retries falling due and claims a dead sender left are nobody's kick: look for them
+  jobs.every(NOTIFY_TICK_MS, async () => {
+    if (await hasDeliverable(delivery.db, new Date(delivery.clock.now()))) await kick();
+  });
+}
+
+/** runs every task at once; a failure goes to onError (with the task's index), not up */
+async function settleAll(
+  tasks: (() => Promise<unknown>)[],
+  onError: (err: unknown, index: number) => Promise<void> | undefined,
+): Promise<void> {
+  const results = await Promise.allSettled(tasks.map((t) => t()));
+  for (const [i, r] of results.entries()) {
+    if (r.status === "rejected") await onError(r.reason, i);
+  }
 }
 
 /** once a day (03:30 WIB): expired quotes, and whatever the front end keeps */
@@ -118,9 +182,9 @@ export async function registerHousekeeping(
   },
 ): Promise<void> {
   const q = COMMERCE_QUEUES.housekeeping;
-  await jobs.boss.createQueue(q, { name: q, policy: "singleton" });
+  await ensureQueue(jobs.boss, q, QUEUE_SETTINGS.housekeeping);
   await jobs.boss.schedule(q, "30 3 * * *", {}, { tz: "Asia/Jakarta" });
-  await jobs.boss.work(q, async () => {
+  await jobs.work(q, {}, async () => {
     const now = new Date(deps.clock.now());
     const quotes = await pruneQuotes(deps.db, new Date(now.getTime() - 86_400_000));
     await deps.frontend?.(now);

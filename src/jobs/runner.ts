@@ -1,14 +1,35 @@
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { createLeases, type Leases } from "./lease.ts";
 
 export type JobRunnerState = "stopped" | "starting" | "running" | "failed";
 
+export type Job<T> = PgBoss.Job<T>;
+export type WorkOptions = PgBoss.WorkOptions;
+
 export interface JobRunner {
   readonly boss: PgBoss;
+  readonly leases: Leases;
   readonly state: JobRunnerState;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * pg-boss's work() with each job's lease held while its handler runs, so that another
+   * process can tell the job is alive. Every kios worker registers through this.
+   */
+  work<T>(
+    queue: string,
+    options: WorkOptions,
+    handler: (jobs: Job<T>[]) => Promise<unknown>,
+  ): Promise<string>;
+  /** a timer that lives as long as the runner (stopped with it); runs never overlap */
+  every(ms: number, task: () => Promise<void>): void;
+  /**
+   * takes back the active jobs of processes that died: each is failed, so pg-boss retries it
+   * (within the queue's retry limit) at once. Runs at start and every few seconds.
+   */
+  reclaimDeadJobs(): Promise<number>;
 }
 
 export interface JobRunnerOptions {
@@ -18,13 +39,36 @@ export interface JobRunnerOptions {
   supervise?: boolean;
 }
 
+/** a job's own lease: held by whoever runs it, for as long as it runs */
+export const jobLease = (id: string) => `job:${id}`;
+
+/** how often a supervising process looks for dead processes' jobs */
+export const RECLAIM_INTERVAL_MS = 2_000;
+/**
+ * a job must be this old before a missing lease counts: pg-boss marks it active a moment
+ * before the handler takes the lease
+ */
+export const RECLAIM_GRACE_SECONDS = 5;
+/**
+ * pg-boss's own expiry sweep. The lease catches dead processes within seconds; expiry is the
+ * backstop for a handler that hangs while its process lives, so it runs every 30 s instead
+ * of pg-boss's default 2 minutes.
+ */
+export const MAINTENANCE_INTERVAL_SECONDS = 30;
+
 /** pg-boss on the app's own database: its own small pool on postgres, executeSql on PGlite. */
 export function createJobRunner({
   database,
   logger,
   supervise = true,
 }: JobRunnerOptions): JobRunner {
-  const common = { schema: "pgboss", supervise, schedule: supervise, migrate: true } as const;
+  const common = {
+    schema: "pgboss",
+    supervise,
+    schedule: supervise,
+    migrate: true,
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+  } as const;
   const boss =
     database.kind === "postgres"
       ? new PgBoss({ ...common, connectionString: database.connectionString!, max: 4 })
@@ -32,13 +76,54 @@ export function createJobRunner({
           ...common,
           db: { executeSql: (text, values) => database.executeSql(text, values) },
         });
+  const leases = createLeases(database);
 
   let state: JobRunnerState = "stopped";
   const log = logger.child({ component: "jobs" });
   boss.on("error", (err) => log.error({ err }, "job runner error"));
 
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<void>>();
+
+  function every(ms: number, task: () => Promise<void>) {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || state !== "running") return;
+      busy = true;
+      const run = task()
+        .catch((err) => log.error({ err }, "periodic job task failed"))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  }
+
+  async function reclaimDeadJobs(): Promise<number> {
+    // pg-boss's own internal queues (cron's send-it) run outside our leases
+    const { rows } = await database.executeSql(
+      `select id::text as id, name from pgboss.job
+       where state = 'active' and started_on < now() - make_interval(secs => $1)
+         and name not like '\\_\\_pgboss\\_\\_%'`,
+      [RECLAIM_GRACE_SECONDS],
+    );
+    if (rows.length === 0) return 0;
+    const jobs = rows.map((r) => ({ id: String(r.id), name: String(r.name) }));
+    const free = await leases.free(jobs.map((j) => jobLease(j.id)));
+    const dead = jobs.filter((j) => free.has(jobLease(j.id)));
+    for (const j of dead) {
+      await boss.fail(j.name, j.id, { message: "the process running it died" });
+      log.warn({ queue: j.name, job: j.id }, "took back a job a dead process held");
+    }
+    return dead.length;
+  }
+
   return {
     boss,
+    leases,
     get state() {
       return state;
     },
@@ -51,12 +136,35 @@ export function createJobRunner({
         state = "failed";
         throw err;
       }
+      if (supervise) {
+        // a restart takes back what the process before it held, before doing anything else
+        await reclaimDeadJobs().catch((err) => log.error({ err }, "reclaiming jobs failed"));
+        every(RECLAIM_INTERVAL_MS, async () => {
+          await reclaimDeadJobs();
+        });
+      }
     },
     async stop() {
       if (state === "stopped") return;
+      state = "stopped";
+      for (const t of timers.splice(0)) clearInterval(t);
+      await Promise.allSettled([...running]);
       // graceful: running handlers get a few seconds to finish before the pool closes
       await boss.stop({ graceful: true, wait: true, timeout: 3000 });
-      state = "stopped";
+      await leases.close();
     },
+    work(queue, options, handler) {
+      return boss.work(queue, options, async (jobs) => {
+        const out = await leases.hold(
+          jobs.map((j) => jobLease(j.id)),
+          () => handler(jobs as Job<never>[]),
+        );
+        // a job's id is its own: only a bug could find its lease taken
+        if (!out.held) throw new Error(`the lease of a ${queue} job is held elsewhere`);
+        return out.value;
+      });
+    },
+    every,
+    reclaimDeadJobs,
   };
 }

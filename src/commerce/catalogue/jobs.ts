@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client.ts";
+import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { Logger } from "../../logger.ts";
 import type { Supplier } from "../../supplier/types.ts";
@@ -28,10 +29,10 @@ export async function registerCatalogueJobs(
 ): Promise<void> {
   const log = deps.logger.child({ component: "catalogue-jobs" });
   const boss = jobs.boss;
-  await boss.createQueue(CATALOGUE_SYNC_QUEUE, {
-    name: CATALOGUE_SYNC_QUEUE,
+  await ensureQueue(boss, CATALOGUE_SYNC_QUEUE, {
     policy: "stately",
-    // the next tick retries anyway; a hung fetch must not hold the queue for long
+    // the next tick retries anyway; a sync taken by a process that died is taken back by
+    // its lease within seconds, and one that hangs in a live process by this expiry
     retryLimit: 0,
     expireInSeconds: 10 * 60,
   });
@@ -41,7 +42,7 @@ export async function registerCatalogueJobs(
     {},
     { tz: "Asia/Jakarta" },
   );
-  await boss.work(
+  await jobs.work(
     CATALOGUE_SYNC_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 10 },
     async () => {

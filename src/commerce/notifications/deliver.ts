@@ -1,7 +1,19 @@
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
-import { claimNotifications, type Deliver, markFailed, markSent } from "./outbox.ts";
+import {
+  type Claimed,
+  claimNotifications,
+  type Deliver,
+  type DeliveryResult,
+  HEARTBEAT_MS,
+  markFailed,
+  markSent,
+  releaseClaims,
+  renewClaims,
+  STALE_CLAIM_MS,
+  startSending,
+} from "./outbox.ts";
 import type { SendLimiter } from "./rate-limit.ts";
 
 export interface DeliveryDeps {
@@ -13,28 +25,143 @@ export interface DeliveryDeps {
   onDelivered?(result: "sent" | "gone" | "failed"): void;
 }
 
-/** delivers everything due in the outbox, oldest first; returns how many were handled. */
-export async function deliverDue(deps: DeliveryDeps, maxRounds = 20): Promise<number> {
+export interface DrainOptions {
+  /** no new send starts after this long (real time): the job stays short and re-kicks */
+  budgetMs?: number;
+  /** a send that takes longer is given up on and left to recovery (its outcome is unknown) */
+  maxSendMs?: number;
+  heartbeatMs?: number;
+  /** rows claimed at a time */
+  batch?: number;
+}
+
+export interface DrainResult {
+  handled: number;
+  /** the budget ran out with work left: the caller should drain again soon */
+  more: boolean;
+}
+
+/** a drain takes new sends for this long; the notify job's expiry is sized from it */
+export const DRAIN_BUDGET_MS = 15_000;
+/** a single Bot API call that has not answered in this long is not waited for */
+export const MAX_SEND_MS = 30_000;
+
+/**
+ * delivers what is due in the outbox, oldest first, for at most about `budgetMs` (plus one
+ * send), renewing its claims as it goes so that a survivor can tell a live sender from a
+ * dead one within STALE_CLAIM_MS.
+ */
+export async function deliverDue(
+  deps: DeliveryDeps,
+  options: DrainOptions = {},
+): Promise<DrainResult> {
+  const budgetMs = options.budgetMs ?? DRAIN_BUDGET_MS;
+  const maxSendMs = options.maxSendMs ?? MAX_SEND_MS;
   const log = deps.logger.child({ component: "notify" });
   const count = deps.onDelivered ?? (() => {});
-  let handled = 0;
-  for (let round = 0; round < maxRounds; round++) {
-    const batch = await claimNotifications(deps.db, new Date(deps.clock.now()));
-    if (batch.length === 0) break;
-    for (const n of batch) {
-      await deps.limiter.wait(n.chatId);
-      try {
-        const result = await deps.deliver(n);
-        if (result === "sent") await markSent(deps.db, n.id, new Date(deps.clock.now()));
-        else await markFailed(deps.db, n, "chat unreachable", new Date(deps.clock.now()), true);
-        count(result);
-      } catch (err) {
-        log.warn({ err, notification: n.key }, "delivery failed; will retry");
-        await markFailed(deps.db, n, (err as Error).message, new Date(deps.clock.now()), false);
-        count("failed");
+  const now = () => new Date(deps.clock.now());
+  const started = performance.now();
+  const timeUp = () => performance.now() - started >= budgetMs;
+
+  // every row this drain holds: reserved (still pending) or sending (recovered, or in flight)
+  const held = new Map<number, { n: Claimed; sending: boolean }>();
+  // claim changes and heartbeats take turns, so a heartbeat never sees a half-made change
+  let turn: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = turn.then(fn, fn);
+    turn = next.catch(() => {});
+    return next;
+  };
+
+  const heartbeat = setInterval(() => {
+    void serial(async () => {
+      const at = now();
+      const rows = [...held.values()];
+      const reserved = rows.filter((h) => !h.sending).map((h) => h.n);
+      const sending = rows.filter((h) => h.sending).map((h) => h.n);
+      const until = new Date(at.getTime() + STALE_CLAIM_MS);
+      const kept = new Set([
+        ...(await renewClaims(deps.db, reserved, until)),
+        ...(await renewClaims(deps.db, sending, at)),
+      ]);
+      for (const h of rows) {
+        if (!held.has(h.n.id)) continue;
+        if (kept.has(h.n.id)) h.n = { ...h.n, stamp: h.sending ? at : until };
+        else held.delete(h.n.id);
       }
-      handled += 1;
+    }).catch((err) => log.warn({ err }, "renewing notification claims failed"));
+  }, options.heartbeatMs ?? HEARTBEAT_MS);
+
+  let handled = 0;
+  let more = false;
+  try {
+    drain: for (;;) {
+      if (timeUp()) {
+        more = true;
+        break;
+      }
+      const batch = await serial(() => claimNotifications(deps.db, now(), options.batch));
+      if (batch.length === 0) break;
+      for (const n of batch) held.set(n.id, { n, sending: n.recovered });
+      for (const { id, chatId } of batch) {
+        if (timeUp()) {
+          more = true;
+          break drain;
+        }
+        await deps.limiter.wait(chatId);
+        const h = held.get(id);
+        const taken = h ? await serial(() => startSending(deps.db, h.n, now())) : null;
+        if (!taken) {
+          held.delete(id); // lost to another sender while it waited
+          continue;
+        }
+        held.set(id, { n: taken, sending: true });
+        const result = await sendWithin(deps.deliver, taken, maxSendMs);
+        if (result === "timeout") {
+          // maybe sent, maybe not: stop renewing it, and recovery (the safe mode) takes over
+          held.delete(id);
+          log.warn({ notification: taken.key }, "delivery did not answer in time");
+          count("failed");
+        } else if (result instanceof Error) {
+          log.warn({ err: result, notification: taken.key }, "delivery failed; will retry");
+          await serial(() => markFailed(deps.db, taken, result.message, now(), false));
+          held.delete(id);
+          count("failed");
+        } else {
+          await serial(async () => {
+            if (result === "sent") await markSent(deps.db, id, now());
+            else await markFailed(deps.db, taken, "chat unreachable", now(), true);
+          });
+          held.delete(id);
+          count(result);
+        }
+        handled += 1;
+      }
     }
+  } finally {
+    clearInterval(heartbeat);
+    const left = [...held.values()].map((h) => h.n);
+    if (left.length > 0) await serial(() => releaseClaims(deps.db, left, now()));
   }
-  return handled;
+  return { handled, more };
+}
+
+async function sendWithin(
+  deliver: Deliver,
+  n: Claimed,
+  ms: number,
+): Promise<DeliveryResult | Error | "timeout"> {
+  const { stamp: _, ...notification } = n;
+  const sending = deliver(notification).catch((err: unknown) =>
+    err instanceof Error ? err : new Error(String(err)),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  try {
+    return await Promise.race([sending, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -5,7 +5,11 @@ import { deliverDue } from "../../../src/commerce/notifications/deliver.ts";
 import {
   claimNotifications,
   enqueueNotification,
+  hasDeliverable,
+  markSent,
   type Notification,
+  STALE_CLAIM_MS,
+  startSending,
 } from "../../../src/commerce/notifications/outbox.ts";
 import { createSendLimiter } from "../../../src/commerce/notifications/rate-limit.ts";
 import { notifications } from "../../../src/db/schema.ts";
@@ -83,7 +87,7 @@ describe(`notification outbox (${testDriver})`, () => {
     expect(row?.status).toBe("failed");
   });
 
-  it("a claim left by a crashed sender is taken again, marked as recovered", async () => {
+  it("a claim left by a sender that died mid-send is taken again, marked as recovered", async () => {
     await enqueueNotification(t.handle.db, {
       key: "n4",
       chatId: 4,
@@ -91,11 +95,129 @@ describe(`notification outbox (${testDriver})`, () => {
     });
     const [claimed] = await claimNotifications(t.handle.db, new Date(clock.now()));
     expect(claimed?.recovered).toBe(false);
-    // the process dies here: no markSent
+    const sending = await startSending(t.handle.db, claimed!, new Date(clock.now()));
+    expect(sending).not.toBeNull();
+    // the process dies here, mid-send: no markSent, no more heartbeats
     expect(await claimNotifications(t.handle.db, new Date(clock.now()))).toEqual([]);
-    clock.advance(3 * 60_000);
+    clock.advance(STALE_CLAIM_MS + 1);
     const [again] = await claimNotifications(t.handle.db, new Date(clock.now()));
     expect(again).toMatchObject({ key: "n4", recovered: true });
+    await markSent(t.handle.db, again!.id, new Date(clock.now()));
+  });
+
+  it("a notification claimed but never started comes back as an ordinary one", async () => {
+    await enqueueNotification(t.handle.db, {
+      key: "n5",
+      chatId: 5,
+      payload: { type: "order_final", orderId: 5, late: true },
+    });
+    const [claimed] = await claimNotifications(t.handle.db, new Date(clock.now()));
+    expect(claimed?.key).toBe("n5");
+    // the process dies before sending it: the reservation lapses, nothing was sent
+    expect(await claimNotifications(t.handle.db, new Date(clock.now()))).toEqual([]);
+    clock.advance(STALE_CLAIM_MS);
+    const [again] = await claimNotifications(t.handle.db, new Date(clock.now()));
+    expect(again).toMatchObject({ key: "n5", recovered: false });
+    await markSent(t.handle.db, again!.id, new Date(clock.now()));
+  });
+
+  it("a live sender's heartbeat keeps a slow send its own", async () => {
+    await enqueueNotification(t.handle.db, {
+      key: "n6",
+      chatId: 6,
+      payload: { type: "broadcast", text: "slow" },
+    });
+    let release!: () => void;
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
+    let started!: () => void;
+    const inFlight = new Promise<void>((r) => {
+      started = r;
+    });
+    const draining = deliverDue(
+      {
+        db: t.handle.db,
+        deliver: async () => {
+          started();
+          await slow;
+          return "sent";
+        },
+        limiter: noWait,
+        clock,
+        logger,
+      },
+      { heartbeatMs: 20 },
+    );
+    await inFlight;
+    // long past the stale age, but the sender renews its claim: nobody else takes it
+    clock.advance(STALE_CLAIM_MS * 3);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await claimNotifications(t.handle.db, new Date(clock.now()))).toEqual([]);
+    release();
+    expect(await draining).toEqual({ handled: 1, more: false });
+  });
+
+  it("a drain stops when its time is up and gives back what it did not start", async () => {
+    for (let i = 0; i < 3; i++) {
+      await enqueueNotification(t.handle.db, {
+        key: `b${i}`,
+        chatId: 200 + i,
+        payload: { type: "broadcast", text: "x" },
+      });
+    }
+    const seen: string[] = [];
+    const first = await deliverDue(
+      {
+        db: t.handle.db,
+        deliver: async (n) => {
+          seen.push(n.key);
+          await new Promise((r) => setTimeout(r, 60));
+          return "sent";
+        },
+        limiter: noWait,
+        clock,
+        logger,
+      },
+      { budgetMs: 30 },
+    );
+    expect(first).toEqual({ handled: 1, more: true });
+    // the rest are due again at once, as ordinary notifications
+    const rest = await claimNotifications(t.handle.db, new Date(clock.now()));
+    expect(rest.map((n) => [n.key, n.recovered])).toEqual([
+      ["b1", false],
+      ["b2", false],
+    ]);
+    for (const n of rest) await markSent(t.handle.db, n.id, new Date(clock.now()));
+    expect(seen).toEqual(["b0"]);
+  });
+
+  it("a send that never answers is given up on and later recovered in the safe mode", async () => {
+    await enqueueNotification(t.handle.db, {
+      key: "n7",
+      chatId: 7,
+      payload: { type: "broadcast", text: "hang" },
+    });
+    const result = await deliverDue(
+      {
+        db: t.handle.db,
+        deliver: () => new Promise(() => {}),
+        limiter: noWait,
+        clock,
+        logger,
+      },
+      { maxSendMs: 50 },
+    );
+    expect(result).toEqual({ handled: 1, more: false });
+    expect(await hasDeliverable(t.handle.db, new Date(clock.now()))).toBe(false);
+    clock.advance(STALE_CLAIM_MS + 1);
+    expect(await hasDeliverable(t.handle.db, new Date(clock.now()))).toBe(true);
+    const recovered: boolean[] = [];
+    await drain(async (n) => {
+      recovered.push(n.recovered);
+      return "sent";
+    });
+    expect(recovered).toEqual([true]);
   });
 
   it("two workers never claim the same notification", async () => {
