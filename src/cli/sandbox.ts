@@ -9,8 +9,25 @@ const USAGE = [
   "kios sandbox [--port 8081] [--host 127.0.0.1] [--api-id ID] [--api-key KEY] [--secret-key KEY]",
   "             [--balance 5000000] [--callback-url URL] [--settle-delay-ms 2000] [--slow-reply-ms 30000]",
   "             [--seed 1] [--latency-ms 0] [--error-rate 0] [--timeout-rate 0]",
+  "             [--error-before-rate 0] [--reset-before-rate 0] [--reset-after-rate 0]",
+  "             [--status-error-rate 0] [--status-lag-ms 0]",
   "             [--drop-callbacks] [--duplicate-callbacks] [--reorder-callbacks]",
+  "             [--callback-drop-rate 0] [--callback-duplicate-rate 0] [--callback-reorder-rate 0]",
+  "             [--callback-forge-rate 0] [--callback-expire-rate 0]",
 ].join("\n");
+
+/** rate flags beyond --error-rate and --timeout-rate: flag → the faults field it sets */
+const MORE_RATES = {
+  "error-before-rate": "errorBeforeRate",
+  "reset-before-rate": "resetBeforeRate",
+  "reset-after-rate": "resetAfterRate",
+  "status-error-rate": "statusErrorRate",
+  "callback-drop-rate": "callbackDropRate",
+  "callback-duplicate-rate": "callbackDuplicateRate",
+  "callback-reorder-rate": "callbackReorderRate",
+  "callback-forge-rate": "callbackForgeRate",
+  "callback-expire-rate": "callbackExpireRate",
+} as const;
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -62,6 +79,10 @@ export const sandboxCommand: Command = {
       "drop-callbacks": { type: "boolean" },
       "duplicate-callbacks": { type: "boolean" },
       "reorder-callbacks": { type: "boolean" },
+      "status-lag-ms": { type: "string" },
+      ...Object.fromEntries(
+        Object.keys(MORE_RATES).map((flag) => [flag, { type: "string" as const }]),
+      ),
     });
     const env = process.env;
     // a flag, else its SANDBOX_* variable; the error names whichever was used
@@ -108,6 +129,13 @@ export const sandboxCommand: Command = {
     const latencyMs = num("latency-ms", "SANDBOX_LATENCY_MS", 0, 0, 600_000);
     const [errorName, errorValue] = pick("error-rate", "SANDBOX_ERROR_RATE");
     const [timeoutName, timeoutValue] = pick("timeout-rate", "SANDBOX_TIMEOUT_RATE");
+    const statusLagMs = num("status-lag-ms", "SANDBOX_STATUS_LAG_MS", 0, 0, 600_000);
+    const moreRates: Record<string, number> = {};
+    for (const [flag, field] of Object.entries(MORE_RATES)) {
+      const variable = `SANDBOX_${flag.replaceAll("-", "_").toUpperCase()}`;
+      const [name, v] = pick(flag, variable);
+      if (v !== undefined) moreRates[field] = rate(name, v);
+    }
 
     const level = env.LOG_LEVEL?.trim().toLowerCase() || "info";
     const logger = createLogger({ level: LOG_LEVELS.includes(level) ? level : "info" });
@@ -126,6 +154,8 @@ export const sandboxCommand: Command = {
         dropCallbacks: values["drop-callbacks"] ?? false,
         duplicateCallbacks: values["duplicate-callbacks"] ?? false,
         reorderCallbacks: values["reorder-callbacks"] ?? false,
+        statusLagMs,
+        ...moreRates,
       },
     });
 

@@ -20,7 +20,9 @@ import {
 } from "./key-routes.ts";
 import { type Caller, placeOrder } from "./orders.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { isStatusQuery, resetConnection } from "./reset.ts";
 import { transactionReply } from "./results.ts";
+import { statusShows } from "./status-lag.ts";
 import type { Store } from "./store.ts";
 import { thousands } from "./time.ts";
 import type { Envelope, Reply, SandboxFaults } from "./types.ts";
@@ -101,7 +103,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
       if (!parsed.ok) return parsed.reply;
       const t = deps.store.transaction(caller.account.apiId, parsed.value.ref_id);
       return t
-        ? transactionReply(t, "status")
+        ? transactionReply(statusShows(t, deps.clock.now(), deps.faults().statusLagMs), "status")
         : failure(
             404,
             "TRANSACTION_NOT_FOUND",
@@ -112,22 +114,27 @@ export function createSandboxApp(deps: AppDeps): Hono {
 
   app.get("/healthz", (c) => c.json({ ok: true, sandbox: true }));
 
-  // injected faults wrap everything under /v1: the request is handled first, as a real
-  // server that falls over after committing would
+  // in the form of the interface the request spoke
+  const serverError = (c: Context) =>
+    new Response(
+      JSON.stringify(
+        isKeyRequest(c.req.method, c.req.path) ? KEY_SERVER_ERROR_BODY : SERVER_ERROR_BODY,
+      ),
+      { status: 500, headers: { "content-type": "application/json" } },
+    );
+
+  // injected faults wrap everything under /v1. Most act after the request was handled, as a
+  // real server that falls over after committing would; "before" faults do no work at all.
   app.use("/v1/*", async (c, next) => {
     const faults = deps.faults();
     const roll = deps.rollFaults(faults);
-    await next();
-    if (roll.error) {
-      // in the form of the interface the request spoke
-      const body = isKeyRequest(c.req.method, c.req.path)
-        ? KEY_SERVER_ERROR_BODY
-        : SERVER_ERROR_BODY;
-      c.res = new Response(JSON.stringify(body), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      });
+    if (roll.resetBefore) return resetConnection(c);
+    if (roll.errorBefore || (roll.statusError && isStatusQuery(c.req.method, c.req.path))) {
+      return serverError(c);
     }
+    await next();
+    if (roll.resetAfter) return resetConnection(c);
+    if (roll.error) c.res = serverError(c);
     // the key interface puts its warning in its own envelope; the signed one says it in a
     // Warning header, as an HTTP API being retired would
     const warning = deprecationWarning();
@@ -172,6 +179,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
     settleDelayMs: deps.settleDelayMs,
     slowReplyMs: deps.slowReplyMs,
     deprecationWarning,
+    statusShows: (t) => statusShows(t, deps.clock.now(), deps.faults().statusLagMs),
   });
 
   app.post("/v1/:endpoint", async (c) => {

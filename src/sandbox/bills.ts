@@ -79,7 +79,10 @@ export function payBill(deps: OrderDeps, caller: Caller, body: Record<string, un
   if (!session) return failure(404, "INQUIRY_NOT_FOUND", `no inquiry with ref_id ${refId}`);
   // paying twice returns the first payment, whatever else the repeat says
   const existing = deps.store.transaction(apiId, refId);
-  if (existing) return transactionReply(existing, "submit");
+  if (existing) {
+    deps.store.noteRepeat(existing, deps.clock.now());
+    return transactionReply(existing, "submit");
+  }
   if (session.code !== code || session.customerNo !== customerNo) {
     return declined("INQUIRY_MISMATCH", "code or customer_no differ from the inquiry");
   }

@@ -13,12 +13,24 @@ import { unixSeconds } from "./time.ts";
 
 export const CALLBACK_EVENT = "transaction.final";
 
+/** one callback to deliver: its data, and how it is (mis)signed */
+export interface CallbackPayload {
+  data: Record<string, unknown>;
+  /** signed with a key the shop does not know */
+  forged?: boolean;
+  /** added to the signed timestamp (negative: an old, replayed callback) */
+  timestampOffsetMs?: number;
+}
+
+/** a secret no account has: what a forger signs with */
+const FORGER_SECRET = "not-the-shop-secret";
+
 export interface CallbackSender {
   /** delivers the payloads one after another, in the background; resolves with how many got a 2xx */
   deliver(
     url: string,
     secretKey: string,
-    payloads: Record<string, unknown>[],
+    payloads: CallbackPayload[],
     refId: string,
   ): Promise<number>;
   /** waits for every delivery under way */
@@ -39,8 +51,13 @@ export function createCallbackSender(deps: CallbackDeps): CallbackSender {
   const inFlight = new Set<Promise<unknown>>();
   const aborter = new AbortController();
 
-  async function attempt(url: string, secretKey: string, rawBody: string): Promise<boolean> {
-    const timestamp = unixSeconds(deps.clock.now());
+  async function attempt(
+    url: string,
+    secretKey: string,
+    rawBody: string,
+    offsetMs: number,
+  ): Promise<boolean> {
+    const timestamp = unixSeconds(deps.clock.now() + offsetMs);
     try {
       const res = await fetch(url, {
         method: "POST",
@@ -60,18 +77,14 @@ export function createCallbackSender(deps: CallbackDeps): CallbackSender {
     }
   }
 
-  async function deliverOne(
-    url: string,
-    secretKey: string,
-    data: Record<string, unknown>,
-    refId: string,
-  ) {
-    const rawBody = JSON.stringify({ event: CALLBACK_EVENT, data });
+  async function deliverOne(url: string, secretKey: string, p: CallbackPayload, refId: string) {
+    const rawBody = JSON.stringify({ event: CALLBACK_EVENT, data: p.data });
+    const secret = p.forged ? FORGER_SECRET : secretKey;
     const waits = [0, ...deps.retryDelaysMs];
     for (let i = 0; i < waits.length; i++) {
       await deps.delays.sleep(waits[i] ?? 0);
       if (aborter.signal.aborted) return false;
-      if (await attempt(url, secretKey, rawBody)) return true;
+      if (await attempt(url, secret, rawBody, p.timestampOffsetMs ?? 0)) return true;
       deps.logger.debug({ refId, attempt: i + 1 }, "callback delivery failed");
     }
     deps.logger.warn({ refId, attempts: waits.length }, "callback not delivered; giving up");
@@ -82,8 +95,7 @@ export function createCallbackSender(deps: CallbackDeps): CallbackSender {
     deliver(url, secretKey, payloads, refId) {
       const run = (async () => {
         let delivered = 0;
-        for (const data of payloads)
-          if (await deliverOne(url, secretKey, data, refId)) delivered += 1;
+        for (const p of payloads) if (await deliverOne(url, secretKey, p, refId)) delivered += 1;
         return delivered;
       })();
       inFlight.add(run);

@@ -23,6 +23,7 @@ export type {
   SandboxAccountInit,
   SandboxFaults,
   SandboxOptions,
+  SandboxRequest,
   SandboxTransaction,
   TransactionKind,
   TransactionState,

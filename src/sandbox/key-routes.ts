@@ -18,7 +18,7 @@ import {
 } from "./key-format.ts";
 import { type Caller, placeOrder } from "./orders.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import type { Store } from "./store.ts";
+import type { Store, StoredTransaction } from "./store.ts";
 import { thousands } from "./time.ts";
 import type { KeyReply, WireProduct } from "./types.ts";
 import {
@@ -45,6 +45,8 @@ export interface KeyRouteDeps {
   settleDelayMs: number;
   slowReplyMs: number;
   deprecationWarning: () => string | undefined;
+  /** what a status lookup shows of a transaction (a lagging status answer: pending) */
+  statusShows?: (t: StoredTransaction) => StoredTransaction;
 }
 
 export const KEY_GONE_MESSAGE =
@@ -95,6 +97,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
   const log = deps.logger;
+  const shows = deps.statusShows ?? ((t: StoredTransaction) => t);
   const handlerDeps = {
     catalogue: deps.catalogue,
     store: deps.store,
@@ -138,7 +141,10 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
     const apiId = caller.account.apiId;
     // the document: a repeat returns the stored transaction, whatever else it says
     const existing = deps.store.transaction(apiId, refId);
-    if (existing) return keyTransactionReply(existing, "later");
+    if (existing) {
+      deps.store.noteRepeat(existing, deps.clock.now());
+      return keyTransactionReply(existing, "later");
+    }
     const entry = deps.catalogue.get(code);
     if (!entry) return keyFailure(404, "PRODUCT_NOT_FOUND", `no product with product_code ${code}`);
     // no cmd on this interface: the product's type says whether it is an order or a bill payment
@@ -165,7 +171,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
     if (!parsed.ok) return keyFromReply(parsed.reply);
     const t = deps.store.transaction(caller.account.apiId, parsed.value.ref_id);
     return t
-      ? keyTransactionReply(t, "later")
+      ? keyTransactionReply(shows(t), "later")
       : keyFailure(
           404,
           "TRANSACTION_NOT_FOUND",
@@ -179,7 +185,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
       .all()
       .find((s) => s.apiId === apiId && trxIdFor(s.apiId, s.refId) === trxId);
     return t
-      ? keyTransactionReply(t, "later")
+      ? keyTransactionReply(shows(t), "later")
       : keyFailure(404, "TRANSACTION_NOT_FOUND", `no transaction with trx_id ${trxId}`);
   };
 

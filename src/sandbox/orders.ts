@@ -41,7 +41,10 @@ export function placeOrder(deps: OrderDeps, caller: Caller, body: Record<string,
   if (givenRef) {
     // the document: a repeat returns the stored transaction, whatever else it says
     const existing = deps.store.transaction(apiId, givenRef);
-    if (existing) return transactionReply(existing, "submit");
+    if (existing) {
+      deps.store.noteRepeat(existing, deps.clock.now());
+      return transactionReply(existing, "submit");
+    }
     if (deps.store.inquiry(apiId, givenRef)) {
       return validationError({ ref_id: ["is already used by a bill inquiry"] });
     }
@@ -107,6 +110,7 @@ export function record(deps: OrderDeps, caller: Caller, draft: Draft): Reply {
     status: rule.initial,
     createdAt: now,
     settleAt: rule.initial === "pending" ? now + deps.settleDelayMs : null,
+    settledAt: rule.initial === "pending" ? null : now,
     secretKey: caller.key.secretKey,
     callbacksDelivered: 0,
   };

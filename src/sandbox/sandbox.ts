@@ -6,7 +6,7 @@ import { createSandboxApp } from "./app.ts";
 import { createCallbackSender } from "./callbacks.ts";
 import { generateCatalogue } from "./catalogue.ts";
 import { createDelays } from "./delays.ts";
-import { createFaultDice, faultsFrom } from "./faults.ts";
+import { createCallbackDice, createFaultDice, faultsFrom } from "./faults.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createSettlement } from "./settlement.ts";
 import { createStore, snapshot } from "./store.ts";
@@ -61,6 +61,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock,
     callbacks,
     faults: () => sandbox.faults,
+    rollCallbacks: createCallbackDice(seed),
     logger,
   });
   const app = createSandboxApp({
@@ -99,6 +100,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     catalogue: () => catalogue.all,
     settleNow: () => settlement.settleAll(),
     transactions: () => store.all().map(snapshot),
+    requests: () => store.requests(),
     close() {
       closing ??= (async () => {
         settlement.stop();
@@ -140,6 +142,7 @@ export async function startSandbox(
     catalogue: () => sandbox.catalogue(),
     settleNow: () => sandbox.settleNow(),
     transactions: () => sandbox.transactions(),
+    requests: () => sandbox.requests(),
     url: `http://${urlHost}:${server.port}/v1`,
     port: server.port,
     close() {

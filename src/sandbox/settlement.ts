@@ -1,8 +1,8 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { Accounts } from "./accounts.ts";
-import type { CallbackSender } from "./callbacks.ts";
-import { callbackPlan } from "./faults.ts";
+import type { CallbackPayload, CallbackSender } from "./callbacks.ts";
+import { type CallbackKind, type CallbackRoll, callbackPlan } from "./faults.ts";
 import { wireResult } from "./results.ts";
 import type { Store, StoredTransaction } from "./store.ts";
 import type { SandboxFaults } from "./types.ts";
@@ -22,8 +22,32 @@ export interface SettlementDeps {
   clock: Clock;
   callbacks: CallbackSender;
   faults: () => SandboxFaults;
+  /** decides the callback faults of one settled transaction */
+  rollCallbacks?: (faults: SandboxFaults) => CallbackRoll;
   logger: Logger;
   intervalMs?: number;
+}
+
+/** an expired callback's timestamp: well outside the 5-minute window */
+const EXPIRED_BY_MS = 10 * 60 * 1000;
+
+function payloadOf(t: StoredTransaction, kind: CallbackKind): CallbackPayload {
+  switch (kind) {
+    case "final":
+      return { data: wireResult(t) };
+    case "stale":
+      return { data: wireResult(t, "pending") };
+    case "expired":
+      return { data: wireResult(t), timestampOffsetMs: -EXPIRED_BY_MS };
+    case "forged": {
+      // a forger claims the outcome that would cost the shop: the opposite one
+      const claim = t.status === "success" ? "failed" : "success";
+      return {
+        data: { ...wireResult(t, claim), sn: claim === "success" ? "FORGED" : null },
+        forged: true,
+      };
+    }
+  }
 }
 
 export function createSettlement(deps: SettlementDeps): Settlement {
@@ -32,16 +56,18 @@ export function createSettlement(deps: SettlementDeps): Settlement {
   function settle(t: StoredTransaction): void {
     t.status = t.rule.final;
     t.settleAt = null;
+    t.settledAt = deps.clock.now();
     const account = deps.accounts.get(t.apiId);
     if (t.status === "failed" && account) {
       account.balance += t.charged;
       t.charged = 0;
     }
     deps.logger.debug({ refId: t.refId, status: t.status }, "transaction settled");
-    const plan = callbackPlan(t.rule.callbacks, deps.faults());
+    const faults = deps.faults();
+    const plan = callbackPlan(t.rule.callbacks, faults, deps.rollCallbacks?.(faults));
     const url = account?.callbackUrl;
     if (plan.length === 0 || !url) return;
-    const payloads = plan.map((p) => (p === "final" ? wireResult(t) : wireResult(t, "pending")));
+    const payloads = plan.map((kind) => payloadOf(t, kind));
     void deps.callbacks.deliver(url, t.secretKey, payloads, t.refId).then((n) => {
       t.callbacksDelivered += n;
     });

@@ -1,7 +1,12 @@
 import type { BillData } from "./bill-data.ts";
 import type { OutcomeRule } from "./outcomes.ts";
 import { formatWib } from "./time.ts";
-import type { SandboxTransaction, TransactionKind, TransactionState } from "./types.ts";
+import type {
+  SandboxRequest,
+  SandboxTransaction,
+  TransactionKind,
+  TransactionState,
+} from "./types.ts";
 
 // transactions and inquiry sessions, keyed by account and ref_id (a ref_id is unique per
 // account, as the document's idempotency rule needs).
@@ -23,6 +28,8 @@ export interface StoredTransaction {
   serial: string;
   createdAt: number;
   settleAt: number | null;
+  /** when it became final (clock ms); null while pending */
+  settledAt: number | null;
   /** secret of the key that placed it: it signs this transaction's callbacks */
   secretKey: string;
   bill?: BillData;
@@ -41,7 +48,11 @@ export interface InquirySession {
 
 export interface Store {
   transaction(apiId: string, refId: string): StoredTransaction | undefined;
+  /** stores a new transaction and notes its creating request */
   addTransaction(t: StoredTransaction): void;
+  /** notes a request answered with an existing transaction */
+  noteRepeat(t: StoredTransaction, at: number): void;
+  requests(): readonly SandboxRequest[];
   inquiry(apiId: string, refId: string): InquirySession | undefined;
   addInquiry(s: InquirySession): void;
   pending(): StoredTransaction[];
@@ -55,12 +66,18 @@ const key = (apiId: string, refId: string) => `${apiId}\u0000${refId}`;
 export function createStore(): Store {
   const transactions = new Map<string, StoredTransaction>();
   const inquiries = new Map<string, InquirySession>();
+  const requests: SandboxRequest[] = [];
   let sequence = 0;
+  const note = (t: StoredTransaction, result: SandboxRequest["result"], at: number) =>
+    requests.push({ apiId: t.apiId, refId: t.refId, cmd: t.cmd, result, at });
   return {
     transaction: (apiId, refId) => transactions.get(key(apiId, refId)),
     addTransaction(t) {
       transactions.set(key(t.apiId, t.refId), t);
+      note(t, "created", t.createdAt);
     },
+    noteRepeat: (t, at) => note(t, "repeat", at),
+    requests: () => requests.map((r) => ({ ...r })),
     inquiry: (apiId, refId) => inquiries.get(key(apiId, refId)),
     addInquiry(s) {
       inquiries.set(key(s.apiId, s.refId), s);
@@ -90,6 +107,7 @@ export function snapshot(t: StoredTransaction): SandboxTransaction {
     outcome: t.rule.name,
     createdAt: t.createdAt,
     settleAt: t.settleAt,
+    settledAt: t.settledAt,
     callbacksDelivered: t.callbacksDelivered,
   };
 }

@@ -36,9 +36,32 @@ export interface SandboxFaults {
   timeoutRate: number;
   /** 0..1: share of requests answered 500 SERVER_ERROR (the work is done first) */
   errorRate: number;
+  /** 0..1: share of requests answered 500 SERVER_ERROR before any work is done */
+  errorBeforeRate: number;
+  /** 0..1: share of connections dropped before the request is handled */
+  resetBeforeRate: number;
+  /** 0..1: share of connections dropped after the request was handled (an order exists) */
+  resetAfterRate: number;
+  /** 0..1: share of status queries answered 500 SERVER_ERROR */
+  statusErrorRate: number;
+  /** status queries report a settled transaction as pending for this long (ms) after it settled */
+  statusLagMs: number;
+  /** no callbacks at all (the same as callbackDropRate 1) */
   dropCallbacks: boolean;
+  /** every callback twice (the same as callbackDuplicateRate 1) */
   duplicateCallbacks: boolean;
+  /** a stale Pending after every final callback (the same as callbackReorderRate 1) */
   reorderCallbacks: boolean;
+  /** 0..1: share of settled transactions whose callbacks are all dropped */
+  callbackDropRate: number;
+  /** 0..1: share whose callbacks are each sent twice */
+  callbackDuplicateRate: number;
+  /** 0..1: share that get a stale Pending after the final callback */
+  callbackReorderRate: number;
+  /** 0..1: share that get a forged callback first (bad signature, the opposite outcome) */
+  callbackForgeRate: number;
+  /** 0..1: share that get an expired callback last (correctly signed, timestamp 10 minutes old) */
+  callbackExpireRate: number;
 }
 
 export interface SandboxOptions {
@@ -90,8 +113,21 @@ export interface SandboxTransaction {
   createdAt: number;
   /** when a pending transaction becomes final (clock ms); null once final */
   settleAt: number | null;
+  /** when it became final (clock ms); null while pending */
+  settledAt: number | null;
   /** callbacks the shop's server accepted (2xx), stale ones included */
   callbacksDelivered: number;
+}
+
+/** one order or bill-payment request the sandbox received, in arrival order */
+export interface SandboxRequest {
+  apiId: string;
+  refId: string;
+  cmd: "prepaid" | "game" | "pay-pasca";
+  /** created a transaction, or answered with the one its ref_id already has */
+  result: "created" | "repeat";
+  /** clock ms */
+  at: number;
 }
 
 export interface SandboxAccountHandle {
@@ -116,6 +152,8 @@ export interface Sandbox {
   /** settles every pending transaction now and awaits its callback deliveries */
   settleNow(): Promise<void>;
   transactions(): readonly SandboxTransaction[];
+  /** every order and bill-payment request received (the sandbox's own books of ref_ids) */
+  requests(): readonly SandboxRequest[];
   /** stops timers and releases delayed replies */
   close(): Promise<void>;
 }

@@ -1,0 +1,82 @@
+import type { SandboxRequest } from "../../src/sandbox/index.ts";
+
+// what the reconciliation reads, as plain data: kios's books (orders, wallets, the outbox,
+// the ledger's verdict), the sandbox's own books (requests, transactions, balance) and the
+// chats as the Bot API server recorded them. Kept free of I/O so checks can be fed by hand.
+
+export interface OrderFact {
+  id: number;
+  refId: string;
+  /** the quote the order was confirmed from */
+  confirmKey: string;
+  userId: number;
+  chatId: number;
+  messageId: number | null;
+  kind: "prepaid" | "game" | "bill";
+  productCode: string;
+  destination: string;
+  price: number;
+  status: "created" | "submitted" | "pending" | "unknown" | "success" | "failed";
+  flagged: boolean;
+  testing: boolean;
+  /** ms since the epoch; null when never sent */
+  submittedAt: number | null;
+  /** when kios checks it next (ms since the epoch); null: no check planned */
+  nextCheckAt: number | null;
+}
+
+export interface NotificationFact {
+  type: string;
+  orderId: number | undefined;
+  chatId: number;
+  status: string;
+}
+
+export interface SupplierTransactionFact {
+  refId: string;
+  kind: "order" | "bill";
+  code: string;
+  customerNo: string;
+  status: "pending" | "success" | "failed";
+  charged: number;
+}
+
+export interface MessageFact {
+  id: number;
+  /** the text now */
+  text: string;
+  /** earlier texts, oldest first */
+  history: string[];
+}
+
+export interface Facts {
+  orders: OrderFact[];
+  notifications: NotificationFact[];
+  /** user id → wallet balance in kios's ledger */
+  wallets: Map<number, number>;
+  /** user id → what the campaign credited */
+  credits: Map<number, number>;
+  /** the balance of shop:supplier_cost (the database was fresh: this is its change) */
+  supplierCost: number;
+  supplierBalance: { before: number; after: number };
+  transactions: SupplierTransactionFact[];
+  requests: Pick<SandboxRequest, "refId" | "result">[];
+  /** user id → the bot's messages in their chat */
+  chats: Map<number, MessageFact[]>;
+  adminIds: number[];
+  /** Cancel and Pay pressed together, and whether kios answered the Cancel */
+  cancelThenPay: { userId: number; quoteId: string; cancelAnswered: boolean }[];
+  ledger: { ok: boolean; problems: string[] };
+  /** when the books were read (ms since the epoch) */
+  now: number;
+}
+
+/**
+ * kios refunds an order the supplier has no record of only once it was sent more than 10
+ * minutes ago (docs/orders.md): until then "open, with a next check" is right, not a fault
+ */
+export const NOT_FOUND_WINDOW_MS = 10 * 60_000;
+/** the sweeper runs every minute: a check may be this late before it counts as missing */
+export const CHECK_SLACK_MS = 90_000;
+
+export const isFinal = (o: OrderFact) => o.status === "success" || o.status === "failed";

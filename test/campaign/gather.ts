@@ -1,0 +1,122 @@
+import type { Journal } from "./customers.ts";
+import type { Facts, MessageFact, NotificationFact, OrderFact } from "./facts.ts";
+import { runKiosCommand } from "./processes.ts";
+import type { World } from "./world.ts";
+
+// reads the books for the reconciliation: kios's database, the sandbox's store, the Bot
+// API server's chats, and `kios ledger verify --json` run as a user would run it.
+
+export async function gatherFacts(o: {
+  world: World;
+  journal: Journal;
+  adminIds: number[];
+  supplierStartBalance: number;
+}): Promise<Facts> {
+  const { db, sandbox, telegram } = o.world;
+  const orders = (
+    await db.executeSql(
+      `select id, ref_id, confirm_key, user_id, chat_id, message_id, kind, product_code,
+              destination, price, status, flagged_at is not null as flagged, testing,
+              extract(epoch from submitted_at) * 1000 as submitted_ms,
+              extract(epoch from next_check_at) * 1000 as next_check_ms
+         from orders order by id`,
+    )
+  ).rows.map(
+    (r): OrderFact => ({
+      id: Number(r.id),
+      refId: String(r.ref_id),
+      confirmKey: String(r.confirm_key),
+      userId: Number(r.user_id),
+      chatId: Number(r.chat_id),
+      messageId: r.message_id === null ? null : Number(r.message_id),
+      kind: r.kind as OrderFact["kind"],
+      productCode: String(r.product_code),
+      destination: String(r.destination),
+      price: Number(r.price),
+      status: r.status as OrderFact["status"],
+      flagged: r.flagged === true,
+      testing: r.testing === true,
+      submittedAt: r.submitted_ms === null ? null : Number(r.submitted_ms),
+      nextCheckAt: r.next_check_ms === null ? null : Number(r.next_check_ms),
+    }),
+  );
+  const notifications = (
+    await db.executeSql("select chat_id, payload, status from notifications")
+  ).rows.map((r): NotificationFact => {
+    const payload = (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as {
+      type: string;
+      orderId?: number;
+    };
+    return {
+      type: payload.type,
+      orderId: payload.orderId,
+      chatId: Number(r.chat_id),
+      status: String(r.status),
+    };
+  });
+  const wallets = new Map(
+    (await db.executeSql("select user_id, balance from accounts where kind = 'user'")).rows.map(
+      (r) => [Number(r.user_id), Number(r.balance)] as const,
+    ),
+  );
+  const cost = await db.executeSql("select balance from accounts where key = 'shop:supplier_cost'");
+
+  const chats = new Map<number, MessageFact[]>();
+  const cancelAnswered = new Set<string>();
+  for (const user of telegram.users()) {
+    const view = telegram.messages(user.id);
+    chats.set(
+      user.id,
+      view.messages
+        .filter((m) => m.sender === "bot" && !m.deleted)
+        .map((m) => ({
+          id: m.message_id,
+          text: m.text ?? m.caption ?? "",
+          history: m.history.map((h) => h.text ?? h.caption ?? ""),
+        })),
+    );
+    for (const a of view.callback_answers)
+      if (a.data.startsWith("cq:")) cancelAnswered.add(a.data.slice("cq:".length));
+  }
+
+  return {
+    orders,
+    notifications,
+    wallets,
+    credits: new Map(o.journal.credits),
+    supplierCost: Number(cost.rows[0]?.balance ?? 0),
+    supplierBalance: { before: o.supplierStartBalance, after: sandbox.account().balance },
+    transactions: sandbox.transactions().map((t) => ({
+      refId: t.refId,
+      kind: t.kind,
+      code: t.code,
+      customerNo: t.customerNo,
+      status: t.status,
+      charged: t.charged,
+    })),
+    requests: sandbox.requests().map((r) => ({ refId: r.refId, result: r.result })),
+    chats,
+    adminIds: o.adminIds,
+    cancelThenPay: o.journal.cancelThenPay.map((c) => ({
+      ...c,
+      cancelAnswered: cancelAnswered.has(c.quoteId),
+    })),
+    ledger: await ledgerVerify(o.world.database.url),
+    now: Date.now(),
+  };
+}
+
+/** `kios ledger verify --json`, as an owner runs it */
+async function ledgerVerify(databaseUrl: string): Promise<Facts["ledger"]> {
+  const run = await runKiosCommand(
+    ["ledger", "verify", "--json"],
+    { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+    60_000,
+  );
+  try {
+    const report = JSON.parse(run.stdout) as { ok: boolean; problems: string[] };
+    return { ok: report.ok && run.code === 0, problems: report.problems };
+  } catch {
+    return { ok: false, problems: [`kios ledger verify exited ${run.code}: ${run.stderr.trim()}`] };
+  }
+}

@@ -1,0 +1,228 @@
+import { describe, expect, it } from "vitest";
+import type { Facts, OrderFact } from "./facts.ts";
+import { CHECKS, reconcile } from "./reconcile.ts";
+
+// each invariant of the fault campaign, fed books that break it: a check that cannot fail
+// proves nothing. The consistent books pass every check.
+
+const NOW = Date.UTC(2026, 0, 1, 10, 0, 0);
+const USER = 8_100_000;
+const ADMIN = 9_000_001;
+
+function order(over: Partial<OrderFact> = {}): OrderFact {
+  return {
+    id: 1,
+    refId: "K1",
+    confirmKey: "Q1",
+    userId: USER,
+    chatId: USER,
+    messageId: 10,
+    kind: "prepaid",
+    productCode: "TSEL10",
+    destination: "081200001901",
+    price: 10_400,
+    status: "success",
+    flagged: false,
+    testing: false,
+    submittedAt: NOW - 60_000,
+    nextCheckAt: null,
+    ...over,
+  };
+}
+
+/** one successful order, consistent everywhere */
+function books(): Facts {
+  return {
+    orders: [order()],
+    notifications: [],
+    wallets: new Map([[USER, 100_000 - 10_400]]),
+    credits: new Map([[USER, 100_000]]),
+    supplierCost: 10_100,
+    supplierBalance: { before: 1_000_000, after: 1_000_000 - 10_100 },
+    transactions: [
+      {
+        refId: "K1",
+        kind: "order",
+        code: "TSEL10",
+        customerNo: "081200001901",
+        status: "success",
+        charged: 10_100,
+      },
+    ],
+    requests: [{ refId: "K1", result: "created" }],
+    chats: new Map([
+      [
+        USER,
+        [
+          {
+            id: 10,
+            text: "✅ Berhasil\nProduk: Telkomsel 10.000\nRef: K1\nSN: 123",
+            history: ["🧾 Konfirmasi pembelian", "⏳ Diproses"],
+          },
+        ],
+      ],
+    ]),
+    adminIds: [ADMIN],
+    cancelThenPay: [],
+    ledger: { ok: true, problems: [] },
+    now: NOW,
+  };
+}
+
+const checksOf = (f: Facts) => reconcile(f).map((v) => v.check);
+
+describe("campaign reconciliation", () => {
+  it("consistent books pass every check", () => {
+    expect(reconcile(books())).toEqual([]);
+  });
+
+  it("ref-id-once: a ref_id created twice, or one kios never ordered", () => {
+    const twice = books();
+    twice.requests.push({ refId: "K1", result: "created" });
+    expect(CHECKS.refIdsOnceAtSupplier(twice)).toHaveLength(1);
+    const stranger = books();
+    stranger.transactions.push({ ...stranger.transactions[0]!, refId: "K-UNKNOWN", charged: 0 });
+    expect(checksOf(stranger)).toContain("ref-id-once");
+    // repeats are the idempotency rule working, not a violation
+    const repeat = books();
+    repeat.requests.push({ refId: "K1", result: "repeat" });
+    expect(reconcile(repeat)).toEqual([]);
+  });
+
+  it("wallet: a balance that is not credits − successful purchases", () => {
+    const f = books();
+    f.wallets.set(USER, 100_000);
+    expect(CHECKS.walletsMatch(f)).toEqual([
+      expect.objectContaining({ check: "wallet", detail: expect.stringContaining("(10400)") }),
+    ]);
+    const open = books();
+    // an open order still holds its price
+    open.orders.push(order({ id: 2, refId: "K2", confirmKey: "Q2", status: "pending" }));
+    expect(CHECKS.walletsMatch(open)).toHaveLength(1);
+  });
+
+  it("refund-of-success: kios refunded what the supplier completed", () => {
+    const f = books();
+    f.orders[0] = order({ status: "failed" });
+    f.wallets.set(USER, 100_000);
+    expect(checksOf(f)).toContain("refund-of-success");
+  });
+
+  it("success-unconfirmed: kios charged a success the supplier failed", () => {
+    const f = books();
+    f.transactions[0] = { ...f.transactions[0]!, status: "failed", charged: 0 };
+    expect(CHECKS.successConfirmedBySupplier(f)).toHaveLength(1);
+  });
+
+  it("supplier-cost: the supplier's balance change differs from shop:supplier_cost", () => {
+    const f = books();
+    f.supplierCost = 10_000;
+    expect(CHECKS.supplierBalanceMatchesCost(f)).toHaveLength(1);
+  });
+
+  it("bill-once: one bill paid by two users", () => {
+    const f = books();
+    const bill = { kind: "bill" as const, code: "PLNPOST", customerNo: "532100001901" };
+    f.transactions = [
+      { ...bill, refId: "B1", status: "success", charged: 50_000 },
+      { ...bill, refId: "B2", status: "success", charged: 50_000 },
+    ];
+    f.orders = [
+      order({
+        id: 1,
+        refId: "B1",
+        kind: "bill",
+        productCode: "PLNPOST",
+        destination: bill.customerNo,
+      }),
+      order({
+        id: 2,
+        refId: "B2",
+        confirmKey: "Q2",
+        userId: USER + 1,
+        kind: "bill",
+        productCode: "PLNPOST",
+        destination: bill.customerNo,
+      }),
+    ];
+    const found = CHECKS.billsPaidOnce(f);
+    expect(found.map((v) => v.detail)).toEqual([
+      "bill PLNPOST 532100001901 paid 2 times at the supplier",
+      "bill PLNPOST 532100001901 has 2 orders in kios that are not failed",
+    ]);
+  });
+
+  it("order-final: open and not flagged, or flagged and never announced", () => {
+    const f = books();
+    f.orders[0] = order({ status: "pending", nextCheckAt: NOW + 5_000 });
+    expect(CHECKS.ordersFinal(f)).toHaveLength(1);
+    f.orders[0] = order({ status: "pending", flagged: true });
+    expect(CHECKS.ordersFinal(f)[0]!.detail).toContain("flagged but not announced");
+    f.notifications.push({ type: "order_flagged", orderId: 1, chatId: ADMIN, status: "sent" });
+    expect(CHECKS.ordersFinal(f)).toEqual([]);
+  });
+
+  it("order-final: the supplier never saw it, inside the refund window, with a next check: waiting", () => {
+    const f = books();
+    f.transactions = [];
+    f.requests = [];
+    f.orders[0] = order({ status: "unknown", nextCheckAt: NOW + 30_000 });
+    expect(CHECKS.ordersFinal(f)).toEqual([]);
+    // no next check planned: stuck, whatever the window says
+    f.orders[0] = order({ status: "unknown", nextCheckAt: null });
+    expect(CHECKS.ordersFinal(f)).toHaveLength(1);
+    // long past the window
+    f.orders[0] = order({ status: "unknown", submittedAt: NOW - 20 * 60_000, nextCheckAt: NOW });
+    expect(CHECKS.ordersFinal(f)).toHaveLength(1);
+  });
+
+  it("one-final-message: no result shown, shown twice, pushed twice, or contradicted", () => {
+    const none = books();
+    none.chats.set(USER, [{ id: 10, text: "⏳ Diproses\nRef: K1", history: [] }]);
+    expect(CHECKS.oneFinalMessage(none)[0]!.detail).toContain("shows its result 0 times");
+
+    const twice = books();
+    twice.chats.get(USER)!.push({ id: 11, text: "✅ Berhasil\nRef: K1\nSN: 123", history: [] });
+    expect(CHECKS.oneFinalMessage(twice)[0]!.detail).toContain("shows its result 2 times");
+
+    const pushed = books();
+    const push = "✅ Pesanan berhasil: Telkomsel 10.000 ke 081200001901.\nSN: 123";
+    pushed.chats.get(USER)!.push({ id: 11, text: push, history: [] });
+    expect(CHECKS.oneFinalMessage(pushed)).toEqual([]);
+    pushed.chats.get(USER)!.push({ id: 12, text: push, history: [] });
+    expect(CHECKS.oneFinalMessage(pushed)[0]!.detail).toContain("pushed 2 times");
+
+    const contradicted = books();
+    contradicted.chats.get(USER)!.push({ id: 11, text: "❌ Gagal\nRef: K1", history: [] });
+    expect(CHECKS.oneFinalMessage(contradicted)[0]!.detail).toContain("says otherwise");
+  });
+
+  it("card-forward-only: a card that went from the result back to ⏳", () => {
+    const f = books();
+    f.chats.set(USER, [
+      {
+        id: 10,
+        text: "✅ Berhasil\nRef: K1\nSN: 123",
+        history: ["🧾 Konfirmasi pembelian", "✅ Berhasil\nRef: K1\nSN: 123", "⏳ Diproses"],
+      },
+    ]);
+    expect(checksOf(f)).toEqual(["card-forward-only"]);
+  });
+
+  it("cancel-voids-quote: a Cancel kios answered, then Pay bought anyway", () => {
+    const f = books();
+    f.cancelThenPay = [{ userId: USER, quoteId: "Q1", cancelAnswered: true }];
+    expect(CHECKS.cancelVoidsQuote(f)).toHaveLength(1);
+    // the Cancel was lost (never answered): the Pay alone may buy
+    f.cancelThenPay = [{ userId: USER, quoteId: "Q1", cancelAnswered: false }];
+    expect(CHECKS.cancelVoidsQuote(f)).toEqual([]);
+  });
+
+  it("ledger-verify: a problem reported by kios ledger verify", () => {
+    const f = books();
+    f.ledger = { ok: false, problems: ["user:8100000 balance 1 != entries 0"] };
+    expect(CHECKS.ledgerClean(f)).toEqual([
+      { check: "ledger-verify", detail: "user:8100000 balance 1 != entries 0" },
+    ]);
+  });
+});

@@ -1,0 +1,239 @@
+import {
+  CHECK_SLACK_MS,
+  type Facts,
+  isFinal,
+  NOT_FOUND_WINDOW_MS,
+  type OrderFact,
+} from "./facts.ts";
+
+// the invariants a campaign must end with, one function each. Every check returns the
+// violations it found (empty: it holds), so each can be shown to fail on made-up books.
+
+export interface Violation {
+  check: string;
+  detail: string;
+}
+
+type Check = (f: Facts) => Violation[];
+
+const v = (check: string, detail: string): Violation => ({ check, detail });
+
+function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const item of items) out.set(key(item), (out.get(key(item)) ?? 0) + 1);
+  return out;
+}
+
+/** every ref_id is created at most once at the supplier, and only for an order kios holds */
+export const refIdsOnceAtSupplier: Check = (f) => {
+  const out: Violation[] = [];
+  const created = countBy(
+    f.requests.filter((r) => r.result === "created"),
+    (r) => r.refId,
+  );
+  for (const [refId, n] of created)
+    if (n > 1) out.push(v("ref-id-once", `${refId} created ${n} times at the supplier`));
+  for (const [refId, n] of countBy(f.transactions, (t) => t.refId))
+    if (n > 1) out.push(v("ref-id-once", `${refId} has ${n} supplier transactions`));
+  const known = new Set(f.orders.map((o) => o.refId));
+  for (const t of f.transactions)
+    if (!known.has(t.refId))
+      out.push(v("ref-id-once", `supplier holds ${t.refId}, kios has no such order`));
+  return out;
+};
+
+/** each wallet = what was credited − successful purchases − what open orders still hold */
+export const walletsMatch: Check = (f) => {
+  const expected = new Map<number, number>(f.credits);
+  for (const o of f.orders) {
+    if (o.testing || o.status === "failed") continue;
+    expected.set(o.userId, (expected.get(o.userId) ?? 0) - o.price);
+  }
+  const users = new Set([...expected.keys(), ...f.wallets.keys()]);
+  const out: Violation[] = [];
+  for (const u of users) {
+    const want = expected.get(u) ?? 0;
+    const have = f.wallets.get(u) ?? 0;
+    if (want !== have)
+      out.push(
+        v("wallet", `user ${u}: wallet ${have}, credits − purchases = ${want} (${have - want})`),
+      );
+  }
+  return out;
+};
+
+function byRefId(f: Facts) {
+  return new Map(f.transactions.map((t) => [t.refId, t]));
+}
+
+/** no order is refunded that the supplier completed */
+export const nothingRefundedThatSupplierCompleted: Check = (f) => {
+  const at = byRefId(f);
+  return f.orders
+    .filter((o) => o.status === "failed" && at.get(o.refId)?.status === "success")
+    .map((o) =>
+      v("refund-of-success", `order ${o.id} (${o.refId}) refunded; the supplier completed it`),
+    );
+};
+
+/** no order is charged as a success that the supplier did not complete */
+export const successConfirmedBySupplier: Check = (f) => {
+  const at = byRefId(f);
+  return f.orders
+    .filter((o) => o.status === "success" && !o.testing && at.get(o.refId)?.status !== "success")
+    .map((o) =>
+      v(
+        "success-unconfirmed",
+        `order ${o.id} (${o.refId}) succeeded in kios; the supplier says ${at.get(o.refId)?.status ?? "nothing"}`,
+      ),
+    );
+};
+
+/** what left the supplier balance is what kios booked as supplier cost */
+export const supplierBalanceMatchesCost: Check = (f) => {
+  const spent = f.supplierBalance.before - f.supplierBalance.after;
+  return spent === f.supplierCost
+    ? []
+    : [
+        v(
+          "supplier-cost",
+          `supplier balance fell by ${spent}; shop:supplier_cost is ${f.supplierCost}`,
+        ),
+      ];
+};
+
+/** a bill (product and customer number) is paid at most once, at the supplier and in kios */
+export const billsPaidOnce: Check = (f) => {
+  const out: Violation[] = [];
+  const paidAtSupplier = f.transactions.filter((t) => t.kind === "bill" && t.status !== "failed");
+  for (const [bill, n] of countBy(paidAtSupplier, (t) => `${t.code} ${t.customerNo}`))
+    if (n > 1) out.push(v("bill-once", `bill ${bill} paid ${n} times at the supplier`));
+  const paidInKios = f.orders.filter((o) => o.kind === "bill" && o.status !== "failed");
+  for (const [bill, n] of countBy(paidInKios, (o) => `${o.productCode} ${o.destination}`))
+    if (n > 1) out.push(v("bill-once", `bill ${bill} has ${n} orders in kios that are not failed`));
+  return out;
+};
+
+/**
+ * an open order the supplier has no record of, inside the window in which kios must not
+ * refund it yet, with its next check planned: waiting as the rules say, not stuck
+ */
+export function waitingByRule(f: Facts, o: OrderFact): boolean {
+  if (isFinal(o) || o.submittedAt === null || o.nextCheckAt === null) return false;
+  if (f.transactions.some((t) => t.refId === o.refId)) return false;
+  return (
+    f.now - o.submittedAt < NOT_FOUND_WINDOW_MS + CHECK_SLACK_MS &&
+    o.nextCheckAt > f.now - CHECK_SLACK_MS
+  );
+}
+
+/** every order is final, or flagged and announced to an admin (or waiting by rule) */
+export const ordersFinal: Check = (f) => {
+  const announced = new Set(
+    f.notifications
+      .filter(
+        (n) => n.type === "order_flagged" && n.status === "sent" && f.adminIds.includes(n.chatId),
+      )
+      .map((n) => n.orderId),
+  );
+  const when = (ms: number | null) =>
+    ms === null ? "none" : `${Math.round((ms - f.now) / 1000)} s from now`;
+  return f.orders
+    .filter((o) => !isFinal(o) && !(o.flagged && announced.has(o.id)) && !waitingByRule(f, o))
+    .map((o) =>
+      v(
+        "order-final",
+        `order ${o.id} (${o.refId}) is ${o.status}${o.flagged ? ", flagged but not announced" : ""}; ` +
+          `supplier: ${f.transactions.find((t) => t.refId === o.refId)?.status ?? "no record"}; next check: ${when(o.nextCheckAt)}`,
+      ),
+    );
+};
+
+const RESULT_HEAD = { success: /^✅ Berhasil\b/, failed: /^❌ Gagal\b/ } as const;
+const PROCESSING_HEAD = /^⏳ Diproses\b/;
+
+function pushPattern(o: OrderFact): RegExp {
+  const escaped = o.destination.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^(✅ Pesanan berhasil|❌ Pesanan gagal): .* ke ${escaped}\\.`);
+}
+
+/** each final order shows its result exactly once, its card never goes back to ⏳, at most one push */
+export const oneFinalMessage: Check = (f) => {
+  const out: Violation[] = [];
+  for (const o of f.orders) {
+    if (!isFinal(o)) continue;
+    const status = o.status as "success" | "failed";
+    const messages = f.chats.get(o.chatId) ?? [];
+    const ref = `Ref: ${o.refId}`;
+    const showing = messages.filter((m) => m.text.includes(ref));
+    const results = showing.filter((m) => RESULT_HEAD[status].test(m.text));
+    const wrong = showing.filter((m) =>
+      RESULT_HEAD[status === "success" ? "failed" : "success"].test(m.text),
+    );
+    if (results.length !== 1)
+      out.push(
+        v(
+          "one-final-message",
+          `order ${o.id} (${o.refId}, ${status}) shows its result ${results.length} times`,
+        ),
+      );
+    if (wrong.length > 0)
+      out.push(
+        v("one-final-message", `order ${o.id} (${o.refId}) is ${status}; a message says otherwise`),
+      );
+    const pushes = messages.filter((m) => pushPattern(o).test(m.text));
+    if (pushes.length > 1)
+      out.push(v("one-final-message", `order ${o.id} (${o.refId}) pushed ${pushes.length} times`));
+    const card = messages.find((m) => m.id === o.messageId);
+    if (card) {
+      const texts = [...card.history, card.text];
+      const firstResult = texts.findIndex(
+        (t) => RESULT_HEAD.success.test(t) || RESULT_HEAD.failed.test(t),
+      );
+      if (firstResult >= 0 && texts.slice(firstResult + 1).some((t) => PROCESSING_HEAD.test(t)))
+        out.push(
+          v(
+            "card-forward-only",
+            `order ${o.id} (${o.refId}): its card went from the result back to ⏳`,
+          ),
+        );
+    }
+  }
+  return out;
+};
+
+/** a Cancel that kios answered voids the quote: a Pay pressed after it buys nothing */
+export const cancelVoidsQuote: Check = (f) => {
+  const byQuote = new Map(f.orders.map((o) => [o.confirmKey, o]));
+  return f.cancelThenPay
+    .filter((c) => c.cancelAnswered && byQuote.has(c.quoteId))
+    .map((c) =>
+      v(
+        "cancel-voids-quote",
+        `user ${c.userId} cancelled quote ${c.quoteId}; order ${byQuote.get(c.quoteId)!.id} was placed`,
+      ),
+    );
+};
+
+/** `kios ledger verify` recomputes every balance cleanly */
+export const ledgerClean: Check = (f) =>
+  f.ledger.ok && f.ledger.problems.length === 0
+    ? []
+    : [v("ledger-verify", f.ledger.problems.join("; ") || "ledger verify failed")];
+
+export const CHECKS = {
+  refIdsOnceAtSupplier,
+  walletsMatch,
+  nothingRefundedThatSupplierCompleted,
+  successConfirmedBySupplier,
+  supplierBalanceMatchesCost,
+  billsPaidOnce,
+  ordersFinal,
+  oneFinalMessage,
+  cancelVoidsQuote,
+  ledgerClean,
+} as const;
+
+export function reconcile(f: Facts): Violation[] {
+  return Object.values(CHECKS).flatMap((check) => check(f));
+}

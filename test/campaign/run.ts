@@ -1,0 +1,173 @@
+import { rmSync } from "node:fs";
+import { setRole } from "../../src/commerce/users.ts";
+import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
+import { startChaos } from "./chaos.ts";
+import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
+import { gatherFacts } from "./gather.ts";
+import { parseOptions } from "./options.ts";
+import { reconcile, waitingByRule } from "./reconcile.ts";
+import { random } from "./rng.ts";
+import { settle } from "./settle.ts";
+import {
+  ADMIN_ID,
+  CAMPAIGN_FAULTS,
+  SUPPLIER_START_BALANCE,
+  startWorld,
+  type World,
+} from "./world.ts";
+
+// `npm run campaign`: the fault campaign. Real kios processes on real PostgreSQL, the
+// sandbox supplier with every fault on, customers through the Bot API server, SIGKILLs and
+// restarts; then a settle phase and the reconciliation of kios against the sandbox's books.
+// Prints the violations, then one line of figures; exits 1 on any violation.
+
+const WALLET_CREDIT = 20_000_000;
+const FIRST_CUSTOMER_ID = 8_100_000;
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const began = Date.now();
+  const elapsed = () => ((Date.now() - began) / 1000).toFixed(1);
+  const say = (line: string) => {
+    if (options.verbose) console.error(`[${elapsed()}s] ${line}`);
+  };
+  const rng = random(options.seed);
+
+  let world: World | undefined;
+  let closing: Promise<void> | undefined;
+  const closeWorld = () => {
+    closing ??= world?.close() ?? Promise.resolve();
+    return closing;
+  };
+  const onSignal = () => {
+    console.error("campaign: interrupted; stopping kios and dropping the database");
+    void closeWorld().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  try {
+    world = await startWorld({
+      serverUrl: options.databaseUrl,
+      seed: options.seed,
+      startTimeoutMs: 90_000,
+      onStep: say,
+    });
+    const w = world;
+    const journal = emptyJournal();
+
+    // the shop's people: an admin (who must have opened the bot to be told anything) and
+    // the customers, most of them resellers (quick orders), every fifth one on the menu
+    w.telegram.user(ADMIN_ID, { first_name: "Owner", language_code: "id" });
+    w.telegram.sendText(ADMIN_ID, "/start");
+    const customers: Customer[] = [];
+    for (let index = 0; index < options.customers; index++) {
+      const id = FIRST_CUSTOMER_ID + index;
+      const reseller = index % 5 !== 4;
+      w.telegram.user(id, { first_name: `Buyer${index}`, language_code: "id" });
+      await creditWallet(w.db.db, {
+        userId: id,
+        amount: WALLET_CREDIT,
+        key: `campaign:credit:${id}`,
+      });
+      journal.credits.set(id, WALLET_CREDIT);
+      if (reseller) await setRole(w.db.db, id, "reseller");
+      customers.push({ id, index, reseller });
+    }
+    const resellers = customers.filter((c) => c.reseller);
+
+    w.sandbox.faults = { ...CAMPAIGN_FAULTS };
+    say("faults on; customers start");
+    let ordersStarted = 0;
+    let billNumber = 0;
+    const customerDeadline = Date.now() + options.customerSeconds * 1000;
+    const run: CustomerRun = {
+      telegram: w.telegram,
+      journal,
+      answerMs: options.answerSeconds * 1000,
+      tries: 3,
+      takeOrder(n = 1) {
+        if (ordersStarted >= options.orders || Date.now() > customerDeadline) return false;
+        ordersStarted += n;
+        return true;
+      },
+      partnerOf(c) {
+        const i = resellers.findIndex((r) => r.id === c.id);
+        return resellers.length > 1 ? resellers[(i + 1) % resellers.length] : undefined;
+      },
+      nextBillNumber: () => ++billNumber,
+    };
+    const customersDone = Promise.all(
+      customers.map((c) => runCustomer(run, c, rng.fork(c.index + 1))),
+    ).then(() => undefined);
+    const chaos = startChaos({
+      kills: options.kills,
+      budget: options.orders,
+      processes: [w.web, w.worker],
+      rng: rng.fork(0),
+      ordersStarted: () => ordersStarted,
+      startTimeoutMs: 90_000,
+      customersDone,
+      log: say,
+    });
+    await customersDone;
+    say(`customers done (${ordersStarted} orders started)`);
+    const kills = await chaos.done;
+
+    const settled = await settle(w, options.settleSeconds * 1000);
+    say(`settle: ${JSON.stringify(settled)}`);
+    const facts = await gatherFacts({
+      world: w,
+      journal,
+      adminIds: [ADMIN_ID],
+      supplierStartBalance: SUPPLIER_START_BALANCE,
+    });
+    const violations = reconcile(facts);
+
+    for (const r of journal.refusals) say(`refused: ${r}`);
+    for (const x of violations) console.log(`VIOLATION ${x.check}: ${x.detail}`);
+    const count = (s: string) => facts.orders.filter((o) => o.status === s).length;
+    const figures = {
+      seed: options.seed,
+      orders: facts.orders.length,
+      success: count("success"),
+      failed: count("failed"),
+      open: facts.orders.filter((o) => o.status !== "success" && o.status !== "failed").length,
+      flagged: facts.orders.filter((o) => o.flagged).length,
+      waiting_not_found: facts.orders.filter((o) => waitingByRule(facts, o)).length,
+      bills: facts.orders.filter((o) => o.kind === "bill").length,
+      kills: kills.length,
+      kills_web: kills.filter((k) => k.role === "web").length,
+      supplier_txns: facts.transactions.length,
+      supplier_repeats: facts.requests.filter((r) => r.result === "repeat").length,
+      double_taps: journal.scenarios["double-tap"],
+      cancel_pay: journal.scenarios["cancel-then-pay"],
+      bill_pairs: journal.scenarios["bill-pair"],
+      menu_buys: journal.scenarios["menu-buy"],
+      retries: journal.retries,
+      abandoned: journal.abandoned,
+      refused: journal.refused,
+      settle_s: Math.round(settled.seconds),
+      duration_s: Math.round((Date.now() - began) / 1000),
+      violations: violations.length,
+    };
+    console.log(
+      `campaign: ${Object.entries(figures)
+        .map(([k, n]) => `${k}=${n}`)
+        .join(" ")}`,
+    );
+    if (violations.length > 0) console.log(`campaign: kios logs in ${w.logDir}`);
+    else rmSync(w.logDir, { recursive: true, force: true });
+    return violations.length > 0 ? 1 : 0;
+  } finally {
+    await closeWorld();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`campaign: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,47 @@
+import { NO_FAULTS } from "../../src/sandbox/index.ts";
+import { sleep } from "./chaos.ts";
+import { CHECK_SLACK_MS, NOT_FOUND_WINDOW_MS } from "./facts.ts";
+import type { World } from "./world.ts";
+
+// after the customers: faults off, every process up, and time for kios to finish what is
+// open (status polls, callbacks, the outbox). Bounded: what is still open at the deadline
+// stays open and the reconciliation says so.
+
+export interface SettleResult {
+  settled: boolean;
+  seconds: number;
+  /** orders neither final nor flagged at the end that the supplier knows (so kios can settle them) */
+  open: number;
+  /** orders open because the supplier never saw them (kios waits 10 minutes before a refund) */
+  unseen: number;
+  /** notifications not yet sent at the end */
+  unsent: number;
+}
+
+export async function settle(world: World, timeoutMs: number): Promise<SettleResult> {
+  const started = Date.now();
+  world.sandbox.faults = { ...NO_FAULTS };
+  for (const p of [world.web, world.worker]) if (!p.running) await p.start(60_000);
+  for (;;) {
+    await world.sandbox.settleNow();
+    const openRefs = (
+      await world.db.executeSql(
+        "select ref_id from orders where status not in ('success', 'failed') and flagged_at is null",
+      )
+    ).rows.map((r) => String(r.ref_id));
+    const known = new Set(world.sandbox.transactions().map((t) => t.refId));
+    const open = openRefs.filter((r) => known.has(r)).length;
+    const unseen = openRefs.length - open;
+    const { rows } = await world.db.executeSql(
+      "select count(*)::int as n from notifications where status in ('pending', 'sending')",
+    );
+    const unsent = Number(rows[0]?.n ?? 0);
+    // a settle long enough to outlast kios's not-found window waits for those orders too
+    const waitsForUnseen = timeoutMs > NOT_FOUND_WINDOW_MS + CHECK_SLACK_MS;
+    const settled = open === 0 && unsent === 0 && (unseen === 0 || !waitsForUnseen);
+    if (settled || Date.now() - started > timeoutMs) {
+      return { settled, seconds: (Date.now() - started) / 1000, open, unseen, unsent };
+    }
+    await sleep(1000);
+  }
+}

@@ -1,0 +1,151 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
+import {
+  DEFAULT_BOT,
+  type RunningBotApiServer,
+  startBotApiServer,
+} from "../../src/playground/bot-api/index.ts";
+import {
+  DEFAULT_SANDBOX_CREDENTIALS,
+  NO_FAULTS,
+  type RunningSandbox,
+  type SandboxFaults,
+  startSandbox,
+} from "../../src/sandbox/index.ts";
+import { freePort } from "../../src/server/listen.ts";
+import { type CampaignDatabase, createCampaignDatabase } from "./database.ts";
+import { type KiosProcess, kiosProcess, runKiosCommand } from "./processes.ts";
+
+// the world a campaign runs in: the sandbox supplier and the local Bot API server inside
+// the campaign process (so their books and chats can be read directly), a database of its
+// own on a real PostgreSQL server, and kios as separate processes, one web and one worker.
+
+/** every fault the sandbox has, on at once, at rates that leave most requests working */
+export const CAMPAIGN_FAULTS: SandboxFaults = {
+  ...NO_FAULTS,
+  latencyMs: 10,
+  timeoutRate: 0.01,
+  errorRate: 0.03,
+  errorBeforeRate: 0.03,
+  resetBeforeRate: 0.03,
+  resetAfterRate: 0.03,
+  statusErrorRate: 0.1,
+  statusLagMs: 3000,
+  callbackDropRate: 0.15,
+  callbackDuplicateRate: 0.2,
+  callbackReorderRate: 0.2,
+  callbackForgeRate: 0.15,
+  callbackExpireRate: 0.1,
+};
+
+/** the supplier's balance at the start: large enough that no order is refused for it */
+export const SUPPLIER_START_BALANCE = 1_000_000_000_000;
+
+export const ADMIN_ID = 9_000_001;
+
+/** kios's own supplier timeout is 15 s: a held reply must outlast it to be a timeout */
+const SLOW_REPLY_MS = 16_000;
+
+export interface World {
+  telegram: RunningBotApiServer;
+  sandbox: RunningSandbox;
+  database: CampaignDatabase;
+  /** the campaign's own connection to kios's database */
+  db: DatabaseHandle;
+  web: KiosProcess;
+  worker: KiosProcess;
+  logDir: string;
+  close(): Promise<void>;
+}
+
+export async function startWorld(o: {
+  serverUrl: string;
+  seed: number;
+  startTimeoutMs: number;
+  onStep?: (step: string) => void;
+}): Promise<World> {
+  const step = o.onStep ?? (() => {});
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    // in reverse: children first, then what they talk to, then the database
+    for (const c of closers.reverse()) await c().catch(() => {});
+  };
+  try {
+    const logDir = mkdtempSync(join(tmpdir(), "kios-campaign-"));
+    const database = await createCampaignDatabase(o.serverUrl);
+    closers.push(() => database.drop());
+    step(`database ${database.name}`);
+    const db = await openDatabase({ databaseUrl: database.url, maxConnections: 4 });
+    closers.push(() => db.close());
+    await db.migrate();
+
+    const telegram = await startBotApiServer({ rateLimits: { enabled: false } });
+    closers.push(() => telegram.close());
+    const sandbox = await startSandbox({
+      seed: o.seed,
+      settleDelayMs: 1500,
+      slowReplyMs: SLOW_REPLY_MS,
+      rateLimitPerSecond: 1000,
+      accounts: [
+        {
+          apiId: DEFAULT_SANDBOX_CREDENTIALS.apiId,
+          keys: [
+            {
+              apiKey: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
+              secretKey: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+            },
+          ],
+          balance: SUPPLIER_START_BALANCE,
+        },
+      ],
+    });
+    closers.push(() => sandbox.close());
+
+    const webPort = await freePort();
+    sandbox.account().setCallbackUrl(`http://127.0.0.1:${webPort}/supplier/callback`);
+    const env = (port: number): Record<string, string> => ({
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATABASE_URL: database.url,
+      BOT_TOKEN: DEFAULT_BOT.token,
+      TELEGRAM_API_ROOT: telegram.url,
+      BOT_MODE: "polling",
+      SUPPLIER_BASE_URL: sandbox.url,
+      SUPPLIER_API_ID: DEFAULT_SANDBOX_CREDENTIALS.apiId,
+      SUPPLIER_API_KEY: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
+      SUPPLIER_SECRET_KEY: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+      ADMIN_IDS: String(ADMIN_ID),
+      PORT: String(port),
+      LOG_LEVEL: "info",
+    });
+    const web = kiosProcess({ role: "web", env: env(webPort), logPath: join(logDir, "web.log") });
+    const worker = kiosProcess({
+      role: "worker",
+      env: env(0),
+      logPath: join(logDir, "worker.log"),
+    });
+    closers.push(() => worker.stop());
+    closers.push(() => web.stop());
+    // the catalogue first, as an owner would (`kios sync`): with a supplier of its own, kios
+    // syncs in a background job, and customers must find products from the first minute
+    await syncCatalogue(env(0));
+    step("catalogue synced");
+    // one after the other: two kios processes starting together on a fresh database can
+    // meet in a deadlock while setting up (seen as "kios start: deadlock detected")
+    await web.start(o.startTimeoutMs);
+    step("web started");
+    await worker.start(o.startTimeoutMs);
+    step("worker started");
+    return { telegram, sandbox, database, db, web, worker, logDir, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function syncCatalogue(env: Record<string, string>): Promise<void> {
+  const run = await runKiosCommand(["sync", "--json"], { ...env, LOG_LEVEL: "warn" }, 120_000);
+  if (run.code !== 0) throw new Error(`kios sync failed (${run.code}): ${run.stderr.trim()}`);
+}
