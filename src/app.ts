@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { type Clock, systemClock } from "./clock.ts";
 import { createSupplierCallbackRoute } from "./commerce/callbacks/route.ts";
-import { registerCatalogueJobs, requestCatalogueSync } from "./commerce/catalogue/jobs.ts";
+import { registerCatalogueJobs } from "./commerce/catalogue/jobs.ts";
 import { syncCatalogue } from "./commerce/catalogue/sync.ts";
 import {
   callbackJobSender,
@@ -69,6 +69,8 @@ export interface App {
   readonly orders: OrderDeps | undefined;
   /** the bound HTTP port once started (web and all roles) */
   readonly port: number | undefined;
+  /** the address HTTP is bound to once started */
+  readonly address: string | undefined;
   health(): Promise<HealthReport>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -107,44 +109,55 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   async function start() {
     await database.migrate();
-    await jobs.start();
-    supplier = await connectSupplier({
+    const connected = await connectSupplier({
       config,
       clock,
       logger,
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     });
+    supplier = connected;
     const base = {
       db: database.db,
-      supplier: supplier.supplier,
+      supplier: connected.supplier,
       clock,
       logger,
       testing: config.supplierTesting,
       adminIds: config.adminIds,
     };
-    orders = await registerCommerceJobs({ jobs, orders: base, work: runsJobs });
-    if (runsJobs) {
-      await registerCatalogueJobs(jobs, { db: database.db, supplier: supplier.supplier, logger });
-    }
-    frontend = await deps.frontend?.({ orders, supplier, role });
-    if (runsJobs) {
-      await registerHousekeeping(jobs, {
-        db: database.db,
-        clock,
-        logger,
-        ...(frontend?.housekeeping ? { frontend: frontend.housekeeping } : {}),
-      });
-    }
-    if (runsJobs && frontend?.deliver) {
-      await registerNotificationDelivery(jobs, {
-        db: database.db,
-        deliver: frontend.deliver,
-        limiter: createSendLimiter(),
-        clock,
-        logger,
-        onDelivered: (result) => metrics.notifications.inc({ result }),
-      });
-    }
+    // pg-boss's set-up and the queues, one process at a time (web and worker starting
+    // together on a new database would deadlock creating them)
+    const { engine, catalogueJobs } = await database.exclusive(async () => {
+      await jobs.start();
+      const engine = await registerCommerceJobs({ jobs, orders: base, work: runsJobs });
+      const catalogueJobs = runsJobs
+        ? await registerCatalogueJobs(jobs, {
+            db: database.db,
+            supplier: connected.supplier,
+            logger,
+          })
+        : undefined;
+      frontend = await deps.frontend?.({ orders: engine, supplier: connected, role });
+      if (runsJobs) {
+        await registerHousekeeping(jobs, {
+          db: database.db,
+          clock,
+          logger,
+          ...(frontend?.housekeeping ? { frontend: frontend.housekeeping } : {}),
+        });
+      }
+      if (runsJobs && frontend?.deliver) {
+        await registerNotificationDelivery(jobs, {
+          db: database.db,
+          deliver: frontend.deliver,
+          limiter: createSendLimiter(),
+          clock,
+          logger,
+          onDelivered: (result) => metrics.notifications.inc({ result }),
+        });
+      }
+      return { engine, catalogueJobs };
+    });
+    orders = engine;
 
     if (role !== "worker") {
       const callbackRoute = createSupplierCallbackRoute({
@@ -161,7 +174,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         health,
         routes: [callbackRoute, ...(frontend?.routes ?? [])],
       });
-      server = await listen(http, config.port);
+      server = await listen(http, config.port, config.host);
       supplier.sandbox
         ?.account()
         .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
@@ -176,8 +189,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
           const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
           logger.info({ products: summary.total }, "catalogue synced");
         } else {
-          // a real supplier may be slow or down; kios starts anyway and the job retries
-          await requestCatalogueSync(jobs);
+          // a real supplier may be slow or down: the sync runs as the job, started now, and
+          // kios starts meanwhile (the bot says the catalogue is loading until it lands)
+          await catalogueJobs?.syncNow();
         }
       }
       // orders a crash left open are resolved now, not at the next sweep
@@ -200,6 +214,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     },
     get port() {
       return server?.port;
+    },
+    get address() {
+      return server?.address;
     },
     health,
     start,

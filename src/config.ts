@@ -62,6 +62,14 @@ const schema = z.object({
       })
       .optional(),
   ),
+  HOST: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.:-]{1,253}$/, { message: "must be an IP address or a host name" })
+      .optional(),
+  ),
   PORT: z.preprocess(
     (v) => emptyToUndefined(v) ?? "8080",
     z.coerce
@@ -105,6 +113,15 @@ const schema = z.object({
           .map((id) => Number(id)),
       ),
   ),
+  MAX_AMOUNT: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "100000000",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,15}$/, { message: "must be a whole number of rupiah" })
+      .transform(Number)
+      .refine((n) => n >= 1000, { message: "must be at least 1000" }),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
@@ -124,6 +141,7 @@ const EXAMPLES: Record<string, string> = {
   PUBLIC_URL: "https://shop.example.com",
   WEBHOOK_SECRET: "a-long-random-string",
   PORT: "8080",
+  HOST: "0.0.0.0",
   DATABASE_URL: "postgres://user:password@localhost:5432/kios",
   PGLITE_DIR: "./data/pglite",
   SUPPLIER_BASE_URL: "https://supplier.example/v1",
@@ -133,6 +151,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_INTERFACE: "signature",
   SUPPLIER_TESTING: "false",
   ADMIN_IDS: "11111111,22222222",
+  MAX_AMOUNT: "100000000",
   LOG_LEVEL: "info",
 };
 
@@ -152,6 +171,11 @@ export interface Config {
   publicUrl: string | undefined;
   webhookSecret: string | undefined;
   port: number;
+  /**
+   * the interface HTTP listens on; undefined: every interface for a shop, 127.0.0.1 for
+   * the playground (its control API credits wallets without asking who you are)
+   */
+  host: string | undefined;
   databaseUrl: string | undefined;
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
@@ -159,6 +183,8 @@ export interface Config {
   supplierInterface: "signature" | "key";
   supplierTesting: boolean;
   adminIds: number[];
+  /** the most one admin credit/debit or deposit may move (rupiah) */
+  maxAmount: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -219,6 +245,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: p.PUBLIC_URL,
     webhookSecret: p.WEBHOOK_SECRET,
     port: p.PORT,
+    host: p.HOST,
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     supplier:
@@ -233,6 +260,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
     adminIds: p.ADMIN_IDS,
+    maxAmount: p.MAX_AMOUNT,
     logLevel: p.LOG_LEVEL,
   };
 }

@@ -1,6 +1,6 @@
 import type { FrontendFactory, Role } from "./app.ts";
 import { telegramFrontend } from "./bot/frontend.ts";
-import type { Config } from "./config.ts";
+import { type Config, ConfigError } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { playgroundAdminIds, playgroundFrontend } from "./playground/mode.ts";
 import { freePort } from "./server/listen.ts";
@@ -34,6 +34,7 @@ export async function chooseFrontend(
         webhookSecret: config.webhookSecret,
         adminIds: config.adminIds,
         supplierTesting: config.supplierTesting,
+        maxAmount: config.maxAmount,
         logger,
         ...(options.pollingTimeoutSeconds
           ? { pollingTimeoutSeconds: options.pollingTimeoutSeconds }
@@ -42,11 +43,20 @@ export async function chooseFrontend(
     };
   }
   if ((options.role ?? "all") !== "all") return { config, kind: "none", frontend: undefined };
+  if (config.supplier) {
+    // the playground's demo admin, test balance and unauthenticated control API must never
+    // stand in front of a supplier that charges real money
+    throw new ConfigError([
+      "BOT_TOKEN is missing: with SUPPLIER_* set kios sells for real and needs your bot's token " +
+        "(the playground runs only on the embedded sandbox; unset SUPPLIER_* to try it); " +
+        "for example BOT_TOKEN=123456789:AAH-your-token-from-BotFather",
+    ]);
+  }
   // the bot reaches the local Bot API server through kios's own port, so it must be known
   const port = config.port === 0 ? await freePort() : config.port;
   const adminIds = playgroundAdminIds(config.adminIds);
   return {
-    config: { ...config, port, adminIds },
+    config: { ...config, port, adminIds, host: config.host ?? "127.0.0.1" },
     kind: "playground",
     frontend: playgroundFrontend({
       port,

@@ -34,6 +34,8 @@ export const CB = {
   depositReject: "dr",
   /** admin re-checks an open order: rc:<orderId> */
   recheck: "rc",
+  /** admin decides an order the supplier has no record of: od:<orderId>:<refund|wait> */
+  decide: "od",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

@@ -8,6 +8,8 @@ import type { Supplier } from "../supplier/types.ts";
 export interface BotConfig {
   adminIds: readonly number[];
   supplierTesting: boolean;
+  /** the most one admin credit/debit or deposit may move (default MAX_OPERATION_AMOUNT) */
+  maxAmount?: number;
 }
 
 /** everything the bot needs, handed in once by the composition root */

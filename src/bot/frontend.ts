@@ -25,6 +25,7 @@ export interface TelegramFrontendOptions {
   webhookSecret?: string | undefined;
   adminIds: readonly number[];
   supplierTesting: boolean;
+  maxAmount?: number;
   logger: Logger;
   /** long-poll timeout; tests use a short one so they stop quickly */
   pollingTimeoutSeconds?: number;
@@ -50,7 +51,11 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
       supplier: supplier.supplier,
       clock: orders.clock,
       logger: o.logger,
-      config: { adminIds: o.adminIds, supplierTesting: o.supplierTesting },
+      config: {
+        adminIds: o.adminIds,
+        supplierTesting: o.supplierTesting,
+        ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
+      },
       orders,
       ...(o.botInfo ? { botInfo: o.botInfo } : {}),
     });

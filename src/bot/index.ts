@@ -5,6 +5,7 @@ import { Bot, GrammyError, HttpError } from "grammy";
 import type { BaseContext, BotContext, FlowContext } from "./context.ts";
 import { createFlows, flowsVersion } from "./conversations/index.ts";
 import type { BotDeps } from "./deps.ts";
+import { staleAnswersAreDone } from "./edit.ts";
 import { adminButtons, adminCommands } from "./features/admin/index.ts";
 import { checkoutButtons } from "./features/checkout.ts";
 import { escapeFeature } from "./features/escape.ts";
@@ -67,6 +68,7 @@ export function createBot(deps: BotDeps): KiosBot {
   });
   // 429s and 5xx from Telegram wait and retry (outside conversations, whose Api is rebuilt)
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
+  bot.api.config.use(staleAnswersAreDone);
 
   const flows = createFlows({ deps, i18n });
   const version = flowsVersion(flows);
@@ -86,6 +88,7 @@ export function createBot(deps: BotDeps): KiosBot {
       plugins: [
         async (ctx, next) => {
           ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
+          ctx.api.config.use(staleAnswersAreDone);
           await next();
         },
       ],

@@ -35,13 +35,20 @@ export interface DatabaseHandle {
   readonly connectionString: string | undefined;
   ping(): Promise<void>;
   migrate(): Promise<void>;
+  /**
+   * runs set-up work that must not interleave with another process's (creating the job
+   * queues: two processes creating them at once deadlock on pg-boss's tables)
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
 
-// any 64-bit constant: serialises concurrent migrators (web and worker starting together)
+// any 64-bit constants: serialise concurrent migrators and set-ups (web and worker starting
+// together)
 const MIGRATION_LOCK = 7_240_118_205;
+const SETUP_LOCK = 7_240_118_206;
 
 export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
@@ -83,6 +90,8 @@ function wrapPglite(client: PGlite): DatabaseHandle {
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
     },
+    // one process owns a PGlite folder: nothing to serialise with
+    exclusive: (work) => work(),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -110,6 +119,17 @@ function openPostgres(url: string, max: number): DatabaseHandle {
         await migratePostgres(drizzlePostgres(conn), { migrationsFolder: MIGRATIONS_FOLDER });
         await conn`select pg_advisory_unlock(${MIGRATION_LOCK})`;
       } finally {
+        await conn.end({ timeout: 5 });
+      }
+    },
+    async exclusive(work) {
+      // a session lock on a connection of its own: the work itself uses other connections
+      const conn = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await conn`select pg_advisory_lock(${SETUP_LOCK})`;
+        return await work();
+      } finally {
+        // closing the session releases the lock, also when the work failed
         await conn.end({ timeout: 5 });
       }
     },

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -248,6 +249,8 @@ export const quotes = pgTable(
     testing: boolean("testing").notNull().default(false),
     inquiryId: bigint("inquiry_id", { mode: "number" }),
     expiresAt: tstz("expires_at").notNull(),
+    /** the buyer pressed Cancel: the card is void and Pay buys nothing */
+    cancelledAt: tstz("cancelled_at"),
     createdAt: createdAt(),
   },
   (t) => [check("quotes_kind_known", sql`${t.kind} in ('prepaid', 'game', 'bill')`)],
@@ -314,6 +317,16 @@ export const orders = pgTable(
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("created"),
     testing: boolean("testing").notNull().default(false),
     inquiryId: bigint("inquiry_id", { mode: "number" }).references(() => inquiries.id),
+    /**
+     * bills only: "<product>:<customer no>:<period>". One open or paid payment per bill:
+     * a second payer's insert meets the unique index below
+     */
+    billKey: text("bill_key"),
+    /**
+     * the Unix time (seconds) the supplier request was signed with, stored before it is
+     * sent: the supplier refuses it 5 minutes after that, which bounds "never arrived"
+     */
+    requestTimestamp: bigint("request_timestamp", { mode: "number" }),
     sn: text("sn"),
     supplierCode: text("supplier_code"),
     supplierMessage: text("supplier_message"),
@@ -322,8 +335,12 @@ export const orders = pgTable(
     supplierPrice: money("supplier_price"),
     checks: integer("checks").notNull().default(0),
     nextCheckAt: tstz("next_check_at"),
-    /** set when an order stays open too long: shown to the admins */
+    /** set when an order needs an admin's eye (open too long, a contradiction, an overcharge) */
     flaggedAt: tstz("flagged_at"),
+    /** an admin's decision on an order kios may not settle alone: refund or wait */
+    decision: text("decision", { enum: ["refund", "wait"] }),
+    decidedBy: bigint("decided_by", { mode: "number" }),
+    decidedAt: tstz("decided_at"),
     createdAt: createdAt(),
     submittedAt: tstz("submitted_at"),
     finalAt: tstz("final_at"),
@@ -341,6 +358,13 @@ export const orders = pgTable(
       .on(t.status, t.nextCheckAt)
       .where(sql`${t.status} not in ('success', 'failed')`),
     index("orders_final_at").on(t.finalAt),
+    uniqueIndex("orders_one_payment_per_bill")
+      .on(t.billKey)
+      .where(sql`${t.billKey} is not null and ${t.status} <> 'failed'`),
+    check(
+      "orders_decision_known",
+      sql`${t.decision} is null or ${t.decision} in ('refund', 'wait')`,
+    ),
   ],
 );
 
@@ -390,6 +414,28 @@ export const notifications = pgTable(
 );
 
 // ---------------------------------------------------------------- bot
+
+/**
+ * what an order's chat message shows, so edits only go forward: an edit for a state older
+ * than (or the same as) what the message shows is not sent
+ */
+export const chatCards = pgTable(
+  "chat_cards",
+  {
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    messageId: integer("message_id").notNull(),
+    /** the confirmation (quote) the message is about */
+    quoteId: text("quote_id").notNull(),
+    /** how far along the shown state is (see bot/cards.ts) */
+    rank: integer("rank").notNull(),
+    /** sha-256 of the text and keyboard shown */
+    contentHash: text("content_hash").notNull(),
+    text: text("text").notNull(),
+    keyboard: jsonb("keyboard"),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.messageId] })],
+);
 
 /** conversations v2 and session state, so a restart or a second instance continues a flow */
 export const botState = pgTable("bot_state", {

@@ -4,6 +4,8 @@ import type { Hono } from "hono";
 
 export interface RunningServer {
   readonly port: number;
+  /** the address it is bound to ("::" or "0.0.0.0": every interface) */
+  readonly address: string;
   close(): Promise<void>;
 }
 
@@ -17,6 +19,7 @@ export function listen(
     const server = serve({ fetch: app.fetch, port, ...(hostname ? { hostname } : {}) }, (info) => {
       resolve({
         port: (info as AddressInfo).port,
+        address: (info as AddressInfo).address,
         close: () =>
           new Promise<void>((done) => {
             // idle keep-alive sockets would hold the process open past Ctrl-C

@@ -102,7 +102,7 @@ export function createSignatureSupplier(options: SignatureSupplierOptions): Sign
   function submit(
     kind: "order" | "bill",
     params: Record<string, unknown>,
-    request: Identity,
+    request: Identity & { signedAt?: number | undefined },
   ): Promise<SubmitOutcome> {
     const own = kind === "order" ? orderStatusOf : billStatusOf;
     const other = kind === "order" ? billStatusOf : orderStatusOf;
@@ -110,7 +110,7 @@ export function createSignatureSupplier(options: SignatureSupplierOptions): Sign
       kind,
       request,
       fields: SIGNATURE_FIELDS,
-      send: () => wire.post("/order", params, 0),
+      send: () => wire.post("/order", params, 0, request.signedAt),
       read: (reply) => {
         const { code } = reply.envelope;
         if (own(code)) return { transaction: () => transactionOf(reply, request) };

@@ -27,7 +27,13 @@ export interface WireOptions extends TransportSettings {
 
 export interface Wire {
   /** retries: how many more attempts after the first (0 for anything that moves money) */
-  post(path: SupplierPath, params: Record<string, unknown>, retries: number): Promise<WireReply>;
+  post(
+    path: SupplierPath,
+    params: Record<string, unknown>,
+    retries: number,
+    /** sign with this instant (ms) instead of now: the order stored it before the call */
+    signedAtMs?: number,
+  ): Promise<WireReply>;
 }
 
 const DIALECT: Dialect<Envelope> = {
@@ -43,14 +49,14 @@ export function createWire(options: WireOptions): Wire {
   const { credentials, clock } = options;
   const transport = createTransport(DIALECT, options);
   return {
-    post(path, params, retries) {
+    post(path, params, retries, signedAtMs) {
       return transport.send(
         {
           where: `POST ${path}`,
           logFields: { path },
           attemptFields: { cmd: params.cmd, ref_id: params.ref_id },
           build: () => {
-            const body = signedBody(credentials, params, clock.now());
+            const body = signedBody(credentials, params, signedAtMs ?? clock.now());
             return {
               url: `${options.baseUrl}${path}`,
               init: {

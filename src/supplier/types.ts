@@ -104,6 +104,8 @@ export interface OrderRequest {
   customerNo: string;
   refId: string;
   testing?: boolean;
+  /** the signature interface signs with this instant (ms); kios stores it before sending */
+  signedAt?: number;
 }
 
 export interface InquiryRequest {
@@ -117,6 +119,8 @@ export interface PayBillRequest {
   customerNo: string;
   refId: string;
   testing?: boolean;
+  /** as OrderRequest.signedAt */
+  signedAt?: number;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Notification } from "../../src/commerce/notifications/outbox.ts";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
 import type { Order } from "../../src/commerce/orders/types.ts";
 import { findUser, setRole } from "../../src/commerce/users.ts";
-import { users } from "../../src/db/schema.ts";
+import { chatCards, users } from "../../src/db/schema.ts";
 import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
 // the notifier's deliver function on its own: edits in place, falls back to a new message,
@@ -78,6 +78,8 @@ describe("deliver", () => {
   it("sends a new message when the order's message is gone", async () => {
     const { order, card } = await boughtOrder(9003);
     await h.bot.api.deleteMessage(9003, card);
+    // as if the card had not shown the result yet when it was deleted
+    await h.db.delete(chatCards).where(eq(chatCards.messageId, card));
     expect(await deliver(note(9003, { type: "order_final", orderId: order.id, late: false }))).toBe(
       "sent",
     );

@@ -260,6 +260,11 @@ describe("the order message's reason for a failure", () => {
     status: "failed",
     testing: false,
     inquiryId: null,
+    billKey: null,
+    requestTimestamp: null,
+    decision: null,
+    decidedBy: null,
+    decidedAt: null,
     sn: null,
     supplierCode: null,
     supplierMessage: null,
@@ -294,11 +299,21 @@ describe("the order message's reason for a failure", () => {
     );
   });
 
-  it("passes on the supplier's own words when a transaction failed at the supplier", () => {
+  it("says a supplier's failure in the buyer's language, its own words only as a detail", () => {
     const text = orderMessage(
       t,
-      failed({ supplierCode: "ORDER_FAILED", supplierMessage: "Nomor sedang dalam masa tenggang" }),
+      failed({
+        supplierCode: "ORDER_FAILED",
+        supplierMessage: "order failed; the balance was refunded",
+      }),
     );
-    expect(text).toContain("Alasan: Nomor sedang dalam masa tenggang");
+    expect(text).toContain(
+      "Alasan: supplier tidak dapat memproses pesanan ini (catatan supplier: order failed; the balance was refunded)",
+    );
+    const en = orderMessage(
+      translator(createI18n(), "en"),
+      failed({ supplierCode: "02", supplierMessage: "" }),
+    );
+    expect(en).toContain("Reason: the supplier could not process this order");
   });
 });

@@ -132,12 +132,9 @@ export async function startWorld(o: {
     // syncs in a background job, and customers must find products from the first minute
     await syncCatalogue(env(0));
     step("catalogue synced");
-    // one after the other: two kios processes starting together on a fresh database can
-    // meet in a deadlock while setting up (seen as "kios start: deadlock detected")
-    await web.start(o.startTimeoutMs);
-    step("web started");
-    await worker.start(o.startTimeoutMs);
-    step("worker started");
+    // together, as a first deploy does: their set-up takes turns (it once deadlocked)
+    await Promise.all([web.start(o.startTimeoutMs), worker.start(o.startTimeoutMs)]);
+    step("web and worker started");
     return { telegram, sandbox, database, db, web, worker, logDir, close };
   } catch (err) {
     await close();

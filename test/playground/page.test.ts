@@ -288,11 +288,12 @@ describe("the playground chat page in Chromium", () => {
 
     // a user's text is drawn as text too
     await typeAndSend("<b>bukan tebal</b>");
+    // the input clears before the sent message is drawn: wait for the message itself
     const mine = page.locator('[data-testid="message"][data-sender="user"]').last();
+    await expect
+      .poll(() => mine.getByTestId("message-text").textContent())
+      .toContain("<b>bukan tebal</b>");
     await expect(mine.getByTestId("message-text").locator("b").count()).resolves.toBe(0);
-    await expect(mine.getByTestId("message-text").textContent()).resolves.toContain(
-      "<b>bukan tebal</b>",
-    );
     expect(problems).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { InlineKeyboard } from "grammy";
 import type { Language } from "../../commerce/users.ts";
 import { CB, cb, cbInt, parseCb } from "../callback-data.ts";
 import type { BaseContext, FlowContext } from "../context.ts";
+import { clearButtons, editPressed } from "../edit.ts";
 import type { Translate } from "../i18n.ts";
 import { withCancel } from "../keyboards/common.ts";
 import { addPageNav, clampPage, pageCount } from "../keyboards/paging.ts";
@@ -53,13 +54,8 @@ function choiceKeyboard<T>(t: Translate, choices: ReadonlyArray<Choice<T>>, colu
 }
 
 async function clearKeyboard(ctx: FlowContext, chatId: number, messageIds: Asked, note?: string) {
-  for (const id of messageIds) {
-    try {
-      await ctx.api.editMessageReplyMarkup(chatId, id, { reply_markup: new InlineKeyboard() });
-    } catch {
-      // already gone or unchanged: the buttons are dead either way
-    }
-  }
+  // a message already without buttons, or gone, is fine: its buttons are dead either way
+  for (const id of messageIds) await clearButtons(ctx.api, chatId, id);
   if (note) await ctx.reply(note, HTML);
 }
 
@@ -178,11 +174,7 @@ export async function pickPaged<T>(
         if (wanted === page) continue;
         page = wanted;
         current = await conversation.external(() => opts.load(page * opts.pageSize, opts.pageSize));
-        try {
-          await u.editMessageText(opts.text, { ...HTML, reply_markup: render() });
-        } catch {
-          // an unchanged page: nothing to show
-        }
+        await editPressed(u, opts.text, { keyboard: render() });
         continue;
       }
       const index = parsed.prefix === CB.item ? cbInt(parsed.parts[0]) : undefined;

@@ -1,13 +1,16 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { cancelQuote } from "../../commerce/orders/cancel.ts";
 import { confirmQuote } from "../../commerce/orders/place.ts";
-import { type ConfirmResult, isFinal } from "../../commerce/orders/types.ts";
+import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
 import { CB, cb, cbPattern, parseCb } from "../callback-data.ts";
+import { STAGE, showCard } from "../cards.ts";
 import type { BotContext } from "../context.ts";
 import { HTML } from "../conversations/kit.ts";
+import { editMessage } from "../edit.ts";
 import { escapeHtml, rupiah } from "../format.ts";
 import { findQuote, type QuoteSummary } from "../services/queries.ts";
-import { refusalText, requestQuote } from "../services/quotes.ts";
-import { orderMessage } from "../views/order.ts";
+import { billAlreadyPaidText, refusalText, requestQuote } from "../services/quotes.ts";
+import { orderCard } from "../views/order.ts";
 import { quoteCard } from "../views/quote.ts";
 
 // the confirmation card and what its buttons do. A card is a stored quote, so its buttons
@@ -25,10 +28,20 @@ export async function offerQuote(
     chatId: ctx.chat!.id,
     ...r,
   });
-  const send = (text: string, reply_markup?: InlineKeyboard) =>
-    edit
-      ? ctx.editMessageText(text, { ...HTML, reply_markup: reply_markup ?? new InlineKeyboard() })
-      : ctx.reply(text, { ...HTML, ...(reply_markup ? { reply_markup } : {}) });
+  const message = ctx.callbackQuery?.message;
+  const send = async (text: string, keyboard?: InlineKeyboard) => {
+    if (edit && message) {
+      const shown = await editMessage(ctx.api, {
+        chatId: message.chat.id,
+        messageId: message.message_id,
+        text,
+        keyboard,
+        shown: message,
+      });
+      if (shown !== "gone") return;
+    }
+    await ctx.reply(text, { ...HTML, ...(keyboard ? { reply_markup: keyboard } : {}) });
+  };
   if (!outcome.ok) {
     const extra = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
     await send(refusalText(ctx.t, outcome) + extra);
@@ -49,13 +62,28 @@ function processingText(ctx: BotContext, q: QuoteSummary): string {
   ].join("\n");
 }
 
-async function edit(ctx: BotContext, text: string, keyboard?: InlineKeyboard): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { ...HTML, reply_markup: keyboard ?? new InlineKeyboard() });
-  } catch (err) {
-    // the same text again (a repeated tap, or the notifier was first): already shown
-    if (!String((err as Error).message).includes("message is not modified")) throw err;
-  }
+/** shows a stage of the pressed card (forward only, see cards.ts) */
+async function showStage(
+  ctx: BotContext,
+  quoteId: string,
+  stage: number,
+  text: string,
+  keyboard?: InlineKeyboard,
+): Promise<void> {
+  const message = ctx.callbackQuery?.message;
+  if (!message) return;
+  const result = await showCard(
+    { api: ctx.api, db: ctx.deps.db },
+    { chatId: message.chat.id, messageId: message.message_id, quoteId, stage, text, keyboard },
+  );
+  // the card can't be edited any more (deleted, too old): say it in a new message
+  if (result === "gone")
+    await ctx.reply(text, { ...HTML, ...(keyboard ? { reply_markup: keyboard } : {}) });
+}
+
+async function showOrder(ctx: BotContext, order: Order): Promise<void> {
+  const card = orderCard(ctx.t, order);
+  await showStage(ctx, card.quoteId, card.stage, card.text, card.keyboard);
 }
 
 async function showConfirmResult(
@@ -64,11 +92,11 @@ async function showConfirmResult(
   result: ConfirmResult,
 ): Promise<void> {
   if (result.ok) {
-    // an open order keeps its ⏳ message: the notifier edits it when the result comes,
-    // and editing it here as well could overwrite a result that just arrived
-    if (isFinal(result.order.status)) await edit(ctx, orderMessage(ctx.t, result.order));
+    await showOrder(ctx, result.order);
     return;
   }
+  const stage = (text: string, keyboard?: InlineKeyboard) =>
+    showStage(ctx, quoteId, STAGE.paying, text, keyboard);
   switch (result.reason) {
     case "quote_expired": {
       const kb = new InlineKeyboard()
@@ -77,7 +105,7 @@ async function showConfirmResult(
           cb(CB.requote, quoteId),
         )
         .text(ctx.t("btn-cancel"), cb(CB.cancelQuote, quoteId));
-      await edit(ctx, result.kind === "bill" ? ctx.t("bill-expired") : ctx.t("quote-expired"), kb);
+      await stage(result.kind === "bill" ? ctx.t("bill-expired") : ctx.t("quote-expired"), kb);
       return;
     }
     case "insufficient_balance": {
@@ -86,8 +114,7 @@ async function showConfirmResult(
         .text(ctx.t("btn-pay-again"), cb(CB.pay, quoteId))
         .row()
         .text(ctx.t("btn-cancel"), cb(CB.cancelQuote, quoteId));
-      await edit(
-        ctx,
+      await stage(
         ctx.t("pay-insufficient", {
           price: rupiah(result.price),
           balance: rupiah(result.balance),
@@ -98,10 +125,16 @@ async function showConfirmResult(
       return;
     }
     case "product_unavailable":
-      await edit(ctx, ctx.t("quote-unavailable"));
+      await stage(ctx.t("quote-unavailable"));
       return;
     case "quote_not_found":
-      await edit(ctx, ctx.t("quote-not-found"));
+      await stage(ctx.t("quote-not-found"));
+      return;
+    case "quote_cancelled":
+      await showStage(ctx, quoteId, STAGE.cancelled, ctx.t("card-cancelled"));
+      return;
+    case "bill_already_paid":
+      await stage(billAlreadyPaidText(ctx.t, result));
       return;
   }
 }
@@ -118,8 +151,8 @@ export function checkoutButtons(): Composer<BotContext> {
     }
     await ctx.answerCallbackQuery();
     const messageId = ctx.callbackQuery.message?.message_id;
-    // ⏳ before the supplier is asked: a result arriving meanwhile then edits this message
-    await edit(ctx, processingText(ctx, quote));
+    // ⏳ before the supplier is asked (a card that already shows more keeps it)
+    await showStage(ctx, quoteId, STAGE.paying, processingText(ctx, quote));
     let result: ConfirmResult;
     try {
       result = await confirmQuote(ctx.deps.orders, {
@@ -130,15 +163,26 @@ export function checkoutButtons(): Composer<BotContext> {
     } catch (err) {
       ctx.deps.logger.error({ err, quoteId }, "confirming a quote failed");
       // the order may exist: never say it failed, point at the history instead
-      await edit(ctx, ctx.t("pay-error"));
+      await showStage(ctx, quoteId, STAGE.paying, ctx.t("pay-error"));
       return;
     }
     await showConfirmResult(ctx, quoteId, result);
   });
 
   composer.callbackQuery(cbPattern(CB.cancelQuote), async (ctx) => {
+    const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
+    const outcome = await cancelQuote(ctx.deps.db, {
+      quoteId,
+      userId: ctx.from.id,
+      now: new Date(ctx.deps.clock.now()),
+    });
+    if (outcome.state === "ordered") {
+      await ctx.answerCallbackQuery({ text: ctx.t("cancel-too-late") });
+      await showOrder(ctx, outcome.order);
+      return;
+    }
     await ctx.answerCallbackQuery({ text: ctx.t("cancelled-toast") });
-    await edit(ctx, ctx.t("card-cancelled"));
+    await showStage(ctx, quoteId, STAGE.cancelled, ctx.t("card-cancelled"));
   });
 
   // a fresh quote (or a fresh bill inquiry) for the same product and destination
@@ -156,7 +200,7 @@ export function checkoutButtons(): Composer<BotContext> {
         productCode: quote.productCode,
         destination: quote.destination,
         bill: quote.kind === "bill",
-        // a test stays a test; it never turns into a real purchase
+        // an admin's test stays a test (the engine makes it real for anyone else)
         testing: quote.testing,
       },
       true,

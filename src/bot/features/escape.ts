@@ -1,6 +1,7 @@
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer } from "grammy";
 import { CB, parseCb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
+import { clearPressed } from "../edit.ts";
 import { mainMenuKeyboard } from "../keyboards/main-menu.ts";
 
 // sits in front of the conversations: a command, a main-menu button or Cancel always
@@ -23,11 +24,7 @@ export function escapeFeature(): Composer<BotContext> {
     const active = flowActive(ctx);
     await ctx.conversation.exitAll();
     await ctx.answerCallbackQuery({ text: ctx.t("cancelled-toast") });
-    try {
-      await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
-    } catch {
-      // an old or unchanged message: nothing to clear
-    }
+    await clearPressed(ctx);
     if (active) {
       await ctx.reply(ctx.t("cancelled"), { reply_markup: mainMenuKeyboard(ctx.t) });
     }

@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import { getOrder, listUserOrders } from "../../commerce/orders/queries.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
-import { HTML } from "../conversations/kit.ts";
+import { editPressed } from "../edit.ts";
 import { rupiah, wibDateTime } from "../format.ts";
 import { addPageNav, clampPage, pageCount } from "../keyboards/paging.ts";
 import { orderDetails, statusIcon } from "../views/order.ts";
@@ -46,11 +46,7 @@ async function historyPage(ctx: BotContext, page: number) {
 export async function showHistory(ctx: BotContext, page: number, edit: boolean): Promise<void> {
   const view = await historyPage(ctx, page);
   if (edit) {
-    try {
-      await ctx.editMessageText(view.text, { reply_markup: view.keyboard });
-    } catch {
-      // the same page again: nothing changed
-    }
+    await editPressed(ctx, view.text, { keyboard: view.keyboard, plain: true });
     return;
   }
   await ctx.reply(view.text, { reply_markup: view.keyboard });
@@ -86,7 +82,7 @@ export function historyButtons(): Composer<BotContext> {
     const kb = new InlineKeyboard()
       .text(ctx.t("btn-buy-again"), cb(CB.buyAgain, order.id))
       .text(ctx.t("btn-back"), cb(CB.historyPage, page));
-    await ctx.editMessageText(orderDetails(ctx.t, order), { ...HTML, reply_markup: kb });
+    await editPressed(ctx, orderDetails(ctx.t, order), { keyboard: kb });
   });
 
   composer.callbackQuery(cbPattern(CB.buyAgain), async (ctx) => {

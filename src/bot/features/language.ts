@@ -2,6 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import { setLanguage } from "../../commerce/users.ts";
 import { CB, cb, cbPattern, parseCb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
+import { clearPressed } from "../edit.ts";
 import { isLanguage } from "../i18n.ts";
 import { mainMenuKeyboard } from "../keyboards/main-menu.ts";
 
@@ -36,11 +37,7 @@ export function languageButtons(): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery();
-    try {
-      await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
-    } catch {
-      // already cleared
-    }
+    await clearPressed(ctx);
     await switchTo(ctx, wanted);
   });
   return composer;

@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import { catalogueReady } from "../../commerce/catalogue/queries.ts";
 import { CB, cbPattern, parseCb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
 import { isMenuEntry } from "../keyboards/main-menu.ts";
@@ -23,6 +24,10 @@ export function menuFeature(): Composer<BotContext> {
       case "ewallet":
       case "game":
       case "bill":
+        if (!(await catalogueReady(ctx.deps.db))) {
+          await ctx.reply(ctx.t("catalogue-loading"));
+          return;
+        }
         return enterFlow(ctx, entry);
       case "saldo":
         return showBalance(ctx);

@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import { productByCode } from "../../commerce/catalogue/queries.ts";
+import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
 import type { BotContext } from "../context.ts";
 import { HTML } from "../conversations/kit.ts";
 import { escapeHtml } from "../format.ts";
@@ -18,7 +18,13 @@ export function quickOrderFeature(): Composer<BotContext> {
       const destination = ctx.match[2]!;
       const item = await productByCode(ctx.deps.db, code, { tier: "reseller" });
       if (!item) {
-        await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }), HTML);
+        const loading = !(await catalogueReady(ctx.deps.db));
+        await ctx.reply(
+          loading
+            ? ctx.t("catalogue-loading")
+            : ctx.t("quick-unknown-code", { code: escapeHtml(code) }),
+          HTML,
+        );
         return;
       }
       if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"), HTML);

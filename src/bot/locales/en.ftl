@@ -50,6 +50,7 @@ cancelled-toast = Cancelled
 nothing-to-cancel = Nothing is in progress.
 language-choose = Pilih bahasa / Choose a language:
 language-set = Language switched to English.
+catalogue-loading = ⏳ The product catalogue is loading. Please try again in a moment.
 no-products = Sorry, nothing is available here yet.
 
 # ---------------------------------------------------------------- buttons
@@ -162,6 +163,13 @@ order-reason-product = the product is not available right now
 order-reason-bill = the bill session expired; check the bill again
 order-reason-service = the supplier's service is having trouble; please try again later
 order-reason-not-processed = the supplier did not process the order
+order-reason-supplier = the supplier could not process this order
+order-reason-supplier-note = supplier's note
+bill-expired-nothing-charged = ⌛ The bill's payment window closed before the supplier received the payment. Nothing was charged. Check the bill again to pay it.
+bill-already-paying = ⏳ This bill is already being paid (since { $time }). Wait for the result before paying again.
+bill-already-paid = ✅ This bill was already paid at { $time }.
+quote-cancelled = ❌ This purchase was cancelled; nothing was bought.
+cancel-too-late = The payment is already being processed and can't be cancelled.
 order-refunded = Balance refunded { $amount }.
 order-testing = 🧪 Test mode: no money moved.
 order-date = Time: { $date }
@@ -177,6 +185,16 @@ status-not-found = Order { $ref } not found.
 quick-unknown-code = Product code { $code } is unknown or unavailable.
 flagged-title = ⚠️ <b>Stuck order</b>
 conflict-title = 🚨 <b>The supplier disagrees</b>
+decide-title = ❓ <b>The supplier has no record of this order</b>, but may still make it. Refund the buyer, or keep waiting?
+btn-decide-refund = ↩️ Refund
+btn-decide-wait = ⏳ Keep waiting
+decided-refund = ↩️ Refunded by an admin's decision.
+decided-wait = ⏳ Still waiting; the order is checked regularly.
+decide-settled = This order is already settled.
+decide-supplier_knows = The supplier now knows this order: not refunded.
+decide-not_found = Order not found.
+overcharge-title = 💸 <b>The supplier charged more than quoted</b>
+overcharge-body = Quoted { $quoted }, charged { $charged }: a loss of { $loss }.
 conflict-body = kios settled this order as { $kios }, but the supplier now says { $supplier }. No money moved by itself: check with the supplier, then correct with /credit or /debit if needed.
 
 # ---------------------------------------------------------------- balance and deposits
@@ -266,6 +284,8 @@ admin-stats-week =
     <b>Last 7 days</b>
     Orders: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
     Revenue: { $revenue } · Margin: { $margin }
+admin-stats-overcharge = 💸 Charged above the quote: { $count } orders, a loss of { $loss }
+admin-amount-too-large = That amount is too large: at most { $max } per operation.
 admin-pending-none = ✅ No stuck orders.
 admin-pending-title = ⏳ <b>Open orders ({ $count })</b>
 admin-recheck-done = { $ref }: { $status }

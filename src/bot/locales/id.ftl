@@ -50,6 +50,7 @@ cancelled-toast = Dibatalkan
 nothing-to-cancel = Tidak ada proses yang sedang berjalan.
 language-choose = Pilih bahasa / Choose a language:
 language-set = Bahasa diganti ke Bahasa Indonesia.
+catalogue-loading = ⏳ Katalog produk sedang dimuat. Coba lagi sebentar lagi.
 no-products = Maaf, belum ada produk yang tersedia di sini.
 
 # ---------------------------------------------------------------- tombol
@@ -162,6 +163,13 @@ order-reason-product = produk sedang tidak tersedia
 order-reason-bill = sesi tagihan sudah habis; cek ulang tagihannya
 order-reason-service = layanan supplier sedang terganggu; coba lagi nanti
 order-reason-not-processed = pesanan tidak diproses supplier
+order-reason-supplier = supplier tidak dapat memproses pesanan ini
+order-reason-supplier-note = catatan supplier
+bill-expired-nothing-charged = ⌛ Waktu pembayaran tagihan sudah habis sebelum pembayaran diterima supplier. Tidak ada saldo yang dipotong. Cek ulang tagihan untuk membayar.
+bill-already-paying = ⏳ Tagihan ini sedang dibayar (sejak { $time }). Tunggu hasilnya sebelum membayar lagi.
+bill-already-paid = ✅ Tagihan ini sudah dibayar pada { $time }.
+quote-cancelled = ❌ Pembelian ini sudah dibatalkan; tidak ada yang dibeli.
+cancel-too-late = Pembayaran sudah diproses dan tidak bisa dibatalkan.
 order-refunded = Saldo dikembalikan { $amount }.
 order-testing = 🧪 Mode uji: tidak ada saldo yang berpindah.
 order-date = Waktu: { $date }
@@ -177,6 +185,16 @@ status-not-found = Transaksi { $ref } tidak ditemukan.
 quick-unknown-code = Kode produk { $code } tidak dikenal atau sedang tidak tersedia.
 flagged-title = ⚠️ <b>Pesanan tertahan</b>
 conflict-title = 🚨 <b>Status supplier berbeda</b>
+decide-title = ❓ <b>Supplier tidak punya catatan pesanan ini</b>: supplier masih bisa memprosesnya. Kembalikan saldo pembeli, atau tunggu?
+btn-decide-refund = ↩️ Kembalikan saldo
+btn-decide-wait = ⏳ Tunggu
+decided-refund = ↩️ Saldo dikembalikan atas keputusan admin.
+decided-wait = ⏳ Pesanan tetap ditunggu dan dicek berkala.
+decide-settled = Pesanan ini sudah selesai.
+decide-supplier_knows = Supplier kini mengenal pesanan ini: tidak dikembalikan.
+decide-not_found = Pesanan tidak ditemukan.
+overcharge-title = 💸 <b>Supplier menagih lebih dari penawaran</b>
+overcharge-body = Ditawarkan { $quoted }, ditagih { $charged }: rugi { $loss }.
 conflict-body = kios mencatat pesanan ini { $kios }, tetapi supplier kini menyatakan { $supplier }. Saldo tidak diubah otomatis: periksa dengan supplier, lalu koreksi dengan /credit atau /debit bila perlu.
 
 # ---------------------------------------------------------------- saldo dan deposit
@@ -266,6 +284,8 @@ admin-stats-week =
     <b>7 hari terakhir</b>
     Pesanan: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
     Omzet: { $revenue } · Margin: { $margin }
+admin-stats-overcharge = 💸 Ditagih di atas penawaran: { $count } pesanan, rugi { $loss }
+admin-amount-too-large = Jumlah terlalu besar: paling banyak { $max } per operasi.
 admin-pending-none = ✅ Tidak ada pesanan yang tertahan.
 admin-pending-title = ⏳ <b>Pesanan terbuka ({ $count })</b>
 admin-recheck-done = { $ref }: { $status }

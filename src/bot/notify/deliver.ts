@@ -1,4 +1,4 @@
-import { type Api, GrammyError, InlineKeyboard } from "grammy";
+import { type Api, GrammyError } from "grammy";
 import type { Deliver, DeliveryResult, Notification } from "../../commerce/notifications/outbox.ts";
 import { getOrder } from "../../commerce/orders/queries.ts";
 import { findUser, markBlocked } from "../../commerce/users.ts";
@@ -6,10 +6,12 @@ import { findDeposit } from "../../commerce/wallet/deposits.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
-import { openOrderLine, recheckButton } from "../features/admin/orders.ts";
+import { showCard } from "../cards.ts";
+import { decisionButtons, openOrderLine, recheckButton } from "../features/admin/orders.ts";
+import { rupiah } from "../format.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
 import { depositAdminCard, depositDecidedText } from "../views/deposit.ts";
-import { orderMessage, orderPush } from "../views/order.ts";
+import { orderCard, orderPush } from "../views/order.ts";
 
 export type { NotificationPayload } from "../../commerce/notifications/outbox.ts";
 
@@ -30,14 +32,6 @@ function isGone(err: unknown): boolean {
   if (err.error_code === 403) return true;
   return err.error_code === 400 && /chat not found|user is deactivated/i.test(err.description);
 }
-
-const notModified = (err: unknown) =>
-  err instanceof GrammyError && /message is not modified/i.test(err.description);
-
-const cannotEdit = (err: unknown) =>
-  err instanceof GrammyError &&
-  err.error_code === 400 &&
-  /message to edit not found|message can't be edited|message_id_invalid/i.test(err.description);
 
 /**
  * delivers one outbox notification. Returns "gone" when the chat can never receive it (the
@@ -60,15 +54,14 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       return;
     }
     const t = await languageOf(order.userId);
-    const text = orderMessage(t, order);
+    const card = orderCard(t, order);
     // the message the order is shown in is read now: the Pay handler may have set it late
     const messageId = order.messageId ?? n.messageId;
     if (messageId !== null) {
-      try {
-        await api.editMessageText(n.chatId, messageId, text, {
-          ...HTML,
-          reply_markup: new InlineKeyboard(),
-        });
+      const shown = await showCard({ api, db }, { ...card, chatId: n.chatId, messageId });
+      if (shown !== "gone") {
+        // a result that came after the buyer's wait also comes as a new message (a push),
+        // unless an interrupted attempt may already have sent it
         if (late && !n.recovered) {
           await api.sendMessage(n.chatId, orderPush(t, order), {
             ...HTML,
@@ -76,16 +69,13 @@ export function createDeliver(deps: DeliverDeps): Deliver {
           });
         }
         return;
-      } catch (err) {
-        if (notModified(err)) {
-          if (late && !n.recovered) await api.sendMessage(n.chatId, orderPush(t, order), HTML);
-          return;
-        }
-        if (!cannotEdit(err)) throw err;
-        // the message is gone: the result comes as a new one
       }
+      // the message is gone: the result comes as a new one
     }
-    await api.sendMessage(n.chatId, text, HTML);
+    await api.sendMessage(n.chatId, card.text, {
+      ...HTML,
+      ...(card.keyboard ? { reply_markup: card.keyboard } : {}),
+    });
   }
 
   // admin cards (with their buttons) go to admin chats only, whatever the row says
@@ -111,10 +101,18 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     await api.sendMessage(n.chatId, depositDecidedText(t, d, balance), HTML);
   }
 
-  async function orderFlagged(n: Notification, orderId: number) {
+  async function orderFlagged(n: Notification, orderId: number, reason?: "not_found") {
     const order = await getOrder(db, orderId);
     if (!order || !forAdmins(n)) return;
     const t = await languageOf(n.chatId);
+    if (reason === "not_found") {
+      // only an admin may refund an order the supplier may still make (key interface)
+      await api.sendMessage(n.chatId, `${t("decide-title")}\n${openOrderLine(order)}`, {
+        ...HTML,
+        reply_markup: decisionButtons(t, order),
+      });
+      return;
+    }
     await api.sendMessage(n.chatId, `${t("flagged-title")}\n${openOrderLine(order)}`, {
       ...HTML,
       reply_markup: recheckButton(t, order),
@@ -128,6 +126,27 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     const text = [
       t("conflict-title"),
       t("conflict-body", { kios: order.status, supplier: supplierStatus }),
+      openOrderLine(order),
+    ].join("\n");
+    await api.sendMessage(n.chatId, text, HTML);
+  }
+
+  async function orderOvercharged(
+    n: Notification,
+    orderId: number,
+    quoted: number,
+    charged: number,
+  ) {
+    const order = await getOrder(db, orderId);
+    if (!order || !forAdmins(n)) return;
+    const t = await languageOf(n.chatId);
+    const text = [
+      t("overcharge-title"),
+      t("overcharge-body", {
+        quoted: rupiah(quoted),
+        charged: rupiah(charged),
+        loss: rupiah(charged - quoted),
+      }),
       openOrderLine(order),
     ].join("\n");
     await api.sendMessage(n.chatId, text, HTML);
@@ -147,10 +166,13 @@ export function createDeliver(deps: DeliverDeps): Deliver {
           await depositDecided(n, p.depositId);
           break;
         case "order_flagged":
-          await orderFlagged(n, p.orderId);
+          await orderFlagged(n, p.orderId, p.reason);
           break;
         case "order_conflict":
           await orderConflict(n, p.orderId, p.supplierStatus);
+          break;
+        case "order_overcharged":
+          await orderOvercharged(n, p.orderId, p.quoted, p.charged);
           break;
         case "broadcast":
           // a broadcast that may already have gone out is not sent twice

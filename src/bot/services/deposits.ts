@@ -36,7 +36,12 @@ export async function startDeposit(
   amount: number,
 ): Promise<DepositOutcome> {
   try {
-    const d = await requestDeposit(deps.db, { userId, amount, clock: deps.clock });
+    const d = await requestDeposit(deps.db, {
+      userId,
+      amount,
+      clock: deps.clock,
+      ...(deps.config.maxAmount ? { maxAmount: deps.config.maxAmount } : {}),
+    });
     for (const adminId of deps.config.adminIds) {
       await enqueueNotification(deps.db, {
         key: `deposit:${d.id}:requested:${adminId}`,

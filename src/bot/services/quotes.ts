@@ -1,6 +1,7 @@
 import type { OrderDeps } from "../../commerce/orders/deps.ts";
 import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
-import type { QuoteRefusal } from "../../commerce/orders/types.ts";
+import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
+import { wibDateTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
 import { type QuoteView, quoteView } from "../views/quote.ts";
 
@@ -49,5 +50,15 @@ export function refusalText(t: Translate, r: QuoteRefusal): string {
       return t("bill-none");
     case "supplier_error":
       return t("quote-supplier-error");
+    case "bill_already_paid":
+      return billAlreadyPaidText(t, r);
   }
+}
+
+/** one bill, one payment: what a second payer is told */
+export function billAlreadyPaidText(t: Translate, r: BillAlreadyPaid): string {
+  const time = wibDateTime(r.at.getTime());
+  return r.state === "success"
+    ? t("bill-already-paid", { time })
+    : t("bill-already-paying", { time });
 }

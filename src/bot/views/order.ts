@@ -1,10 +1,39 @@
-import type { Order } from "../../commerce/orders/types.ts";
+import { InlineKeyboard } from "grammy";
+import { isFinal, type Order } from "../../commerce/orders/types.ts";
+import { CB, cb } from "../callback-data.ts";
+import { type Card, STAGE } from "../cards.ts";
 import { escapeHtml, parsePlnToken, rupiah, wibDateTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
 
 // one rendering of an order for every place that shows it: the message that moves
 // ⏳ → ✅/❌ (edited by the Pay handler and later by the notifier, which must produce the
 // same text so a repeated edit is a no-op), history, /status.
+
+/** a bill payment the supplier refused because the inquiry's window had closed */
+const WINDOW_CLOSED = new Set(["INQUIRY_EXPIRED", "INQUIRY_NOT_FOUND", "INQUIRY_MISMATCH"]);
+
+export function billWindowClosed(order: Order): boolean {
+  return (
+    order.kind === "bill" &&
+    order.status === "failed" &&
+    WINDOW_CLOSED.has(order.supplierCode ?? "")
+  );
+}
+
+/** the order's card in its chat: text, buttons and how far along it is */
+export function orderCard(t: Translate, order: Order): Omit<Card, "chatId" | "messageId"> {
+  const stage = isFinal(order.status) ? STAGE.final : STAGE.open;
+  if (billWindowClosed(order)) {
+    // nothing was charged: not a failure to report, but a bill to check again
+    return {
+      quoteId: order.confirmKey,
+      stage,
+      text: t("bill-expired-nothing-charged"),
+      keyboard: new InlineKeyboard().text(t("btn-reinquire"), cb(CB.requote, order.confirmKey)),
+    };
+  }
+  return { quoteId: order.confirmKey, stage, text: orderMessage(t, order) };
+}
 
 /** what the order's own message says; the same input always gives the same text */
 export function orderMessage(t: Translate, order: Order): string {
@@ -55,8 +84,14 @@ const REASON_BY_CODE: Record<string, string> = {
 function failureText(t: Translate, order: Order): string {
   const key = order.supplierCode ? REASON_BY_CODE[order.supplierCode] : undefined;
   if (key) return t(key);
-  // the supplier's own words on a failed transaction are meant for the buyer
-  if (order.supplierMessage) return order.supplierMessage.slice(0, 200);
+  // the supplier answered with a failed transaction: its reason in the buyer's language,
+  // the supplier's own words (often English) only as a detail after it
+  if (order.supplierCode || order.supplierMessage) {
+    const note = order.supplierMessage?.trim().slice(0, 200);
+    return note
+      ? `${t("order-reason-supplier")} (${t("order-reason-supplier-note")}: ${note})`
+      : t("order-reason-supplier");
+  }
   // no supplier answer at all (interrupted before it was sent)
   return order.failureReason ? t("order-reason-not-processed") : t("order-reason-unknown");
 }

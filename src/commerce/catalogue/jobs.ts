@@ -26,7 +26,7 @@ export interface CatalogueJobDeps {
 export async function registerCatalogueJobs(
   jobs: JobRunner,
   deps: CatalogueJobDeps,
-): Promise<void> {
+): Promise<{ syncNow(): Promise<void> }> {
   const log = deps.logger.child({ component: "catalogue-jobs" });
   const boss = jobs.boss;
   await ensureQueue(boss, CATALOGUE_SYNC_QUEUE, {
@@ -42,7 +42,7 @@ export async function registerCatalogueJobs(
     {},
     { tz: "Asia/Jakarta" },
   );
-  await jobs.work(
+  const workerId = await jobs.work(
     CATALOGUE_SYNC_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 10 },
     async () => {
@@ -55,6 +55,14 @@ export async function registerCatalogueJobs(
       }
     },
   );
+  return {
+    // still the job (one sync at a time across processes, retried by the schedule), but
+    // this process's worker looks at once instead of at its next poll
+    async syncNow() {
+      await requestCatalogueSync(jobs);
+      boss.notifyWorker(workerId);
+    },
+  };
 }
 
 /** asks for a sync now (an admin's button); null when one is already waiting */

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { products } from "../../db/schema.ts";
 import type { ProductType } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
 import type { Operator } from "./operators.ts";
@@ -236,4 +237,13 @@ export async function listCategories(
     count: toNumber(r.n),
     minPrice: toNumber(r.min_price),
   }));
+}
+
+/**
+ * whether the shop has a catalogue yet: a new shop syncs its first one in the background,
+ * and its buyers are told it is loading rather than that nothing is for sale
+ */
+export async function catalogueReady(exec: Executor): Promise<boolean> {
+  const rows = await exec.select({ one: sql`1` }).from(products).limit(1);
+  return rows.length > 0;
 }

@@ -15,7 +15,13 @@ export interface OrderDeps {
   adminIds?: readonly number[];
   /** background work the engine asks for; absent in a bare test, the sweeper still runs */
   jobs?: OrderJobs;
+  /** an open order older than this is flagged and announced to admins (default 30 min) */
+  stuckAfterMs?: number;
+  /** Pay is refused when less than this remains of a bill's inquiry window (default 20 s) */
+  billPayMarginMs?: number;
 }
+
+export const BILL_PAY_MARGIN_MS = 20_000;
 
 export interface OrderJobs {
   /** check this order's status with the supplier after a delay */
@@ -25,8 +31,8 @@ export interface OrderJobs {
 }
 
 /** when to check an open order again: quickly at first, then at most once a minute */
-export function nextCheckDelay(checks: number, ageMs: number): number {
-  if (ageMs > STUCK_AFTER_MS) return 10 * 60_000;
+export function nextCheckDelay(checks: number, ageMs: number, stuckAfterMs = STUCK_AFTER_MS) {
+  if (ageMs > stuckAfterMs) return 10 * 60_000;
   return Math.min(5_000 * 2 ** checks, 60_000);
 }
 
@@ -34,12 +40,20 @@ export function nextCheckDelay(checks: number, ageMs: number): number {
 export const STUCK_AFTER_MS = 30 * 60_000;
 
 /**
- * a submitted order the supplier has no record of is failed (and refunded) only after this
- * long and this many "not found" answers: a supplier that queues work may not show a
- * transaction at once, and refunding one it then completes would lose the shop money
+ * the signature interface's window: the supplier refuses a request whose signed timestamp
+ * is more than 5 minutes off its clock. A request not found once its own signed time is
+ * this far behind can never be accepted any more (plus a margin for the clocks' skew and
+ * a request still in flight).
  */
-export const NOT_FOUND_GRACE_MS = 10 * 60_000;
+export const SIGNED_REQUEST_WINDOW_MS = 5 * 60_000;
+export const NOT_FOUND_MARGIN_MS = 2 * 60_000;
+/** and at least this many "not found" answers, so one bad answer refunds nothing */
 export const NOT_FOUND_MIN_CHECKS = 3;
+/**
+ * the key interface has no such window: an order it has no record of after this long is
+ * put to an admin (refund or keep waiting), never refunded by kios alone
+ */
+export const NOT_FOUND_ASK_ADMIN_MS = 10 * 60_000;
 
 /** a created order older than this was left by a crash before it was sent */
 export const CREATED_ABANDONED_MS = 60_000;

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
-import type { SubmitOutcome } from "../../supplier/types.ts";
+import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
-import { nextCheckDelay, type OrderDeps } from "./deps.ts";
+import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
+import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderDeps } from "./deps.ts";
 import { reportIfConflicting } from "./resolve.ts";
 import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -37,11 +38,14 @@ export async function confirmQuote(
       const [quote] = await tx
         .select()
         .from(quotes)
-        .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)));
+        .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)))
+        // a Cancel of the same card waits for this confirmation, or this one for it
+        .for("update");
       if (!quote) throw new Refused({ ok: false, reason: "quote_not_found" });
 
       const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
       if (already) return already;
+      if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
 
       const [product] = await tx
         .select()
@@ -55,6 +59,11 @@ export async function confirmQuote(
         destination: quote.destination,
       });
       if (quote.expiresAt.getTime() <= now.getTime()) throw refusedExpired;
+      // testing mode is an admin's tool: a test card left over from SUPPLIER_TESTING, or a
+      // customer holding an admin's test card, gets a fresh (real) quote instead
+      if (quote.testing && !deps.testing && !(deps.adminIds ?? []).includes(c.userId)) {
+        throw refusedExpired;
+      }
       if (!product?.active || !product.listed) {
         throw new Refused({ ok: false, reason: "product_unavailable" });
       }
@@ -64,14 +73,31 @@ export async function confirmQuote(
       }
 
       let refId = newRefId(now.getTime());
+      let billKey: string | null = null;
       if (quote.kind === "bill") {
         const [inquiry] = await tx
           .select()
           .from(inquiries)
           .where(eq(inquiries.id, quote.inquiryId ?? -1));
         if (!inquiry) throw new Refused({ ok: false, reason: "quote_not_found" });
+        // too little of the supplier's window is left for the payment to arrive inside it
+        const margin = deps.billPayMarginMs ?? BILL_PAY_MARGIN_MS;
+        if (inquiry.expiresAt.getTime() - now.getTime() < margin) throw refusedExpired;
+        // a quote below the supplier's own total can't be paid without a loss: re-inquire
+        if (!quote.testing && quote.price < inquiry.total) throw refusedExpired;
         // pay-pasca must carry the inquiry's own ref_id
         refId = inquiry.refId;
+        // a test payment moves no money and never stands in the way of a real one
+        if (!quote.testing) {
+          billKey = billKeyOf({
+            productCode: inquiry.productCode,
+            customerNo: inquiry.customerNo,
+            details: inquiry.details as BillDetails | null,
+            inquiredAt: inquiry.createdAt,
+          });
+          const paying = await billPayment(tx, billKey);
+          if (paying) throw new Refused(alreadyPaid(paying));
+        }
       }
 
       const [order] = await tx
@@ -91,15 +117,19 @@ export async function confirmQuote(
           status: "created",
           testing: quote.testing,
           inquiryId: quote.inquiryId,
+          billKey,
           createdAt: now,
           updatedAt: now,
         })
         .onConflictDoNothing()
         .returning();
       if (!order) {
-        // a concurrent confirmation (or an earlier payment of the same bill) got there first
+        // a concurrent confirmation of this card, or another payment of the same bill, got
+        // there first (the insert waited for it to commit)
         const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
         if (other) return other;
+        const paying = billKey ? await billPayment(tx, billKey) : undefined;
+        if (paying) throw new Refused(alreadyPaid(paying));
         throw new Refused({ ok: false, reason: "quote_not_found" });
       }
       if (!quote.testing) {
@@ -124,13 +154,16 @@ export async function confirmQuote(
     throw err;
   }
 
-  // only the confirmation that moves created → submitted sends it to the supplier
+  // only the confirmation that moves created → submitted sends it to the supplier, signed
+  // with the time stored here (the supplier's 5-minute window then bounds "never arrived")
+  const sendAt = deps.clock.now();
   const [submitted] = await deps.db
     .update(orders)
     .set({
       status: "submitted",
-      submittedAt: new Date(deps.clock.now()),
-      updatedAt: new Date(deps.clock.now()),
+      submittedAt: new Date(sendAt),
+      requestTimestamp: Math.floor(sendAt / 1000),
+      updatedAt: new Date(sendAt),
     })
     .where(and(eq(orders.id, created.id), eq(orders.status, "created")))
     .returning();
@@ -147,6 +180,10 @@ export async function confirmQuote(
   return { ok: true, order, duplicate: false };
 }
 
+function signedAt(order: Order): { signedAt?: number } {
+  return order.requestTimestamp === null ? {} : { signedAt: order.requestTimestamp * 1000 };
+}
+
 async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
   try {
     if (order.kind === "bill") {
@@ -155,6 +192,7 @@ async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
         customerNo: order.destination,
         refId: order.refId,
         testing: order.testing,
+        ...signedAt(order),
       });
     }
     return await deps.supplier.order({
@@ -163,6 +201,7 @@ async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
       customerNo: order.destination,
       refId: order.refId,
       testing: order.testing,
+      ...signedAt(order),
     });
   } catch (err) {
     // the client promises not to throw for supplier trouble; if it does, the outcome is unknown
@@ -186,7 +225,11 @@ async function applySubmitOutcome(
     }
     if (outcome.outcome === "accepted") {
       const fin = finalisationOf(outcome.transaction);
-      if (fin) return { order: await finaliseOrder(tx, order, fin, now, false) };
+      if (fin) {
+        return {
+          order: await finaliseOrder(tx, order, fin, now, false, { adminIds: deps.adminIds }),
+        };
+      }
       const next = new Date(now.getTime() + nextCheckDelay(0, 0));
       return {
         order: await markOpen(tx, order, "pending", now, next, {

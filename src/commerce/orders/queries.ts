@@ -81,6 +81,9 @@ export interface PeriodStats {
   revenue: number;
   /** revenue less what the supplier charged */
   margin: number;
+  /** what the supplier charged beyond the quoted cost (the shop's loss), and on how many orders */
+  overcharge: number;
+  overcharged: number;
 }
 
 async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
@@ -97,10 +100,26 @@ async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
         sql<number>`coalesce(sum(${orders.price} - coalesce(${orders.supplierPrice}, ${orders.cost})) filter (where ${orders.status} = 'success'), 0)`.mapWith(
           Number,
         ),
+      overcharge:
+        sql<number>`coalesce(sum(${orders.supplierPrice} - ${orders.cost}) filter (where ${orders.status} = 'success' and ${orders.supplierPrice} > ${orders.cost}), 0)`.mapWith(
+          Number,
+        ),
+      overcharged:
+        sql<number>`count(*) filter (where ${orders.status} = 'success' and ${orders.supplierPrice} > ${orders.cost})`.mapWith(
+          Number,
+        ),
     })
     .from(orders)
     .where(and(gte(orders.createdAt, since), eq(orders.testing, false)));
-  const r = row ?? { orders: 0, success: 0, failed: 0, revenue: 0, margin: 0 };
+  const r = row ?? {
+    orders: 0,
+    success: 0,
+    failed: 0,
+    revenue: 0,
+    margin: 0,
+    overcharge: 0,
+    overcharged: 0,
+  };
   return { ...r, open: r.orders - r.success - r.failed };
 }
 

@@ -6,6 +6,7 @@ import { priceFor } from "../catalogue/prices.ts";
 import { type CatalogueItem, productByCode } from "../catalogue/queries.ts";
 import { findUser } from "../users.ts";
 import { walletBalance } from "../wallet/ledger.ts";
+import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import type { OrderDeps } from "./deps.ts";
 import { normaliseDestination } from "./destination.ts";
 import type { OrderKind, QuoteResult } from "./types.ts";
@@ -34,6 +35,11 @@ export function inCutOff(item: Pick<CatalogueItem, "startCutOff" | "endCutOff">,
   return start <= end ? t >= start && t < end : t >= start || t < end;
 }
 
+/** testing mode is an admin's tool: only SUPPLIER_TESTING or an admin's /test make test quotes */
+function testingAllowed(deps: OrderDeps, q: { userId: number; testing?: boolean }): boolean {
+  return deps.testing || (q.testing === true && (deps.adminIds ?? []).includes(q.userId));
+}
+
 async function tierOf(deps: OrderDeps, userId: number) {
   return (await findUser(deps.db, userId))?.role ?? "customer";
 }
@@ -58,7 +64,7 @@ export async function createQuote(
   const destination = normaliseDestination(item, q.destination);
   if (!destination) return { ok: false, reason: "invalid_destination" };
 
-  const testing = deps.testing || q.testing === true;
+  const testing = testingAllowed(deps, q);
   const kind: OrderKind = item.type === "game" ? "game" : "prepaid";
   const id = newQuoteId();
   const expiresAt = new Date(now + QUOTE_TTL_MS);
@@ -122,13 +128,27 @@ export async function createBillQuote(
     return { ok: false, reason: "supplier_error", message: err.message };
   }
 
-  const admin = await priceFor(deps.db, { ...item, supplierPrice: inquiry.admin }, tier);
-  if (admin === null) return { ok: false, reason: "not_for_sale" };
+  const markedUpAdmin = await priceFor(deps.db, { ...item, supplierPrice: inquiry.admin }, tier);
+  if (markedUpAdmin === null) return { ok: false, reason: "not_for_sale" };
+  // the buyer pays the supplier's own total (which may hold penalties or fees beyond
+  // tagihan + admin) plus the shop's markup on the admin fee: never less than the total
+  const markup = markedUpAdmin - inquiry.admin;
+  const price = Math.max(inquiry.total, inquiry.tagihan + inquiry.admin) + markup;
+  const admin = price - inquiry.tagihan;
   // never trust a window longer than the document's five minutes
   const expiresAt = new Date(Math.min(inquiry.expiresAt.getTime(), now + INQUIRY_TTL_MS));
-  const testing = deps.testing || q.testing === true;
-  const price = inquiry.tagihan + admin;
+  const testing = testingAllowed(deps, q);
   const id = newQuoteId();
+  const paying = await billPayment(
+    deps.db,
+    billKeyOf({
+      productCode: item.code,
+      customerNo,
+      details: inquiry.desc,
+      inquiredAt: new Date(now),
+    }),
+  );
+  if (paying && !testing) return alreadyPaid(paying);
 
   const inquiryId = await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -142,6 +162,7 @@ export async function createBillQuote(
         tagihan: inquiry.tagihan,
         admin: inquiry.admin,
         total: inquiry.total,
+        createdAt: new Date(now),
         details: inquiry.desc ?? null,
         expiresAt,
       })

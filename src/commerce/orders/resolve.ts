@@ -4,10 +4,12 @@ import type { StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import {
   CREATED_ABANDONED_MS,
-  NOT_FOUND_GRACE_MS,
+  NOT_FOUND_ASK_ADMIN_MS,
+  NOT_FOUND_MARGIN_MS,
   NOT_FOUND_MIN_CHECKS,
   nextCheckDelay,
   type OrderDeps,
+  SIGNED_REQUEST_WINDOW_MS,
   STUCK_AFTER_MS,
 } from "./deps.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
@@ -52,7 +54,7 @@ export async function resolveOrder(
         { status: "failed", reason: "interrupted before it was sent to the supplier" },
         now,
         true,
-        ["created"],
+        { from: ["created"] },
       ),
     );
     await deps.jobs?.kickNotifications();
@@ -68,35 +70,13 @@ export async function resolveOrder(
     return load(deps, orderId);
   }
 
-  if (!status.found) {
-    const since = (order.submittedAt ?? order.createdAt).getTime();
-    if (now.getTime() - since < NOT_FOUND_GRACE_MS || order.checks < NOT_FOUND_MIN_CHECKS) {
-      await reschedule(deps, order, now);
-      return load(deps, orderId);
-    }
-    log.warn("the supplier has no record of this order: releasing its hold");
-    const moved = await deps.db.transaction((tx) =>
-      finaliseOrder(
-        tx,
-        order,
-        {
-          status: "failed",
-          reason: "the supplier has no record of this order",
-          supplierCode: "TRANSACTION_NOT_FOUND",
-        },
-        now,
-        true,
-        // only from what was read: a pending order is one the supplier has answered for
-        [order.status].filter((s) => s !== "pending"),
-      ),
-    );
-    await deps.jobs?.kickNotifications();
-    return moved ?? (await load(deps, orderId));
-  }
+  if (!status.found) return notFound(deps, order, now);
 
   const fin = finalisationOf(status.transaction);
   if (fin) {
-    const moved = await deps.db.transaction((tx) => finaliseOrder(tx, order, fin, now, true));
+    const moved = await deps.db.transaction((tx) =>
+      finaliseOrder(tx, order, fin, now, true, { adminIds: deps.adminIds }),
+    );
     if (moved) log.info({ status: moved.status }, "order settled by status check");
     const after = moved ?? (await load(deps, orderId));
     // settled meanwhile by something else: does it agree with the supplier?
@@ -115,25 +95,83 @@ export async function resolveOrder(
   return load(deps, orderId);
 }
 
-async function reschedule(deps: OrderDeps, order: Order, now: Date): Promise<void> {
+/**
+ * the supplier has no record of the order. Rule 11: refund only on proof that it can never
+ * be made. On the signature interface that proof is the request's own signed timestamp
+ * lying past the supplier's 5-minute window (plus a margin), seen over several answers,
+ * for an order the supplier never answered for. Otherwise the order stays open, keeps its
+ * next check, and is flagged to the admins (on the key interface, with a refund / keep
+ * waiting choice, since nothing there bounds when the supplier may still make it).
+ */
+async function notFound(deps: OrderDeps, order: Order, now: Date): Promise<Order | undefined> {
+  const log = deps.logger.child({ component: "resolver", orderId: order.id, refId: order.refId });
+  const signedAt =
+    (order.requestTimestamp ??
+      Math.floor((order.submittedAt ?? order.createdAt).getTime() / 1000)) * 1000;
+  const pastWindow = now.getTime() > signedAt + SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
+  const provenNeverMade =
+    deps.supplier.interface === "signature" &&
+    order.status !== "pending" &&
+    pastWindow &&
+    order.checks >= NOT_FOUND_MIN_CHECKS;
+  if (provenNeverMade) {
+    log.warn("the supplier has no record of this order and can no longer accept it: refunding");
+    const moved = await deps.db.transaction((tx) =>
+      finaliseOrder(
+        tx,
+        order,
+        {
+          status: "failed",
+          reason: "the supplier has no record of this order",
+          supplierCode: "TRANSACTION_NOT_FOUND",
+        },
+        now,
+        true,
+        // only from what was read: a racing answer from the supplier wins
+        { from: [order.status] },
+      ),
+    );
+    await deps.jobs?.kickNotifications();
+    if (moved) return moved;
+  }
+  const askAdmin =
+    deps.supplier.interface === "key" &&
+    now.getTime() - signedAt > NOT_FOUND_ASK_ADMIN_MS &&
+    order.decision === null;
+  await reschedule(deps, order, now, askAdmin ? "not_found" : undefined);
+  return load(deps, order.id);
+}
+
+async function reschedule(
+  deps: OrderDeps,
+  order: Order,
+  now: Date,
+  /** flag now, whatever the age, for this reason (the admins are asked to decide) */
+  reason?: "not_found",
+): Promise<void> {
   const age = now.getTime() - order.createdAt.getTime();
-  const delay = nextCheckDelay(order.checks + 1, age);
-  const stuck = age > STUCK_AFTER_MS;
+  const stuckAfter = deps.stuckAfterMs ?? STUCK_AFTER_MS;
+  const delay = nextCheckDelay(order.checks + 1, age, stuckAfter);
+  const stuck = age > stuckAfter || reason !== undefined;
+  const flagNow = (stuck && !order.flaggedAt) || reason !== undefined;
   await deps.db.transaction(async (tx) => {
     await scheduleCheck(tx, order.id, new Date(now.getTime() + delay), stuck);
-    if (stuck && !order.flaggedAt) {
-      for (const adminId of deps.adminIds ?? []) {
-        await enqueueNotification(tx, {
-          key: `order:${order.id}:flagged:${adminId}`,
-          chatId: adminId,
-          payload: { type: "order_flagged", orderId: order.id },
-        });
-      }
+    if (!flagNow) return;
+    for (const adminId of deps.adminIds ?? []) {
+      // one notice per reason and admin, however often the order is checked
+      await enqueueNotification(tx, {
+        key: `order:${order.id}:${reason ?? "flagged"}:${adminId}`,
+        chatId: adminId,
+        payload: { type: "order_flagged", orderId: order.id, ...(reason ? { reason } : {}) },
+      });
     }
   });
-  if (stuck && !order.flaggedAt) await deps.jobs?.kickNotifications();
+  if (flagNow) await deps.jobs?.kickNotifications();
   await deps.jobs?.scheduleCheck(order.id, delay);
 }
+
+/** how long an order the sweep could not move waits before the sweep takes it again */
+const SWEEP_RETRY_MS = 60_000;
 
 /** an admin's "re-check" button: one status check now. */
 export const recheckOrder = resolveOrder;
@@ -162,6 +200,18 @@ export async function sweepOpenOrders(deps: OrderDeps, limit = 100): Promise<num
     } catch (err) {
       deps.logger.error({ err, orderId: id }, "resolving an order failed");
     }
+    // whatever happened, an order the sweep took is not due again at once: one that keeps
+    // failing must not stay at the head of every batch and starve the others
+    await deps.db
+      .update(orders)
+      .set({ nextCheckAt: new Date(now.getTime() + SWEEP_RETRY_MS) })
+      .where(
+        and(
+          eq(orders.id, id),
+          inArray(orders.status, ["submitted", "unknown", "pending"]),
+          or(lte(orders.nextCheckAt, now), sql`${orders.nextCheckAt} is null`),
+        ),
+      );
   }
   return due.length;
 }

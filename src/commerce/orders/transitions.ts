@@ -42,14 +42,19 @@ export async function finaliseOrder(
   f: Finalisation,
   now: Date,
   late: boolean,
-  /**
-   * the states this decision is valid from. A decision drawn from the order as it was read
-   * ("it was never sent", "the supplier has no record") names that state, so a submission
-   * that raced it is never refunded by mistake.
-   */
-  from: readonly OrderStatus[] = OPEN,
+  options: {
+    /**
+     * the states this decision is valid from. A decision drawn from the order as it was
+     * read ("it was never sent", "the supplier has no record") names that state, so a
+     * submission that raced it is never refunded by mistake.
+     */
+    from?: readonly OrderStatus[];
+    /** told when the supplier charged more than the quote */
+    adminIds?: readonly number[] | undefined;
+  } = {},
 ): Promise<Order | undefined> {
-  const [moved] = await tx
+  const from = options.from ?? OPEN;
+  let [moved] = await tx
     .update(orders)
     .set({
       status: f.status,
@@ -71,6 +76,9 @@ export async function finaliseOrder(
       // the ledger records what the supplier actually charged; the margin absorbs a difference
       const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
       await captureOrder(tx, { orderId: moved.id, price: moved.price, cost });
+      if (cost > moved.cost) {
+        moved = await reportOvercharge(tx, moved, cost, now, options.adminIds ?? []);
+      }
     } else {
       await releaseOrder(tx, { orderId: moved.id, userId: moved.userId, amount: moved.price });
     }
@@ -81,6 +89,32 @@ export async function finaliseOrder(
     payload: { type: "order_final", orderId: moved.id, late },
   });
   return moved;
+}
+
+/**
+ * the supplier charged more than the buyer was quoted on: the capture above records the
+ * real cost, and the order is flagged and every admin told (never absorbed in silence)
+ */
+async function reportOvercharge(
+  tx: Executor,
+  order: Order,
+  charged: number,
+  now: Date,
+  adminIds: readonly number[],
+): Promise<Order> {
+  const [flagged] = await tx
+    .update(orders)
+    .set({ flaggedAt: sql`coalesce(${orders.flaggedAt}, ${now})` })
+    .where(eq(orders.id, order.id))
+    .returning();
+  for (const adminId of adminIds) {
+    await enqueueNotification(tx, {
+      key: `order:${order.id}:overcharge:${adminId}`,
+      chatId: adminId,
+      payload: { type: "order_overcharged", orderId: order.id, quoted: order.cost, charged },
+    });
+  }
+  return flagged ?? order;
 }
 
 /** records that the outcome is still open (pending or unknown), never moving backwards. */

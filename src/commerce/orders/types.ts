@@ -45,7 +45,17 @@ export type QuoteRefusal =
   | { ok: false; reason: "not_for_sale" }
   | { ok: false; reason: "invalid_destination" }
   | { ok: false; reason: "no_bill"; message: string }
-  | { ok: false; reason: "supplier_error"; message: string };
+  | { ok: false; reason: "supplier_error"; message: string }
+  | BillAlreadyPaid;
+
+/** one bill, one payment: this bill has a payment that is open or done */
+export interface BillAlreadyPaid {
+  ok: false;
+  reason: "bill_already_paid";
+  /** open: being paid now; success: paid at `at` */
+  state: "open" | "success";
+  at: Date;
+}
 
 export type QuoteResult = { ok: true; quote: Quote } | QuoteRefusal;
 
@@ -59,7 +69,10 @@ export type ConfirmRefusal =
       destination: string;
     }
   | { ok: false; reason: "insufficient_balance"; balance: number; price: number; missing: number }
-  | { ok: false; reason: "product_unavailable" };
+  | { ok: false; reason: "product_unavailable" }
+  /** the buyer pressed Cancel on this card: Pay buys nothing */
+  | { ok: false; reason: "quote_cancelled" }
+  | BillAlreadyPaid;
 
 /**
  * confirming a quote: the order as it stands after the supplier answered (success, failed,

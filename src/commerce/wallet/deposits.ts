@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { depositRequests } from "../../db/schema.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { getSetting, isNumber, isString } from "../settings.ts";
-import { creditWallet } from "./ledger.ts";
+import { creditWallet, MAX_OPERATION_AMOUNT } from "./ledger.ts";
 
 export type DepositRequest = typeof depositRequests.$inferSelect;
 
@@ -53,7 +53,7 @@ function newReference(): string {
  */
 export async function requestDeposit(
   db: Database,
-  r: { userId: number; amount: number; clock?: Clock },
+  r: { userId: number; amount: number; clock?: Clock; maxAmount?: number },
 ): Promise<DepositRequest & { instructions: string }> {
   const clock = r.clock ?? systemClock;
   const min = await getSetting(
@@ -71,7 +71,10 @@ export async function requestDeposit(
   if (!Number.isSafeInteger(r.amount) || r.amount < min) {
     throw new DepositError("amount_too_small", `the smallest deposit is ${min}`);
   }
-  if (r.amount > max) throw new DepositError("amount_too_large", `the largest deposit is ${max}`);
+  const largest = Math.min(max, r.maxAmount ?? MAX_OPERATION_AMOUNT);
+  if (r.amount > largest) {
+    throw new DepositError("amount_too_large", `the largest deposit is ${largest}`);
+  }
   const ttl = await getSetting(
     db,
     DEPOSIT_SETTINGS.ttlMinutes.key,

@@ -70,9 +70,12 @@ export class LedgerError extends Error {
 
 export const userAccountKey = (userId: number) => `user:${userId}`;
 
-function assertAmount(amount: number, what: string): void {
+function assertAmount(amount: number, what: string, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new LedgerError(`${what} must be a positive whole number of rupiah, got ${amount}`);
+  }
+  if (amount > max) {
+    throw new LedgerError(`${what} of ${amount} is above the limit of ${max} for one operation`);
   }
 }
 
@@ -184,9 +187,17 @@ export async function accountBalance(exec: Executor, key: string): Promise<numbe
 
 // ---- the operations the shop performs ----
 
+/**
+ * the most one manual operation (an admin's credit or debit, a deposit) may move, unless
+ * the shop sets its own bound (MAX_AMOUNT): a typo of three zeros must not mint money
+ */
+export const MAX_OPERATION_AMOUNT = 100_000_000;
+
 export interface ManualTransfer {
   userId: number;
   amount: number;
+  /** the bound for this operation (default MAX_OPERATION_AMOUNT) */
+  max?: number;
   /** business key, e.g. "deposit:17" or "admin:<update id>" */
   key: string;
   memo?: string;
@@ -198,7 +209,7 @@ export async function creditWallet(
   exec: Executor,
   t: ManualTransfer & { kind?: "deposit" | "credit" },
 ): Promise<TransferResult> {
-  assertAmount(t.amount, "amount");
+  assertAmount(t.amount, "amount", t.max ?? MAX_OPERATION_AMOUNT);
   return transfer(exec, {
     key: t.key,
     kind: t.kind ?? "credit",
@@ -213,7 +224,7 @@ export async function creditWallet(
 
 /** an admin takes money out of a wallet (a correction, a withdrawal paid out by hand). */
 export async function debitWallet(exec: Executor, t: ManualTransfer): Promise<TransferResult> {
-  assertAmount(t.amount, "amount");
+  assertAmount(t.amount, "amount", t.max ?? MAX_OPERATION_AMOUNT);
   return transfer(exec, {
     key: t.key,
     kind: "debit",

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processCallback } from "../../../src/commerce/callbacks/inbox.ts";
 import { createSupplierCallbackRoute } from "../../../src/commerce/callbacks/route.ts";
@@ -133,15 +133,16 @@ describe(`supplier callbacks (${testDriver})`, () => {
       .select()
       .from(supplierCallbacks)
       .where(eq(supplierCallbacks.refId, order.refId));
-    await processCallback(h.deps, row!.id);
+    // processed (the supplier asked), and the supplier's /v1/status still says pending
+    expect(await processCallback(h.deps, row!.id)).toBe("order pending");
     const [after] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
-    expect(after?.status).toBe("pending"); // the supplier's /v1/status still says pending
+    expect(after?.status).toBe("pending");
     expect(after?.sn).toBeNull();
     expect(await walletBalance(h.deps.db, user)).toBe(50_000 - price);
   });
 
   it("a true callback, once confirmed by status, settles the order; a late duplicate changes nothing", async () => {
-    const { order } = await pendingOrder("0903");
+    const { order, user } = await pendingOrder("0903");
     await h.sandbox.settleNow();
     const body = orderBody(order.refId, "Success", "whatever");
     await signed(body);
@@ -154,10 +155,24 @@ describe(`supplier callbacks (${testDriver})`, () => {
     expect(after?.status).toBe("success");
     // the sandbox's own sn, from status, not the callback's
     expect(after?.sn).not.toBe("whatever");
+    const balance = await walletBalance(h.deps.db, user);
     const stale = await signed(orderBody(order.refId, "Pending", null));
     expect(stale.status).toBe(200);
+    // the stale callback is processed like any other, and moves nothing
+    const [staleRow] = await h.deps.db
+      .select()
+      .from(supplierCallbacks)
+      .where(
+        and(
+          eq(supplierCallbacks.refId, order.refId),
+          eq(supplierCallbacks.reportedStatus, "pending"),
+        ),
+      );
+    expect(staleRow).toBeDefined();
+    expect(await processCallback(h.deps, staleRow!.id)).toBe("order success");
     const [again] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
-    expect(again?.status).toBe("success");
+    expect(again).toMatchObject({ status: "success", sn: after?.sn, finalAt: after?.finalAt });
+    expect(await walletBalance(h.deps.db, user)).toBe(balance);
   });
 
   it("a callback for a ref_id kios never made is recorded and ignored", async () => {

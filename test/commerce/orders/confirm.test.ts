@@ -123,13 +123,16 @@ describe(`confirming quotes (${testDriver})`, () => {
 
   it("testing mode sends testing=true and moves no wallet money", async () => {
     const user = await h.newUser(1_000);
-    const q = await createQuote(
-      { ...h.deps, testing: true },
-      { userId: user, chatId: user, productCode: "TSEL10", destination: "081234560901" },
-    );
+    const testingDeps = { ...h.deps, testing: true };
+    const q = await createQuote(testingDeps, {
+      userId: user,
+      chatId: user,
+      productCode: "TSEL10",
+      destination: "081234560901",
+    });
     if (!q.ok) throw new Error(q.reason);
     expect(q.quote.testing).toBe(true);
-    const result = await confirmQuote(h.deps, { quoteId: q.quote.id, userId: user });
+    const result = await confirmQuote(testingDeps, { quoteId: q.quote.id, userId: user });
     expect(result.ok && result.order.status === "success" && result.order.testing).toBe(true);
     expect(await walletBalance(h.deps.db, user)).toBe(1_000);
     const tx = h.sandbox.transactions().find((t) => result.ok && t.refId === result.order.refId);

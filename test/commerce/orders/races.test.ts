@@ -1,7 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processCallback, storeCallback } from "../../../src/commerce/callbacks/inbox.ts";
-import { NOT_FOUND_GRACE_MS, NOT_FOUND_MIN_CHECKS } from "../../../src/commerce/orders/deps.ts";
+import {
+  NOT_FOUND_MARGIN_MS,
+  NOT_FOUND_MIN_CHECKS,
+  SIGNED_REQUEST_WINDOW_MS,
+} from "../../../src/commerce/orders/deps.ts";
+
+/** past the signed request's window: the supplier can no longer accept it */
+const PAST_WINDOW_MS = SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
+
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import type { ConfirmResult } from "../../../src/commerce/orders/types.ts";
@@ -101,7 +109,7 @@ describe(`order races (${testDriver})`, () => {
   it("one 'not found' is not enough to refund an order whose outcome is unknown", async () => {
     const { user, price, order } = await unknownOrder("081234561111");
     expect(order.status).toBe("unknown");
-    h.clock.advance(NOT_FOUND_GRACE_MS + 1_000);
+    h.clock.advance(PAST_WINDOW_MS + 1_000);
     // the first answer after the grace period: still kept, and checked again
     expect((await resolveOrder(h.deps, order.id))?.status).toBe("unknown");
     expect(await walletBalance(h.deps.db, user)).toBe(50_000 - price);
@@ -115,7 +123,7 @@ describe(`order races (${testDriver})`, () => {
 
   it("a supplier Success for an order kios refunded is flagged and told to every admin", async () => {
     const { order } = await unknownOrder("081234560901");
-    h.clock.advance(NOT_FOUND_GRACE_MS + 1_000);
+    h.clock.advance(PAST_WINDOW_MS + 1_000);
     for (let i = 0; i <= NOT_FOUND_MIN_CHECKS; i++) await resolveOrder(h.deps, order.id);
     const [refunded] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(refunded?.status).toBe("failed");

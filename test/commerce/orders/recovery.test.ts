@@ -1,6 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NOT_FOUND_GRACE_MS, NOT_FOUND_MIN_CHECKS } from "../../../src/commerce/orders/deps.ts";
+import {
+  NOT_FOUND_MARGIN_MS,
+  NOT_FOUND_MIN_CHECKS,
+  SIGNED_REQUEST_WINDOW_MS,
+} from "../../../src/commerce/orders/deps.ts";
+
+/** past the signed request's window: the supplier can no longer accept it */
+const PAST_WINDOW_MS = SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
+
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder, sweepOpenOrders } from "../../../src/commerce/orders/resolve.ts";
 import { holdForOrder, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -75,7 +83,7 @@ describe(`recovering orders a crash left open (${testDriver})`, () => {
 
     expect((await resolveOrder(h.deps, order!.id))?.status).toBe("submitted");
     expect(await walletBalance(h.deps.db, user)).toBe(50_000 - q.price);
-    h.clock.advance(NOT_FOUND_GRACE_MS + 1_000);
+    h.clock.advance(PAST_WINDOW_MS + 1_000);
     // past the grace period, and after enough "not found" answers: never placed, refunded
     for (let i = 0; i < NOT_FOUND_MIN_CHECKS; i++) await resolveOrder(h.deps, order!.id);
     expect((await resolveOrder(h.deps, order!.id))?.status).toBe("failed");

@@ -14,6 +14,7 @@ import type { MarkupRule } from "../../../commerce/catalogue/pricing.ts";
 import { SupplierError } from "../../../supplier/types.ts";
 import type { BotContext } from "../../context.ts";
 import { HTML } from "../../conversations/kit.ts";
+import { editMessage } from "../../edit.ts";
 import { escapeHtml, rupiah } from "../../format.ts";
 import { parsePercentBp, parseSignedRupiah, parseUserId, words } from "./args.ts";
 
@@ -133,7 +134,7 @@ export function adminCatalogue(): Composer<BotContext> {
       ctx.deps.logger.warn({ err }, "catalogue sync from the bot failed");
       text = ctx.t("admin-sync-failed", { code: supplierProblem(err) });
     }
-    await ctx.api.editMessageText(progress.chat.id, progress.message_id, text, HTML);
+    await editMessage(ctx.api, { chatId: progress.chat.id, messageId: progress.message_id, text });
   });
 
   composer.command("markup", markup);

@@ -8,7 +8,7 @@ import {
 } from "../../../commerce/wallet/deposits.ts";
 import { CB, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
 import type { BotContext } from "../../context.ts";
-import { HTML } from "../../conversations/kit.ts";
+import { editPressed } from "../../edit.ts";
 import { kick } from "../../services/notifications.ts";
 import { depositAdminCard } from "../../views/deposit.ts";
 
@@ -36,11 +36,7 @@ async function decide(ctx: BotContext, decision: "confirm" | "reject"): Promise<
   const d = await findDeposit(ctx.deps.db, id);
   if (!d) return;
   const card = depositAdminCard(ctx.t, d, await findUser(ctx.deps.db, d.userId));
-  try {
-    await ctx.editMessageText(card.text, { ...HTML, reply_markup: card.keyboard });
-  } catch {
-    // unchanged (another tap was first)
-  }
+  await editPressed(ctx, card.text, { keyboard: card.keyboard });
 }
 
 /** Confirm / Reject on a deposit request (admins only) */

@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { decideOrder } from "../../../commerce/orders/decide.ts";
 import {
   getOrder,
   openOrders,
@@ -10,6 +11,7 @@ import type { Order } from "../../../commerce/orders/types.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
 import type { BotContext } from "../../context.ts";
 import { HTML } from "../../conversations/kit.ts";
+import { editMessage } from "../../edit.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../../format.ts";
 import type { Translate } from "../../i18n.ts";
 import { statusIcon } from "../../views/order.ts";
@@ -17,7 +19,7 @@ import { statusIcon } from "../../views/order.ts";
 export const PENDING_LIMIT = 10;
 
 function period(t: Translate, key: string, s: PeriodStats): string {
-  return t(key, {
+  const text = t(key, {
     orders: s.orders,
     success: s.success,
     failed: s.failed,
@@ -25,6 +27,8 @@ function period(t: Translate, key: string, s: PeriodStats): string {
     revenue: rupiah(s.revenue),
     margin: rupiah(s.margin),
   });
+  if (s.overcharged === 0) return text;
+  return `${text}\n${t("admin-stats-overcharge", { count: s.overcharged, loss: rupiah(s.overcharge) })}`;
 }
 
 /** one open order as the admins see it */
@@ -38,6 +42,13 @@ export function recheckButton(t: Translate, o: Order): InlineKeyboard {
     t("btn-recheck", { ref: o.refId.slice(-8) }),
     cb(CB.recheck, o.id),
   );
+}
+
+/** refund or keep waiting, for an order the supplier has no record of (key interface) */
+export function decisionButtons(t: Translate, o: Order): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t("btn-decide-refund"), cb(CB.decide, o.id, "refund"))
+    .text(t("btn-decide-wait"), cb(CB.decide, o.id, "wait"));
 }
 
 export function adminOrders(): Composer<BotContext> {
@@ -98,6 +109,34 @@ export function adminOrderButtons(): Composer<BotContext> {
       text: ctx.t("admin-recheck-done", { ref: now.refId, status: now.status }),
     });
     await ctx.reply(openOrderLine(now), HTML);
+  });
+  composer.callbackQuery(cbPattern(CB.decide), async (ctx) => {
+    const [id, choice] = parseCb(ctx.callbackQuery.data)?.parts ?? [];
+    const orderId = cbInt(id);
+    if (orderId === undefined || (choice !== "refund" && choice !== "wait")) {
+      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+      return;
+    }
+    const result = await decideOrder(ctx.deps.orders, {
+      orderId,
+      adminId: ctx.from.id,
+      decision: choice,
+    });
+    if (!result.ok) {
+      await ctx.answerCallbackQuery({ text: ctx.t(`decide-${result.reason}`) });
+      if (result.order) await ctx.reply(openOrderLine(result.order), HTML);
+      return;
+    }
+    await ctx.answerCallbackQuery({ text: ctx.t(`decided-${choice}`) });
+    const message = ctx.callbackQuery.message;
+    if (message) {
+      await editMessage(ctx.api, {
+        chatId: message.chat.id,
+        messageId: message.message_id,
+        text: `${ctx.t(`decided-${choice}`)}\n${openOrderLine(result.order)}`,
+        shown: message,
+      });
+    }
   });
   return composer;
 }

@@ -5,6 +5,7 @@ import {
   creditWallet,
   debitWallet,
   InsufficientFundsError,
+  MAX_OPERATION_AMOUNT,
   walletBalance,
 } from "../../../commerce/wallet/ledger.ts";
 import type { BotContext } from "../../context.ts";
@@ -38,10 +39,15 @@ async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<v
     await ctx.reply(ctx.t(`admin-${direction}-usage`), HTML);
     return;
   }
+  const max = ctx.deps.config.maxAmount ?? MAX_OPERATION_AMOUNT;
+  if (amount > max) {
+    await ctx.reply(ctx.t("admin-amount-too-large", { max: rupiah(max) }), HTML);
+    return;
+  }
   const memo = note.join(" ").slice(0, 200);
   // one admin message moves money once, however often the update is delivered
   const key = `admin:${ctx.chat!.id}:${ctx.msg!.message_id}:${direction}`;
-  const transfer = { userId, amount, key, memo, actorId: ctx.from!.id };
+  const transfer = { userId, amount, key, memo, actorId: ctx.from!.id, max };
   let applied: boolean;
   try {
     const result =
