@@ -1,5 +1,5 @@
+import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
-import { type Clock, systemClock } from "./clock.ts";
 import { createSupplierCallbackRoute } from "./commerce/callbacks/route.ts";
 import { registerCatalogueJobs } from "./commerce/catalogue/jobs.ts";
 import { syncCatalogue } from "./commerce/catalogue/sync.ts";
@@ -20,7 +20,6 @@ import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { Logger } from "./logger.ts";
 import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
-import { listen, type RunningServer } from "./server/listen.ts";
 import { createMetrics, type Metrics } from "./server/metrics.ts";
 
 /** which parts a process runs (Procfile): web = HTTP, worker = jobs, all = both. */

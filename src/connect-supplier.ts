@@ -1,12 +1,7 @@
-import type { Clock } from "./clock.ts";
+import type { Clock } from "@kios/kit";
+import type { RunningSandbox, SandboxOptions } from "@kios/supplier-sandbox";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
-import {
-  DEFAULT_SANDBOX_CREDENTIALS,
-  type RunningSandbox,
-  type SandboxOptions,
-  startSandbox,
-} from "./sandbox/index.ts";
 import { createSupplier } from "./supplier/index.ts";
 import type { Supplier } from "./supplier/types.ts";
 
@@ -42,6 +37,8 @@ export async function connectSupplier(deps: {
       close: async () => {},
     };
   }
+  // loaded only here, so a process that sells for real never loads the simulator
+  const { DEFAULT_SANDBOX_CREDENTIALS, startSandbox } = await import("@kios/supplier-sandbox");
   const sandbox = await startSandbox({
     port: 0,
     ...deps.sandbox,

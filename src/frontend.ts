@@ -1,9 +1,9 @@
+import { freePort } from "@kios/kit";
 import type { FrontendFactory, Role } from "./app.ts";
 import { telegramFrontend } from "./bot/frontend.ts";
 import { type Config, ConfigError } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { playgroundAdminIds, playgroundFrontend } from "./playground/mode.ts";
-import { freePort } from "./server/listen.ts";
 
 export interface FrontendChoice {
   /** the configuration to run with (the playground fixes the port and adds its admin) */

@@ -1,3 +1,4 @@
+import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../src/commerce/orders/place.ts";
@@ -5,7 +6,6 @@ import { createQuote } from "../src/commerce/orders/quotes.ts";
 import { upsertUser } from "../src/commerce/users.ts";
 import { creditWallet, walletBalance } from "../src/commerce/wallet/ledger.ts";
 import { orders, supplierCallbacks } from "../src/db/schema.ts";
-import { DEFAULT_SANDBOX_CREDENTIALS } from "../src/sandbox/index.ts";
 import { bootApp, type TestApp } from "./helpers/app.ts";
 import { testDriver } from "./helpers/db.ts";
 

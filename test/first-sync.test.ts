@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   type RunningSandbox,
   startSandbox,
-} from "../src/sandbox/index.ts";
+} from "@kios/supplier-sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bootApp, type TestApp } from "./helpers/app.ts";
 
 // a shop on its own supplier (not the embedded sandbox) starts its first catalogue sync as

@@ -1,6 +1,6 @@
+import { startBotApiServer } from "@kios/bot-api-server";
 import { describe, expect, it } from "vitest";
 import { createLogger, scrubber } from "../src/logger.ts";
-import { startBotApiServer } from "../src/playground/bot-api/index.ts";
 import { bootApp, memorySink } from "./helpers/app.ts";
 
 const BOT_TOKEN = "123456789:AAHsecretsecretsecretsecret_-XYZ";

@@ -34,6 +34,9 @@ export interface Card {
   keyboard?: InlineKeyboard | undefined;
 }
 
+/** the hash of a card whose edit failed: any edit of the same stage may follow */
+const UNSENT = "unsent";
+
 const hashOf = (text: string, keyboard: unknown) =>
   createHash("sha256")
     .update(text)
@@ -94,12 +97,28 @@ async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditR
     })
     .returning({ rank: chatCards.rank });
   if (claimed.length === 0) return "unchanged";
-  const result = await editMessage(deps.api, {
-    chatId: card.chatId,
-    messageId: card.messageId,
-    text: card.text,
-    keyboard: card.keyboard,
-  });
+  let result: EditResult;
+  try {
+    result = await editMessage(deps.api, {
+      chatId: card.chatId,
+      messageId: card.messageId,
+      text: card.text,
+      keyboard: card.keyboard,
+    });
+  } catch (err) {
+    // not shown after all (a transport error, a 5xx): the retry must not find it "shown"
+    await deps.db
+      .update(chatCards)
+      .set({ contentHash: UNSENT })
+      .where(
+        and(
+          eq(chatCards.chatId, card.chatId),
+          eq(chatCards.messageId, card.messageId),
+          eq(chatCards.contentHash, contentHash),
+        ),
+      );
+    throw err;
+  }
   if (result === "gone") return result;
   await putRight(deps, card, contentHash);
   return result;

@@ -4,7 +4,7 @@ import type { Language } from "../commerce/users.ts";
 import { ADMIN_COMMANDS } from "./features/admin/index.ts";
 import { LANGUAGES, type Translate, type TranslationSource, translator } from "./i18n.ts";
 
-export const CUSTOMER_COMMANDS = [
+const CUSTOMER_COMMANDS = [
   "start",
   "saldo",
   "deposit",

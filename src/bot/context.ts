@@ -1,12 +1,12 @@
 import type { ConversationFlavor } from "@grammyjs/conversations";
 import type { I18nFlavor } from "@grammyjs/i18n";
-import type { Context } from "grammy";
+import type { Bot, Context } from "grammy";
 import type { Language, User } from "../commerce/users.ts";
 import type { BotDeps } from "./deps.ts";
 import type { Translate } from "./i18n.ts";
 
 /** what every update handler outside conversations sees */
-export interface KiosFlavor {
+interface KiosFlavor {
   deps: BotDeps;
   /** the sender as stored (created on first contact); undefined for updates without a sender */
   user: User | undefined;
@@ -25,4 +25,5 @@ export type BotContext = ConversationFlavor<BaseContext>;
 /** the context inside conversations: a plain context rebuilt on every replay */
 export type FlowContext = Context;
 
-export type { Translate };
+/** the storefront bot createBot builds */
+export type KiosBot = Bot<BotContext>;

@@ -1,11 +1,11 @@
+import type { Clock } from "@kios/kit";
 import type { UserFromGetMe } from "grammy/types";
-import type { Clock } from "../clock.ts";
 import type { OrderDeps } from "../commerce/orders/deps.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { Supplier } from "../supplier/types.ts";
 
-export interface BotConfig {
+interface BotConfig {
   adminIds: readonly number[];
   supplierTesting: boolean;
   /** the most one admin credit/debit or deposit may move (default MAX_OPERATION_AMOUNT) */

@@ -20,13 +20,13 @@ export interface EditRequest {
   plain?: boolean;
 }
 
-export const notModified = (err: unknown) =>
+const notModified = (err: unknown) =>
   err instanceof GrammyError &&
   err.error_code === 400 &&
   /message is not modified/i.test(err.description);
 
 /** the message can't be edited any more: deleted, too old, or not the bot's */
-export const cannotEdit = (err: unknown) =>
+const cannotEdit = (err: unknown) =>
   err instanceof GrammyError &&
   err.error_code === 400 &&
   /message to edit not found|message can't be edited|message_id_invalid/i.test(err.description);
@@ -37,7 +37,7 @@ function buttonsOf(k: EditRequest["keyboard"] | InlineKeyboardMarkup | undefined
 }
 
 /** the text Telegram shows for an HTML text: tags dropped, the entities kios uses decoded */
-export function plainOf(html: string): string {
+function plainOf(html: string): string {
   return html
     .replace(/<[^>]+>/g, "")
     .replace(/&lt;/g, "<")
@@ -48,7 +48,7 @@ export function plainOf(html: string): string {
 }
 
 /** true when the message already shows this text and these buttons */
-export function showsAlready(req: EditRequest): boolean {
+function showsAlready(req: EditRequest): boolean {
   if (!req.shown || req.shown.text === undefined) return false;
   return (
     req.shown.text === (req.plain ? req.text : plainOf(req.text)).trim() &&

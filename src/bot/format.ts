@@ -79,8 +79,3 @@ export function wibDateTime(ms: number): string {
   const p = wibParts(ms);
   return `${p.date} ${p.time} WIB`;
 }
-
-/** "YYYY-MM-DD" of the day in WIB */
-export function wibDay(ms: number): string {
-  return new Date(ms + WIB_OFFSET_MS).toISOString().slice(0, 10);
-}

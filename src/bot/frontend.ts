@@ -33,7 +33,7 @@ export interface TelegramFrontendOptions {
 }
 
 /** the webhook path: derived from the token, so it is unguessable without revealing it */
-export function webhookPath(token: string): string {
+function webhookPath(token: string): string {
   return createHash("sha256").update(`kios-webhook:${token}`).digest("hex").slice(0, 32);
 }
 

@@ -8,7 +8,7 @@ export const DEFAULT_LANGUAGE: Language = "id";
 export const LANGUAGES: readonly Language[] = ["id", "en"];
 
 /** translation variables: numbers are pre-formatted by the caller (Rp10.000), never by fluent */
-export type Vars = Record<string, string | number>;
+type Vars = Record<string, string | number>;
 /** a translator bound to one language */
 export type Translate = (key: string, vars?: Vars) => string;
 

@@ -2,7 +2,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { conversations, createConversation } from "@grammyjs/conversations";
 import { sequentialize } from "@grammyjs/runner";
 import { Bot, GrammyError, HttpError } from "grammy";
-import type { BaseContext, BotContext, FlowContext } from "./context.ts";
+import type { BaseContext, BotContext, FlowContext, KiosBot } from "./context.ts";
 import { createFlows, flowsVersion } from "./conversations/index.ts";
 import type { BotDeps } from "./deps.ts";
 import { staleAnswersAreDone } from "./edit.ts";
@@ -22,31 +22,11 @@ import { createI18n, translator } from "./i18n.ts";
 import { attachDeps, trackMembership } from "./middleware.ts";
 import { conversationStorage } from "./storage.ts";
 
-export { registerCommands } from "./commands.ts";
-export type { BotContext } from "./context.ts";
-export type { BotConfig, BotDeps } from "./deps.ts";
-export { createI18n } from "./i18n.ts";
-export { createDeliver, type DeliverDeps } from "./notify/deliver.ts";
-export { type Polling, startPolling } from "./polling.ts";
-export { pruneConversations } from "./storage.ts";
-export {
-  createTelegramWebhookRoute,
-  pruneTelegramUpdates,
-  setTelegramWebhook,
-  UpdateTracker,
-  type WebhookRouteOptions,
-} from "./webhook.ts";
-
-export type KiosBot = Bot<BotContext>;
-
 /** how long a flow waits for the user's next step before it lapses */
-export const FLOW_IDLE_MS = 60 * 60_000;
+const FLOW_IDLE_MS = 60 * 60_000;
 
 /** updates of one chat run one at a time (in this process), in order */
-export function chatKey(ctx: {
-  chat?: { id: number } | undefined;
-  from?: { id: number } | undefined;
-}) {
+function chatKey(ctx: { chat?: { id: number } | undefined; from?: { id: number } | undefined }) {
   return ctx.chat?.id.toString() ?? ctx.from?.id.toString();
 }
 

@@ -1,5 +1,5 @@
 import { type RunnerHandle, run } from "@grammyjs/runner";
-import type { KiosBot } from "./index.ts";
+import type { KiosBot } from "./context.ts";
 
 export interface Polling {
   /** resolves once the runner has stopped and in-flight updates are done */

@@ -16,7 +16,7 @@ import { botState } from "../db/schema.ts";
 // than replayed against code it no longer matches.
 
 /** a key-value adapter over bot_state: one row per key, value as jsonb */
-export function botStateAdapter<S>(db: Executor): VersionedStateStorage<string, S> {
+function botStateAdapter<S>(db: Executor): VersionedStateStorage<string, S> {
   return {
     async read(key) {
       const [row] = await db
@@ -40,7 +40,7 @@ export function botStateAdapter<S>(db: Executor): VersionedStateStorage<string, 
   };
 }
 
-export const CONVERSATION_KEY_PREFIX = "conv:";
+const CONVERSATION_KEY_PREFIX = "conv:";
 
 /** the conversations plugin's storage option: per chat, versioned */
 export function conversationStorage<C extends Context>(

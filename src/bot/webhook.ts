@@ -6,7 +6,7 @@ import type { Database } from "../db/client.ts";
 import { telegramUpdates } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/app.ts";
-import type { KiosBot } from "./index.ts";
+import type { KiosBot } from "./context.ts";
 
 export const SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
 

@@ -223,5 +223,3 @@ export const markupCommand: Command = {
     throw new UsageError(`unknown markup command "${sub}"`);
   },
 };
-
-export const catalogueCommands: Command[] = [syncCommand, markupCommand];

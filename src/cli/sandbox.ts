@@ -103,7 +103,7 @@ export const sandboxCommand: Command = {
     };
 
     const { DEFAULT_SANDBOX_BALANCE, DEFAULT_SANDBOX_CREDENTIALS, startSandbox } = await import(
-      "../sandbox/index.ts"
+      "@kios/supplier-sandbox"
     );
     const port = num("port", "SANDBOX_PORT", 8081, 0, 65535);
     const hostname = str("host", "SANDBOX_HOST", "127.0.0.1");

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@kios/kit";
 import type { Database } from "../db/client.ts";
 import { ensureQueue, type QueueSettings } from "../jobs/queues.ts";
 import type { JobRunner } from "../jobs/runner.ts";
@@ -16,7 +16,7 @@ import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
 import { expireDeposits } from "./wallet/deposits.ts";
 
-export const COMMERCE_QUEUES = {
+const COMMERCE_QUEUES = {
   orderCheck: "order-check",
   orderSweep: "order-sweep",
   callback: "supplier-callback",
@@ -31,7 +31,7 @@ export const COMMERCE_QUEUES = {
  * longest a handler can run while its process lives, or pg-boss would start the next one
  * beside it. A status read can take about a minute at worst (15 s timeout, 3 retries).
  */
-export const QUEUE_SETTINGS = {
+const QUEUE_SETTINGS = {
   // stately + one key per order: one check waiting and one running at most, so the
   // sweeper and the job's own rescheduling never grow parallel chains of checks, and
   // two checks of one order never run at once. A batch runs its orders side by side.
@@ -52,7 +52,7 @@ export const QUEUE_SETTINGS = {
 } satisfies Record<keyof typeof COMMERCE_QUEUES, QueueSettings>;
 
 /** how often a worker looks in the outbox for work nobody kicked (retries, recovered claims) */
-export const NOTIFY_TICK_MS = 3_000;
+const NOTIFY_TICK_MS = 3_000;
 
 export interface CommerceJobsDeps {
   jobs: JobRunner;

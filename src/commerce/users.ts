@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 
-export type Role = "customer" | "reseller";
+/** the price tier a user buys at */
+export type Tier = "customer" | "reseller";
 export type Language = "id" | "en";
 export type User = typeof users.$inferSelect;
 
@@ -14,7 +15,7 @@ export interface TelegramProfile {
   languageCode?: string | undefined;
 }
 
-/** records a user on first contact and keeps their name current; language and role stay. */
+/** records a user on first contact and keeps their name current; language and tier stay. */
 export async function upsertUser(exec: Executor, profile: TelegramProfile): Promise<User> {
   const language: Language = profile.languageCode?.toLowerCase().startsWith("en") ? "en" : "id";
   const [row] = await exec
@@ -44,11 +45,11 @@ export async function findUser(exec: Executor, telegramId: number): Promise<User
 }
 
 /** sets a user's tier; creates the user when an admin names someone not seen yet. */
-export async function setRole(exec: Executor, telegramId: number, role: Role): Promise<User> {
+export async function setTier(exec: Executor, telegramId: number, tier: Tier): Promise<User> {
   const [row] = await exec
     .insert(users)
-    .values({ telegramId, role })
-    .onConflictDoUpdate({ target: users.telegramId, set: { role, updatedAt: sql`now()` } })
+    .values({ telegramId, tier })
+    .onConflictDoUpdate({ target: users.telegramId, set: { tier, updatedAt: sql`now()` } })
     .returning();
   return row!;
 }

@@ -10,19 +10,15 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import * as schema from "./schema.ts";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 
 /** the one database type both drivers satisfy; query functions take it first. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-export type Transaction = PgTransaction<
-  PgQueryResultHKT,
-  Schema,
-  ExtractTablesWithRelations<Schema>
->;
+type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** a database or a transaction: what query functions accept. */
 export type Executor = Database | Transaction;
 
-export interface SqlResult {
+interface SqlResult {
   rows: Record<string, unknown>[];
 }
 

@@ -20,7 +20,7 @@ function chain(err: unknown): PgErrorLike[] {
 }
 
 /** the SQLSTATE of a database error, wherever drizzle put it */
-export function sqlState(err: unknown): string | undefined {
+function sqlState(err: unknown): string | undefined {
   for (const e of chain(err))
     if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
   return undefined;
@@ -34,4 +34,3 @@ export function dbErrorText(err: unknown): string {
 }
 
 export const isUniqueViolation = (err: unknown) => sqlState(err) === "23505";
-export const isCheckViolation = (err: unknown) => sqlState(err) === "23514";

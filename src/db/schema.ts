@@ -32,7 +32,8 @@ export const users = pgTable(
     firstName: text("first_name").notNull().default(""),
     username: text("username"),
     language: text("language").notNull().default("id"),
-    role: text("role", { enum: ["customer", "reseller"] })
+    /** the price tier */
+    tier: text("tier", { enum: ["customer", "reseller"] })
       .notNull()
       .default("customer"),
     /** the user blocked the bot: broadcasts skip them */
@@ -41,7 +42,7 @@ export const users = pgTable(
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    check("users_role_known", sql`${t.role} in ('customer', 'reseller')`),
+    check("users_tier_known", sql`${t.tier} in ('customer', 'reseller')`),
     check("users_language_known", sql`${t.language} in ('id', 'en')`),
   ],
 );

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from "../db/client.ts";
 // heartbeat, and its expiry alone would hold the job (and, on stately queues, everything
 // behind it) for as long as the expiry is.
 
-export type Held<T> = { held: true; value: T } | { held: false };
+type Held<T> = { held: true; value: T } | { held: false };
 
 export interface Leases {
   /** runs fn holding every key; { held: false } without running it when one is held elsewhere */

@@ -3,10 +3,10 @@ import type { DatabaseHandle } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { createLeases, type Leases } from "./lease.ts";
 
-export type JobRunnerState = "stopped" | "starting" | "running" | "failed";
+type JobRunnerState = "stopped" | "starting" | "running" | "failed";
 
-export type Job<T> = PgBoss.Job<T>;
-export type WorkOptions = PgBoss.WorkOptions;
+type Job<T> = PgBoss.Job<T>;
+type WorkOptions = PgBoss.WorkOptions;
 
 export interface JobRunner {
   readonly boss: PgBoss;
@@ -43,7 +43,7 @@ export interface JobRunnerOptions {
 export const jobLease = (id: string) => `job:${id}`;
 
 /** how often a supervising process looks for dead processes' jobs */
-export const RECLAIM_INTERVAL_MS = 2_000;
+const RECLAIM_INTERVAL_MS = 2_000;
 /**
  * a job must be this old before a missing lease counts: pg-boss marks it active a moment
  * before the handler takes the lease
@@ -54,7 +54,7 @@ export const RECLAIM_GRACE_SECONDS = 5;
  * backstop for a handler that hangs while its process lives, so it runs every 30 s instead
  * of pg-boss's default 2 minutes.
  */
-export const MAINTENANCE_INTERVAL_SECONDS = 30;
+const MAINTENANCE_INTERVAL_SECONDS = 30;
 
 /** pg-boss on the app's own database: its own small pool on postgres, executeSql on PGlite. */
 export function createJobRunner({

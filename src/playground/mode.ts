@@ -1,3 +1,4 @@
+import type { PlaygroundUser } from "@kios/bot-api-server";
 import type { Hono } from "hono";
 import type { Frontend, FrontendFactory } from "../app.ts";
 import { telegramFrontend } from "../bot/frontend.ts";
@@ -5,8 +6,6 @@ import { upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/app.ts";
-import { createBotApiServer, DEFAULT_BOT } from "./bot-api/index.ts";
-import { createPlaygroundRoutes, type PlaygroundUser } from "./routes.ts";
 
 // `npm start` with no BOT_TOKEN: kios serves its own Bot API server and a chat page on its
 // HTTP port, and the real bot talks to that server. Everything runs on this machine.
@@ -40,6 +39,10 @@ export function playgroundAdminIds(configured: readonly number[]): number[] {
 
 export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
   return async (core): Promise<Frontend> => {
+    // loaded only here, so a process that sells for real never loads the simulator
+    const { createBotApiServer, createPlaygroundRoutes, DEFAULT_BOT } = await import(
+      "@kios/bot-api-server"
+    );
     const botApi = createBotApiServer({ logger: o.logger.child({ component: "bot-api" }) });
     const adminIds = playgroundAdminIds(o.adminIds);
     const page = createPlaygroundRoutes<AppEnv>({

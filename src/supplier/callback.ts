@@ -2,11 +2,9 @@ import { z } from "zod";
 import { SupplierError, type SupplierTransaction } from "./types.ts";
 import { toBillTransaction, toOrderTransaction } from "./wire.ts";
 
-// the supplier's callback (DESIGN.md): POST { event: "transaction.final", data: <order result
+// the supplier's callback (docs/callbacks.md): POST { event: "transaction.final", data: <order result
 // | bill payment result> }. Verify it first with verifyCallback (signature.ts) on the raw body;
 // then treat it as evidence only and confirm with status() before moving money.
-
-export const FINAL_EVENT = "transaction.final";
 
 const callbackSchema = z.object({
   event: z.string().trim().min(1).max(100),

@@ -1,16 +1,9 @@
 import { PRODUCT_KINDS } from "./records.ts";
 import { REF_ID_PATTERN } from "./ref-id.ts";
-import { SupplierError, type SupplierTransaction } from "./types.ts";
+import { type Identity, SupplierError, type SupplierTransaction } from "./types.ts";
 
 // what kios checks before sending a request and after the supplier answers it, the same for
 // both wire interfaces; each names the product and destination fields its own way.
-
-/** the transaction a request is about */
-export interface Identity {
-  refId: string;
-  code: string;
-  customerNo: string;
-}
 
 /** how a wire interface names the product and destination (ref_id is the same in both) */
 export interface IdentityFields {

@@ -1,13 +1,7 @@
-import { type Clock, systemClock } from "../clock.ts";
+import { type Clock, systemClock } from "@kios/kit";
 import { normaliseSupplierBaseUrl } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import {
-  answeredAbout,
-  type Identity,
-  invalidOrderCmd,
-  invalidProductKind,
-  invalidRefId,
-} from "./checks.ts";
+import { answeredAbout, invalidOrderCmd, invalidProductKind, invalidRefId } from "./checks.ts";
 import {
   billStatusOf,
   errorForCode,
@@ -22,6 +16,7 @@ import { failedFromRequest, toBalance } from "./records.ts";
 import { inquireOnce, rejected, submitOnce } from "./send-once.ts";
 import { replyDetails } from "./transport.ts";
 import type {
+  Identity,
   InquiryRequest,
   OrderRequest,
   PayBillRequest,
@@ -40,7 +35,7 @@ import {
   toProducts,
 } from "./wire.ts";
 
-// the signature-based interface of supplier-api.md behind kios's Supplier interface.
+// the signature-based interface of the supplier's API (docs/supplier.md) behind kios's Supplier interface.
 // Reads (balance, products, status) retry what may pass; money-moving calls (order, payBill)
 // are sent exactly once and answer accepted / rejected / unknown.
 

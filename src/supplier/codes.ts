@@ -9,13 +9,13 @@ export const READ_SUCCESS_CODE = "SUCCESS";
 export const INQUIRY_SUCCESS_CODE = "INQUIRY_SUCCESS";
 export const TRANSACTION_NOT_FOUND_CODE = "TRANSACTION_NOT_FOUND";
 
-export const ORDER_CODES: Readonly<Record<string, TransactionStatus>> = {
+const ORDER_CODES: Readonly<Record<string, TransactionStatus>> = {
   ORDER_PENDING: "pending",
   ORDER_SUCCESS: "success",
   ORDER_FAILED: "failed",
 };
 
-export const BILL_CODES: Readonly<Record<string, TransactionStatus>> = {
+const BILL_CODES: Readonly<Record<string, TransactionStatus>> = {
   BILL_PAYMENT_PENDING: "pending",
   BILL_PAYMENT_SUCCESS: "success",
   BILL_PAYMENT_FAILED: "failed",

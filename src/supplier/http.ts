@@ -1,7 +1,7 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@kios/kit";
+import { type SigningCredentials, signedBody } from "@kios/kit";
 import { SIGNATURE_NAMING } from "./codes.ts";
 import { redactor } from "./redact.ts";
-import { type SigningCredentials, signedBody } from "./signature.ts";
 import {
   createTransport,
   type Dialect,
@@ -14,7 +14,7 @@ import { type Envelope, envelopeSchema } from "./wire.ts";
 // signature carries the time), sent through the shared transport (timeout, faults, the read
 // retry loop). The caller interprets the envelope's code.
 
-export type SupplierPath = "/balance" | "/products" | "/order" | "/status";
+type SupplierPath = "/balance" | "/products" | "/order" | "/status";
 
 export type WireReply = TransportReply<Envelope>;
 

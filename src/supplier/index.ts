@@ -1,17 +1,12 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "@kios/kit";
 import type { Config, SupplierCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createSignatureSupplier } from "./client.ts";
 import { createKeySupplier } from "./key/client.ts";
 import type { Supplier } from "./types.ts";
 
-export { type ParsedCallback, parseCallback } from "./callback.ts";
-export {
-  createSignatureSupplier,
-  type SignatureSupplier,
-  type SignatureSupplierOptions,
-} from "./client.ts";
-export { createKeySupplier, type KeySupplier, type KeySupplierOptions } from "./key/client.ts";
+export { createSignatureSupplier } from "./client.ts";
+
 export * from "./types.ts";
 
 export interface CreateSupplierOptions {

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { wholeRupiah } from "./amounts.ts";
 import { parseBillDetails } from "./bill-details.ts";
-import type { Identity } from "./checks.ts";
 import { parseSupplierTime } from "./times.ts";
 import {
   type BillAmounts,
+  type Identity,
   type InquiryResult,
   type SupplierBalance,
   SupplierError,

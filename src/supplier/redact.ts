@@ -1,7 +1,7 @@
 // the supplier's text is shown to people and logged; it must not carry back a secret it was
 // sent (an api key, a secret key, a signature). Both wire interfaces scrub with this.
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** a function that replaces each secret in a text; secrets under 4 characters are left alone */
 export function redactor(secrets: readonly string[]): (text: string) => string {

@@ -1,4 +1,5 @@
-import { type Identity, type IdentityFields, identityMismatch, invalidRequest } from "./checks.ts";
+import { type IdentityFields, identityMismatch, invalidRequest } from "./checks.ts";
+import type { Identity } from "./types.ts";
 import {
   type InquiryResult,
   type SubmitOutcome,
@@ -33,7 +34,7 @@ export const REFUSALS: ReadonlySet<SupplierErrorCode> = new Set<SupplierErrorCod
 ]);
 
 /** what an answer to a money-moving request carries, as the wire interface reads it */
-export type SubmitAnswer =
+type SubmitAnswer =
   /** a transaction of the kind asked; building it may throw BAD_RESPONSE */
   | { transaction: () => SupplierTransaction }
   /** a transaction of the other kind: the ref_id is taken (`answer` names the sent code) */

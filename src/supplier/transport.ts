@@ -28,14 +28,14 @@ export interface Dialect<E extends EnvelopeBase> extends CodeNaming {
 }
 
 /** one attempt's request, built afresh each time (a signature carries the time) */
-export interface BuiltRequest {
+interface BuiltRequest {
   url: string;
   init: Omit<RequestInit, "signal">;
   /** removes what this attempt sent that is secret from the supplier's text */
   scrub: (text: string) => string;
 }
 
-export interface TransportRequest {
+interface TransportRequest {
   /** names the call in errors and notices, e.g. "POST /balance", "GET /v1/balance" */
   where: string;
   /** fields of every log line about the call */
@@ -222,7 +222,7 @@ export function replyDetails(reply: TransportReply<unknown>): {
 }
 
 /** VALIDATION_ERROR's `errors: { field: [messages] }`, tolerating a bare string per field */
-export function parseFieldErrors(value: unknown): Record<string, string[]> | undefined {
+function parseFieldErrors(value: unknown): Record<string, string[]> | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const out: Record<string, string[]> = {};
   for (const [field, messages] of Object.entries(value)) {

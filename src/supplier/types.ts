@@ -160,14 +160,14 @@ export interface Supplier {
 
 // ---- errors ----
 
-/** every code of supplier-api.md and DESIGN.md, plus kios's own for what went wrong locally */
-export const SUPPLIER_ERROR_CODES = [
+/** every code the supplier documents or kios decided (docs/supplier.md), plus kios's own for what went wrong locally */
+const SUPPLIER_ERROR_CODES = [
   // authentication (the document)
   "INVALID_SIGNATURE",
   "UNAUTHORIZED",
   "INVALID_API_KEY",
   "TIMESTAMP_EXPIRED",
-  // business (DESIGN.md)
+  // business (kios's decisions, docs/supplier.md)
   "INSUFFICIENT_BALANCE",
   "PRODUCT_NOT_FOUND",
   "PRODUCT_INACTIVE",
@@ -213,4 +213,11 @@ export class SupplierError extends Error {
   get retryable(): boolean {
     return ["TIMEOUT", "TRANSPORT_ERROR", "SERVER_ERROR", "RATE_LIMITED"].includes(this.code);
   }
+}
+
+/** the transaction a request is about */
+export interface Identity {
+  refId: string;
+  code: string;
+  customerNo: string;
 }

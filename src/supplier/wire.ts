@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Identity, IdentityFields } from "./checks.ts";
+import type { IdentityFields } from "./checks.ts";
 import {
   anything,
   BILL_FIELDS,
@@ -19,6 +19,7 @@ import {
   text,
 } from "./records.ts";
 import type {
+  Identity,
   InquiryResult,
   ProductType,
   SupplierProduct,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listMarkupRules } from "../../src/commerce/catalogue/index.ts";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
-import { findUser, setRole } from "../../src/commerce/users.ts";
+import { findUser, setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
@@ -58,7 +58,7 @@ describe("admin commands", () => {
     await h.waitMessage(u, /Halo/, h.say(u, "/start"));
     let m = await admin("/role 7002 reseller", /sekarang/);
     expect(m.text).toBe("✅ User 7002 sekarang reseller.");
-    expect((await findUser(h.db, u))?.role).toBe("reseller");
+    expect((await findUser(h.db, u))?.tier).toBe("reseller");
     await admin("/role 7002 boss", /Gunakan: \/role/);
     m = await admin("/user 7002", /User 7002/);
     expect(m.text).toContain("Nama: Rina (@rina)");
@@ -91,7 +91,7 @@ describe("admin commands", () => {
     const u = 7003;
     h.user(u);
     await h.fund(u, 100_000);
-    await setRole(h.db, u, "reseller");
+    await setTier(h.db, u, "reseller");
     // one pending order (the default sandbox outcome settles later)
     const at = h.say(u, "TSEL10.081234567123");
     const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);

@@ -1,8 +1,8 @@
+import type { MessageView } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
-import { recheckOrder } from "../../src/commerce/orders/resolve.ts";
+import { resolveOrder } from "../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import type { MessageView } from "../../src/playground/bot-api/index.ts";
 import { type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
 // postpaid bills: inquiry, the bill card with its 5-minute window, paying, an expired
@@ -70,7 +70,7 @@ describe("bills", () => {
     expect(paying.text).toContain(`Harga: Rp${total.toLocaleString("id-ID")}`);
     expect(paying.text).toMatch(/^⏳ Diproses/);
     await h.sandbox.settleNow();
-    await recheckOrder(h.orders, order.id);
+    await resolveOrder(h.orders, order.id);
     const paid = await h.waitEdit(u, card.message_id, /Berhasil/);
     expect(paid.text).toMatch(/\nSN: [0-9A-F]{32}$/i);
     await h.waitMessage(u, /Pesanan berhasil/, card.message_id);

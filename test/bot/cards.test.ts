@@ -1,10 +1,10 @@
+import type { MessageView } from "@kios/bot-api-server";
 import { eq } from "drizzle-orm";
 import type { Transformer } from "grammy";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
-import { recheckOrder } from "../../src/commerce/orders/resolve.ts";
+import { resolveOrder } from "../../src/commerce/orders/resolve.ts";
 import { orders, quotes } from "../../src/db/schema.ts";
-import type { MessageView } from "../../src/playground/bot-api/index.ts";
 import { type BotHarness, startBotHarness } from "../helpers/bot.ts";
 
 // what the chat shows about a purchase is true: a card moves forward only, Cancel means
@@ -132,7 +132,7 @@ describe("the purchase card", () => {
       return o!;
     });
     await h.sandbox.settleNow();
-    await recheckOrder(h.orders, order.id);
+    await resolveOrder(h.orders, order.id);
     await h.waitEdit(u, card.message_id, /Berhasil/);
     // the same tap again (Telegram redelivers an update it thinks was lost)
     await redeliver(u, card, /Bayar/);

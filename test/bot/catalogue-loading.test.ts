@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setRole } from "../../src/commerce/users.ts";
+import { setTier } from "../../src/commerce/users.ts";
 import { type BotHarness, startBotHarness } from "../helpers/bot.ts";
 
 // a new shop syncs its first catalogue in the background: until it lands, buyers are told
@@ -24,7 +24,7 @@ describe("a shop whose catalogue has not arrived yet", () => {
     const reseller = 8102;
     h.user(reseller);
     await h.waitMessage(reseller, /Halo/, h.say(reseller, "/start"));
-    await setRole(h.db, reseller, "reseller");
+    await setTier(h.db, reseller, "reseller");
     const typed = h.say(reseller, "TSEL10.081234567890");
     await h.waitMessage(reseller, /Katalog produk sedang dimuat/, typed);
   });

@@ -5,7 +5,7 @@ import { createDeliver } from "../../src/bot/notify/deliver.ts";
 import type { Notification } from "../../src/commerce/notifications/outbox.ts";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
 import type { Order } from "../../src/commerce/orders/types.ts";
-import { findUser, setRole } from "../../src/commerce/users.ts";
+import { findUser, setTier } from "../../src/commerce/users.ts";
 import { chatCards, users } from "../../src/db/schema.ts";
 import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
@@ -44,7 +44,7 @@ describe("deliver", () => {
   ): Promise<{ order: Order; card: number }> {
     h.user(u);
     await h.fund(u, 100_000);
-    await setRole(h.db, u, "reseller");
+    await setTier(h.db, u, "reseller");
     const at = h.say(u, `TSEL10.${destination}`);
     const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
     h.tap(u, card, /Bayar/);

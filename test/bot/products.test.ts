@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
-import { setRole } from "../../src/commerce/users.ts";
+import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
@@ -124,7 +124,7 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     await h.fund(r, 100_000);
     let at = h.say(r, "TSEL10.081234567901");
     await h.waitMessage(r, /belum paham/, at);
-    await setRole(h.db, r, "reseller");
+    await setTier(h.db, r, "reseller");
     at = h.say(r, "TSEL10.081234567901");
     const card = await h.waitMessage(r, /Konfirmasi pembelian/, at);
     expect(card.text).toContain("Produk: Telkomsel 10.000");
@@ -147,7 +147,7 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     const u = 4006;
     h.user(u);
     await h.fund(u, 500_000);
-    await setRole(h.db, u, "reseller");
+    await setTier(h.db, u, "reseller");
     for (let i = 0; i < 6; i++) {
       const at = h.say(u, `TSEL5.08123456790${i === 2 ? 2 : 1}`);
       const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);

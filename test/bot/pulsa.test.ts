@@ -1,8 +1,8 @@
+import type { MessageView } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
-import { recheckOrder } from "../../src/commerce/orders/resolve.ts";
+import { resolveOrder } from "../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import type { MessageView } from "../../src/playground/bot-api/index.ts";
 import { type BotHarness, callbackData, labels, startBotHarness } from "../helpers/bot.ts";
 
 // the pulsa & data flow end to end against the sandbox: every step, its bad inputs, its
@@ -264,7 +264,7 @@ describe("pulsa & data", () => {
     expect(waiting.reply_markup).toBeUndefined();
 
     await h.sandbox.settleNow();
-    await recheckOrder(h.orders, order.id);
+    await resolveOrder(h.orders, order.id);
     const done = await h.waitEdit(u, card.message_id, /Berhasil/);
     const settled = await orderOf(u);
     expect(done.text).toContain(`SN: ${settled.sn}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerCommands } from "../../src/bot/commands.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
-import { findUser, setRole } from "../../src/commerce/users.ts";
+import { findUser, setTier } from "../../src/commerce/users.ts";
 import {
   ADMIN_ID,
   type BotHarness,
@@ -27,7 +27,7 @@ const ADMIN_COMMANDS = [
 describe("start, menu, language, help, unknown input", () => {
   let h: BotHarness;
   beforeAll(async () => {
-    h = await startBotHarness({ catalogue: false });
+    h = await startBotHarness();
   });
   afterAll(() => h?.stop());
 
@@ -50,7 +50,7 @@ describe("start, menu, language, help, unknown input", () => {
     ]);
     for (const data of callbackData(m)) expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
     const stored = await findUser(h.db, 2001);
-    expect(stored).toMatchObject({ firstName: "Budi", language: "id", role: "customer" });
+    expect(stored).toMatchObject({ firstName: "Budi", language: "id", tier: "customer" });
   });
 
   it("menu entries for balance, history and help answer in place", async () => {
@@ -70,7 +70,7 @@ describe("start, menu, language, help, unknown input", () => {
   it("help for resellers and admins says more", async () => {
     const r = 2002;
     h.user(r);
-    await setRole(h.db, r, "reseller");
+    await setTier(h.db, r, "reseller");
     let at = h.say(r, "/help");
     const help = await h.waitMessage(r, /^Bantuan/, at);
     expect(help.text).toContain("Pesan cepat: kirim KODE.TUJUAN");
@@ -137,7 +137,7 @@ describe("start, menu, language, help, unknown input", () => {
       expect(reply.reply_markup).toBeUndefined();
     }
     // and nothing happened
-    expect((await findUser(h.db, 6001))?.role).not.toBe("reseller");
+    expect((await findUser(h.db, 6001))?.tier).not.toBe("reseller");
   });
 
   it("a user who blocks the bot is marked, and unmarked when they write again", async () => {

@@ -18,7 +18,7 @@ import {
 } from "../../src/bot/format.ts";
 import { createI18n, LOCALES_DIR, translator } from "../../src/bot/i18n.ts";
 import { conversationVersion } from "../../src/bot/storage.ts";
-import { orderMessage } from "../../src/bot/views/order.ts";
+import { orderCard, orderMessage } from "../../src/bot/views/order.ts";
 import type { Order } from "../../src/commerce/orders/types.ts";
 
 describe("rupiah and amounts", () => {
@@ -315,5 +315,20 @@ describe("the order message's reason for a failure", () => {
       failed({ supplierCode: "02", supplierMessage: "" }),
     );
     expect(en).toContain("Reason: the supplier could not process this order");
+  });
+
+  it("a bill whose window closed before the payment arrived: nothing charged, inquire again", () => {
+    for (const code of ["INQUIRY_EXPIRED", "INQUIRY_NOT_FOUND", "INQUIRY_MISMATCH"]) {
+      const card = orderCard(t, failed({ kind: "bill", supplierCode: code, confirmKey: "Qk1" }));
+      expect(card.text).toMatch(/Tidak ada saldo yang dipotong/);
+      expect(card.text).not.toMatch(/Gagal/);
+      expect(card.keyboard?.inline_keyboard.flat().map((b) => b.text)).toEqual([
+        "🔄 Cek ulang tagihan",
+      ]);
+    }
+    // any other failure of a bill is a failure, with its refund
+    const other = orderCard(t, failed({ kind: "bill", supplierCode: "BILL_PAYMENT_FAILED" }));
+    expect(other.text).toMatch(/^❌ <b>Gagal<\/b>/);
+    expect(other.keyboard).toBeUndefined();
   });
 });

@@ -1,8 +1,11 @@
 import type { Update } from "@grammyjs/types";
+import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import { listen, ManualClock, type RunningServer } from "@kios/kit";
 import { count } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { createBot, type KiosBot } from "../../src/bot/index.ts";
+import { createBot } from "../../src/bot/index.ts";
 import { startPolling } from "../../src/bot/polling.ts";
 import {
   createTelegramWebhookRoute,
@@ -11,17 +14,10 @@ import {
   setTelegramWebhook,
   UpdateTracker,
 } from "../../src/bot/webhook.ts";
-import { ManualClock } from "../../src/clock.ts";
 import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
 import { telegramUpdates } from "../../src/db/schema.ts";
 import { createLogger } from "../../src/logger.ts";
-import {
-  DEFAULT_BOT,
-  type RunningBotApiServer,
-  startBotApiServer,
-} from "../../src/playground/bot-api/index.ts";
 import { createServer } from "../../src/server/app.ts";
-import { listen, type RunningServer } from "../../src/server/listen.ts";
 import { createMetrics } from "../../src/server/metrics.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createFakeSupplier } from "../helpers/fake-supplier.ts";

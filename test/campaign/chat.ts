@@ -1,5 +1,5 @@
 import type { InlineKeyboardButton } from "@grammyjs/types";
-import type { BotApiServer, ChatView, MessageView } from "../../src/playground/bot-api/index.ts";
+import type { BotApiServer, ChatView, MessageView } from "@kios/bot-api-server";
 
 // a person's hands and eyes in a chat, through the local Bot API server's control API.
 // Nothing here throws on a slow bot: a wait that runs out answers undefined, and the

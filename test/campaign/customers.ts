@@ -1,4 +1,4 @@
-import type { BotApiServer, ChatView, MessageView } from "../../src/playground/bot-api/index.ts";
+import type { BotApiServer, ChatView, MessageView } from "@kios/bot-api-server";
 import {
   botMessagesAfter,
   buttonByLabel,

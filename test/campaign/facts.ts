@@ -1,4 +1,5 @@
-import type { SandboxRequest } from "../../src/sandbox/index.ts";
+import type { SandboxRequest } from "@kios/supplier-sandbox";
+import { NOT_FOUND_MARGIN_MS, SIGNED_REQUEST_WINDOW_MS } from "../../src/commerce/orders/deps.ts";
 
 // what the reconciliation reads, as plain data: kios's books (orders, wallets, the outbox,
 // the ledger's verdict), the sandbox's own books (requests, transactions, balance) and the
@@ -72,10 +73,11 @@ export interface Facts {
 }
 
 /**
- * kios refunds an order the supplier has no record of only once it was sent more than 10
- * minutes ago (docs/orders.md): until then "open, with a next check" is right, not a fault
+ * kios refunds an order the supplier has no record of only once its signed request time is
+ * past the supplier's 5-minute window plus a margin (docs/orders.md): until then "open,
+ * with a next check" is right, not a fault
  */
-export const NOT_FOUND_WINDOW_MS = 10 * 60_000;
+export const NOT_FOUND_WINDOW_MS = SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
 /** the sweeper runs every minute: a check may be this late before it counts as missing */
 export const CHECK_SLACK_MS = 90_000;
 

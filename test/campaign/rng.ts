@@ -1,4 +1,4 @@
-import { seededRng } from "../../src/sandbox/rng.ts";
+import { seededRng } from "@kios/supplier-sandbox";
 
 // the campaign's randomness: one seed gives the same plan (scenarios, endings, kill times).
 

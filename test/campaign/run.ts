@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { setRole } from "../../src/commerce/users.ts";
+import { setTier as setRole } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";

@@ -1,4 +1,4 @@
-import { NO_FAULTS } from "../../src/sandbox/index.ts";
+import { NO_FAULTS } from "@kios/supplier-sandbox";
 import { sleep } from "./chaos.ts";
 import { CHECK_SLACK_MS, NOT_FOUND_WINDOW_MS } from "./facts.ts";
 import type { World } from "./world.ts";

@@ -1,20 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
-import {
-  DEFAULT_BOT,
-  type RunningBotApiServer,
-  startBotApiServer,
-} from "../../src/playground/bot-api/index.ts";
+import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import { freePort } from "@kios/kit";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   NO_FAULTS,
   type RunningSandbox,
   type SandboxFaults,
   startSandbox,
-} from "../../src/sandbox/index.ts";
-import { freePort } from "../../src/server/listen.ts";
+} from "@kios/supplier-sandbox";
+import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
 import { type CampaignDatabase, createCampaignDatabase } from "./database.ts";
 import { type KiosProcess, kiosProcess, runKiosCommand } from "./processes.ts";
 

@@ -28,7 +28,7 @@ describe(`database (${testDriver})`, () => {
     const id = 7_123_456_789;
     await t.handle.db.insert(users).values({ telegramId: id, firstName: "Sari" });
     const [row] = await t.handle.db.select().from(users).where(eq(users.telegramId, id));
-    expect(row).toMatchObject({ telegramId: id, firstName: "Sari", role: "customer" });
+    expect(row).toMatchObject({ telegramId: id, firstName: "Sari", tier: "customer" });
   });
 
   it("rolls a failed transaction back whole", async () => {
@@ -44,7 +44,7 @@ describe(`database (${testDriver})`, () => {
 
   it("enforces CHECK constraints", async () => {
     await expect(
-      t.handle.executeSql("insert into users (telegram_id, role) values ($1, $2)", [43, "owner"]),
-    ).rejects.toThrow(/users_role_known/);
+      t.handle.executeSql("insert into users (telegram_id, tier) values ($1, $2)", [43, "owner"]),
+    ).rejects.toThrow(/users_tier_known/);
   });
 });

@@ -78,7 +78,7 @@ describe(`journeys: polling, resellers, the owner (${testDriver})`, () => {
     await j.waitMessage(r, /Halo Rina/, j.say(r, "/start"));
     const role = await admin(`/role ${r} reseller`, /sekarang/);
     expect(role.text).toBe(`✅ User ${r} sekarang reseller.`);
-    expect((await findUser(j.app.app.database.db, r))?.role).toBe("reseller");
+    expect((await findUser(j.app.app.database.db, r))?.tier).toBe("reseller");
     await j.fund(r, 100_000);
 
     let at = j.say(r, "TSEL10.081234567901");

@@ -1,3 +1,4 @@
+import type { MessageView } from "@kios/bot-api-server";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
@@ -5,7 +6,6 @@ import type { Order } from "../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
 import { supplierCallbacks } from "../../src/db/schema.ts";
-import type { MessageView } from "../../src/playground/bot-api/index.ts";
 import type { Journey } from "../helpers/e2e.ts";
 
 // the steps a person takes in the chat, shared by the journeys (not a test file itself)

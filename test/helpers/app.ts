@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
+import type { Clock } from "@kios/kit";
 import { type App, type AppDeps, createApp, type Role } from "../../src/app.ts";
-import type { Clock } from "../../src/clock.ts";
 import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
 import { chooseFrontend } from "../../src/frontend.ts";
 import { createLogger } from "../../src/logger.ts";

@@ -1,9 +1,16 @@
+import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import { ManualClock } from "@kios/kit";
+import {
+  DEFAULT_SANDBOX_CREDENTIALS,
+  type RunningSandbox,
+  startSandbox,
+} from "@kios/supplier-sandbox";
+import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
-import { createBot, type KiosBot } from "../../src/bot/index.ts";
+import { createBot } from "../../src/bot/index.ts";
 import { createDeliver } from "../../src/bot/notify/deliver.ts";
 import { type Polling, startPolling } from "../../src/bot/polling.ts";
-import { ManualClock } from "../../src/clock.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
 import { deliverDue } from "../../src/commerce/notifications/deliver.ts";
 import type { Deliver } from "../../src/commerce/notifications/outbox.ts";
@@ -11,16 +18,6 @@ import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import type { Database } from "../../src/db/client.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
-import {
-  DEFAULT_BOT,
-  type RunningBotApiServer,
-  startBotApiServer,
-} from "../../src/playground/bot-api/index.ts";
-import {
-  DEFAULT_SANDBOX_CREDENTIALS,
-  type RunningSandbox,
-  startSandbox,
-} from "../../src/sandbox/index.ts";
 import { createSignatureSupplier } from "../../src/supplier/index.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { memorySink } from "./app.ts";
@@ -31,7 +28,7 @@ export { callbackData, labels } from "./chat-driver.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 
 export const ADMIN_ID = 1_000_001;
-export const TOKEN = DEFAULT_BOT.token;
+const TOKEN = DEFAULT_BOT.token;
 
 export interface BotHarness extends ChatDriver {
   db: Database;
@@ -116,7 +113,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     testing: options.supplierTesting ?? false,
     adminIds,
     jobs: {
-      // tests settle open orders themselves (sandbox.settleNow + recheckOrder)
+      // tests settle open orders themselves (sandbox.settleNow + resolveOrder)
       scheduleCheck: async () => {},
       kickNotifications: pump,
     },

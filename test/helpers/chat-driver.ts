@@ -1,5 +1,5 @@
 import type { InlineKeyboardButton } from "@grammyjs/types";
-import type { BotApiServer, ChatView, MessageView } from "../../src/playground/bot-api/index.ts";
+import type { BotApiServer, ChatView, MessageView } from "@kios/bot-api-server";
 
 // acting as Telegram users against the local Bot API server: what a person does in a
 // chat (write, press a button, read what the bot answered), for bot and end-to-end tests.

@@ -1,17 +1,17 @@
-import { ManualClock } from "../../src/clock.ts";
-import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
-import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
-import { createQuote } from "../../src/commerce/orders/quotes.ts";
-import type { Quote } from "../../src/commerce/orders/types.ts";
-import { setRole, upsertUser } from "../../src/commerce/users.ts";
-import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
-import { createLogger } from "../../src/logger.ts";
+import { ManualClock } from "@kios/kit";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   type RunningSandbox,
   type SandboxOptions,
   startSandbox,
-} from "../../src/sandbox/index.ts";
+} from "@kios/supplier-sandbox";
+import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
+import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import { createQuote } from "../../src/commerce/orders/quotes.ts";
+import type { Quote } from "../../src/commerce/orders/types.ts";
+import { setTier, upsertUser } from "../../src/commerce/users.ts";
+import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
+import { createLogger } from "../../src/logger.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import { createKeySupplier } from "../../src/supplier/key/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
@@ -24,7 +24,7 @@ export interface CommerceHarness {
   clock: ManualClock;
   deps: OrderDeps;
   /** a user with this much in their wallet */
-  newUser(balance?: number, role?: "customer" | "reseller"): Promise<number>;
+  newUser(balance?: number, tier?: "customer" | "reseller"): Promise<number>;
   /** a quote the user is sure to get (a refusal throws) */
   quote(user: number, destination?: string, productCode?: string): Promise<Quote>;
   stop(): Promise<void>;
@@ -82,10 +82,10 @@ export async function bootCommerce(
     supplier,
     clock,
     deps,
-    async newUser(balance = 0, role = "customer") {
+    async newUser(balance = 0, tier = "customer") {
       const id = nextUser++;
       await upsertUser(deps.db, { telegramId: id, firstName: `User ${id}` });
-      if (role === "reseller") await setRole(deps.db, id, "reseller");
+      if (tier === "reseller") await setTier(deps.db, id, "reseller");
       if (balance > 0) {
         await creditWallet(deps.db, { userId: id, amount: balance, key: `seed:${id}` });
       }

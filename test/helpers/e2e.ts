@@ -1,11 +1,7 @@
 import { createServer } from "node:net";
-import { ManualClock } from "../../src/clock.ts";
+import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import { ManualClock } from "@kios/kit";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
-import {
-  DEFAULT_BOT,
-  type RunningBotApiServer,
-  startBotApiServer,
-} from "../../src/playground/bot-api/index.ts";
 import { bootApp, type TestApp } from "./app.ts";
 import { type ChatDriver, createChatDriver } from "./chat-driver.ts";
 
@@ -20,7 +16,7 @@ export interface Journey extends ChatDriver {
 }
 
 /** a free loopback port, for a server that must know its own URL before it listens */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

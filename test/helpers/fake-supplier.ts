@@ -1,3 +1,4 @@
+import { seededRng } from "@kios/supplier-sandbox";
 import type {
   ProductCmd,
   SubmitOutcome,
@@ -44,18 +45,6 @@ export function createFakeSupplier(catalogue: Partial<Catalogue> = {}): FakeSupp
   return fake;
 }
 
-// small deterministic generator (mulberry32): the same seed gives the same catalogue
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const MOBILE_BRANDS = ["TELKOMSEL", "INDOSAT", "XL", "AXIS", "TRI", "SMARTFREN", "BY.U"];
 const EWALLETS = ["GOPAY", "OVO", "DANA", "SHOPEEPAY", "LINKAJA"];
 const GAMES = [
@@ -80,7 +69,7 @@ const BILLS = [
  * PLN tokens, e-wallets), ~20 % game vouchers, ~10 % bills. Codes are unique.
  */
 export function generateCatalogue(size: number, seed = 1): Catalogue {
-  const rnd = random(seed);
+  const rnd = seededRng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const catalogue: Catalogue = { prepaid: [], game: [], pasca: [] };
   for (let i = 0; i < size; i++) {

@@ -4,12 +4,12 @@ import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   type RunningSandbox,
   startSandbox,
-} from "../../src/sandbox/index.ts";
+} from "@kios/supplier-sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDriver } from "../helpers/db.ts";
 
 // issue 10: a crash never stalls the pipelines. A kios process is SIGKILLed while it holds

@@ -1,10 +1,14 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserMissing,
+  launchBrowser,
+  SCREENSHOTS,
+} from "../../packages/bot-api-server/test/browser.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { DEMO_BALANCE, PLAYGROUND_CUSTOMER } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
-import { browserMissing, launchBrowser, SCREENSHOTS } from "../helpers/browser.ts";
 import { testDriver } from "../helpers/db.ts";
 
 // what a newcomer does after `npm start`: open the page and buy airtime by clicking, with

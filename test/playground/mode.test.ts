@@ -1,6 +1,6 @@
+import { DEFAULT_BOT } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import { DEFAULT_BOT } from "../../src/playground/bot-api/index.ts";
 import { DEMO_BALANCE, PLAYGROUND_ADMIN, PLAYGROUND_CUSTOMER } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";

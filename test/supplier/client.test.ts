@@ -1,8 +1,7 @@
+import { ManualClock, signRequest } from "@kios/kit";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
-import { signRequest } from "../../src/supplier/signature.ts";
 import {
   type SubmitOutcome,
   type Supplier,

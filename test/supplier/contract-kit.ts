@@ -1,20 +1,19 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, expect } from "vitest";
-import type { Clock } from "../../src/clock.ts";
-import { ManualClock } from "../../src/clock.ts";
-import type { Logger } from "../../src/logger.ts";
+import type { Clock } from "@kios/kit";
+import { ManualClock, verifyCallback } from "@kios/kit";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   type RunningSandbox,
   type SandboxOptions,
   startSandbox,
   type WireProduct,
-} from "../../src/sandbox/index.ts";
+} from "@kios/supplier-sandbox";
+import { afterEach, expect } from "vitest";
+import type { Logger } from "../../src/logger.ts";
 import { parseCallback } from "../../src/supplier/callback.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import { createKeySupplier } from "../../src/supplier/key/client.ts";
-import { verifyCallback } from "../../src/supplier/signature.ts";
 import {
   type SubmitOutcome,
   type Supplier,
@@ -27,7 +26,7 @@ import {
 // the client against the real sandbox over real HTTP, for either wire interface: the
 // shared contract cases run once per interface, and each interface has its own extras.
 
-export const SECRET = DEFAULT_SANDBOX_CREDENTIALS.secretKey;
+const SECRET = DEFAULT_SANDBOX_CREDENTIALS.secretKey;
 
 /** what a test may change about a client, whatever its interface */
 export interface ClientOver {

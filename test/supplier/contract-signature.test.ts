@@ -1,5 +1,5 @@
+import { ManualClock } from "@kios/kit";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { newRefId } from "../../src/supplier/ref-id.ts";
 import { boot, cleanUpAfterEach, kitOf, phone, rejectedWith, thrown } from "./contract-kit.ts";
 

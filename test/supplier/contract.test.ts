@@ -16,8 +16,8 @@ import {
 } from "./contract-kit.ts";
 
 // the shared contract, once per wire interface: each client against the real sandbox over
-// real HTTP. Every code of the document and DESIGN.md is reached and mapped, and every row
-// of DESIGN.md's outcome table is played. Interface-only cases: contract-signature.test.ts
+// real HTTP. Every code of the document and docs/supplier.md is reached and mapped, and every row
+// of the sandbox's outcome table is played. Interface-only cases: contract-signature.test.ts
 // and key/contract.test.ts.
 
 cleanUpAfterEach();
@@ -212,7 +212,7 @@ describe.each(KITS)("the $name interface against the sandbox", (kit) => {
     });
   });
 
-  describe("DESIGN.md's outcome table", () => {
+  describe("the sandbox's outcome table", () => {
     interface Row {
       ending: string;
       first: SupplierTransaction["status"];

@@ -1,5 +1,5 @@
+import { ManualClock } from "@kios/kit";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { createWire } from "../../src/supplier/http.ts";
 import { SupplierError } from "../../src/supplier/types.ts";
 

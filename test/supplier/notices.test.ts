@@ -1,5 +1,5 @@
+import { ManualClock } from "@kios/kit";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import { memorySink } from "../helpers/app.ts";

@@ -7,7 +7,7 @@ import { productLabel } from "./labels.ts";
 // the catalogue steps the purchase flows share: pick a brand, then one of its products.
 // Both only wrap pickPaged, so their loads run inside conversation.external as before.
 
-export const BRAND_PAGE_SIZE = 10;
+const BRAND_PAGE_SIZE = 10;
 export const PRODUCT_PAGE_SIZE = 8;
 
 /** one page of a list that is loaded whole (brands, bill kinds) */

@@ -6,7 +6,7 @@ import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
 import type { FlowEnv } from "./env.ts";
 import { ask, type Convo, type FlowArgs, HTML } from "./kit.ts";
 
-export const DEPOSIT_PRESETS = [50_000, 100_000, 200_000, 500_000];
+const DEPOSIT_PRESETS = [50_000, 100_000, 200_000, 500_000];
 
 /** top-up: amount (a preset or typed) → request with instructions; admins are told */
 export function depositFlow(env: FlowEnv) {

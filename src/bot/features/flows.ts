@@ -8,6 +8,6 @@ export type FlowId = (typeof FLOW_IDS)[number];
 /** starts a flow, leaving any other first (one flow per chat) */
 export async function enterFlow(ctx: BotContext, id: FlowId): Promise<void> {
   if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  const args: FlowArgs = { lang: ctx.lang, tier: ctx.user?.role ?? "customer" };
+  const args: FlowArgs = { lang: ctx.lang, tier: ctx.user?.tier ?? "customer" };
   await ctx.conversation.enter(id, args);
 }

@@ -8,7 +8,7 @@ import { addPageNav, clampPage, pageCount } from "../keyboards/paging.ts";
 import { orderDetails, statusIcon } from "../views/order.ts";
 import { offerQuote } from "./checkout.ts";
 
-export const HISTORY_PAGE_SIZE = 5;
+const HISTORY_PAGE_SIZE = 5;
 
 async function historyPage(ctx: BotContext, page: number) {
   const userId = ctx.from!.id;

@@ -12,7 +12,7 @@ export const QUICK_ORDER = /^\s*([A-Za-z0-9_-]{2,32})(?:\.|\s+)(\S{4,64})\s*$/;
 export function quickOrderFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer
-    .filter((ctx) => ctx.user?.role === "reseller")
+    .filter((ctx) => ctx.user?.tier === "reseller")
     .hears(QUICK_ORDER, async (ctx) => {
       const code = ctx.match[1]!.toUpperCase();
       const destination = ctx.match[2]!;

@@ -5,13 +5,13 @@ import { HTML } from "../conversations/kit.ts";
 import { escapeHtml } from "../format.ts";
 import { mainMenuKeyboard } from "../keyboards/main-menu.ts";
 
-export async function showMenu(ctx: BotContext): Promise<void> {
+async function showMenu(ctx: BotContext): Promise<void> {
   await ctx.reply(ctx.t("menu-title"), { ...HTML, reply_markup: mainMenuKeyboard(ctx.t) });
 }
 
 export async function showHelp(ctx: BotContext): Promise<void> {
   const parts = [ctx.t("help-customer")];
-  if (ctx.user?.role === "reseller") parts.push(ctx.t("help-reseller"));
+  if (ctx.user?.tier === "reseller") parts.push(ctx.t("help-reseller"));
   if (ctx.isAdmin) parts.push(ctx.t("help-admin"));
   await ctx.reply(parts.join("\n\n"), HTML);
 }

@@ -13,7 +13,7 @@ export async function showBalance(ctx: BotContext): Promise<void> {
   const userId = ctx.from!.id;
   const balance = await walletBalance(ctx.deps.db, userId);
   const lines = [ctx.t("balance", { balance: rupiah(balance) })];
-  if (ctx.user?.role === "reseller") {
+  if (ctx.user?.tier === "reseller") {
     const spent = await todaySpend(ctx.deps.db, userId, new Date(ctx.deps.clock.now()));
     lines.push(ctx.t("balance-today", { spent: rupiah(spent) }));
   }

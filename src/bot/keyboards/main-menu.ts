@@ -3,7 +3,7 @@ import { CB, cb } from "../callback-data.ts";
 import type { Translate } from "../i18n.ts";
 
 /** the main menu's entries, in the order they are shown (two per row) */
-export const MENU_ENTRIES = [
+const MENU_ENTRIES = [
   "pulsa",
   "pln",
   "ewallet",

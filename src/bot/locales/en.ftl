@@ -253,14 +253,14 @@ admin-credit-done = ✅ Added { $amount } to user { $user }. Balance: { $balance
 admin-debit-done = ✅ Took { $amount } from user { $user }. Balance: { $balance }
 admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
 admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
-admin-role-done = ✅ User { $user } is now a { $role }.
+admin-role-done = ✅ User { $user } is now a { $tier }.
 admin-test-usage = Usage: /test &lt;CODE.DESTINATION&gt;, e.g. /test TSEL10.081234567890. The order goes to the supplier with testing=true and moves no money.
 admin-user-usage = Use: /user &lt;telegram_user_id&gt;
 admin-user-not-found = User { $user } has never used the bot.
 admin-user =
     👤 <b>User { $user }</b>
     Name: { $name } ({ $username })
-    Role: { $role } · Language: { $language }
+    Role: { $tier } · Language: { $language }
     Balance: { $balance }
     Orders: { $orders }
     Since: { $since }

@@ -253,14 +253,14 @@ admin-credit-done = ✅ Saldo user { $user } ditambah { $amount }. Saldo: { $bal
 admin-debit-done = ✅ Saldo user { $user } dikurangi { $amount }. Saldo: { $balance }
 admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
 admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
-admin-role-done = ✅ User { $user } sekarang { $role }.
+admin-role-done = ✅ User { $user } sekarang { $tier }.
 admin-user-usage = Gunakan: /user &lt;telegram_user_id&gt;
 admin-test-usage = Gunakan: /test &lt;KODE.TUJUAN&gt;, misalnya /test TSEL10.081234567890. Pesanan dikirim ke supplier dengan testing=true dan tidak memotong saldo.
 admin-user-not-found = User { $user } belum pernah memakai bot.
 admin-user =
     👤 <b>User { $user }</b>
     Nama: { $name } ({ $username })
-    Peran: { $role } · Bahasa: { $language }
+    Peran: { $tier } · Bahasa: { $language }
     Saldo: { $balance }
     Pesanan: { $orders }
     Sejak: { $since }

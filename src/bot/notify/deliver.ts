@@ -13,8 +13,6 @@ import { type Translate, type TranslationSource, translator } from "../i18n.ts";
 import { depositAdminCard, depositDecidedText } from "../views/deposit.ts";
 import { orderCard, orderPush } from "../views/order.ts";
 
-export type { NotificationPayload } from "../../commerce/notifications/outbox.ts";
-
 export interface DeliverDeps {
   /** the bot's api (bot.api: with auto-retry for 429s) */
   api: Api;

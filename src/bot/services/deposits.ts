@@ -18,7 +18,7 @@ export type DepositOutcome =
   | { ok: false; reason: DepositError["reason"]; min: number; max: number };
 
 /** the smallest and largest deposit the shop accepts (settings, with defaults) */
-export async function depositLimits(deps: BotDeps): Promise<{ min: number; max: number }> {
+async function depositLimits(deps: BotDeps): Promise<{ min: number; max: number }> {
   const [min, max] = await Promise.all([
     getSetting(deps.db, DEPOSIT_SETTINGS.min.key, DEPOSIT_SETTINGS.min.fallback, isNumber),
     getSetting(deps.db, DEPOSIT_SETTINGS.max.key, DEPOSIT_SETTINGS.max.fallback, isNumber),

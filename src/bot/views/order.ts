@@ -12,7 +12,7 @@ import type { Translate } from "../i18n.ts";
 /** a bill payment the supplier refused because the inquiry's window had closed */
 const WINDOW_CLOSED = new Set(["INQUIRY_EXPIRED", "INQUIRY_NOT_FOUND", "INQUIRY_MISMATCH"]);
 
-export function billWindowClosed(order: Order): boolean {
+function billWindowClosed(order: Order): boolean {
   return (
     order.kind === "bill" &&
     order.status === "failed" &&
@@ -97,7 +97,7 @@ function failureText(t: Translate, order: Order): string {
 }
 
 /** the SN, or for PLN tokens the token in groups of four with the meter's details */
-export function serialLines(t: Translate, order: Order): string[] {
+function serialLines(t: Translate, order: Order): string[] {
   if (!order.sn) return [t("order-sn-missing")];
   const token = plnToken(order);
   if (!token) return [t("order-sn", { sn: escapeHtml(order.sn) })];
@@ -133,17 +133,6 @@ export function orderPush(t: Translate, order: Order): string {
   if (order.status !== "success") return t(key, vars);
   const token = plnToken(order);
   return `${t(key, vars)}\n${token ? t("order-token", { token: token.token }) : t("order-sn", { sn: escapeHtml(order.sn ?? "-") })}`;
-}
-
-export function statusLabel(t: Translate, order: Order): string {
-  switch (order.status) {
-    case "success":
-      return t("status-success");
-    case "failed":
-      return t("status-failed");
-    default:
-      return t("status-processing");
-  }
 }
 
 export function statusIcon(order: Order): string {

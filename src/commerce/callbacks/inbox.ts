@@ -1,7 +1,7 @@
+import { sha256Hex } from "@kios/kit";
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { supplierCallbacks } from "../../db/schema.ts";
-import { sha256Hex } from "../../supplier/signature.ts";
 import type { OrderDeps } from "../orders/deps.ts";
 import { getOrderByRef } from "../orders/queries.ts";
 import { resolveOrder } from "../orders/resolve.ts";

@@ -1,18 +1,14 @@
+import type { Clock } from "@kios/kit";
+import { CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER, verifyCallback } from "@kios/kit";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { AppEnv } from "../../server/app.ts";
 import { parseCallback } from "../../supplier/callback.ts";
-import {
-  CALLBACK_SIGNATURE_HEADER,
-  CALLBACK_TIMESTAMP_HEADER,
-  verifyCallback,
-} from "../../supplier/signature.ts";
 import { storeCallback } from "./inbox.ts";
 
-export const CALLBACK_PATH = "/supplier/callback";
+const CALLBACK_PATH = "/supplier/callback";
 
 export interface CallbackRouteDeps {
   db: Database;

@@ -1,7 +1,7 @@
 // supplier categories are stored in one spelling per known category, so a case change in
 // the supplier's feed ("PULSA" vs "Pulsa") neither splits a list nor defeats the indexes.
 
-export const KNOWN_CATEGORIES = [
+const KNOWN_CATEGORIES = [
   // prepaid and game
   "Pulsa",
   "Data",
@@ -24,10 +24,6 @@ export const KNOWN_CATEGORIES = [
   "INTERNET PASCABAYAR",
   "GAS NEGARA",
 ] as const;
-
-/** the categories a number's operator is asked for in the bot */
-export const MOBILE_CATEGORIES = ["Pulsa", "Data"] as const;
-export type MobileCategory = (typeof MOBILE_CATEGORIES)[number];
 
 const fold = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
 

@@ -6,7 +6,7 @@ import type { Supplier } from "../../supplier/types.ts";
 import { syncCatalogue } from "./sync.ts";
 
 export const CATALOGUE_SYNC_QUEUE = "catalogue-sync";
-export const DEFAULT_SYNC_CRON = "*/15 * * * *";
+const DEFAULT_SYNC_CRON = "*/15 * * * *";
 
 export interface CatalogueJobDeps {
   db: Database;

@@ -14,10 +14,10 @@ import {
 import { rowsOf, toNumber } from "./sql-rows.ts";
 
 /** -100 % … +1000 % */
-export const MIN_PERCENT_BP = -BP;
-export const MAX_PERCENT_BP = 10 * BP;
+const MIN_PERCENT_BP = -BP;
+const MAX_PERCENT_BP = 10 * BP;
 /** Rp10 juta either way: far beyond any real markup, short of a typo's extra zeros */
-export const MAX_FLAT = 10_000_000;
+const MAX_FLAT = 10_000_000;
 
 export interface MarkupRuleInput {
   scope: MarkupScope;

@@ -15,7 +15,7 @@ export const OPERATOR_PREFIXES: Readonly<Record<Exclude<Operator, "byu">, readon
 };
 
 /** by.U numbers are issued from telkomsel's 0851 range and can't be told apart from them */
-export const BYU_PREFIXES: readonly string[] = ["0851"];
+const BYU_PREFIXES: readonly string[] = ["0851"];
 
 const PREFIX_TO_OPERATOR: ReadonlyMap<string, Operator> = new Map(
   Object.entries(OPERATOR_PREFIXES).flatMap(([op, prefixes]) =>
@@ -93,10 +93,6 @@ const BRAND_ALIASES: ReadonlyMap<string, Operator> = new Map([
 export function operatorOfBrand(brand: string): Operator | null {
   const key = brand.toLowerCase().replace(/[^a-z0-9]/g, "");
   return BRAND_ALIASES.get(key) ?? null;
-}
-
-export function isOperator(value: string): value is Operator {
-  return (OPERATORS as readonly string[]).includes(value);
 }
 
 /** a PLN meter or customer id: 11 or 12 digits after removing separators, or null */

@@ -36,7 +36,7 @@ function side(rules: readonly RuleLike[], tier: Tier): Side {
 }
 
 /** the rules of a tier (t) and of the customer tier it falls back to (c), for the query */
-export function ruleLookup(rules: readonly RuleLike[], tier: Tier): { t: Side; c?: Side } {
+function ruleLookup(rules: readonly RuleLike[], tier: Tier): { t: Side; c?: Side } {
   return tier === "customer"
     ? { t: side(rules, tier) }
     : { t: side(rules, tier), c: side(rules, "customer") };

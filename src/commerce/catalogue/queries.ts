@@ -46,8 +46,8 @@ export interface PageOptions extends TierOptions {
   offset?: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 100;
 
 function toItem(row: Record<string, unknown>): CatalogueItem {
   return {

@@ -5,7 +5,7 @@ import { PricingError } from "./errors.ts";
 import { DEFAULT_ROUND_STEP } from "./pricing.ts";
 
 export const ROUND_STEP_SETTING = "pricing.round_step";
-export const MAX_ROUND_STEP = 100_000;
+const MAX_ROUND_STEP = 100_000;
 
 function validStep(value: unknown): value is number {
   return (

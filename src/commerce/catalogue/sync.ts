@@ -1,5 +1,5 @@
+import { type Clock, systemClock } from "@kios/kit";
 import { sql } from "drizzle-orm";
-import { type Clock, systemClock } from "../../clock.ts";
 import type { Database, Executor } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { ProductCmd, Supplier, SupplierProduct } from "../../supplier/types.ts";

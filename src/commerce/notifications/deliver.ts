@@ -1,4 +1,4 @@
-import type { Clock } from "../../clock.ts";
+import type { Clock } from "@kios/kit";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import {

@@ -65,7 +65,7 @@ export async function enqueueNotification(
 export const STALE_CLAIM_MS = 10_000;
 /** how often a sender renews its claims: several times within STALE_CLAIM_MS */
 export const HEARTBEAT_MS = 2_000;
-export const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 8;
 
 /** a notification held by one sender, with the stamp its row carries while it is held */
 export interface Claimed extends Notification {

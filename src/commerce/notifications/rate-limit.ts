@@ -11,7 +11,7 @@ export interface SendLimits {
   perChatPerSecond: number;
 }
 
-export const TELEGRAM_LIMITS: SendLimits = { perSecond: 30, perChatPerSecond: 1 };
+const TELEGRAM_LIMITS: SendLimits = { perSecond: 30, perChatPerSecond: 1 };
 
 export function createSendLimiter(
   limits: SendLimits = TELEGRAM_LIMITS,

@@ -10,7 +10,7 @@ import type { BillAlreadyPaid, Order } from "./types.ts";
 // name the key and find the payment that holds it.
 
 /** the billing period: the periods the inquiry lists, else the calendar month (WIB) */
-export function billPeriod(details: BillDetails | null | undefined, inquiredAt: Date): string {
+function billPeriod(details: BillDetails | null | undefined, inquiredAt: Date): string {
   const periods = (details?.detail ?? [])
     .map((d) => d.periode?.trim())
     .filter((p): p is string => Boolean(p))

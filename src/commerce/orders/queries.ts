@@ -124,7 +124,7 @@ async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
 }
 
 /** start of "today" in WIB (UTC+7), where the shop's customers live */
-export function startOfDayWib(now: Date): Date {
+function startOfDayWib(now: Date): Date {
   const wib = new Date(now.getTime() + 7 * 3600_000);
   wib.setUTCHours(0, 0, 0, 0);
   return new Date(wib.getTime() - 7 * 3600_000);
@@ -151,8 +151,4 @@ export async function todaySpend(exec: Executor, userId: number, now: Date): Pro
       ),
     );
   return row?.total ?? 0;
-}
-
-export async function attachMessage(exec: Executor, orderId: number, messageId: number) {
-  await exec.update(orders).set({ messageId }).where(eq(orders.id, orderId));
 }

@@ -12,9 +12,9 @@ import { normaliseDestination } from "./destination.ts";
 import type { OrderKind, QuoteResult } from "./types.ts";
 
 /** how long a price on a confirmation card holds */
-export const QUOTE_TTL_MS = 10 * 60_000;
-/** the supplier's inquiry session (supplier-api.md: 5 minutes) */
-export const INQUIRY_TTL_MS = 5 * 60_000;
+const QUOTE_TTL_MS = 10 * 60_000;
+/** the supplier's inquiry session (5 minutes, as the supplier documents) */
+const INQUIRY_TTL_MS = 5 * 60_000;
 
 /** short and unguessable: it travels in callback_data (≤ 64 bytes) */
 function newQuoteId(): string {
@@ -28,7 +28,7 @@ function wibClock(now: number): string {
 }
 
 /** inside the product's daily cut-off window (which may wrap past midnight) */
-export function inCutOff(item: Pick<CatalogueItem, "startCutOff" | "endCutOff">, now: number) {
+function inCutOff(item: Pick<CatalogueItem, "startCutOff" | "endCutOff">, now: number) {
   const { startCutOff: start, endCutOff: end } = item;
   if (!start || !end) return false;
   const t = wibClock(now);
@@ -41,7 +41,7 @@ function testingAllowed(deps: OrderDeps, q: { userId: number; testing?: boolean 
 }
 
 async function tierOf(deps: OrderDeps, userId: number) {
-  return (await findUser(deps.db, userId))?.role ?? "customer";
+  return (await findUser(deps.db, userId))?.tier ?? "customer";
 }
 
 /** prices a prepaid or game product for a destination, for the confirmation card. */

@@ -16,7 +16,8 @@ import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transi
 import { isFinal, type Order } from "./types.ts";
 
 // pending and unknown orders are settled by asking the supplier (/v1/status with the same
-// ref_id), never by guessing: the spec's timeout rule, and DESIGN.md's rules 2 and 5.
+// ref_id), never by guessing: the supplier's timeout rule; unknown is not failed, and state moves forward only
+// (docs/orders.md, rules 2 and 5).
 
 async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined> {
   const [row] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
@@ -173,9 +174,6 @@ async function reschedule(
 /** how long an order the sweep could not move waits before the sweep takes it again */
 const SWEEP_RETRY_MS = 60_000;
 
-/** an admin's "re-check" button: one status check now. */
-export const recheckOrder = resolveOrder;
-
 /**
  * the safety net: every open order whose next check is due (lost jobs, a restart) is
  * checked. At start-up this also resolves orders a crash left created or submitted.
@@ -217,7 +215,7 @@ export async function sweepOpenOrders(deps: OrderDeps, limit = 100): Promise<num
 }
 
 /** asks the supplier about a settled order and reports a contradiction to the admins. */
-export async function checkSettledOrder(deps: OrderDeps, order: Order): Promise<void> {
+async function checkSettledOrder(deps: OrderDeps, order: Order): Promise<void> {
   let status: StatusResult;
   try {
     status = await deps.supplier.status(order.refId);

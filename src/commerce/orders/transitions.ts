@@ -104,7 +104,7 @@ async function reportOvercharge(
 ): Promise<Order> {
   const [flagged] = await tx
     .update(orders)
-    .set({ flaggedAt: sql`coalesce(${orders.flaggedAt}, ${now})` })
+    .set({ flaggedAt: sql`coalesce(${orders.flaggedAt}, ${now.toISOString()}::timestamptz)` })
     .where(eq(orders.id, order.id))
     .returning();
   for (const adminId of adminIds) {

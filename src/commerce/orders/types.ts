@@ -1,4 +1,4 @@
-import type { inquiries, orders, quotes } from "../../db/schema.ts";
+import type { orders } from "../../db/schema.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 
 // the order engine's public shapes: the bot, the CLI, jobs and tests all speak these.
@@ -6,10 +6,7 @@ import type { BillDetails } from "../../supplier/types.ts";
 export type Order = typeof orders.$inferSelect;
 export type OrderStatus = Order["status"];
 export type OrderKind = Order["kind"];
-export type QuoteRow = typeof quotes.$inferSelect;
-export type InquiryRow = typeof inquiries.$inferSelect;
 
-export const FINAL_STATUSES: readonly OrderStatus[] = ["success", "failed"];
 export const isFinal = (s: OrderStatus) => s === "success" || s === "failed";
 
 /** a price shown on a confirmation card, valid until expiresAt */
@@ -59,7 +56,7 @@ export interface BillAlreadyPaid {
 
 export type QuoteResult = { ok: true; quote: Quote } | QuoteRefusal;
 
-export type ConfirmRefusal =
+type ConfirmRefusal =
   | { ok: false; reason: "quote_not_found" }
   | {
       ok: false;

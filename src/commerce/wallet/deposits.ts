@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
-import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
-import type { Clock } from "../../clock.ts";
-import { systemClock } from "../../clock.ts";
+import type { Clock } from "@kios/kit";
+import { systemClock } from "@kios/kit";
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { depositRequests } from "../../db/schema.ts";
@@ -208,13 +208,4 @@ export async function expireDeposits(db: Database, clock: Clock = systemClock) {
 export async function findDeposit(exec: Executor, id: number) {
   const [row] = await exec.select().from(depositRequests).where(eq(depositRequests.id, id));
   return row;
-}
-
-export function recentDeposits(exec: Executor, userId: number, limit = 10) {
-  return exec
-    .select()
-    .from(depositRequests)
-    .where(eq(depositRequests.userId, userId))
-    .orderBy(desc(depositRequests.createdAt), desc(sql`${depositRequests.id}`))
-    .limit(limit);
 }

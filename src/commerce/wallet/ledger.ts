@@ -19,7 +19,7 @@ export const SHOP_ACCOUNTS = {
   adjustments: "shop:adjustments",
 } as const;
 
-export type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
+type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
 
 /** shop accounts that may go below zero, and why: they mirror money outside the wallets */
 const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
@@ -28,9 +28,9 @@ const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
   SHOP_ACCOUNTS.revenue,
 ]);
 
-export type TransferKind = "deposit" | "debit" | "credit" | "hold" | "capture" | "release";
+type TransferKind = "deposit" | "debit" | "credit" | "hold" | "capture" | "release";
 
-export interface Leg {
+interface Leg {
   /** an account key: "user:<id>" or one of SHOP_ACCOUNTS */
   account: string;
   /** signed integer rupiah: positive credits, negative debits */
@@ -68,7 +68,7 @@ export class LedgerError extends Error {
   override name = "LedgerError";
 }
 
-export const userAccountKey = (userId: number) => `user:${userId}`;
+const userAccountKey = (userId: number) => `user:${userId}`;
 
 function assertAmount(amount: number, what: string, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
@@ -237,9 +237,9 @@ export async function debitWallet(exec: Executor, t: ManualTransfer): Promise<Tr
   });
 }
 
-export const holdKey = (orderId: number) => `order:${orderId}:hold`;
+const holdKey = (orderId: number) => `order:${orderId}:hold`;
 /** capture and release share one key: an order is settled once, one way or the other */
-export const settleKey = (orderId: number) => `order:${orderId}:settle`;
+const settleKey = (orderId: number) => `order:${orderId}:settle`;
 
 /** moves an order's price from the buyer's wallet into holds. */
 export async function holdForOrder(

@@ -1,18 +1,13 @@
-import { type Clock, systemClock } from "../../clock.ts";
+import { type Clock, systemClock } from "@kios/kit";
 import { normaliseSupplierBaseUrl } from "../../config.ts";
 import type { Logger } from "../../logger.ts";
-import {
-  answeredAbout,
-  type Identity,
-  invalidOrderCmd,
-  invalidProductKind,
-  invalidRefId,
-} from "../checks.ts";
+import { answeredAbout, invalidOrderCmd, invalidProductKind, invalidRefId } from "../checks.ts";
 import { createNotices } from "../notices.ts";
 import { failedFromRequest, toBalance } from "../records.ts";
 import { redactor } from "../redact.ts";
 import { inquireOnce, rejected, submitOnce } from "../send-once.ts";
 import { replyDetails } from "../transport.ts";
+import type { Identity } from "../types.ts";
 import {
   type InquiryRequest,
   type OrderRequest,
@@ -41,7 +36,7 @@ import {
   toKeyTransaction,
 } from "./wire.ts";
 
-// the key-based alternate interface of supplier-api.md (the newer release: customer_id,
+// the key-based alternate interface of the supplier's API (docs/supplier.md; the newer release: customer_id,
 // /v1/inquiry) behind kios's Supplier interface. Same rules as the signature adapter:
 // reads retry what may pass; a transaction is sent exactly once and answers accepted /
 // rejected / unknown; the key never reaches an error or a log.

@@ -9,11 +9,11 @@ import type { SupplierError, SupplierErrorCode, TransactionStatus } from "../typ
 
 export const RC_SUCCESS = "00";
 export const RC_FAILED = "02";
-export const RC_PENDING = "03";
+const RC_PENDING = "03";
 export const RC_TRANSACTION_NOT_FOUND = "50";
 
 /** the rc of an answer that carries a transaction, and what it says about its state */
-export const TRANSACTION_RCS: Readonly<Record<string, "any" | TransactionStatus>> = {
+const TRANSACTION_RCS: Readonly<Record<string, "any" | TransactionStatus>> = {
   // the request succeeded: the record's own status decides
   [RC_SUCCESS]: "any",
   [RC_FAILED]: "failed",
@@ -21,7 +21,7 @@ export const TRANSACTION_RCS: Readonly<Record<string, "any" | TransactionStatus>
 };
 
 /** every other rc kios knows, as the SupplierError it becomes */
-export const RC_ERRORS: Readonly<Record<string, SupplierErrorCode>> = {
+const RC_ERRORS: Readonly<Record<string, SupplierErrorCode>> = {
   "10": "VALIDATION_ERROR",
   "20": "UNAUTHORIZED",
   "21": "INVALID_API_KEY",
@@ -57,7 +57,7 @@ const KEY_EXPLANATIONS: Partial<Record<SupplierErrorCode, string>> = {
     "the supplier rejected the api key as unknown, revoked or disabled (check SUPPLIER_API_KEY)",
 };
 
-export function explainKey(code: SupplierErrorCode): string {
+function explainKey(code: SupplierErrorCode): string {
   return KEY_EXPLANATIONS[code] ?? explain(code);
 }
 

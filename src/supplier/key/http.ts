@@ -12,7 +12,7 @@ import { type KeyEnvelope, keyEnvelopeSchema } from "./wire.ts";
 // interprets the envelope's rc.
 
 /** the endpoints, as logged and as named in deprecation notices */
-export type KeyEndpoint =
+type KeyEndpoint =
   | "GET /v1/balance"
   | "GET /v1/products"
   | "POST /v1/transaction"

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Identity, IdentityFields } from "../checks.ts";
+import type { IdentityFields } from "../checks.ts";
 import {
   absent,
   anything,
@@ -22,6 +22,7 @@ import {
 } from "../records.ts";
 import { parseSupplierTime } from "../times.ts";
 import type {
+  Identity,
   InquiryResult,
   ProductType,
   SupplierProduct,
@@ -29,7 +30,7 @@ import type {
   TransactionStatus,
 } from "../types.ts";
 
-// the key-based interface's wire format (supplier-api.md's "alternate" shapes), validated
+// the key-based interface's wire format (the supplier document's "alternate" shapes, docs/supplier.md), validated
 // at run time and normalised once (records.ts): snake_case → camelCase, pending/processing →
 // pending, ISO times → WIB "YYYY-MM-DD HH:MM:SS", string amounts → integers. Only this
 // interface's envelope, field names and record shapes are here.
@@ -58,7 +59,7 @@ export const KEY_FIELDS: IdentityFields = { code: "product_code", customerNo: "c
 const WIB_OFFSET_MS = 7 * 60 * 60 * 1000;
 
 /** the key interface's ISO 8601 time as the "YYYY-MM-DD HH:MM:SS" (WIB) kios shows; else as sent */
-export function wibTimeOf(value: string | undefined): string {
+function wibTimeOf(value: string | undefined): string {
   if (!value) return "";
   const at = parseSupplierTime(value);
   if (!at) return value;

@@ -1,3 +1,5 @@
+import { signCallback } from "@kios/kit";
+import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processCallback } from "../../../src/commerce/callbacks/inbox.ts";
@@ -6,10 +8,8 @@ import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { orders, supplierCallbacks } from "../../../src/db/schema.ts";
-import { DEFAULT_SANDBOX_CREDENTIALS } from "../../../src/sandbox/index.ts";
 import { createServer } from "../../../src/server/app.ts";
 import { createMetrics } from "../../../src/server/metrics.ts";
-import { signCallback } from "../../../src/supplier/signature.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 

@@ -8,10 +8,10 @@ import {
 
 // a small world of products and rules, so that rules often hit the products they price
 
-export const CODES = ["TSEL10", "TSEL20", "GOPAY50", "ML86", "PLNPOST"] as const;
-export const BRANDS = ["TELKOMSEL", "GOPAY", "MOBILE LEGENDS", "PLN"] as const;
-export const CATEGORIES = ["Pulsa", "E-Money", "Games", "PLN PASCABAYAR"] as const;
-export const TYPES = ["prepaid", "game", "pasca"] as const;
+const CODES = ["TSEL10", "TSEL20", "GOPAY50", "ML86", "PLNPOST"] as const;
+const BRANDS = ["TELKOMSEL", "GOPAY", "MOBILE LEGENDS", "PLN"] as const;
+const CATEGORIES = ["Pulsa", "E-Money", "Games", "PLN PASCABAYAR"] as const;
+const TYPES = ["prepaid", "game", "pasca"] as const;
 
 export const productArb: fc.Arbitrary<PricingProduct> = fc.record({
   code: fc.constantFrom(...CODES),
@@ -21,7 +21,7 @@ export const productArb: fc.Arbitrary<PricingProduct> = fc.record({
   supplierPrice: fc.integer({ min: 0, max: 5_000_000 }),
 });
 
-export const ruleArb: fc.Arbitrary<RuleLike> = fc
+const ruleArb: fc.Arbitrary<RuleLike> = fc
   .record({
     scope: fc.constantFrom(...MARKUP_SCOPES),
     tier: fc.constantFrom(...TIERS),

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
+import { ManualClock } from "@kios/kit";
 import { asc, count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/clock.ts";
 import { OPERATORS } from "../../../src/commerce/catalogue/operators.ts";
 import {
   CatalogueSyncError,

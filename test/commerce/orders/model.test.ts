@@ -1,3 +1,5 @@
+import { signCallback } from "@kios/kit";
+import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import { and, eq, inArray, like } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,8 +11,6 @@ import { resolveOrder, sweepOpenOrders } from "../../../src/commerce/orders/reso
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { notifications, orders, supplierCallbacks, transfers } from "../../../src/db/schema.ts";
-import { DEFAULT_SANDBOX_CREDENTIALS } from "../../../src/sandbox/index.ts";
-import { signCallback } from "../../../src/supplier/signature.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 

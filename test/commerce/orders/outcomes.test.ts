@@ -9,7 +9,7 @@ import { notifications, orders, products } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
-// every row of DESIGN.md's sandbox outcome table, end to end through the engine, once per
+// every row of the sandbox's outcome table, end to end through the engine, once per
 // supplier interface: the engine is the same whichever wire the order goes out on.
 
 /** the supplier's code on an order's first answer, as each interface words it */

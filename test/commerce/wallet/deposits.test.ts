@@ -1,5 +1,5 @@
+import { ManualClock } from "@kios/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/clock.ts";
 import { putSetting } from "../../../src/commerce/settings.ts";
 import { upsertUser } from "../../../src/commerce/users.ts";
 import {

@@ -1,9 +1,9 @@
+import { verifyCallback } from "@kios/kit";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/logger.ts";
 import { parseCallback } from "../../../src/supplier/callback.ts";
 import type { KeySupplier } from "../../../src/supplier/key/client.ts";
 import { newRefId } from "../../../src/supplier/ref-id.ts";
-import { verifyCallback } from "../../../src/supplier/signature.ts";
 import { memorySink } from "../../helpers/app.ts";
 import {
   accepted,
@@ -173,7 +173,7 @@ describe("one supplier behind both interfaces", () => {
     expect((await supplier.balance()).balance).toBe((await signature.balance()).balance);
   });
 
-  it("callbacks of a key's transactions are signed with that key's secret, in DESIGN.md's format", async () => {
+  it("callbacks of a key's transactions are signed with that key's secret, in the documented format", async () => {
     const { client, sandbox, clock } = await boot(kit);
     sandbox.account().addKey({ apiKey: "ak-shop-2", secretKey: "sk-shop-2" });
     const receiver = await callbackReceiver();

@@ -6,7 +6,7 @@ import { kick } from "../../services/notifications.ts";
 import { reachableUserIds } from "../../services/queries.ts";
 
 /** the longest broadcast text (Telegram's message limit) */
-export const BROADCAST_MAX = 4096;
+const BROADCAST_MAX = 4096;
 
 /**
  * /broadcast <text>: one outbox row per user, delivered by the notifier at Telegram's

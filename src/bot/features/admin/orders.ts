@@ -6,7 +6,7 @@ import {
   orderStats,
   type PeriodStats,
 } from "../../../commerce/orders/queries.ts";
-import { recheckOrder } from "../../../commerce/orders/resolve.ts";
+import { resolveOrder } from "../../../commerce/orders/resolve.ts";
 import type { Order } from "../../../commerce/orders/types.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
 import type { BotContext } from "../../context.ts";
@@ -16,7 +16,7 @@ import { escapeHtml, rupiah, wibDateTime } from "../../format.ts";
 import type { Translate } from "../../i18n.ts";
 import { statusIcon } from "../../views/order.ts";
 
-export const PENDING_LIMIT = 10;
+const PENDING_LIMIT = 10;
 
 function period(t: Translate, key: string, s: PeriodStats): string {
   const text = t(key, {
@@ -99,7 +99,7 @@ export function adminOrderButtons(): Composer<BotContext> {
     }
     let now: Order = order;
     try {
-      now = (await recheckOrder(ctx.deps.orders, order.id)) ?? order;
+      now = (await resolveOrder(ctx.deps.orders, order.id)) ?? order;
     } catch (err) {
       ctx.deps.logger.warn({ err, orderId: order.id }, "re-check from the bot failed");
       await ctx.answerCallbackQuery({ text: ctx.t("admin-recheck-failed") });

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import { listUserOrders } from "../../../commerce/orders/queries.ts";
-import { findUser, setRole } from "../../../commerce/users.ts";
+import { findUser, setTier } from "../../../commerce/users.ts";
 import {
   creditWallet,
   debitWallet,
@@ -89,14 +89,14 @@ export function adminWallet(): Composer<BotContext> {
   composer.command("debit", (ctx) => adjust(ctx, "debit"));
 
   composer.command("role", async (ctx) => {
-    const [idText, role] = words(ctx.match);
+    const [idText, tier] = words(ctx.match);
     const userId = parseUserId(idText);
-    if (userId === undefined || (role !== "customer" && role !== "reseller")) {
+    if (userId === undefined || (tier !== "customer" && tier !== "reseller")) {
       await ctx.reply(ctx.t("admin-role-usage"), HTML);
       return;
     }
-    await setRole(ctx.deps.db, userId, role);
-    await ctx.reply(ctx.t("admin-role-done", { user: String(userId), role }), HTML);
+    await setTier(ctx.deps.db, userId, tier);
+    await ctx.reply(ctx.t("admin-role-done", { user: String(userId), tier }), HTML);
   });
 
   composer.command("user", async (ctx) => {
@@ -119,7 +119,7 @@ export function adminWallet(): Composer<BotContext> {
         user: String(userId),
         name: escapeHtml(user.firstName || "-"),
         username: user.username ? `@${escapeHtml(user.username)}` : "-",
-        role: user.role,
+        tier: user.tier,
         language: user.language,
         balance: rupiah(balance),
         orders: recent.total,

@@ -1,0 +1,33 @@
+// a local Telegram Bot API server (the methods a shop bot uses, users acted through a control
+// API) and its chat page: a Telegram-like chat in the browser. Depends on nothing of kios.
+
+export {
+  createPlaygroundRoutes,
+  type PlaygroundConfig,
+  type PlaygroundOptions,
+  type PlaygroundUser,
+} from "./src/chat-page.ts";
+export type {
+  BotOption,
+  BotSummary,
+  Control,
+  Pressed,
+  SendOptions,
+  Sent,
+  UserProfile,
+} from "./src/control.ts";
+export { ControlError } from "./src/control.ts";
+export { BotApiError, DESCRIPTIONS } from "./src/errors.ts";
+export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./src/rate-limit.ts";
+export {
+  type BotApiServer,
+  type BotApiServerOptions,
+  type BotDefinition,
+  createBotApiServer,
+  DEFAULT_BOT,
+  type RunningBotApiServer,
+  startBotApiServer,
+} from "./src/server.ts";
+export type { CallbackAnswer, MessageRevision } from "./src/state.ts";
+export type { ChatView, MessageView } from "./src/views.ts";
+export type { WebhookRetry } from "./src/webhook.ts";

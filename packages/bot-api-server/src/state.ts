@@ -1,0 +1,105 @@
+import type {
+  BotCommand,
+  ForceReply,
+  InlineKeyboardMarkup,
+  Message,
+  MessageEntity,
+  ReplyKeyboardMarkup,
+  User,
+  UserFromGetMe,
+} from "@grammyjs/types";
+import type { Notifier } from "./notifier.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import type { UpdateQueue } from "./updates.ts";
+
+export interface BotConfig {
+  token: string;
+  id: number;
+  username: string;
+  firstName: string;
+}
+
+/** one earlier version of an edited message */
+export interface MessageRevision {
+  text?: string;
+  entities?: MessageEntity[];
+  caption?: string;
+  caption_entities?: MessageEntity[];
+  reply_markup?: InlineKeyboardMarkup;
+  /** when this version was written: the send date, then each edit_date */
+  date: number;
+}
+
+export interface StoredMessage {
+  /** the current state, exactly as the Bot API returns it */
+  message: Message;
+  sender: "user" | "bot";
+  deleted: boolean;
+  history: MessageRevision[];
+}
+
+/** an answerCallbackQuery call: what the user's client shows as a toast or alert */
+export interface CallbackAnswer {
+  callback_query_id: string;
+  message_id: number;
+  data: string;
+  text?: string;
+  show_alert: boolean;
+  url?: string;
+  date: number;
+}
+
+interface PendingCallback {
+  id: string;
+  userId: number;
+  messageId: number;
+  data: string;
+  answered: boolean;
+}
+
+export interface ChatState {
+  userId: number;
+  blocked: boolean;
+  nextMessageId: number;
+  /** every message ever sent, in order; deleted ones stay with `deleted: true` */
+  messages: Map<number, StoredMessage>;
+  version: number;
+  callbackAnswers: CallbackAnswer[];
+  chatAction?: { action: string; date: number };
+  /** the reply keyboard the user's client currently shows */
+  replyKeyboard?: ReplyKeyboardMarkup;
+  forceReply?: ForceReply;
+  chatInstance: string;
+}
+
+export interface WebhookConfig {
+  url: string;
+  secretToken?: string;
+  maxConnections: number;
+  ipAddress?: string;
+  lastErrorDate?: number;
+  lastErrorMessage?: string;
+}
+
+export interface BotState {
+  config: BotConfig;
+  me: UserFromGetMe;
+  /** the bot as `from` of its messages */
+  user: User;
+  queue: UpdateQueue;
+  webhook?: WebhookConfig;
+  chats: Map<number, ChatState>;
+  callbacks: Map<string, PendingCallback>;
+  /** keyed by scope key and language code, see methods/commands.ts */
+  commands: Map<string, BotCommand[]>;
+  /** setMyName/Description/ShortDescription texts by language code ("" = default) */
+  profile: {
+    name: Map<string, string>;
+    description: Map<string, string>;
+    shortDescription: Map<string, string>;
+  };
+  limiter: RateLimiter;
+  chatNotifiers: Map<number, Notifier>;
+  /** aborts the pending getUpdates when another one (or setWebhook) arrives */
+  poll?: AbortController;
+}

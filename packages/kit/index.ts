@@ -1,0 +1,5 @@
+// what kios and its simulators share; nothing here knows of the shop
+
+export { type Clock, ManualClock, systemClock } from "./src/clock.ts";
+export { freePort, listen, type RunningServer } from "./src/listen.ts";
+export * from "./src/signature.ts";

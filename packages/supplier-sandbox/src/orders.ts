@@ -1,0 +1,125 @@
+import type { Clock } from "@kios/kit";
+import type { Account, AccountKey } from "./accounts.ts";
+import type { Catalogue } from "./catalogue.ts";
+import { validGameDestination, validPrepaidDestination } from "./customer.ts";
+import { declined, failure, validationError } from "./envelope.ts";
+import { outcomeFor } from "./outcomes.ts";
+import { transactionReply } from "./results.ts";
+import { serialFor } from "./serial.ts";
+import type { Store, StoredTransaction } from "./store.ts";
+import type { Reply } from "./types.ts";
+import { orderParams, parseParams } from "./validation.ts";
+
+// cmd prepaid | game on /v1/order.
+
+export interface OrderDeps {
+  catalogue: Catalogue;
+  store: Store;
+  clock: Clock;
+  settleDelayMs: number;
+}
+
+export interface Caller {
+  account: Account;
+  key: AccountKey;
+}
+
+/** what outcome 906/907 do to the reply of the request that created the transaction */
+function replyEffect(t: StoredTransaction): Reply["after"] {
+  if (t.rule.reply === "slow") return "slow";
+  if (t.rule.reply === "server-error") return "server-error";
+  return undefined;
+}
+
+export function placeOrder(deps: OrderDeps, caller: Caller, body: Record<string, unknown>): Reply {
+  const parsed = parseParams(orderParams, body);
+  if (!parsed.ok) return parsed.reply;
+  const { cmd, code, customer_no: customerNo, testing = false } = parsed.value;
+  const apiId = caller.account.apiId;
+  const givenRef = parsed.value.ref_id || undefined;
+
+  if (givenRef) {
+    // the document: a repeat returns the stored transaction, whatever else it says
+    const existing = deps.store.transaction(apiId, givenRef);
+    if (existing) {
+      deps.store.noteRepeat(existing, deps.clock.now());
+      return transactionReply(existing, "submit");
+    }
+    if (deps.store.inquiry(apiId, givenRef)) {
+      return validationError({ ref_id: ["is already used by a bill inquiry"] });
+    }
+  }
+
+  const entry = deps.catalogue.get(code);
+  if (!entry || entry.product.type !== cmd) {
+    return failure(404, "PRODUCT_NOT_FOUND", `no ${cmd} product with code ${code}`);
+  }
+  const product = entry.product;
+  if (product.status !== "active") {
+    return declined("PRODUCT_INACTIVE", `product ${code} is not available now`);
+  }
+  const valid =
+    cmd === "game" ? validGameDestination(customerNo) : validPrepaidDestination(customerNo);
+  if (!valid) return declined("INVALID_CUSTOMER_NO", `customer_no is not valid for ${code}`);
+  if (!testing && caller.account.balance < product.price) {
+    return declined("INSUFFICIENT_BALANCE", "balance is not enough for this order");
+  }
+
+  const refId = givenRef ?? deps.store.newRefId(deps.clock.now());
+  return record(deps, caller, {
+    kind: "order",
+    refId,
+    cmd,
+    code,
+    name: product.name,
+    customerNo,
+    price: product.price,
+    testing,
+    serial: serialFor(entry, refId, customerNo),
+  });
+}
+
+type Draft = Pick<
+  StoredTransaction,
+  | "kind"
+  | "refId"
+  | "cmd"
+  | "code"
+  | "name"
+  | "customerNo"
+  | "price"
+  | "testing"
+  | "serial"
+  | "bill"
+>;
+
+/**
+ * stores a new order or bill payment: charges the price (unless testing), applies the
+ * outcome rule (a failure at once refunds), and answers with it.
+ */
+export function record(deps: OrderDeps, caller: Caller, draft: Draft): Reply {
+  const now = deps.clock.now();
+  const rule = outcomeFor(draft.customerNo);
+  const charged = draft.testing ? 0 : draft.price;
+  caller.account.balance -= charged;
+  const t: StoredTransaction = {
+    ...draft,
+    apiId: caller.account.apiId,
+    charged,
+    rule,
+    status: rule.initial,
+    createdAt: now,
+    settleAt: rule.initial === "pending" ? now + deps.settleDelayMs : null,
+    settledAt: rule.initial === "pending" ? null : now,
+    secretKey: caller.key.secretKey,
+    callbacksDelivered: 0,
+  };
+  if (t.status === "failed") {
+    caller.account.balance += t.charged;
+    t.charged = 0;
+  }
+  deps.store.addTransaction(t);
+  const reply = transactionReply(t, "submit");
+  const after = replyEffect(t);
+  return after ? { ...reply, after } : reply;
+}

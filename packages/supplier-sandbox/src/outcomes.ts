@@ -1,0 +1,92 @@
+import type { OutcomeName } from "./types.ts";
+
+// the outcome table (README.md, "Outcomes"): the last three digits of customer_no pick what
+// happens to an order or a bill payment.
+
+export interface OutcomeRule {
+  name: OutcomeName;
+  /** the state the first reply carries */
+  initial: "pending" | "success" | "failed";
+  /** the state a pending transaction settles to */
+  final: "success" | "failed";
+  /** callbacks when a pending transaction settles */
+  callbacks: "once" | "none" | "twice-then-stale";
+  /** what happens to the HTTP reply of the request that created it */
+  reply: "normal" | "slow" | "server-error";
+}
+
+const RULES: Record<string, OutcomeRule> = {
+  "901": {
+    name: "901-success",
+    initial: "success",
+    final: "success",
+    callbacks: "none",
+    reply: "normal",
+  },
+  "902": {
+    name: "902-failed",
+    initial: "failed",
+    final: "failed",
+    callbacks: "none",
+    reply: "normal",
+  },
+  "903": {
+    name: "903-pending-success",
+    initial: "pending",
+    final: "success",
+    callbacks: "once",
+    reply: "normal",
+  },
+  "904": {
+    name: "904-pending-failed",
+    initial: "pending",
+    final: "failed",
+    callbacks: "once",
+    reply: "normal",
+  },
+  "905": {
+    name: "905-no-callback",
+    initial: "pending",
+    final: "success",
+    callbacks: "none",
+    reply: "normal",
+  },
+  "906": {
+    name: "906-slow-reply",
+    initial: "pending",
+    final: "success",
+    callbacks: "once",
+    reply: "slow",
+  },
+  "907": {
+    name: "907-server-error",
+    initial: "pending",
+    final: "success",
+    callbacks: "once",
+    reply: "server-error",
+  },
+  "908": {
+    name: "908-repeated-callbacks",
+    initial: "pending",
+    final: "success",
+    callbacks: "twice-then-stale",
+    reply: "normal",
+  },
+};
+
+const DEFAULT_RULE: OutcomeRule = {
+  name: "default",
+  initial: "pending",
+  final: "success",
+  callbacks: "once",
+  reply: "normal",
+};
+
+/** the digits of a customer number (game ids like "123456789(2001)" carry others) */
+function digitsOnly(customerNo: string): string {
+  return customerNo.replace(/\D/g, "");
+}
+
+export function outcomeFor(customerNo: string): OutcomeRule {
+  return RULES[digitsOnly(customerNo).slice(-3)] ?? DEFAULT_RULE;
+}

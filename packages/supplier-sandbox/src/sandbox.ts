@@ -1,0 +1,155 @@
+import { listen, systemClock } from "@kios/kit";
+import { pino } from "pino";
+import { createAccounts } from "./accounts.ts";
+import { createSandboxApp } from "./app.ts";
+import { createCallbackSender } from "./callbacks.ts";
+import { generateCatalogue } from "./catalogue.ts";
+import { createDelays } from "./delays.ts";
+import { createCallbackDice, createFaultDice, faultsFrom } from "./faults.ts";
+import { createRateLimiter } from "./rate-limit.ts";
+import { createSettlement } from "./settlement.ts";
+import { createStore, snapshot } from "./store.ts";
+import type { RunningSandbox, Sandbox, SandboxFaults, SandboxOptions } from "./types.ts";
+
+// the composition root of the sandbox supplier.
+
+/** sandbox credentials: not secret, printed by `kios sandbox` */
+export const DEFAULT_SANDBOX_CREDENTIALS = {
+  apiId: "KIOS-SANDBOX",
+  apiKey: "sandbox-api-key",
+  secretKey: "sandbox-secret-key",
+} as const;
+
+export const DEFAULT_SANDBOX_BALANCE = 5_000_000;
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? pino({ level: "silent" });
+  const seed = options.seed ?? 1;
+  const accounts = createAccounts(
+    options.accounts ?? [
+      {
+        apiId: DEFAULT_SANDBOX_CREDENTIALS.apiId,
+        keys: [
+          {
+            apiKey: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
+            secretKey: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+          },
+        ],
+        balance: DEFAULT_SANDBOX_BALANCE,
+      },
+    ],
+  );
+  const catalogue = generateCatalogue(seed);
+  const store = createStore();
+  const delays = createDelays();
+  const sandbox: { faults: SandboxFaults; deprecationWarning: string | undefined } = {
+    faults: faultsFrom(options.faults),
+    deprecationWarning: options.deprecationWarning || undefined,
+  };
+  const callbacks = createCallbackSender({
+    clock,
+    logger,
+    delays,
+    retryDelaysMs: options.callbackRetryDelaysMs ?? [250, 1000, 3000],
+    timeoutMs: options.callbackTimeoutMs ?? 5000,
+  });
+  const settlement = createSettlement({
+    store,
+    accounts,
+    clock,
+    callbacks,
+    faults: () => sandbox.faults,
+    rollCallbacks: createCallbackDice(seed),
+    logger,
+  });
+  const app = createSandboxApp({
+    accounts,
+    catalogue,
+    store,
+    clock,
+    logger,
+    delays,
+    rateLimiter: createRateLimiter(options.rateLimitPerSecond ?? 50),
+    faults: () => sandbox.faults,
+    rollFaults: createFaultDice(seed),
+    settleDelayMs: options.settleDelayMs ?? 2000,
+    slowReplyMs: options.slowReplyMs ?? 30_000,
+    deprecationWarning: () => sandbox.deprecationWarning,
+  });
+  settlement.start();
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    clock,
+    get faults() {
+      return sandbox.faults;
+    },
+    set faults(next) {
+      sandbox.faults = faultsFrom(next);
+    },
+    get deprecationWarning() {
+      return sandbox.deprecationWarning;
+    },
+    set deprecationWarning(next) {
+      sandbox.deprecationWarning = next || undefined;
+    },
+    account: (apiId) => accounts.handle(apiId),
+    catalogue: () => catalogue.all,
+    settleNow: () => settlement.settleAll(),
+    transactions: () => store.all().map(snapshot),
+    requests: () => store.requests(),
+    close() {
+      closing ??= (async () => {
+        settlement.stop();
+        delays.releaseAll();
+        callbacks.close();
+        await callbacks.idle();
+      })();
+      return closing;
+    },
+  };
+}
+
+export async function startSandbox(
+  options: SandboxOptions & { port?: number; hostname?: string } = {},
+): Promise<RunningSandbox> {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const sandbox = createSandbox(options);
+  const server = await listen(sandbox.app, options.port ?? 0, hostname);
+  // a wildcard address is not something a client can dial
+  const host = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    app: sandbox.app,
+    clock: sandbox.clock,
+    get faults() {
+      return sandbox.faults;
+    },
+    set faults(next) {
+      sandbox.faults = next;
+    },
+    get deprecationWarning() {
+      return sandbox.deprecationWarning;
+    },
+    set deprecationWarning(next) {
+      sandbox.deprecationWarning = next;
+    },
+    account: (apiId) => sandbox.account(apiId),
+    catalogue: () => sandbox.catalogue(),
+    settleNow: () => sandbox.settleNow(),
+    transactions: () => sandbox.transactions(),
+    requests: () => sandbox.requests(),
+    url: `http://${urlHost}:${server.port}/v1`,
+    port: server.port,
+    close() {
+      closing ??= (async () => {
+        await sandbox.close();
+        await server.close();
+      })();
+      return closing;
+    },
+  };
+}
