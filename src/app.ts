@@ -1,19 +1,19 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
-import { createSupplierCallbackRoute } from "./commerce/callbacks/route.ts";
-import { registerCatalogueJobs } from "./commerce/catalogue/jobs.ts";
-import { syncCatalogue } from "./commerce/catalogue/sync.ts";
 import {
-  callbackJobSender,
   registerCommerceJobs,
   registerHousekeeping,
-  registerNotificationDelivery,
-} from "./commerce/jobs.ts";
-import type { Deliver } from "./commerce/notifications/outbox.ts";
-import { createSendLimiter } from "./commerce/notifications/rate-limit.ts";
+  registerOutboxDrain,
+  supplierReportJobSender,
+} from "./commerce/background.ts";
+import { syncCatalogue } from "./commerce/catalogue/sync.ts";
+import { registerCatalogueJobs } from "./commerce/catalogue/sync-job.ts";
+import type { NotificationSender } from "./commerce/notifications/outbox.ts";
+import { createSendLimiter } from "./commerce/notifications/send-limiter.ts";
 import { orderCountsByStatus } from "./commerce/orders/counts.ts";
 import type { OrderDeps } from "./commerce/orders/deps.ts";
 import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
+import { createSupplierReportRoute } from "./commerce/supplier-reports/route.ts";
 import type { Config } from "./config.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
@@ -31,7 +31,8 @@ export type Role = "all" | "web" | "worker";
  */
 export interface Frontend {
   routes?: Hono<AppEnv>[];
-  deliver?: Deliver;
+  /** renders and sends one outbox notification (the outbox drain calls it) */
+  sendNotification?: NotificationSender;
   /** daily clean-up of the front end's own tables */
   housekeeping?(now: Date): Promise<void>;
   start(): Promise<void>;
@@ -44,8 +45,19 @@ export type FrontendFactory = (core: {
   role: Role;
 }) => Promise<Frontend>;
 
+/** where the HTTP server listens */
+export interface HttpListen {
+  port: number;
+  /** undefined: all interfaces */
+  host: string | undefined;
+}
+
 export interface AppDeps {
   config: Config;
+  /** where HTTP listens; default PORT and HOST (the playground chooses its own: chooseFrontend) */
+  http?: HttpListen;
+  /** the shop's admins; default ADMIN_IDS (the playground adds its demo admin) */
+  adminIds?: readonly number[];
   logger: Logger;
   role?: Role;
   /** an already open database (tests hand in a migrated template); otherwise from config */
@@ -78,6 +90,8 @@ export interface App {
 /** the composition root: builds every part from explicit dependencies; start() runs them. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const { config, logger } = deps;
+  const httpListen = deps.http ?? { port: config.port, host: config.host };
+  const adminIds = deps.adminIds ?? config.adminIds;
   const role = deps.role ?? "all";
   const clock = deps.clock ?? systemClock;
   const runsJobs = role !== "web";
@@ -112,7 +126,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       config,
       clock,
       logger,
-      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+      sandbox: deps.sandbox,
     });
     supplier = connected;
     const base = {
@@ -121,7 +135,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       clock,
       logger,
       testing: config.supplierTesting,
-      adminIds: config.adminIds,
+      adminIds,
     };
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)
@@ -141,17 +155,17 @@ export async function createApp(deps: AppDeps): Promise<App> {
           db: database.db,
           clock,
           logger,
-          ...(frontend?.housekeeping ? { frontend: frontend.housekeeping } : {}),
+          frontend: frontend?.housekeeping,
         });
       }
-      if (runsJobs && frontend?.deliver) {
-        await registerNotificationDelivery(jobs, {
+      if (runsJobs && frontend?.sendNotification) {
+        await registerOutboxDrain(jobs, {
           db: database.db,
-          deliver: frontend.deliver,
+          send: frontend.sendNotification,
           limiter: createSendLimiter(),
           clock,
           logger,
-          onDelivered: (result) => metrics.notifications.inc({ result }),
+          onSendResult: (result) => metrics.notifications.inc({ result }),
         });
       }
       return { engine, catalogueJobs };
@@ -159,21 +173,21 @@ export async function createApp(deps: AppDeps): Promise<App> {
     orders = engine;
 
     if (role !== "worker") {
-      const callbackRoute = createSupplierCallbackRoute({
+      const supplierReportRoute = createSupplierReportRoute({
         db: database.db,
         secretKey: supplier.callbackSecret,
         clock,
         logger,
-        onStored: callbackJobSender(jobs),
-        onReceived: (result) => metrics.callbacks.inc({ result }),
+        onStored: supplierReportJobSender(jobs),
+        onReceived: (result) => metrics.supplierReports.inc({ result }),
       });
       const http = createServer({
         logger,
         metrics,
         health,
-        routes: [callbackRoute, ...(frontend?.routes ?? [])],
+        routes: [supplierReportRoute, ...(frontend?.routes ?? [])],
       });
-      server = await listen(http, config.port, config.host);
+      server = await listen(http, httpListen.port, httpListen.host);
       supplier.sandbox
         ?.account()
         .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);

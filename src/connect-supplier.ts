@@ -30,7 +30,7 @@ export async function connectSupplier(deps: {
   const { config, logger } = deps;
   if (config.supplier) {
     return {
-      supplier: createSupplier({ config, logger, ...(deps.clock ? { clock: deps.clock } : {}) }),
+      supplier: createSupplier({ config, logger, clock: deps.clock }),
       callbackSecret: config.supplier.secretKey,
       sandbox: undefined,
       description: `${config.supplierInterface} interface at ${new URL(config.supplier.baseUrl).host}`,
@@ -44,14 +44,14 @@ export async function connectSupplier(deps: {
     ...deps.sandbox,
     hostname: "127.0.0.1",
     logger: logger.child({ component: "sandbox" }),
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock: deps.clock,
   });
   return {
     supplier: createSupplier({
       config,
       logger,
       credentials: { baseUrl: sandbox.url, ...DEFAULT_SANDBOX_CREDENTIALS },
-      ...(deps.clock ? { clock: deps.clock } : {}),
+      clock: deps.clock,
     }),
     callbackSecret: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
     sandbox,

@@ -1,15 +1,18 @@
 import { freePort } from "@kios/kit";
-import type { FrontendFactory, Role } from "./app.ts";
+import type { FrontendFactory, HttpListen, Role } from "./app.ts";
 import { telegramFrontend } from "./bot/frontend.ts";
 import { type Config, ConfigError } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { playgroundAdminIds, playgroundFrontend } from "./playground/mode.ts";
 
 export interface FrontendChoice {
-  /** the configuration to run with (the playground fixes the port and adds its admin) */
-  config: Config;
   frontend: FrontendFactory | undefined;
   kind: "telegram" | "playground" | "none";
+  /** where HTTP listens: PORT and HOST, except that the playground fixes the port its bot
+   * reaches and listens on 127.0.0.1 unless HOST says otherwise */
+  http: HttpListen;
+  /** the shop's admins: ADMIN_IDS, plus the playground's demo admin */
+  adminIds: readonly number[];
 }
 
 /**
@@ -24,8 +27,9 @@ export async function chooseFrontend(
 ): Promise<FrontendChoice> {
   if (config.botToken) {
     return {
-      config,
       kind: "telegram",
+      http: { port: config.port, host: config.host },
+      adminIds: config.adminIds,
       frontend: telegramFrontend({
         token: config.botToken,
         apiRoot: config.telegramApiRoot,
@@ -36,13 +40,18 @@ export async function chooseFrontend(
         supplierTesting: config.supplierTesting,
         maxAmount: config.maxAmount,
         logger,
-        ...(options.pollingTimeoutSeconds
-          ? { pollingTimeoutSeconds: options.pollingTimeoutSeconds }
-          : {}),
+        pollingTimeoutSeconds: options.pollingTimeoutSeconds,
       }),
     };
   }
-  if ((options.role ?? "all") !== "all") return { config, kind: "none", frontend: undefined };
+  if ((options.role ?? "all") !== "all") {
+    return {
+      kind: "none",
+      frontend: undefined,
+      http: { port: config.port, host: config.host },
+      adminIds: config.adminIds,
+    };
+  }
   if (config.supplier) {
     // the playground's demo admin, test balance and unauthenticated control API must never
     // stand in front of a supplier that charges real money
@@ -56,16 +65,15 @@ export async function chooseFrontend(
   const port = config.port === 0 ? await freePort() : config.port;
   const adminIds = playgroundAdminIds(config.adminIds);
   return {
-    config: { ...config, port, adminIds, host: config.host ?? "127.0.0.1" },
     kind: "playground",
+    http: { port, host: config.host ?? "127.0.0.1" },
+    adminIds,
     frontend: playgroundFrontend({
       port,
       adminIds,
       supplierTesting: config.supplierTesting,
       logger,
-      ...(options.pollingTimeoutSeconds
-        ? { pollingTimeoutSeconds: options.pollingTimeoutSeconds }
-        : {}),
+      pollingTimeoutSeconds: options.pollingTimeoutSeconds,
     }),
   };
 }

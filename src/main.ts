@@ -5,16 +5,17 @@ import { createLogger } from "./logger.ts";
 
 /** `kios start`: runs the app until SIGINT/SIGTERM, then shuts down cleanly. */
 export async function main(role: Role = "all"): Promise<void> {
-  const loaded = await loadConfig();
-  const logger = createLogger({ level: loaded.logLevel, secrets: secretsOf(loaded) });
+  const config = await loadConfig();
+  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
 
-  const choice = await chooseFrontend(loaded, logger, { role });
-  const config = choice.config;
+  const choice = await chooseFrontend(config, logger, { role });
   const app: App = await createApp({
     config,
     logger,
     role,
-    ...(choice.frontend ? { frontend: choice.frontend } : {}),
+    frontend: choice.frontend,
+    http: choice.http,
+    adminIds: choice.adminIds,
   });
   await app.start();
 

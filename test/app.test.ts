@@ -5,7 +5,7 @@ import { confirmQuote } from "../src/commerce/orders/place.ts";
 import { createQuote } from "../src/commerce/orders/quotes.ts";
 import { upsertUser } from "../src/commerce/users.ts";
 import { creditWallet, walletBalance } from "../src/commerce/wallet/ledger.ts";
-import { orders, supplierCallbacks } from "../src/db/schema.ts";
+import { orders, supplierReports } from "../src/db/schema.ts";
 import { bootApp, type TestApp } from "./helpers/app.ts";
 import { testDriver } from "./helpers/db.ts";
 
@@ -74,8 +74,8 @@ describe.each(["signature", "key"] as const)(
       const callback = await until(async () => {
         const [row] = await deps.db
           .select()
-          .from(supplierCallbacks)
-          .where(eq(supplierCallbacks.refId, placed.order.refId));
+          .from(supplierReports)
+          .where(eq(supplierReports.refId, placed.order.refId));
         return row?.processedAt ? row : undefined;
       });
       expect(callback.outcome).toBe("order success");
@@ -95,7 +95,7 @@ describe.each(["signature", "key"] as const)(
       expect(logs).not.toContain(`Bearer ${DEFAULT_SANDBOX_CREDENTIALS.apiKey}`);
 
       const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
-      expect(metrics).toMatch(/kios_supplier_callbacks_total\{result="accepted"\} [1-9]/);
+      expect(metrics).toMatch(/kios_supplier_reports_total\{result="accepted"\} [1-9]/);
       expect(metrics).toMatch(/kios_orders\{status="success"\} 1/);
     });
   },

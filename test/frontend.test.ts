@@ -39,9 +39,9 @@ describe("choosing the chat front end", () => {
   it("puts the playground on the loopback interface unless HOST says otherwise", async () => {
     const local = await chooseFrontend(parseConfig({ PORT: "0" }), logger);
     expect(local.kind).toBe("playground");
-    expect(local.config.host).toBe("127.0.0.1");
+    expect(local.http.host).toBe("127.0.0.1");
     const chosen = await chooseFrontend(parseConfig({ PORT: "0", HOST: "0.0.0.0" }), logger);
-    expect(chosen.config.host).toBe("0.0.0.0");
+    expect(chosen.http.host).toBe("0.0.0.0");
   });
 
   it("serves the playground on 127.0.0.1 only", async () => {

@@ -56,12 +56,12 @@ export function cb(prefix: CallbackPrefix, ...parts: Array<string | number>): st
   return data;
 }
 
-export interface ParsedCallback {
+export interface ParsedSupplierReport {
   prefix: string;
   parts: string[];
 }
 
-export function parseCb(data: string | undefined): ParsedCallback | undefined {
+export function parseCb(data: string | undefined): ParsedSupplierReport | undefined {
   if (!data) return undefined;
   const [prefix, ...parts] = data.split(":");
   if (!prefix) return undefined;

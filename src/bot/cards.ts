@@ -34,8 +34,8 @@ export interface Card {
   keyboard?: InlineKeyboard | undefined;
 }
 
-/** the hash of a card whose edit failed: any edit of the same stage may follow */
-const UNSENT = "unsent";
+/** marks a claimed card whose edit Telegram has not taken yet */
+const PENDING = "pending:";
 
 const hashOf = (text: string, keyboard: unknown) =>
   createHash("sha256")
@@ -70,6 +70,10 @@ export function showCard(deps: { api: Api; db: Database }, card: Card): Promise<
 async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditResult> {
   const keyboard = card.keyboard?.inline_keyboard ?? [];
   const contentHash = hashOf(card.text, keyboard);
+  // claimed first (so an older stage racing it is not sent), marked shown once Telegram
+  // took the edit: a claim whose edit never happened (a crash, a transport error) is sent
+  // again by the next attempt instead of being taken as shown
+  const pending = `${PENDING}${contentHash}`;
   const claimed = await deps.db
     .insert(chatCards)
     .values({
@@ -77,7 +81,7 @@ async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditR
       messageId: card.messageId,
       quoteId: card.quoteId,
       rank: card.stage,
-      contentHash,
+      contentHash: pending,
       text: card.text,
       keyboard,
     })
@@ -86,40 +90,34 @@ async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditR
       set: {
         quoteId: card.quoteId,
         rank: card.stage,
-        contentHash,
+        contentHash: pending,
         text: card.text,
         keyboard,
         updatedAt: new Date(),
       },
       // forward within one confirmation; a fresh quote may take over a card that holds no
       // order (an expired or refused card offers one in one tap)
-      setWhere: sqlForward(card),
+      setWhere: sqlForward(card, contentHash),
     })
     .returning({ rank: chatCards.rank });
   if (claimed.length === 0) return "unchanged";
-  let result: EditResult;
-  try {
-    result = await editMessage(deps.api, {
-      chatId: card.chatId,
-      messageId: card.messageId,
-      text: card.text,
-      keyboard: card.keyboard,
-    });
-  } catch (err) {
-    // not shown after all (a transport error, a 5xx): the retry must not find it "shown"
-    await deps.db
-      .update(chatCards)
-      .set({ contentHash: UNSENT })
-      .where(
-        and(
-          eq(chatCards.chatId, card.chatId),
-          eq(chatCards.messageId, card.messageId),
-          eq(chatCards.contentHash, contentHash),
-        ),
-      );
-    throw err;
-  }
+  const result = await editMessage(deps.api, {
+    chatId: card.chatId,
+    messageId: card.messageId,
+    text: card.text,
+    keyboard: card.keyboard,
+  });
   if (result === "gone") return result;
+  await deps.db
+    .update(chatCards)
+    .set({ contentHash })
+    .where(
+      and(
+        eq(chatCards.chatId, card.chatId),
+        eq(chatCards.messageId, card.messageId),
+        eq(chatCards.contentHash, pending),
+      ),
+    );
   await putRight(deps, card, contentHash);
   return result;
 }
@@ -130,7 +128,7 @@ async function putRight(deps: { api: Api; db: Database }, card: Card, sent: stri
     .select()
     .from(chatCards)
     .where(and(eq(chatCards.chatId, card.chatId), eq(chatCards.messageId, card.messageId)));
-  if (!now || now.contentHash === sent) return;
+  if (!now || now.contentHash === sent || now.contentHash === `${PENDING}${sent}`) return;
   await editMessage(deps.api, {
     chatId: card.chatId,
     messageId: card.messageId,
@@ -140,6 +138,7 @@ async function putRight(deps: { api: Api; db: Database }, card: Card, sent: stri
 }
 
 /** the stored card may be replaced by this one (see STAGE) */
-function sqlForward(card: Card) {
-  return sql`(${chatCards.quoteId} = ${card.quoteId} and (${chatCards.rank} < ${card.stage} or (${chatCards.rank} = ${card.stage} and ${chatCards.contentHash} <> excluded.content_hash))) or (${chatCards.quoteId} <> ${card.quoteId} and ${chatCards.rank} <= ${STAGE.paying})`;
+function sqlForward(card: Card, contentHash: string) {
+  // the same stage again only with other content, or the same content not yet shown
+  return sql`(${chatCards.quoteId} = ${card.quoteId} and (${chatCards.rank} < ${card.stage} or (${chatCards.rank} = ${card.stage} and ${chatCards.contentHash} <> ${contentHash}))) or (${chatCards.quoteId} <> ${card.quoteId} and ${chatCards.rank} <= ${STAGE.paying})`;
 }

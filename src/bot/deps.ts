@@ -1,9 +1,6 @@
-import type { Clock } from "@kios/kit";
 import type { UserFromGetMe } from "grammy/types";
 import type { OrderDeps } from "../commerce/orders/deps.ts";
-import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import type { Supplier } from "../supplier/types.ts";
 
 interface BotConfig {
   adminIds: readonly number[];
@@ -17,11 +14,9 @@ export interface BotDeps {
   token: string;
   /** the Bot API server (TELEGRAM_API_ROOT) */
   apiRoot: string;
-  db: Database;
-  supplier: Supplier;
-  clock: Clock;
   logger: Logger;
   config: BotConfig;
+  /** the order engine; also the one place the bot takes the database, clock and supplier from */
   orders: OrderDeps;
   /** skips getMe at start (tests) */
   botInfo?: UserFromGetMe;

@@ -1,5 +1,6 @@
 import { type Api, GrammyError, type InlineKeyboard, type Transformer } from "grammy";
 import type { InlineKeyboardMarkup, Message } from "grammy/types";
+import { PLAIN } from "./html.ts";
 
 // the one way kios edits a chat message. Telegram answers 400 "message is not modified"
 // to an edit that changes nothing, so an edit whose text and keyboard equal what the
@@ -61,7 +62,8 @@ export async function editMessage(api: Api, req: EditRequest): Promise<EditResul
   if (showsAlready(req)) return "unchanged";
   try {
     await api.editMessageText(req.chatId, req.messageId, req.text, {
-      ...(req.plain ? {} : { parse_mode: "HTML" as const }),
+      // HTML unless plain: the bot's Api adds the parse mode (html.ts) where entities are unset
+      entities: req.plain ? PLAIN.entities : undefined,
       reply_markup: { inline_keyboard: req.keyboard?.inline_keyboard ?? [] },
     });
     return "edited";
@@ -86,7 +88,7 @@ export async function editPressed(
     text,
     keyboard: options.keyboard,
     shown: message,
-    ...(options.plain ? { plain: true } : {}),
+    plain: options.plain,
   });
 }
 

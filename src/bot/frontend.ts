@@ -5,7 +5,7 @@ import type { Logger } from "../logger.ts";
 import { registerCommands } from "./commands.ts";
 import { createI18n } from "./i18n.ts";
 import { createBot } from "./index.ts";
-import { createDeliver } from "./notify/deliver.ts";
+import { createNotificationSender } from "./notify/send.ts";
 import { type Polling, startPolling } from "./polling.ts";
 import { pruneConversations } from "./storage.ts";
 import {
@@ -42,22 +42,19 @@ function webhookPath(token: string): string {
  * worker polls (in polling mode) and delivers notifications; "all" does what the mode needs.
  */
 export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
-  return async ({ orders, supplier, role }): Promise<Frontend> => {
+  return async ({ orders, role }): Promise<Frontend> => {
     const log = o.logger.child({ component: "bot" });
     const bot = createBot({
       token: o.token,
       apiRoot: o.apiRoot,
-      db: orders.db,
-      supplier: supplier.supplier,
-      clock: orders.clock,
       logger: o.logger,
       config: {
         adminIds: o.adminIds,
         supplierTesting: o.supplierTesting,
-        ...(o.maxAmount ? { maxAmount: o.maxAmount } : {}),
+        maxAmount: o.maxAmount,
       },
       orders,
-      ...(o.botInfo ? { botInfo: o.botInfo } : {}),
+      botInfo: o.botInfo,
     });
     const i18n = createI18n();
     const tracker = new UpdateTracker();
@@ -80,7 +77,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
 
     return {
       routes,
-      deliver: createDeliver({
+      sendNotification: createNotificationSender({
         api: bot.api,
         db: orders.db,
         i18n,
@@ -108,9 +105,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
           log.info({ username: bot.botInfo.username }, "bot: webhook set");
         }
         if (poll) {
-          polling = await startPolling(bot, {
-            ...(o.pollingTimeoutSeconds ? { timeoutSeconds: o.pollingTimeoutSeconds } : {}),
-          });
+          polling = await startPolling(bot, { timeoutSeconds: o.pollingTimeoutSeconds });
           log.info({ username: bot.botInfo.username }, "bot: polling");
         }
       },

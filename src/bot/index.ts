@@ -18,6 +18,7 @@ import { quickOrderFeature } from "./features/quick-order.ts";
 import { startFeature } from "./features/start.ts";
 import { statusFeature } from "./features/status.ts";
 import { walletFeature } from "./features/wallet.ts";
+import { htmlByDefault } from "./html.ts";
 import { createI18n, translator } from "./i18n.ts";
 import { attachDeps, trackMembership } from "./middleware.ts";
 import { conversationStorage } from "./storage.ts";
@@ -44,11 +45,12 @@ export function createBot(deps: BotDeps): KiosBot {
   });
   const bot = new Bot<BotContext>(deps.token, {
     client: { apiRoot: deps.apiRoot },
-    ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
+    botInfo: deps.botInfo,
   });
   // 429s and 5xx from Telegram wait and retry (outside conversations, whose Api is rebuilt)
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
   bot.api.config.use(staleAnswersAreDone);
+  bot.api.config.use(htmlByDefault);
 
   const flows = createFlows({ deps, i18n });
   const version = flowsVersion(flows);
@@ -63,12 +65,14 @@ export function createBot(deps: BotDeps): KiosBot {
   );
   bot.use(
     conversations<BaseContext, FlowContext>({
-      storage: conversationStorage(deps.db, version),
-      // a flow's contexts are rebuilt on every replay with a fresh Api: retry 429s there too
+      storage: conversationStorage(deps.orders.db, version),
+      // a flow's contexts are rebuilt on every replay with a fresh Api: retry 429s there too,
+      // and say HTML there too
       plugins: [
         async (ctx, next) => {
           ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
           ctx.api.config.use(staleAnswersAreDone);
+          ctx.api.config.use(htmlByDefault);
           await next();
         },
       ],

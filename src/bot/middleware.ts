@@ -13,7 +13,7 @@ export function attachDeps(deps: BotDeps, i18n: I18n<BaseContext>) {
     const from = ctx.from;
     ctx.isAdmin = from !== undefined && deps.config.adminIds.includes(from.id);
     if (from && !from.is_bot && ctx.chat?.type === "private") {
-      ctx.user = await upsertUser(deps.db, {
+      ctx.user = await upsertUser(deps.orders.db, {
         telegramId: from.id,
         firstName: from.first_name,
         username: from.username,
@@ -33,7 +33,8 @@ export function trackMembership(deps: BotDeps) {
   return async (ctx: BaseContext, next: NextFunction) => {
     const change = ctx.myChatMember;
     if (change && change.chat.type === "private") {
-      if (change.new_chat_member.status === "kicked") await markBlocked(deps.db, change.chat.id);
+      if (change.new_chat_member.status === "kicked")
+        await markBlocked(deps.orders.db, change.chat.id);
       return;
     }
     await next();

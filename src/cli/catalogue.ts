@@ -10,7 +10,7 @@ import {
   TIERS,
   type Tier,
 } from "../commerce/catalogue/index.ts";
-import { getRoundStep, setRoundStep } from "../commerce/catalogue/settings.ts";
+import { getRoundStep, setRoundStep } from "../commerce/catalogue/round-step.ts";
 import { type SyncSummary, syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";

@@ -369,9 +369,9 @@ export const orders = pgTable(
   ],
 );
 
-/** supplier callbacks as received: stored once (inbox), then confirmed by /v1/status */
-export const supplierCallbacks = pgTable(
-  "supplier_callbacks",
+/** supplier reports (the supplier's callbacks) as received: stored once (inbox), then confirmed by /v1/status */
+export const supplierReports = pgTable(
+  "supplier_reports",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     /** sha-256 of the raw body: a repeated delivery is the same row */
@@ -383,7 +383,7 @@ export const supplierCallbacks = pgTable(
     processedAt: tstz("processed_at"),
     outcome: text("outcome"),
   },
-  (t) => [index("supplier_callbacks_ref").on(t.refId)],
+  (t) => [index("supplier_reports_ref").on(t.refId)],
 );
 
 /** messages owed to chats (outbox): one row per business key, delivered once */

@@ -13,12 +13,12 @@ import type { AppEnv } from "../server/app.ts";
 export const PLAYGROUND_CUSTOMER: PlaygroundUser = {
   id: 100_001,
   name: "Sari (customer)",
-  role: "customer",
+  persona: "customer",
 };
 export const PLAYGROUND_ADMIN: PlaygroundUser = {
   id: 100_002,
   name: "Owner (admin)",
-  role: "admin",
+  persona: "admin",
 };
 /** test money the demo customer starts with, so a purchase works at once */
 export const DEMO_BALANCE = 500_000;
@@ -57,13 +57,13 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
       adminIds,
       supplierTesting: o.supplierTesting,
       logger: o.logger,
-      ...(o.pollingTimeoutSeconds ? { pollingTimeoutSeconds: o.pollingTimeoutSeconds } : {}),
+      pollingTimeoutSeconds: o.pollingTimeoutSeconds,
     })(core);
     return {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is
       routes: [page, botApi.app as unknown as Hono<AppEnv>, ...(bot.routes ?? [])],
-      ...(bot.deliver ? { deliver: bot.deliver } : {}),
-      ...(bot.housekeeping ? { housekeeping: bot.housekeeping } : {}),
+      sendNotification: bot.sendNotification,
+      housekeeping: bot.housekeeping,
       async start() {
         const db = core.orders.db;
         for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {

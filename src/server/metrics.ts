@@ -2,9 +2,9 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 
 export interface Metrics {
   readonly registry: Registry;
-  /** supplier callbacks by what became of them */
-  readonly callbacks: Counter<"result">;
-  /** notification deliveries by result */
+  /** supplier reports (the supplier's callbacks) by what became of them */
+  readonly supplierReports: Counter<"result">;
+  /** notification sends by result */
   readonly notifications: Counter<"result">;
   /** orders by status, read from the database at scrape time */
   watchOrders(count: () => Promise<Record<string, number>>): void;
@@ -14,21 +14,21 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "kios_" });
-  const callbacks = new Counter({
-    name: "kios_supplier_callbacks_total",
-    help: "Supplier callbacks received, by result (accepted, duplicate, unauthorized, malformed).",
+  const supplierReports = new Counter({
+    name: "kios_supplier_reports_total",
+    help: "Supplier reports received, by result (accepted, duplicate, unauthorized, malformed).",
     labelNames: ["result"],
     registers: [registry],
   });
   const notifications = new Counter({
     name: "kios_notifications_total",
-    help: "Chat notifications delivered, by result (sent, gone, failed).",
+    help: "Chat notifications sent, by result (sent, gone, failed).",
     labelNames: ["result"],
     registers: [registry],
   });
   return {
     registry,
-    callbacks,
+    supplierReports,
     notifications,
     watchOrders(count) {
       new Gauge({

@@ -152,7 +152,8 @@ export function createSignatureSupplier(options: SignatureSupplierOptions): Sign
           code: request.code,
           customer_no: request.customerNo,
           ref_id: request.refId,
-          // sent only when true: it is then part of the signed business parameters
+          // sent only when true: it is then part of the signed business parameters (a spread:
+          // the signature reads the keys present, so an explicit undefined would be signed too)
           ...(request.testing === true ? { testing: true } : {}),
         },
         request,
@@ -167,6 +168,7 @@ export function createSignatureSupplier(options: SignatureSupplierOptions): Sign
           code: request.code,
           customer_no: request.customerNo,
           ref_id: request.refId,
+          // the signature covers the keys present: an explicit undefined would be signed too
           ...(request.testing === true ? { testing: true } : {}),
         },
         request,

@@ -32,9 +32,9 @@ export function createSupplier(options: CreateSupplierOptions): Supplier {
     return createKeySupplier({
       baseUrl: credentials.baseUrl,
       apiKey: credentials.apiKey,
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.logger ? { logger: options.logger } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      clock: options.clock,
+      logger: options.logger,
+      fetch: options.fetch,
     });
   }
   return createSignatureSupplier({
@@ -42,8 +42,8 @@ export function createSupplier(options: CreateSupplierOptions): Supplier {
     apiId: credentials.apiId,
     apiKey: credentials.apiKey,
     secretKey: credentials.secretKey,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    clock: options.clock,
+    logger: options.logger,
+    fetch: options.fetch,
   });
 }

@@ -147,7 +147,7 @@ export function createTransport<E extends EnvelopeBase>(
       return new SupplierError(
         kind,
         `${dialect.explain(kind)}${supplierSaid(message)} (HTTP ${httpStatus}${note ? `, ${note}` : ""}, ${where})`,
-        { httpStatus, ...(code ? { supplierCode: code } : {}) },
+        { httpStatus, supplierCode: code || undefined },
       );
     };
     // a 5xx is a fault whatever its body says: never a definite answer about money
@@ -159,7 +159,7 @@ export function createTransport<E extends EnvelopeBase>(
       return {
         ok: false,
         error: fault("RATE_LIMITED"),
-        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        retryAfterMs,
       };
     }
     if (httpStatus === 410 || known === "GONE") return { ok: false, error: fault("GONE") };
@@ -217,7 +217,7 @@ export function replyDetails(reply: TransportReply<unknown>): {
 } {
   return {
     httpStatus: reply.httpStatus,
-    ...(reply.fieldErrors ? { errors: reply.fieldErrors } : {}),
+    errors: reply.fieldErrors,
   };
 }
 

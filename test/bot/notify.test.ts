@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createI18n } from "../../src/bot/i18n.ts";
-import { createDeliver } from "../../src/bot/notify/deliver.ts";
+import { createNotificationSender } from "../../src/bot/notify/send.ts";
 import type { Notification } from "../../src/commerce/notifications/outbox.ts";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
 import type { Order } from "../../src/commerce/orders/types.ts";
@@ -9,16 +9,21 @@ import { findUser, setTier } from "../../src/commerce/users.ts";
 import { chatCards, users } from "../../src/db/schema.ts";
 import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
-// the notifier's deliver function on its own: edits in place, falls back to a new message,
+// the notification sender on its own: edits in place, falls back to a new message,
 // treats "not modified" as done and a blocked user as gone, repeats only what is safe.
 
-describe("deliver", () => {
+describe("send", () => {
   let h: BotHarness;
-  let deliver: ReturnType<typeof createDeliver>;
+  let send: ReturnType<typeof createNotificationSender>;
   let seq = 0;
   beforeAll(async () => {
     h = await startBotHarness();
-    deliver = createDeliver({ api: h.bot.api, db: h.db, i18n: createI18n(), adminIds: [ADMIN_ID] });
+    send = createNotificationSender({
+      api: h.bot.api,
+      db: h.db,
+      i18n: createI18n(),
+      adminIds: [ADMIN_ID],
+    });
   });
   afterAll(() => h?.stop());
 
@@ -56,7 +61,7 @@ describe("deliver", () => {
   it("edits the order's message; the same result again is 'not modified' and still sent", async () => {
     const { order, card } = await boughtOrder(9001);
     const before = h.chat(9001).messages.length;
-    expect(await deliver(note(9001, { type: "order_final", orderId: order.id, late: false }))).toBe(
+    expect(await send(note(9001, { type: "order_final", orderId: order.id, late: false }))).toBe(
       "sent",
     );
     expect(h.chat(9001).messages).toHaveLength(before);
@@ -65,11 +70,11 @@ describe("deliver", () => {
 
   it("a late result also pushes a short message, except when recovered after a crash", async () => {
     const { order, card } = await boughtOrder(9002);
-    await deliver(note(9002, { type: "order_final", orderId: order.id, late: true }));
+    await send(note(9002, { type: "order_final", orderId: order.id, late: true }));
     const push = await h.waitMessage(9002, /Pesanan berhasil/, card);
     expect(push.text).toContain(`SN: ${order.sn}`);
     const count = h.chat(9002).messages.length;
-    await deliver(
+    await send(
       note(9002, { type: "order_final", orderId: order.id, late: true }, { recovered: true }),
     );
     expect(h.chat(9002).messages).toHaveLength(count);
@@ -80,7 +85,7 @@ describe("deliver", () => {
     await h.bot.api.deleteMessage(9003, card);
     // as if the card had not shown the result yet when it was deleted
     await h.db.delete(chatCards).where(eq(chatCards.messageId, card));
-    expect(await deliver(note(9003, { type: "order_final", orderId: order.id, late: false }))).toBe(
+    expect(await send(note(9003, { type: "order_final", orderId: order.id, late: false }))).toBe(
       "sent",
     );
     const fresh = await h.waitMessage(9003, /^✅ Berhasil/, card);
@@ -93,8 +98,8 @@ describe("deliver", () => {
     await vi.waitFor(async () => expect((await findUser(h.db, 9004))?.blockedAt).not.toBeNull());
     // as if the block had not been noticed yet: delivery finds out by itself
     await h.db.update(users).set({ blockedAt: null }).where(eq(users.telegramId, 9004));
-    expect(await deliver(note(9004, { type: "broadcast", text: "promo" }))).toBe("gone");
-    expect(await deliver(note(9004, { type: "order_final", orderId: order.id, late: true }))).toBe(
+    expect(await send(note(9004, { type: "broadcast", text: "promo" }))).toBe("gone");
+    expect(await send(note(9004, { type: "order_final", orderId: order.id, late: true }))).toBe(
       "gone",
     );
     expect((await findUser(h.db, 9004))?.blockedAt).not.toBeNull();
@@ -104,9 +109,9 @@ describe("deliver", () => {
     h.user(9005);
     await h.waitMessage(9005, /Halo/, h.say(9005, "/start"));
     const count = h.chat(9005).messages.length;
-    await deliver(note(9005, { type: "broadcast", text: "<i>x</i>" }, { recovered: true }));
+    await send(note(9005, { type: "broadcast", text: "<i>x</i>" }, { recovered: true }));
     expect(h.chat(9005).messages).toHaveLength(count);
-    await deliver(note(9005, { type: "broadcast", text: "<i>x</i>" }));
+    await send(note(9005, { type: "broadcast", text: "<i>x</i>" }));
     expect((await h.waitMessage(9005, /x/, count)).text).toBe("<i>x</i>");
   });
 
@@ -114,13 +119,13 @@ describe("deliver", () => {
     const { order } = await boughtOrder(9006);
     h.user(ADMIN_ID);
     await h.waitMessage(ADMIN_ID, /Halo/, h.say(ADMIN_ID, "/start"));
-    await deliver(note(ADMIN_ID, { type: "order_flagged", orderId: order.id }));
+    await send(note(ADMIN_ID, { type: "order_flagged", orderId: order.id }));
     const m = await h.waitMessage(ADMIN_ID, /Pesanan tertahan/);
     expect(m.text).toContain(order.refId);
     expect(labels(m)).toEqual([`🔄 Cek ulang ${order.refId.slice(-8)}`]);
     // never to anyone else, whatever the outbox row says
     const before = h.chat(9006).messages.length;
-    expect(await deliver(note(9006, { type: "order_flagged", orderId: order.id }))).toBe("sent");
+    expect(await send(note(9006, { type: "order_flagged", orderId: order.id }))).toBe("sent");
     expect(h.chat(9006).messages).toHaveLength(before);
   });
 });

@@ -43,9 +43,6 @@ describe("webhook and polling", () => {
     deps = {
       token: DEFAULT_BOT.token,
       apiRoot: telegram.url,
-      db: database.handle.db,
-      supplier,
-      clock,
       logger,
       config: { adminIds: [], supplierTesting: false },
       orders,
@@ -67,7 +64,7 @@ describe("webhook and polling", () => {
       bot,
       secret: SECRET,
       path,
-      db: deps.db,
+      db: deps.orders.db,
       tracker,
     });
     const http = createServer({
@@ -113,7 +110,7 @@ describe("webhook and polling", () => {
     expect((await post(url, update(1, "/start"), null)).status).toBe(401);
     expect((await post(url, update(1, "/start"), "wrong")).status).toBe(401);
     expect((await post(url, update(1, "/start"), `${SECRET}x`)).status).toBe(401);
-    const [row] = await deps.db.select({ n: count() }).from(telegramUpdates);
+    const [row] = await deps.orders.db.select({ n: count() }).from(telegramUpdates);
     expect(row?.n).toBe(0);
     expect((await post(url, { hello: 1 })).status).toBe(400);
   });
@@ -140,7 +137,9 @@ describe("webhook and polling", () => {
     await b.tracker.drain();
     const chat = telegram.messages(8003);
     expect(chat.messages.filter((m) => m.sender === "bot")).toHaveLength(1);
-    expect(await pruneTelegramUpdates(deps.db, new Date(Date.now() + 60_000))).toBeGreaterThan(0);
+    expect(
+      await pruneTelegramUpdates(deps.orders.db, new Date(Date.now() + 60_000)),
+    ).toBeGreaterThan(0);
   });
 
   it("a flow started on one instance continues on another (state in the database)", async () => {

@@ -5,7 +5,7 @@ import { listUserOrders } from "../../src/commerce/orders/queries.ts";
 import type { Order } from "../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
-import { supplierCallbacks } from "../../src/db/schema.ts";
+import { supplierReports } from "../../src/db/schema.ts";
 import type { Journey } from "../helpers/e2e.ts";
 
 // the steps a person takes in the chat, shared by the journeys (not a test file itself)
@@ -59,8 +59,8 @@ export async function lastOrder(j: Journey, u: number): Promise<Order> {
 export async function callbacksFor(j: Journey, refId: string) {
   return j.app.app.database.db
     .select()
-    .from(supplierCallbacks)
-    .where(eq(supplierCallbacks.refId, refId));
+    .from(supplierReports)
+    .where(eq(supplierReports.refId, refId));
 }
 
 /** the money after a journey: the user's wallet and a ledger that recomputes cleanly */

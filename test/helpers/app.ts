@@ -52,21 +52,18 @@ export async function bootApp(
   // a chat front end only when asked for: the bot (BOT_TOKEN) or the playground
   const choice =
     parsed.botToken || options.playground
-      ? await chooseFrontend(parsed, logger, {
-          pollingTimeoutSeconds: 1,
-          ...(options.role ? { role: options.role } : {}),
-        })
+      ? await chooseFrontend(parsed, logger, { pollingTimeoutSeconds: 1, role: options.role })
       : undefined;
-  const config = choice?.config ?? parsed;
-  const frontend = choice?.frontend;
   const app = await createApp({
-    config,
+    config: parsed,
     logger,
     database: database.handle,
-    ...(options.role ? { role: options.role } : {}),
+    role: options.role,
     sandbox: { settleDelayMs: 200, ...options.sandbox },
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(frontend ? { frontend } : {}),
+    clock: options.clock,
+    frontend: choice?.frontend,
+    http: choice?.http,
+    adminIds: choice?.adminIds,
   });
   await app.start();
   return {

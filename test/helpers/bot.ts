@@ -9,11 +9,11 @@ import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
 import { createBot } from "../../src/bot/index.ts";
-import { createDeliver } from "../../src/bot/notify/deliver.ts";
+import { createNotificationSender } from "../../src/bot/notify/send.ts";
 import { type Polling, startPolling } from "../../src/bot/polling.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
-import { deliverDue } from "../../src/commerce/notifications/deliver.ts";
-import type { Deliver } from "../../src/commerce/notifications/outbox.ts";
+import { drainOutbox } from "../../src/commerce/notifications/drain.ts";
+import type { NotificationSender } from "../../src/commerce/notifications/outbox.ts";
 import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import type { Database } from "../../src/db/client.ts";
@@ -83,20 +83,20 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
 
   let bot: KiosBot;
   let polling: Polling | undefined;
-  let deliver: Deliver;
+  let sendNotification: NotificationSender;
   let pumping: Promise<void> = Promise.resolve();
   let funded = 0;
 
   // the notifier job's own loop, without its pacing (the local Bot API has no limits on)
   const pump = (): Promise<void> => {
     pumping = pumping.then(async () => {
-      await deliverDue({
+      await drainOutbox({
         db,
-        deliver,
+        send: sendNotification,
         limiter: { wait: async () => {} },
         clock,
         logger,
-        onDelivered: (result) => {
+        onSendResult: (result) => {
           if (result === "failed") deliveryErrors.push(result);
         },
       });
@@ -121,9 +121,6 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
   const deps: BotDeps = {
     token: TOKEN,
     apiRoot: telegram.url,
-    db,
-    supplier,
-    clock,
     logger,
     config: { adminIds, supplierTesting: options.supplierTesting ?? false },
     orders,
@@ -131,7 +128,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
 
   async function boot() {
     bot = createBot(deps);
-    deliver = createDeliver({ api: bot.api, db, i18n, adminIds, logger });
+    sendNotification = createNotificationSender({ api: bot.api, db, i18n, adminIds, logger });
     polling = await startPolling(bot, { timeoutSeconds: 1 });
   }
   await boot();

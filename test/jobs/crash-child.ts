@@ -1,7 +1,7 @@
 // one kios process for test/jobs/crash.test.ts: the whole app (createApp) with a chat front
 // end whose sends hang (KIOS_CHILD=hang) or are reported (KIOS_CHILD=record). It speaks JSON
 // lines on stdout. The hanging one places two orders and queues a notification, then says
-// when it holds a notify, an order-check and a supplier-callback job, to be killed.
+// when it holds a notify, an order-check and a supplier-report job, to be killed.
 import { createApp } from "../../src/app.ts";
 import { enqueueNotification } from "../../src/commerce/notifications/outbox.ts";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
@@ -25,7 +25,7 @@ const app = await createApp({
   config,
   logger,
   frontend: async () => ({
-    async deliver(n) {
+    async sendNotification(n) {
       if (mode === "hang") return new Promise(() => {});
       say({ event: "delivered", key: n.key, recovered: n.recovered });
       return "sent";
@@ -72,7 +72,7 @@ if (mode === "hang") {
   for (;;) {
     const { rows } = await sql("select distinct name from pgboss.job where state = 'active'");
     const active = rows.map((r) => String(r.name));
-    if (["notify", "order-check", "supplier-callback"].every((q) => active.includes(q))) {
+    if (["notify", "order-check", "supplier-report"].every((q) => active.includes(q))) {
       say({ event: "holding", active });
     }
     await sleep(200);
@@ -93,7 +93,7 @@ if (mode === "hang") {
       }
     }
     const callbacks = await sql(
-      "select count(*)::int as n from supplier_callbacks where processed_at is null",
+      "select count(*)::int as n from supplier_reports where processed_at is null",
     );
     const unprocessed = Number(callbacks.rows[0]?.n);
     if (unprocessed === 0 && !reported.has("callbacks")) {

@@ -20,11 +20,11 @@ describe(`playground mode (${testDriver})`, () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<html");
     const config = (await (await fetch(`${t.baseUrl}/playground/config`)).json()) as {
-      users: { id: number; role: string }[];
+      users: { id: number; persona: string }[];
       bot: { username: string };
     };
     expect(config.bot.username).toBe(DEFAULT_BOT.username);
-    expect(config.users.map((u) => [u.id, u.role])).toEqual([
+    expect(config.users.map((u) => [u.id, u.persona])).toEqual([
       [PLAYGROUND_CUSTOMER.id, "customer"],
       [PLAYGROUND_ADMIN.id, "admin"],
     ]);

@@ -11,9 +11,9 @@ import {
 } from "@kios/supplier-sandbox";
 import { afterEach, expect } from "vitest";
 import type { Logger } from "../../src/logger.ts";
-import { parseCallback } from "../../src/supplier/callback.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import { createKeySupplier } from "../../src/supplier/key/client.ts";
+import { parseSupplierReport } from "../../src/supplier/report.ts";
 import {
   type SubmitOutcome,
   type Supplier,
@@ -205,6 +205,6 @@ export function callbacksFor(received: Received[], refId: string, clock: ManualC
       expect(verifyCallback(SECRET, `${r.raw} `, r.timestamp, r.signature, clock.now()).ok).toBe(
         false,
       );
-      return parseCallback(r.raw);
+      return parseSupplierReport(r.raw);
     });
 }

@@ -26,7 +26,7 @@ const ui = {
   userMenu: $("user-menu"),
   currentAvatar: $("current-avatar"),
   currentName: $("current-name"),
-  currentRole: $("current-role"),
+  currentPersona: $("current-persona"),
   unreadTotal: $("unread-total"),
   moreButton: $("more-button"),
   moreMenu: $("more-menu"),
@@ -57,7 +57,7 @@ const ui = {
   alertText: $("alert-text"),
 };
 
-/** @type {{ title: string, bot: { id: number, username: string, name: string, description: string, short_description: string }, users: { id: number, name: string, role: string }[] } | null} */
+/** @type {{ title: string, bot: { id: number, username: string, name: string, description: string, short_description: string }, users: { id: number, name: string, persona: string }[] } | null} */
 let config = null;
 /** the user the page acts as now */
 let currentUserId = 0;
@@ -249,8 +249,8 @@ function paintAvatar(el, name, id) {
   el.dataset.color = String(Math.abs(Number(id)) % 7);
 }
 
-function roleLabel(role) {
-  return role === "admin" ? "Admin" : "Customer";
+function personaLabel(persona) {
+  return persona === "admin" ? "Admin" : "Customer";
 }
 
 function renderUserMenu() {
@@ -273,7 +273,7 @@ function renderUserMenu() {
     name.textContent = user.name;
     const meta = document.createElement("span");
     meta.className = "menu__meta";
-    meta.textContent = `${roleLabel(user.role)} · id ${user.id}`;
+    meta.textContent = `${personaLabel(user.persona)} · id ${user.id}`;
     who.append(name, meta);
     const badge = document.createElement("span");
     badge.className = "badge";
@@ -312,11 +312,11 @@ function switchUser(userId) {
     // storage may be unavailable; the choice is only a convenience
   }
   ui.app.dataset.userId = String(userId);
-  ui.app.dataset.role = user.role;
+  ui.app.dataset.persona = user.persona;
   paintAvatar(ui.currentAvatar, user.name, user.id);
   ui.currentName.textContent = user.name;
-  ui.currentRole.textContent = roleLabel(user.role);
-  ui.currentRole.dataset.role = user.role;
+  ui.currentPersona.textContent = personaLabel(user.persona);
+  ui.currentPersona.dataset.persona = user.persona;
   for (const item of ui.userMenu.querySelectorAll("[data-user-id]"))
     item.setAttribute("aria-checked", String(Number(item.dataset.userId) === userId));
 

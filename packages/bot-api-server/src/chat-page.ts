@@ -10,7 +10,8 @@ export interface PlaygroundUser {
   id: number;
   /** shown in the switcher; also the user's first_name on the Bot API server */
   name: string;
-  role: "customer" | "admin";
+  /** who the page plays: a customer, or the shop's admin (only a label and a colour here) */
+  persona: "customer" | "admin";
   /** the user's Telegram client language; default "id" */
   language_code?: string;
 }
@@ -35,7 +36,7 @@ export interface PlaygroundConfig {
     description: string;
     short_description: string;
   };
-  users: { id: number; name: string; role: "customer" | "admin" }[];
+  users: { id: number; name: string; persona: "customer" | "admin" }[];
 }
 
 const ASSETS = {
@@ -156,7 +157,7 @@ export function createPlaygroundRoutes<E extends Env = Env>(options: PlaygroundO
         description: await botText("getMyDescription", "description"),
         short_description: await botText("getMyShortDescription", "short_description"),
       },
-      users: options.users.map(({ id, name, role }) => ({ id, name, role })),
+      users: options.users.map(({ id, name, persona }) => ({ id, name, persona })),
     };
     return Response.json(config, { headers: HEADERS });
   });

@@ -8,8 +8,8 @@ import {
 } from "../index.ts";
 
 const USERS = [
-  { id: 5001, name: "Budi", role: "customer" as const },
-  { id: 5002, name: "Sari", role: "admin" as const, language_code: "en" },
+  { id: 5001, name: "Budi", persona: "customer" as const },
+  { id: 5002, name: "Sari", persona: "admin" as const, language_code: "en" },
 ];
 
 describe("the playground routes", () => {
@@ -68,8 +68,8 @@ describe("the playground routes", () => {
         short_description: "",
       },
       users: [
-        { id: 5001, name: "Budi", role: "customer" },
-        { id: 5002, name: "Sari", role: "admin" },
+        { id: 5001, name: "Budi", persona: "customer" },
+        { id: 5002, name: "Sari", persona: "admin" },
       ],
     });
   });

@@ -13,8 +13,12 @@ import {
 // a small grammY bot for developing and testing the playground page, and a server that puts
 // the Bot API server, the page and the bot on one port, as the real app is meant to
 
-export const DEMO_CUSTOMER: PlaygroundUser = { id: 5001, name: "Budi Santoso", role: "customer" };
-export const DEMO_ADMIN: PlaygroundUser = { id: 5002, name: "Sari Wulandari", role: "admin" };
+export const DEMO_CUSTOMER: PlaygroundUser = {
+  id: 5001,
+  name: "Budi Santoso",
+  persona: "customer",
+};
+export const DEMO_ADMIN: PlaygroundUser = { id: 5002, name: "Sari Wulandari", persona: "admin" };
 
 export const FINAL_TEXT = "✅ berhasil SN: 1234";
 export const PROCESSING_TEXT = "⏳ diproses";

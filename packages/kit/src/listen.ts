@@ -16,7 +16,7 @@ export function listen(
   hostname?: string,
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, ...(hostname ? { hostname } : {}) }, (info) => {
+    const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
       resolve({
         port: (info as AddressInfo).port,
         address: (info as AddressInfo).address,

@@ -2,11 +2,11 @@ import { listen, systemClock } from "@kios/kit";
 import { pino } from "pino";
 import { createAccounts } from "./accounts.ts";
 import { createSandboxApp } from "./app.ts";
-import { createCallbackSender } from "./callbacks.ts";
 import { generateCatalogue } from "./catalogue.ts";
 import { createDelays } from "./delays.ts";
 import { createCallbackDice, createFaultDice, faultsFrom } from "./faults.ts";
 import { createRateLimiter } from "./rate-limit.ts";
+import { createReportSender } from "./reports.ts";
 import { createSettlement } from "./settlement.ts";
 import { createStore, snapshot } from "./store.ts";
 import type { RunningSandbox, Sandbox, SandboxFaults, SandboxOptions } from "./types.ts";
@@ -47,7 +47,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     faults: faultsFrom(options.faults),
     deprecationWarning: options.deprecationWarning || undefined,
   };
-  const callbacks = createCallbackSender({
+  const callbacks = createReportSender({
     clock,
     logger,
     delays,

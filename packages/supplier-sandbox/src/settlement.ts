@@ -1,8 +1,8 @@
 import type { Clock } from "@kios/kit";
 import type { Logger } from "pino";
 import type { Accounts } from "./accounts.ts";
-import type { CallbackPayload, CallbackSender } from "./callbacks.ts";
 import { type CallbackKind, type CallbackRoll, callbackPlan } from "./faults.ts";
+import type { ReportPayload, ReportSender } from "./reports.ts";
 import { wireResult } from "./results.ts";
 import type { Store, StoredTransaction } from "./store.ts";
 import type { SandboxFaults } from "./types.ts";
@@ -20,7 +20,7 @@ export interface SettlementDeps {
   store: Store;
   accounts: Accounts;
   clock: Clock;
-  callbacks: CallbackSender;
+  callbacks: ReportSender;
   faults: () => SandboxFaults;
   /** decides the callback faults of one settled transaction */
   rollCallbacks?: (faults: SandboxFaults) => CallbackRoll;
@@ -31,7 +31,7 @@ export interface SettlementDeps {
 /** an expired callback's timestamp: well outside the 5-minute window */
 const EXPIRED_BY_MS = 10 * 60 * 1000;
 
-function payloadOf(t: StoredTransaction, kind: CallbackKind): CallbackPayload {
+function payloadOf(t: StoredTransaction, kind: CallbackKind): ReportPayload {
   switch (kind) {
     case "final":
       return { data: wireResult(t) };

@@ -4,7 +4,7 @@ import { escapeHtml } from "../format.ts";
 import { translator } from "../i18n.ts";
 import { PRODUCT_PAGE_SIZE, pageOf } from "./catalogue.ts";
 import type { FlowEnv } from "./env.ts";
-import { ask, type Convo, type FlowArgs, HTML, pickPaged } from "./kit.ts";
+import { ask, type Convo, type FlowArgs, pickPaged } from "./kit.ts";
 import { offerCard, sayRefusal } from "./offer.ts";
 
 /** a customer number: digits (separators allowed), 6 to 20 of them */
@@ -26,13 +26,13 @@ export function billFlow(env: FlowEnv) {
       empty: t("no-products"),
       pageSize: PRODUCT_PAGE_SIZE,
       load: async (offset, limit) => {
-        const kinds = await listCategories(env.deps.db, "pasca", { tier: args.tier });
+        const kinds = await listCategories(env.deps.orders.db, "pasca", { tier: args.tier });
         return pageOf(kinds, offset, limit, (k) => ({ label: k.category, value: k.category }));
       },
     });
     if (category === undefined) return;
     const loadProducts = async (offset: number, limit: number) => {
-      const page = await productsByCategory(env.deps.db, category, {
+      const page = await productsByCategory(env.deps.orders.db, category, {
         tier: args.tier,
         limit,
         offset,
@@ -60,7 +60,7 @@ export function billFlow(env: FlowEnv) {
         parse: parseCustomerNo,
         hint: t("hint-customer-no"),
       });
-      await ctx.reply(t("bill-checking"), HTML);
+      await ctx.reply(t("bill-checking"));
       const outcome = await offerCard(conversation, ctx, t, env, {
         productCode: code,
         destination: customerNo,

@@ -4,7 +4,7 @@ import { translator } from "../i18n.ts";
 import { startDeposit } from "../services/deposits.ts";
 import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
 import type { FlowEnv } from "./env.ts";
-import { ask, type Convo, type FlowArgs, HTML } from "./kit.ts";
+import { ask, type Convo, type FlowArgs } from "./kit.ts";
 
 const DEPOSIT_PRESETS = [50_000, 100_000, 200_000, 500_000];
 
@@ -23,11 +23,11 @@ export function depositFlow(env: FlowEnv) {
       });
       const outcome = await conversation.external(() => startDeposit(env.deps, userId, amount));
       if (outcome.ok) {
-        await ctx.reply(depositCreatedText(t, outcome.deposit), HTML);
+        await ctx.reply(depositCreatedText(t, outcome.deposit));
         return;
       }
       // below the minimum or above the maximum: say the limit and ask again
-      await ctx.reply(depositRefusedText(t, outcome), HTML);
+      await ctx.reply(depositRefusedText(t, outcome));
     }
   };
 }

@@ -22,8 +22,6 @@ export interface FlowArgs {
   tier: "customer" | "reseller";
 }
 
-export const HTML = { parse_mode: "HTML" } as const;
-
 export interface Choice<T> {
   label: string;
   value: T;
@@ -56,7 +54,7 @@ function choiceKeyboard<T>(t: Translate, choices: ReadonlyArray<Choice<T>>, colu
 async function clearKeyboard(ctx: FlowContext, chatId: number, messageIds: Asked, note?: string) {
   // a message already without buttons, or gone, is fine: its buttons are dead either way
   for (const id of messageIds) await clearButtons(ctx.api, chatId, id);
-  if (note) await ctx.reply(note, HTML);
+  if (note) await ctx.reply(note);
 }
 
 function isStale(asked: Asked, ctx: FlowContext): boolean {
@@ -78,7 +76,7 @@ export async function ask<T>(
   const choices = opts.choices ?? [];
   const keyboard = choiceKeyboard(t, choices, opts.columns ?? 1);
   const chatId = ctx.chatId!;
-  const first = await ctx.reply(opts.text, { ...HTML, reply_markup: keyboard });
+  const first = await ctx.reply(opts.text, { reply_markup: keyboard });
   const asked: Asked = [first.message_id];
   for (;;) {
     const u = await conversation.wait();
@@ -105,7 +103,6 @@ export async function ask<T>(
     // edits, reactions and other updates without a question to answer are ignored
     if (!u.message) continue;
     const again = await u.reply(`${opts.hint}\n\n${opts.text}`, {
-      ...HTML,
       reply_markup: keyboard,
     });
     asked.push(again.message_id);
@@ -143,7 +140,7 @@ export async function pickPaged<T>(
   let page = 0;
   let current = await conversation.external(() => opts.load(0, opts.pageSize));
   if (current.total === 0 || current.items.length === 0) {
-    await ctx.reply(opts.empty, { ...HTML, reply_markup: new InlineKeyboard() });
+    await ctx.reply(opts.empty, { reply_markup: new InlineKeyboard() });
     return undefined;
   }
   const render = () => {
@@ -158,7 +155,7 @@ export async function pickPaged<T>(
     );
     return withCancel(t, kb);
   };
-  const first = await ctx.reply(opts.text, { ...HTML, reply_markup: render() });
+  const first = await ctx.reply(opts.text, { reply_markup: render() });
   const asked: Asked = [first.message_id];
   for (;;) {
     const u = await conversation.wait();
@@ -191,7 +188,6 @@ export async function pickPaged<T>(
     // the list moves down to the new message: one live list, so its page is unambiguous
     await clearKeyboard(u, chatId, asked);
     const again = await u.reply(`${opts.hint}\n\n${opts.text}`, {
-      ...HTML,
       reply_markup: render(),
     });
     asked.splice(0, asked.length, again.message_id);

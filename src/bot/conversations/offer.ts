@@ -4,7 +4,7 @@ import type { Translate } from "../i18n.ts";
 import { type QuoteOutcome, refusalText, requestQuote } from "../services/quotes.ts";
 import { quoteCard } from "../views/quote.ts";
 import type { FlowEnv } from "./env.ts";
-import { type Convo, HTML } from "./kit.ts";
+import type { Convo } from "./kit.ts";
 
 /**
  * the last step of every purchase flow: price it and show the confirmation card. The card's
@@ -25,7 +25,7 @@ export async function offerCard(
   );
   if (outcome.ok) {
     const card = quoteCard(t, outcome.quote);
-    await ctx.reply(card.text, { ...HTML, reply_markup: card.keyboard });
+    await ctx.reply(card.text, { reply_markup: card.keyboard });
   }
   return outcome;
 }
@@ -50,5 +50,5 @@ export async function sayRefusal(
 ): Promise<void> {
   // the supplier's words only for "no bill" (e.g. already paid); its errors stay in the logs
   const detail = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
-  await ctx.reply(refusalText(t, outcome) + detail, HTML);
+  await ctx.reply(refusalText(t, outcome) + detail);
 }

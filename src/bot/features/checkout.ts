@@ -5,7 +5,6 @@ import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
 import { CB, cb, cbPattern, parseCb } from "../callback-data.ts";
 import { STAGE, showCard } from "../cards.ts";
 import type { BotContext } from "../context.ts";
-import { HTML } from "../conversations/kit.ts";
 import { editMessage } from "../edit.ts";
 import { escapeHtml, rupiah } from "../format.ts";
 import { findQuote, type QuoteSummary } from "../services/queries.ts";
@@ -40,7 +39,7 @@ export async function offerQuote(
       });
       if (shown !== "gone") return;
     }
-    await ctx.reply(text, { ...HTML, ...(keyboard ? { reply_markup: keyboard } : {}) });
+    await ctx.reply(text, { reply_markup: keyboard });
   };
   if (!outcome.ok) {
     const extra = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
@@ -73,12 +72,11 @@ async function showStage(
   const message = ctx.callbackQuery?.message;
   if (!message) return;
   const result = await showCard(
-    { api: ctx.api, db: ctx.deps.db },
+    { api: ctx.api, db: ctx.deps.orders.db },
     { chatId: message.chat.id, messageId: message.message_id, quoteId, stage, text, keyboard },
   );
   // the card can't be edited any more (deleted, too old): say it in a new message
-  if (result === "gone")
-    await ctx.reply(text, { ...HTML, ...(keyboard ? { reply_markup: keyboard } : {}) });
+  if (result === "gone") await ctx.reply(text, { reply_markup: keyboard });
 }
 
 async function showOrder(ctx: BotContext, order: Order): Promise<void> {
@@ -144,7 +142,7 @@ export function checkoutButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.pay), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId ? await findQuote(ctx.deps.db, quoteId, ctx.from.id) : undefined;
+    const quote = quoteId ? await findQuote(ctx.deps.orders.db, quoteId, ctx.from.id) : undefined;
     if (!quote) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
@@ -171,10 +169,10 @@ export function checkoutButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.cancelQuote), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const outcome = await cancelQuote(ctx.deps.db, {
+    const outcome = await cancelQuote(ctx.deps.orders.db, {
       quoteId,
       userId: ctx.from.id,
-      now: new Date(ctx.deps.clock.now()),
+      now: new Date(ctx.deps.orders.clock.now()),
     });
     if (outcome.state === "ordered") {
       await ctx.answerCallbackQuery({ text: ctx.t("cancel-too-late") });
@@ -188,7 +186,7 @@ export function checkoutButtons(): Composer<BotContext> {
   // a fresh quote (or a fresh bill inquiry) for the same product and destination
   composer.callbackQuery(cbPattern(CB.requote), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId ? await findQuote(ctx.deps.db, quoteId, ctx.from.id) : undefined;
+    const quote = quoteId ? await findQuote(ctx.deps.orders.db, quoteId, ctx.from.id) : undefined;
     if (!quote) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;

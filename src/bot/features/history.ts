@@ -4,6 +4,7 @@ import { CB, cb, cbInt, cbPattern, parseCb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
 import { editPressed } from "../edit.ts";
 import { rupiah, wibDateTime } from "../format.ts";
+import { PLAIN } from "../html.ts";
 import { addPageNav, clampPage, pageCount } from "../keyboards/paging.ts";
 import { orderDetails, statusIcon } from "../views/order.ts";
 import { offerQuote } from "./checkout.ts";
@@ -12,14 +13,14 @@ const HISTORY_PAGE_SIZE = 5;
 
 async function historyPage(ctx: BotContext, page: number) {
   const userId = ctx.from!.id;
-  let list = await listUserOrders(ctx.deps.db, userId, {
+  let list = await listUserOrders(ctx.deps.orders.db, userId, {
     limit: HISTORY_PAGE_SIZE,
     offset: page * HISTORY_PAGE_SIZE,
   });
   const wanted = clampPage(page, list.total, HISTORY_PAGE_SIZE);
   if (wanted !== page) {
     page = wanted;
-    list = await listUserOrders(ctx.deps.db, userId, {
+    list = await listUserOrders(ctx.deps.orders.db, userId, {
       limit: HISTORY_PAGE_SIZE,
       offset: page * HISTORY_PAGE_SIZE,
     });
@@ -49,7 +50,7 @@ export async function showHistory(ctx: BotContext, page: number, edit: boolean):
     await editPressed(ctx, view.text, { keyboard: view.keyboard, plain: true });
     return;
   }
-  await ctx.reply(view.text, { reply_markup: view.keyboard });
+  await ctx.reply(view.text, { ...PLAIN, reply_markup: view.keyboard });
 }
 
 export function historyCommands(): Composer<BotContext> {
@@ -72,7 +73,7 @@ export function historyButtons(): Composer<BotContext> {
     const parts = parseCb(ctx.callbackQuery.data)?.parts ?? [];
     const orderId = cbInt(parts[0]);
     const page = cbInt(parts[1]) ?? 0;
-    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.orders.db, orderId);
     // another user's order is treated exactly like a missing one
     if (!order || order.userId !== ctx.from.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
@@ -87,7 +88,7 @@ export function historyButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.buyAgain), async (ctx) => {
     const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
-    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.orders.db, orderId);
     if (!order || order.userId !== ctx.from.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;

@@ -24,7 +24,7 @@ export function menuFeature(): Composer<BotContext> {
       case "ewallet":
       case "game":
       case "bill":
-        if (!(await catalogueReady(ctx.deps.db))) {
+        if (!(await catalogueReady(ctx.deps.orders.db))) {
           await ctx.reply(ctx.t("catalogue-loading"));
           return;
         }

@@ -1,7 +1,6 @@
 import { Composer } from "grammy";
 import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
 import type { BotContext } from "../context.ts";
-import { HTML } from "../conversations/kit.ts";
 import { escapeHtml } from "../format.ts";
 import { offerQuote } from "./checkout.ts";
 
@@ -16,18 +15,17 @@ export function quickOrderFeature(): Composer<BotContext> {
     .hears(QUICK_ORDER, async (ctx) => {
       const code = ctx.match[1]!.toUpperCase();
       const destination = ctx.match[2]!;
-      const item = await productByCode(ctx.deps.db, code, { tier: "reseller" });
+      const item = await productByCode(ctx.deps.orders.db, code, { tier: "reseller" });
       if (!item) {
-        const loading = !(await catalogueReady(ctx.deps.db));
+        const loading = !(await catalogueReady(ctx.deps.orders.db));
         await ctx.reply(
           loading
             ? ctx.t("catalogue-loading")
             : ctx.t("quick-unknown-code", { code: escapeHtml(code) }),
-          HTML,
         );
         return;
       }
-      if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"), HTML);
+      if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"));
       await offerQuote(ctx, {
         productCode: item.code,
         destination,

@@ -1,19 +1,18 @@
 import { Composer } from "grammy";
 import { registerAdminCommands } from "../commands.ts";
 import type { BotContext } from "../context.ts";
-import { HTML } from "../conversations/kit.ts";
 import { escapeHtml } from "../format.ts";
 import { mainMenuKeyboard } from "../keyboards/main-menu.ts";
 
 async function showMenu(ctx: BotContext): Promise<void> {
-  await ctx.reply(ctx.t("menu-title"), { ...HTML, reply_markup: mainMenuKeyboard(ctx.t) });
+  await ctx.reply(ctx.t("menu-title"), { reply_markup: mainMenuKeyboard(ctx.t) });
 }
 
 export async function showHelp(ctx: BotContext): Promise<void> {
   const parts = [ctx.t("help-customer")];
   if (ctx.user?.tier === "reseller") parts.push(ctx.t("help-reseller"));
   if (ctx.isAdmin) parts.push(ctx.t("help-admin"));
-  await ctx.reply(parts.join("\n\n"), HTML);
+  await ctx.reply(parts.join("\n\n"));
 }
 
 export function startFeature(): Composer<BotContext> {
@@ -32,7 +31,6 @@ export function startFeature(): Composer<BotContext> {
     }
     const name = escapeHtml(ctx.from?.first_name ?? "");
     await ctx.reply(ctx.t("welcome", { name }), {
-      ...HTML,
       reply_markup: mainMenuKeyboard(ctx.t),
     });
   });

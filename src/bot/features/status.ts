@@ -1,7 +1,6 @@
 import { Composer } from "grammy";
 import { findUserOrder } from "../../commerce/orders/queries.ts";
 import type { BotContext } from "../context.ts";
-import { HTML } from "../conversations/kit.ts";
 import { escapeHtml } from "../format.ts";
 import { orderDetails } from "../views/order.ts";
 
@@ -11,13 +10,12 @@ export function statusFeature(): Composer<BotContext> {
   composer.command("status", async (ctx) => {
     const ref = ctx.match.trim();
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(ref)) {
-      await ctx.reply(ctx.t("status-usage"), HTML);
+      await ctx.reply(ctx.t("status-usage"));
       return;
     }
-    const order = await findUserOrder(ctx.deps.db, ctx.from!.id, ref);
+    const order = await findUserOrder(ctx.deps.orders.db, ctx.from!.id, ref);
     await ctx.reply(
       order ? orderDetails(ctx.t, order) : ctx.t("status-not-found", { ref: escapeHtml(ref) }),
-      HTML,
     );
   });
   return composer;

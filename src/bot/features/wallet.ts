@@ -3,7 +3,6 @@ import { todaySpend } from "../../commerce/orders/queries.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import { CB, cb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
-import { HTML } from "../conversations/kit.ts";
 import { parseAmount, rupiah } from "../format.ts";
 import { startDeposit } from "../services/deposits.ts";
 import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
@@ -11,15 +10,18 @@ import { enterFlow } from "./flows.ts";
 
 export async function showBalance(ctx: BotContext): Promise<void> {
   const userId = ctx.from!.id;
-  const balance = await walletBalance(ctx.deps.db, userId);
+  const balance = await walletBalance(ctx.deps.orders.db, userId);
   const lines = [ctx.t("balance", { balance: rupiah(balance) })];
   if (ctx.user?.tier === "reseller") {
-    const spent = await todaySpend(ctx.deps.db, userId, new Date(ctx.deps.clock.now()));
+    const spent = await todaySpend(
+      ctx.deps.orders.db,
+      userId,
+      new Date(ctx.deps.orders.clock.now()),
+    );
     lines.push(ctx.t("balance-today", { spent: rupiah(spent) }));
   }
   lines.push(ctx.t("balance-top-up-hint"));
   await ctx.reply(lines.join("\n"), {
-    ...HTML,
     reply_markup: new InlineKeyboard().text(ctx.t("btn-top-up"), cb(CB.topUp)),
   });
 }
@@ -34,13 +36,12 @@ export function walletFeature(): Composer<BotContext> {
     if (arg === "") return enterFlow(ctx, "deposit");
     const amount = parseAmount(arg);
     if (amount === undefined) {
-      await ctx.reply(ctx.t("deposit-usage"), HTML);
+      await ctx.reply(ctx.t("deposit-usage"));
       return;
     }
     const outcome = await startDeposit(ctx.deps, ctx.from!.id, amount);
     await ctx.reply(
       outcome.ok ? depositCreatedText(ctx.t, outcome.deposit) : depositRefusedText(ctx.t, outcome),
-      HTML,
     );
   });
 

@@ -1,27 +1,14 @@
-import { enqueueNotification } from "../../commerce/notifications/outbox.ts";
 import { getSetting, isNumber } from "../../commerce/settings.ts";
 import { DEPOSIT_SETTINGS, DepositError, requestDeposit } from "../../commerce/wallet/deposits.ts";
 import type { BotDeps } from "../deps.ts";
+import type { DepositOutcome } from "../views/deposit.ts";
 import { kick } from "./notifications.ts";
-
-export interface DepositView {
-  id: number;
-  amount: number;
-  payAmount: number;
-  reference: string;
-  instructions: string;
-  expiresAt: number;
-}
-
-export type DepositOutcome =
-  | { ok: true; deposit: DepositView }
-  | { ok: false; reason: DepositError["reason"]; min: number; max: number };
 
 /** the smallest and largest deposit the shop accepts (settings, with defaults) */
 async function depositLimits(deps: BotDeps): Promise<{ min: number; max: number }> {
   const [min, max] = await Promise.all([
-    getSetting(deps.db, DEPOSIT_SETTINGS.min.key, DEPOSIT_SETTINGS.min.fallback, isNumber),
-    getSetting(deps.db, DEPOSIT_SETTINGS.max.key, DEPOSIT_SETTINGS.max.fallback, isNumber),
+    getSetting(deps.orders.db, DEPOSIT_SETTINGS.min.key, DEPOSIT_SETTINGS.min.fallback, isNumber),
+    getSetting(deps.orders.db, DEPOSIT_SETTINGS.max.key, DEPOSIT_SETTINGS.max.fallback, isNumber),
   ]);
   return { min, max };
 }
@@ -36,19 +23,13 @@ export async function startDeposit(
   amount: number,
 ): Promise<DepositOutcome> {
   try {
-    const d = await requestDeposit(deps.db, {
+    const d = await requestDeposit(deps.orders.db, {
       userId,
       amount,
-      clock: deps.clock,
-      ...(deps.config.maxAmount ? { maxAmount: deps.config.maxAmount } : {}),
+      clock: deps.orders.clock,
+      maxAmount: deps.config.maxAmount,
+      adminIds: deps.config.adminIds,
     });
-    for (const adminId of deps.config.adminIds) {
-      await enqueueNotification(deps.db, {
-        key: `deposit:${d.id}:requested:${adminId}`,
-        chatId: adminId,
-        payload: { type: "deposit_requested", depositId: d.id },
-      });
-    }
     await kick(deps);
     return {
       ok: true,

@@ -26,14 +26,14 @@ export async function requestQuote(orders: OrderDeps, r: QuoteRequest): Promise<
         chatId: r.chatId,
         productCode: r.productCode,
         customerNo: r.destination,
-        ...(r.testing ? { testing: true } : {}),
+        testing: r.testing,
       })
     : await createQuote(orders, {
         userId: r.userId,
         chatId: r.chatId,
         productCode: r.productCode,
         destination: r.destination,
-        ...(r.testing ? { testing: true } : {}),
+        testing: r.testing,
       });
   return result.ok ? { ok: true, quote: quoteView(result.quote) } : result;
 }

@@ -1,10 +1,22 @@
 import { InlineKeyboard } from "grammy";
 import type { User } from "../../commerce/users.ts";
-import type { DepositRequest } from "../../commerce/wallet/deposits.ts";
+import type { DepositError, DepositRequest } from "../../commerce/wallet/deposits.ts";
 import { CB, cb } from "../callback-data.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
-import type { DepositOutcome, DepositView } from "../services/deposits.ts";
+
+export interface DepositView {
+  id: number;
+  amount: number;
+  payAmount: number;
+  reference: string;
+  instructions: string;
+  expiresAt: number;
+}
+
+export type DepositOutcome =
+  | { ok: true; deposit: DepositView }
+  | { ok: false; reason: DepositError["reason"]; min: number; max: number };
 
 /** what the user is told after asking to top up */
 export function depositCreatedText(t: Translate, d: DepositView): string {

@@ -3,11 +3,11 @@
 
 export * from "./categories.ts";
 export * from "./errors.ts";
-export * from "./jobs.ts";
 export * from "./markup-rules.ts";
 export * from "./operators.ts";
 export * from "./prices.ts";
 export * from "./pricing.ts";
 export * from "./queries.ts";
-export * from "./settings.ts";
+export * from "./round-step.ts";
 export * from "./sync.ts";
+export * from "./sync-job.ts";

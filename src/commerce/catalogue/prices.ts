@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import { listMarkupRules } from "./markup-rules.ts";
 import { type MarkupRule, type PricingProduct, sellingPrice, type Tier } from "./pricing.ts";
-import { getRoundStep } from "./settings.ts";
+import { getRoundStep } from "./round-step.ts";
 
 /** everything a price depends on besides the product: read once, apply to many */
 export interface PricingContext {

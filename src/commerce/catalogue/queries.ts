@@ -83,7 +83,7 @@ async function page(
     where,
     limit,
     offset,
-    ...(orderBy ? { orderBy } : {}),
+    orderBy,
   };
   const rows = rowsOf(await db.execute(pricedProducts(query)));
   if (rows.length === 0 && offset > 0) {

@@ -32,8 +32,8 @@ export interface Notification {
 }
 
 /** "sent", or "gone" when the chat can never receive it (bot blocked, chat deleted) */
-export type DeliveryResult = "sent" | "gone";
-export type Deliver = (n: Notification) => Promise<DeliveryResult>;
+export type SendResult = "sent" | "gone";
+export type NotificationSender = (n: Notification) => Promise<SendResult>;
 
 export async function enqueueNotification(
   exec: Executor,
@@ -96,7 +96,7 @@ function toNotification(row: typeof notifications.$inferSelect, recovered: boole
 }
 
 /** true when something in the outbox could be delivered now (a cheap look, no claim) */
-export async function hasDeliverable(exec: Executor, now: Date): Promise<boolean> {
+export async function hasDueNotifications(exec: Executor, now: Date): Promise<boolean> {
   const rows = await exec
     .select({ id: notifications.id })
     .from(notifications)

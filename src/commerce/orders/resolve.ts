@@ -163,7 +163,7 @@ async function reschedule(
       await enqueueNotification(tx, {
         key: `order:${order.id}:${reason ?? "flagged"}:${adminId}`,
         chatId: adminId,
-        payload: { type: "order_flagged", orderId: order.id, ...(reason ? { reason } : {}) },
+        payload: { type: "order_flagged", orderId: order.id, reason },
       });
     }
   });

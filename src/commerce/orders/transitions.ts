@@ -133,8 +133,8 @@ export async function markOpen(
       status,
       nextCheckAt,
       updatedAt: now,
-      ...(supplier?.code ? { supplierCode: supplier.code } : {}),
-      ...(supplier?.message ? { supplierMessage: supplier.message } : {}),
+      supplierCode: supplier?.code || undefined,
+      supplierMessage: supplier?.message || undefined,
     })
     .where(and(eq(orders.id, order.id), inArray(orders.status, allowedFrom)))
     .returning();
@@ -185,7 +185,7 @@ export async function scheduleCheck(
     .set({
       checks: sql`${orders.checks} + 1`,
       nextCheckAt,
-      ...(flag ? { flaggedAt: sql`coalesce(${orders.flaggedAt}, now())` } : {}),
+      flaggedAt: flag ? sql`coalesce(${orders.flaggedAt}, now())` : undefined,
     })
     .where(and(eq(orders.id, orderId), inArray(orders.status, OPEN)));
 }

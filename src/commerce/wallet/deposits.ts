@@ -53,7 +53,14 @@ function newReference(): string {
  */
 export async function requestDeposit(
   db: Database,
-  r: { userId: number; amount: number; clock?: Clock; maxAmount?: number },
+  r: {
+    userId: number;
+    amount: number;
+    clock?: Clock;
+    maxAmount?: number;
+    /** admins who get the request (a deposit_requested notice each, in the same transaction) */
+    adminIds?: readonly number[];
+  },
 ): Promise<DepositRequest & { instructions: string }> {
   const clock = r.clock ?? systemClock;
   const min = await getSetting(
@@ -89,16 +96,27 @@ export async function requestDeposit(
   );
   for (let attempt = 0; attempt < 25; attempt++) {
     try {
-      const [row] = await db
-        .insert(depositRequests)
-        .values({
-          userId: r.userId,
-          amount: r.amount,
-          payAmount: r.amount + randomInt(1, 1000),
-          reference: newReference(),
-          expiresAt: new Date(clock.now() + ttl * 60_000),
-        })
-        .returning();
+      // one transaction an attempt: the request and its notices to the admins, or nothing
+      const row = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(depositRequests)
+          .values({
+            userId: r.userId,
+            amount: r.amount,
+            payAmount: r.amount + randomInt(1, 1000),
+            reference: newReference(),
+            expiresAt: new Date(clock.now() + ttl * 60_000),
+          })
+          .returning();
+        for (const adminId of r.adminIds ?? []) {
+          await enqueueNotification(tx, {
+            key: `deposit:${row!.id}:requested:${adminId}`,
+            chatId: adminId,
+            payload: { type: "deposit_requested", depositId: row!.id },
+          });
+        }
+        return row;
+      });
       const instructions = template
         .replaceAll("{amount}", formatPlain(row!.payAmount))
         .replaceAll("{reference}", row!.reference);

@@ -124,6 +124,7 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
               product_code: request.code,
               customer_id: request.customerNo,
               ref_id: request.refId,
+              // sent only when true, as on the signature interface (where the key would be signed)
               ...(request.testing === true ? { testing: true } : {}),
             },
           },

@@ -70,9 +70,10 @@ export function createKeyWire(options: KeyWireOptions): KeyWire {
               headers: {
                 authorization: `Bearer ${options.apiKey}`,
                 accept: "application/json",
+                // a header with an undefined value would be sent as "undefined": kept out instead
                 ...(body ? { "content-type": "application/json; charset=utf-8" } : {}),
               },
-              ...(body ? { body: JSON.stringify(body) } : {}),
+              body: body ? JSON.stringify(body) : undefined,
             },
             scrub: options.scrub,
           }),

@@ -177,7 +177,7 @@ export function toKeyTransaction(
     createdAt: wibTimeOf(d.created_at),
     supplierCode: ctx.rc,
     message: ctx.message,
-    ...(d.trx_id ? { trxId: d.trx_id } : {}),
+    trxId: d.trx_id || undefined,
   };
   if (kind === "order") {
     return { kind: "order", ...common, price: orderPrice(d.price, status, what) };

@@ -11,7 +11,7 @@ import {
   getRoundStep,
   ROUND_STEP_SETTING,
   setRoundStep,
-} from "../../../src/commerce/catalogue/settings.ts";
+} from "../../../src/commerce/catalogue/round-step.ts";
 import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import type { Database } from "../../../src/db/client.ts";
 import { markupRules, settings } from "../../../src/db/schema.ts";

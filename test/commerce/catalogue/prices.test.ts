@@ -9,7 +9,7 @@ import {
   sellingPrice,
   type Tier,
 } from "../../../src/commerce/catalogue/pricing.ts";
-import { setRoundStep } from "../../../src/commerce/catalogue/settings.ts";
+import { setRoundStep } from "../../../src/commerce/catalogue/round-step.ts";
 import { rowsOf } from "../../../src/commerce/catalogue/sql-rows.ts";
 import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import type { Database } from "../../../src/db/client.ts";

@@ -1,17 +1,17 @@
 import { ManualClock } from "@kios/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverDue } from "../../../src/commerce/notifications/deliver.ts";
+import { drainOutbox } from "../../../src/commerce/notifications/drain.ts";
 import {
   claimNotifications,
   enqueueNotification,
-  hasDeliverable,
+  hasDueNotifications,
   markSent,
   type Notification,
   STALE_CLAIM_MS,
   startSending,
 } from "../../../src/commerce/notifications/outbox.ts";
-import { createSendLimiter } from "../../../src/commerce/notifications/rate-limit.ts";
+import { createSendLimiter } from "../../../src/commerce/notifications/send-limiter.ts";
 import { notifications } from "../../../src/db/schema.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
@@ -26,8 +26,8 @@ describe(`notification outbox (${testDriver})`, () => {
   });
   afterAll(() => t.destroy());
 
-  async function drain(deliver: (n: Notification) => Promise<"sent" | "gone">) {
-    return deliverDue({ db: t.handle.db, deliver, limiter: noWait, clock, logger });
+  async function drain(send: (n: Notification) => Promise<"sent" | "gone">) {
+    return drainOutbox({ db: t.handle.db, send, limiter: noWait, clock, logger });
   }
 
   it("queues a notification once per key and delivers it once", async () => {
@@ -135,10 +135,10 @@ describe(`notification outbox (${testDriver})`, () => {
     const inFlight = new Promise<void>((r) => {
       started = r;
     });
-    const draining = deliverDue(
+    const draining = drainOutbox(
       {
         db: t.handle.db,
-        deliver: async () => {
+        send: async () => {
           started();
           await slow;
           return "sent";
@@ -167,10 +167,10 @@ describe(`notification outbox (${testDriver})`, () => {
       });
     }
     const seen: string[] = [];
-    const first = await deliverDue(
+    const first = await drainOutbox(
       {
         db: t.handle.db,
-        deliver: async (n) => {
+        send: async (n) => {
           seen.push(n.key);
           // one send outlasts the whole budget (generous, so a loaded machine still starts one)
           await new Promise((r) => setTimeout(r, 1500));
@@ -199,10 +199,10 @@ describe(`notification outbox (${testDriver})`, () => {
       chatId: 7,
       payload: { type: "broadcast", text: "hang" },
     });
-    const result = await deliverDue(
+    const result = await drainOutbox(
       {
         db: t.handle.db,
-        deliver: () => new Promise(() => {}),
+        send: () => new Promise(() => {}),
         limiter: noWait,
         clock,
         logger,
@@ -210,9 +210,9 @@ describe(`notification outbox (${testDriver})`, () => {
       { maxSendMs: 50 },
     );
     expect(result).toEqual({ handled: 1, more: false });
-    expect(await hasDeliverable(t.handle.db, new Date(clock.now()))).toBe(false);
+    expect(await hasDueNotifications(t.handle.db, new Date(clock.now()))).toBe(false);
     clock.advance(STALE_CLAIM_MS + 1);
-    expect(await hasDeliverable(t.handle.db, new Date(clock.now()))).toBe(true);
+    expect(await hasDueNotifications(t.handle.db, new Date(clock.now()))).toBe(true);
     const recovered: boolean[] = [];
     await drain(async (n) => {
       recovered.push(n.recovered);

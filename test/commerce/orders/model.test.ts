@@ -3,14 +3,14 @@ import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import { and, eq, inArray, like } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processCallback } from "../../../src/commerce/callbacks/inbox.ts";
-import { createSupplierCallbackRoute } from "../../../src/commerce/callbacks/route.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder, sweepOpenOrders } from "../../../src/commerce/orders/resolve.ts";
+import { processSupplierReport } from "../../../src/commerce/supplier-reports/inbox.ts";
+import { createSupplierReportRoute } from "../../../src/commerce/supplier-reports/route.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
-import { notifications, orders, supplierCallbacks, transfers } from "../../../src/db/schema.ts";
+import { notifications, orders, supplierReports, transfers } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
@@ -77,11 +77,11 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 
 describe(`order engine model (${testDriver})`, () => {
   let h: CommerceHarness;
-  let route: ReturnType<typeof createSupplierCallbackRoute>;
+  let route: ReturnType<typeof createSupplierReportRoute>;
   beforeAll(async () => {
     // nothing settles by itself: the test decides when the supplier moves
     h = await bootCommerce({ sandbox: { settleDelayMs: 24 * 3600_000 } });
-    route = createSupplierCallbackRoute({
+    route = createSupplierReportRoute({
       db: h.deps.db,
       secretKey: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
       clock: h.clock,
@@ -141,10 +141,8 @@ describe(`order engine model (${testDriver})`, () => {
         };
 
         const processAll = async () => {
-          const pending = await h.deps.db
-            .select({ id: supplierCallbacks.id })
-            .from(supplierCallbacks);
-          for (const c of pending) await processCallback(h.deps, c.id);
+          const pending = await h.deps.db.select({ id: supplierReports.id }).from(supplierReports);
+          for (const c of pending) await processSupplierReport(h.deps, c.id);
         };
 
         for (const act of actions) {

@@ -1,11 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processCallback, storeCallback } from "../../../src/commerce/callbacks/inbox.ts";
 import {
   NOT_FOUND_MARGIN_MS,
   NOT_FOUND_MIN_CHECKS,
   SIGNED_REQUEST_WINDOW_MS,
 } from "../../../src/commerce/orders/deps.ts";
+import {
+  processSupplierReport,
+  storeSupplierReport,
+} from "../../../src/commerce/supplier-reports/inbox.ts";
 
 /** past the signed request's window: the supplier can no longer accept it */
 const PAST_WINDOW_MS = SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
@@ -140,12 +143,12 @@ describe(`order races (${testDriver})`, () => {
       event: "transaction.final",
       data: { ref_id: order.refId, status: "Success", price: 10_000, sn: "123" },
     });
-    const { id } = await storeCallback(h.deps.db, {
+    const { id } = await storeSupplierReport(h.deps.db, {
       rawBody: raw,
       refId: order.refId,
       reportedStatus: "success",
     });
-    await processCallback(h.deps, id);
+    await processSupplierReport(h.deps, id);
 
     const [after] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     // nothing moves by itself (the order was settled once), but it is flagged...
@@ -162,7 +165,7 @@ describe(`order races (${testDriver})`, () => {
       orderId: order.id,
       supplierStatus: "success",
     });
-    await processCallback(h.deps, id);
+    await processSupplierReport(h.deps, id);
     const again = await h.deps.db
       .select()
       .from(notifications)

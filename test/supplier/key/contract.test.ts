@@ -1,9 +1,9 @@
 import { verifyCallback } from "@kios/kit";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/logger.ts";
-import { parseCallback } from "../../../src/supplier/callback.ts";
 import type { KeySupplier } from "../../../src/supplier/key/client.ts";
 import { newRefId } from "../../../src/supplier/ref-id.ts";
+import { parseSupplierReport } from "../../../src/supplier/report.ts";
 import { memorySink } from "../../helpers/app.ts";
 import {
   accepted,
@@ -194,7 +194,7 @@ describe("one supplier behind both interfaces", () => {
       verifyCallback(secret, delivery.raw, delivery.timestamp, delivery.signature, clock.now());
     expect(check("sk-shop-2")).toEqual({ ok: true });
     expect(check("sandbox-secret-key").ok).toBe(false);
-    expect(parseCallback(delivery.raw)).toMatchObject({
+    expect(parseSupplierReport(delivery.raw)).toMatchObject({
       event: "transaction.final",
       transaction: { kind: "order", refId, status: "success" },
     });

@@ -1,7 +1,6 @@
 import { Composer } from "grammy";
 import { enqueueNotification } from "../../../commerce/notifications/outbox.ts";
 import type { BotContext } from "../../context.ts";
-import { HTML } from "../../conversations/kit.ts";
 import { kick } from "../../services/notifications.ts";
 import { reachableUserIds } from "../../services/queries.ts";
 
@@ -17,13 +16,13 @@ export function adminBroadcast(): Composer<BotContext> {
   composer.command("broadcast", async (ctx) => {
     const text = ctx.match.trim();
     if (text === "" || text.length > BROADCAST_MAX) {
-      await ctx.reply(ctx.t("admin-broadcast-usage"), HTML);
+      await ctx.reply(ctx.t("admin-broadcast-usage"));
       return;
     }
-    const ids = await reachableUserIds(ctx.deps.db);
+    const ids = await reachableUserIds(ctx.deps.orders.db);
     const origin = `${ctx.chat.id}:${ctx.msg.message_id}`;
     let queued = 0;
-    await ctx.deps.db.transaction(async (tx) => {
+    await ctx.deps.orders.db.transaction(async (tx) => {
       for (const userId of ids) {
         const added = await enqueueNotification(tx, {
           key: `broadcast:${origin}:${userId}`,
@@ -34,7 +33,7 @@ export function adminBroadcast(): Composer<BotContext> {
       }
     });
     await kick(ctx.deps);
-    await ctx.reply(ctx.t("admin-broadcast-queued", { count: queued }), HTML);
+    await ctx.reply(ctx.t("admin-broadcast-queued", { count: queued }));
   });
   return composer;
 }

@@ -13,7 +13,6 @@ import {
 import type { MarkupRule } from "../../../commerce/catalogue/pricing.ts";
 import { SupplierError } from "../../../supplier/types.ts";
 import type { BotContext } from "../../context.ts";
-import { HTML } from "../../conversations/kit.ts";
 import { editMessage } from "../../edit.ts";
 import { escapeHtml, rupiah } from "../../format.ts";
 import { parsePercentBp, parseSignedRupiah, parseUserId, words } from "./args.ts";
@@ -37,11 +36,11 @@ async function markup(ctx: BotContext): Promise<void> {
   const sub = args[0]?.toLowerCase();
   try {
     if (sub === undefined || sub === "list") {
-      const rules = await listMarkupRules(ctx.deps.db);
+      const rules = await listMarkupRules(ctx.deps.orders.db);
       const lines = [ctx.t("admin-markup-title")];
       lines.push(...(rules.length > 0 ? rules.map(ruleLine) : [ctx.t("admin-markup-none")]));
       lines.push("", ctx.t("admin-markup-usage"));
-      await ctx.reply(lines.join("\n"), HTML);
+      await ctx.reply(lines.join("\n"));
       return;
     }
     if (sub === "set") {
@@ -59,33 +58,33 @@ async function markup(ctx: BotContext): Promise<void> {
         flat === undefined ||
         args.length > tierAt + 3
       ) {
-        await ctx.reply(ctx.t("admin-markup-usage"), HTML);
+        await ctx.reply(ctx.t("admin-markup-usage"));
         return;
       }
-      const rule = await setMarkupRule(ctx.deps.db, {
+      const rule = await setMarkupRule(ctx.deps.orders.db, {
         scope,
         scopeValue: args.slice(2, tierAt).join(" "),
         tier: args[tierAt] as Tier,
         percentBp,
         flat,
       });
-      await ctx.reply(ctx.t("admin-markup-set", { rule: ruleLine(rule) }), HTML);
+      await ctx.reply(ctx.t("admin-markup-set", { rule: ruleLine(rule) }));
       return;
     }
     if (sub === "del" || sub === "delete") {
       const id = parseUserId(args[1]);
       if (id === undefined) {
-        await ctx.reply(ctx.t("admin-markup-usage"), HTML);
+        await ctx.reply(ctx.t("admin-markup-usage"));
         return;
       }
-      const rule = await deleteMarkupRule(ctx.deps.db, id);
-      await ctx.reply(ctx.t("admin-markup-deleted", { rule: ruleLine(rule) }), HTML);
+      const rule = await deleteMarkupRule(ctx.deps.orders.db, id);
+      await ctx.reply(ctx.t("admin-markup-deleted", { rule: ruleLine(rule) }));
       return;
     }
-    await ctx.reply(ctx.t("admin-markup-usage"), HTML);
+    await ctx.reply(ctx.t("admin-markup-usage"));
   } catch (err) {
     if (!(err instanceof PricingError)) throw err;
-    await ctx.reply(ctx.t("admin-markup-refused", { reason: escapeHtml(err.message) }), HTML);
+    await ctx.reply(ctx.t("admin-markup-refused", { reason: escapeHtml(err.message) }));
   }
 }
 
@@ -94,27 +93,26 @@ export function adminCatalogue(): Composer<BotContext> {
 
   composer.command("balance", async (ctx) => {
     try {
-      const b = await ctx.deps.supplier.balance();
+      const b = await ctx.deps.orders.supplier.balance();
       // the supplier's deprecation warnings, so the owner hears of an API change in time
-      const notices = (ctx.deps.supplier.notices?.() ?? []).map((n) =>
+      const notices = (ctx.deps.orders.supplier.notices?.() ?? []).map((n) =>
         ctx.t("admin-supplier-notice", { notice: escapeHtml(n) }),
       );
       await ctx.reply(
         [ctx.t("admin-balance", { balance: rupiah(b.balance) }), ...notices].join("\n"),
-        HTML,
       );
     } catch (err) {
       ctx.deps.logger.warn({ err }, "supplier balance failed");
-      await ctx.reply(ctx.t("admin-supplier-error", { code: supplierProblem(err) }), HTML);
+      await ctx.reply(ctx.t("admin-supplier-error", { code: supplierProblem(err) }));
     }
   });
 
   composer.command("sync", async (ctx) => {
-    const progress = await ctx.reply(ctx.t("admin-sync-started"), HTML);
+    const progress = await ctx.reply(ctx.t("admin-sync-started"));
     let text: string;
     try {
-      const s = await syncCatalogue(ctx.deps.db, ctx.deps.supplier, {
-        clock: ctx.deps.clock,
+      const s = await syncCatalogue(ctx.deps.orders.db, ctx.deps.orders.supplier, {
+        clock: ctx.deps.orders.clock,
         logger: ctx.deps.logger,
       });
       text = ctx.t("admin-sync-done", {

@@ -10,11 +10,10 @@ import { resolveOrder } from "../../../commerce/orders/resolve.ts";
 import type { Order } from "../../../commerce/orders/types.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
 import type { BotContext } from "../../context.ts";
-import { HTML } from "../../conversations/kit.ts";
 import { editMessage } from "../../edit.ts";
-import { escapeHtml, rupiah, wibDateTime } from "../../format.ts";
+import { rupiah } from "../../format.ts";
 import type { Translate } from "../../i18n.ts";
-import { statusIcon } from "../../views/order.ts";
+import { openOrderLine } from "../../views/admin-order.ts";
 
 const PENDING_LIMIT = 10;
 
@@ -31,45 +30,24 @@ function period(t: Translate, key: string, s: PeriodStats): string {
   return `${text}\n${t("admin-stats-overcharge", { count: s.overcharged, loss: rupiah(s.overcharge) })}`;
 }
 
-/** one open order as the admins see it */
-export function openOrderLine(o: Order): string {
-  const flag = o.flaggedAt ? "⚠️ " : "";
-  return `${flag}${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${o.status} · ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)} · ${wibDateTime(o.createdAt.getTime())}`;
-}
-
-export function recheckButton(t: Translate, o: Order): InlineKeyboard {
-  return new InlineKeyboard().text(
-    t("btn-recheck", { ref: o.refId.slice(-8) }),
-    cb(CB.recheck, o.id),
-  );
-}
-
-/** refund or keep waiting, for an order the supplier has no record of (key interface) */
-export function decisionButtons(t: Translate, o: Order): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(t("btn-decide-refund"), cb(CB.decide, o.id, "refund"))
-    .text(t("btn-decide-wait"), cb(CB.decide, o.id, "wait"));
-}
-
 export function adminOrders(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command("stats", async (ctx) => {
-    const s = await orderStats(ctx.deps.db, new Date(ctx.deps.clock.now()));
+    const s = await orderStats(ctx.deps.orders.db, new Date(ctx.deps.orders.clock.now()));
     await ctx.reply(
       [
         ctx.t("admin-stats-title"),
         period(ctx.t, "admin-stats-today", s.today),
         period(ctx.t, "admin-stats-week", s.week),
       ].join("\n\n"),
-      HTML,
     );
   });
 
   composer.command("pending", async (ctx) => {
-    const open = await openOrders(ctx.deps.db, { limit: PENDING_LIMIT });
+    const open = await openOrders(ctx.deps.orders.db, { limit: PENDING_LIMIT });
     if (open.length === 0) {
-      await ctx.reply(ctx.t("admin-pending-none"), HTML);
+      await ctx.reply(ctx.t("admin-pending-none"));
       return;
     }
     const kb = new InlineKeyboard();
@@ -78,7 +56,6 @@ export function adminOrders(): Composer<BotContext> {
     await ctx.reply(
       [ctx.t("admin-pending-title", { count: open.length }), ...open.map(openOrderLine)].join("\n"),
       {
-        ...HTML,
         reply_markup: kb,
       },
     );
@@ -92,7 +69,7 @@ export function adminOrderButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.recheck), async (ctx) => {
     const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
-    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.orders.db, orderId);
     if (!order) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
@@ -108,7 +85,7 @@ export function adminOrderButtons(): Composer<BotContext> {
     await ctx.answerCallbackQuery({
       text: ctx.t("admin-recheck-done", { ref: now.refId, status: now.status }),
     });
-    await ctx.reply(openOrderLine(now), HTML);
+    await ctx.reply(openOrderLine(now));
   });
   composer.callbackQuery(cbPattern(CB.decide), async (ctx) => {
     const [id, choice] = parseCb(ctx.callbackQuery.data)?.parts ?? [];
@@ -124,7 +101,7 @@ export function adminOrderButtons(): Composer<BotContext> {
     });
     if (!result.ok) {
       await ctx.answerCallbackQuery({ text: ctx.t(`decide-${result.reason}`) });
-      if (result.order) await ctx.reply(openOrderLine(result.order), HTML);
+      if (result.order) await ctx.reply(openOrderLine(result.order));
       return;
     }
     await ctx.answerCallbackQuery({ text: ctx.t(`decided-${choice}`) });

@@ -1,7 +1,6 @@
 import { Composer } from "grammy";
 import { productByCode } from "../../../commerce/catalogue/queries.ts";
 import type { BotContext } from "../../context.ts";
-import { HTML } from "../../conversations/kit.ts";
 import { escapeHtml } from "../../format.ts";
 import { offerQuote } from "../checkout.ts";
 import { QUICK_ORDER } from "../quick-order.ts";
@@ -15,16 +14,16 @@ export function adminTestOrder(): Composer<BotContext> {
   composer.command("test", async (ctx) => {
     const m = QUICK_ORDER.exec(ctx.match);
     if (!m) {
-      await ctx.reply(ctx.t("admin-test-usage"), HTML);
+      await ctx.reply(ctx.t("admin-test-usage"));
       return;
     }
     const code = m[1]!.toUpperCase();
-    const item = await productByCode(ctx.deps.db, code, { tier: "customer" });
+    const item = await productByCode(ctx.deps.orders.db, code, { tier: "customer" });
     if (!item) {
-      await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }), HTML);
+      await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }));
       return;
     }
-    if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"), HTML);
+    if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"));
     await offerQuote(ctx, {
       productCode: item.code,
       destination: m[2]!,

@@ -9,7 +9,6 @@ import {
   walletBalance,
 } from "../../../commerce/wallet/ledger.ts";
 import type { BotContext } from "../../context.ts";
-import { HTML } from "../../conversations/kit.ts";
 import { escapeHtml, parseAmount, rupiah, wibDateTime } from "../../format.ts";
 import { statusIcon } from "../../views/order.ts";
 import { parseUserId, words } from "./args.ts";
@@ -21,10 +20,10 @@ async function tellUser(
   key: string,
   vars: Record<string, string>,
 ) {
-  const user = await findUser(ctx.deps.db, userId);
+  const user = await findUser(ctx.deps.orders.db, userId);
   const t = ctx.translatorFor(user?.language ?? "id");
   try {
-    await ctx.api.sendMessage(userId, t(key, vars), HTML);
+    await ctx.api.sendMessage(userId, t(key, vars));
   } catch (err) {
     ctx.deps.logger.info({ err, userId }, "could not tell the user about a wallet change");
   }
@@ -36,12 +35,12 @@ async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<v
   const userId = parseUserId(idText);
   const amount = amountText ? parseAmount(amountText) : undefined;
   if (userId === undefined || amount === undefined) {
-    await ctx.reply(ctx.t(`admin-${direction}-usage`), HTML);
+    await ctx.reply(ctx.t(`admin-${direction}-usage`));
     return;
   }
   const max = ctx.deps.config.maxAmount ?? MAX_OPERATION_AMOUNT;
   if (amount > max) {
-    await ctx.reply(ctx.t("admin-amount-too-large", { max: rupiah(max) }), HTML);
+    await ctx.reply(ctx.t("admin-amount-too-large", { max: rupiah(max) }));
     return;
   }
   const memo = note.join(" ").slice(0, 200);
@@ -52,28 +51,27 @@ async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<v
   try {
     const result =
       direction === "credit"
-        ? await creditWallet(ctx.deps.db, { ...transfer, kind: "credit" })
-        : await debitWallet(ctx.deps.db, transfer);
+        ? await creditWallet(ctx.deps.orders.db, { ...transfer, kind: "credit" })
+        : await debitWallet(ctx.deps.orders.db, transfer);
     applied = result.applied;
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
-    const balance = await walletBalance(ctx.deps.db, userId);
-    await ctx.reply(ctx.t("admin-debit-insufficient", { balance: rupiah(balance) }), HTML);
+    const balance = await walletBalance(ctx.deps.orders.db, userId);
+    await ctx.reply(ctx.t("admin-debit-insufficient", { balance: rupiah(balance) }));
     return;
   }
   if (!applied) {
     // the same update delivered again: it moved money the first time, not now
-    await ctx.reply(ctx.t("admin-adjust-repeated"), HTML);
+    await ctx.reply(ctx.t("admin-adjust-repeated"));
     return;
   }
-  const balance = await walletBalance(ctx.deps.db, userId);
+  const balance = await walletBalance(ctx.deps.orders.db, userId);
   await ctx.reply(
     ctx.t(`admin-${direction}-done`, {
       user: String(userId),
       amount: rupiah(amount),
       balance: rupiah(balance),
     }),
-    HTML,
   );
   await tellUser(ctx, userId, `wallet-${direction}ed`, {
     amount: rupiah(amount),
@@ -92,27 +90,27 @@ export function adminWallet(): Composer<BotContext> {
     const [idText, tier] = words(ctx.match);
     const userId = parseUserId(idText);
     if (userId === undefined || (tier !== "customer" && tier !== "reseller")) {
-      await ctx.reply(ctx.t("admin-role-usage"), HTML);
+      await ctx.reply(ctx.t("admin-role-usage"));
       return;
     }
-    await setTier(ctx.deps.db, userId, tier);
-    await ctx.reply(ctx.t("admin-role-done", { user: String(userId), tier }), HTML);
+    await setTier(ctx.deps.orders.db, userId, tier);
+    await ctx.reply(ctx.t("admin-role-done", { user: String(userId), tier }));
   });
 
   composer.command("user", async (ctx) => {
     const userId = parseUserId(words(ctx.match)[0]);
     if (userId === undefined) {
-      await ctx.reply(ctx.t("admin-user-usage"), HTML);
+      await ctx.reply(ctx.t("admin-user-usage"));
       return;
     }
-    const user = await findUser(ctx.deps.db, userId);
+    const user = await findUser(ctx.deps.orders.db, userId);
     if (!user) {
-      await ctx.reply(ctx.t("admin-user-not-found", { user: String(userId) }), HTML);
+      await ctx.reply(ctx.t("admin-user-not-found", { user: String(userId) }));
       return;
     }
     const [balance, recent] = await Promise.all([
-      walletBalance(ctx.deps.db, userId),
-      listUserOrders(ctx.deps.db, userId, { limit: 5, offset: 0 }),
+      walletBalance(ctx.deps.orders.db, userId),
+      listUserOrders(ctx.deps.orders.db, userId, { limit: 5, offset: 0 }),
     ]);
     const lines = [
       ctx.t("admin-user", {
@@ -132,7 +130,7 @@ export function adminWallet(): Composer<BotContext> {
         `${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)}`,
       );
     }
-    await ctx.reply(lines.join("\n"), HTML);
+    await ctx.reply(lines.join("\n"));
   });
 
   return composer;

@@ -2,12 +2,12 @@ import { signCallback } from "@kios/kit";
 import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processCallback } from "../../../src/commerce/callbacks/inbox.ts";
-import { createSupplierCallbackRoute } from "../../../src/commerce/callbacks/route.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
+import { processSupplierReport } from "../../../src/commerce/supplier-reports/inbox.ts";
+import { createSupplierReportRoute } from "../../../src/commerce/supplier-reports/route.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { orders, supplierCallbacks } from "../../../src/db/schema.ts";
+import { orders, supplierReports } from "../../../src/db/schema.ts";
 import { createServer } from "../../../src/server/app.ts";
 import { createMetrics } from "../../../src/server/metrics.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
@@ -27,7 +27,7 @@ describe(`supplier callbacks (${testDriver})`, () => {
       metrics: createMetrics(),
       health: async () => ({ ok: true, checks: {} }),
       routes: [
-        createSupplierCallbackRoute({
+        createSupplierReportRoute({
           db: h.deps.db,
           secretKey: SECRET,
           clock: h.clock,
@@ -95,8 +95,8 @@ describe(`supplier callbacks (${testDriver})`, () => {
     expect(await again.json()).toEqual({ ok: true, duplicate: true });
     const rows = await h.deps.db
       .select()
-      .from(supplierCallbacks)
-      .where(eq(supplierCallbacks.refId, "KNOPE1"));
+      .from(supplierReports)
+      .where(eq(supplierReports.refId, "KNOPE1"));
     expect(rows).toHaveLength(1);
     expect(stored).toContain(rows[0]!.id);
   });
@@ -120,8 +120,8 @@ describe(`supplier callbacks (${testDriver})`, () => {
     expect((await signed(JSON.stringify({ event: "x" }))).status).toBe(400);
     const rows = await h.deps.db
       .select()
-      .from(supplierCallbacks)
-      .where(eq(supplierCallbacks.refId, "KFORGED"));
+      .from(supplierReports)
+      .where(eq(supplierReports.refId, "KFORGED"));
     expect(rows).toEqual([]);
   });
 
@@ -131,10 +131,10 @@ describe(`supplier callbacks (${testDriver})`, () => {
     expect(res.status).toBe(200);
     const [row] = await h.deps.db
       .select()
-      .from(supplierCallbacks)
-      .where(eq(supplierCallbacks.refId, order.refId));
+      .from(supplierReports)
+      .where(eq(supplierReports.refId, order.refId));
     // processed (the supplier asked), and the supplier's /v1/status still says pending
-    expect(await processCallback(h.deps, row!.id)).toBe("order pending");
+    expect(await processSupplierReport(h.deps, row!.id)).toBe("order pending");
     const [after] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(after?.status).toBe("pending");
     expect(after?.sn).toBeNull();
@@ -148,9 +148,9 @@ describe(`supplier callbacks (${testDriver})`, () => {
     await signed(body);
     const [row] = await h.deps.db
       .select()
-      .from(supplierCallbacks)
-      .where(eq(supplierCallbacks.refId, order.refId));
-    expect(await processCallback(h.deps, row!.id)).toBe("order success");
+      .from(supplierReports)
+      .where(eq(supplierReports.refId, order.refId));
+    expect(await processSupplierReport(h.deps, row!.id)).toBe("order success");
     const [after] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(after?.status).toBe("success");
     // the sandbox's own sn, from status, not the callback's
@@ -161,15 +161,12 @@ describe(`supplier callbacks (${testDriver})`, () => {
     // the stale callback is processed like any other, and moves nothing
     const [staleRow] = await h.deps.db
       .select()
-      .from(supplierCallbacks)
+      .from(supplierReports)
       .where(
-        and(
-          eq(supplierCallbacks.refId, order.refId),
-          eq(supplierCallbacks.reportedStatus, "pending"),
-        ),
+        and(eq(supplierReports.refId, order.refId), eq(supplierReports.reportedStatus, "pending")),
       );
     expect(staleRow).toBeDefined();
-    expect(await processCallback(h.deps, staleRow!.id)).toBe("order success");
+    expect(await processSupplierReport(h.deps, staleRow!.id)).toBe("order success");
     const [again] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(again).toMatchObject({ status: "success", sn: after?.sn, finalAt: after?.finalAt });
     expect(await walletBalance(h.deps.db, user)).toBe(balance);
@@ -179,9 +176,9 @@ describe(`supplier callbacks (${testDriver})`, () => {
     await signed(orderBody("KSTRANGER", "Success", "SN"));
     const [row] = await h.deps.db
       .select()
-      .from(supplierCallbacks)
-      .where(eq(supplierCallbacks.refId, "KSTRANGER"));
-    expect(await processCallback(h.deps, row!.id)).toBe("unknown_ref_id");
+      .from(supplierReports)
+      .where(eq(supplierReports.refId, "KSTRANGER"));
+    expect(await processSupplierReport(h.deps, row!.id)).toBe("unknown_ref_id");
   });
 
   it("refuses an oversized body with 413", async () => {

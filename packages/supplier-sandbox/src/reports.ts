@@ -10,7 +10,7 @@ import { unixSeconds } from "./time.ts";
 export const CALLBACK_EVENT = "transaction.final";
 
 /** one callback to deliver: its data, and how it is (mis)signed */
-export interface CallbackPayload {
+export interface ReportPayload {
   data: Record<string, unknown>;
   /** signed with a key the shop does not know */
   forged?: boolean;
@@ -21,12 +21,12 @@ export interface CallbackPayload {
 /** a secret no account has: what a forger signs with */
 const FORGER_SECRET = "not-the-shop-secret";
 
-export interface CallbackSender {
+export interface ReportSender {
   /** delivers the payloads one after another, in the background; resolves with how many got a 2xx */
   deliver(
     url: string,
     secretKey: string,
-    payloads: CallbackPayload[],
+    payloads: ReportPayload[],
     refId: string,
   ): Promise<number>;
   /** waits for every delivery under way */
@@ -35,7 +35,7 @@ export interface CallbackSender {
   close(): void;
 }
 
-export interface CallbackDeps {
+export interface ReportSenderDeps {
   clock: Clock;
   logger: Logger;
   delays: Delays;
@@ -43,7 +43,7 @@ export interface CallbackDeps {
   timeoutMs: number;
 }
 
-export function createCallbackSender(deps: CallbackDeps): CallbackSender {
+export function createReportSender(deps: ReportSenderDeps): ReportSender {
   const inFlight = new Set<Promise<unknown>>();
   const aborter = new AbortController();
 
@@ -73,7 +73,7 @@ export function createCallbackSender(deps: CallbackDeps): CallbackSender {
     }
   }
 
-  async function deliverOne(url: string, secretKey: string, p: CallbackPayload, refId: string) {
+  async function deliverOne(url: string, secretKey: string, p: ReportPayload, refId: string) {
     const rawBody = JSON.stringify({ event: CALLBACK_EVENT, data: p.data });
     const secret = p.forged ? FORGER_SECRET : secretKey;
     const waits = [0, ...deps.retryDelaysMs];

@@ -2,16 +2,16 @@ import { z } from "zod";
 import { SupplierError, type SupplierTransaction } from "./types.ts";
 import { toBillTransaction, toOrderTransaction } from "./wire.ts";
 
-// the supplier's callback (docs/callbacks.md): POST { event: "transaction.final", data: <order result
+// a supplier report, what the supplier calls its callback (docs/supplier-reports.md): POST { event: "transaction.final", data: <order result
 // | bill payment result> }. Verify it first with verifyCallback (signature.ts) on the raw body;
 // then treat it as evidence only and confirm with status() before moving money.
 
-const callbackSchema = z.object({
+const reportSchema = z.object({
   event: z.string().trim().min(1).max(100),
   data: z.record(z.string(), z.unknown()),
 });
 
-export interface ParsedCallback {
+export interface ParsedSupplierReport {
   event: string;
   transaction: SupplierTransaction;
 }
@@ -22,15 +22,15 @@ function isBill(data: Record<string, unknown>): boolean {
   return typeof data.status === "string" && /^(pending|success|failed)$/.test(data.status.trim());
 }
 
-/** parses a callback's raw body; throws SupplierError BAD_RESPONSE on anything malformed. */
-export function parseCallback(rawBody: string): ParsedCallback {
+/** parses a supplier report's raw body; throws SupplierError BAD_RESPONSE on anything malformed. */
+export function parseSupplierReport(rawBody: string): ParsedSupplierReport {
   let json: unknown;
   try {
     json = JSON.parse(rawBody);
   } catch {
     throw new SupplierError("BAD_RESPONSE", "malformed supplier callback: the body is not JSON");
   }
-  const result = callbackSchema.safeParse(json);
+  const result = reportSchema.safeParse(json);
   if (!result.success) {
     throw new SupplierError(
       "BAD_RESPONSE",

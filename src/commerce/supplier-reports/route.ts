@@ -5,31 +5,32 @@ import { bodyLimit } from "hono/body-limit";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { AppEnv } from "../../server/app.ts";
-import { parseCallback } from "../../supplier/callback.ts";
-import { storeCallback } from "./inbox.ts";
+import { parseSupplierReport } from "../../supplier/report.ts";
+import { storeSupplierReport } from "./inbox.ts";
 
-const CALLBACK_PATH = "/supplier/callback";
+// the path suppliers are already configured with (their "callback URL"): it stays
+const SUPPLIER_REPORT_PATH = "/supplier/callback";
 
-export interface CallbackRouteDeps {
+export interface SupplierReportRouteDeps {
   db: Database;
-  /** the supplier account's secret_key, which signs callbacks */
+  /** the supplier account's secret_key, which signs its reports */
   secretKey: string;
   clock: Clock;
   logger: Logger;
-  /** a new callback is stored: process it (a job) */
-  onStored(callbackId: number): Promise<void>;
+  /** a new report is stored: process it (a job) */
+  onStored(reportId: number): Promise<void>;
   onReceived?(result: "accepted" | "duplicate" | "unauthorized" | "malformed"): void;
 }
 
 /**
- * POST /supplier/callback: verify the signature on the raw body (constant time, 5-minute
- * tolerance), store it once, answer at once; the work happens in a job.
+ * POST /supplier/callback, where the supplier sends its reports: verify the signature on the
+ * raw body (constant time, 5-minute tolerance), store it once, answer at once; the work happens in a job.
  */
-export function createSupplierCallbackRoute(deps: CallbackRouteDeps): Hono<AppEnv> {
-  const log = deps.logger.child({ component: "callbacks" });
+export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<AppEnv> {
+  const log = deps.logger.child({ component: "supplier-reports" });
   const count = deps.onReceived ?? (() => {});
   return new Hono<AppEnv>().post(
-    CALLBACK_PATH,
+    SUPPLIER_REPORT_PATH,
     bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
     async (c) => {
       const raw = await c.req.text();
@@ -41,18 +42,21 @@ export function createSupplierCallbackRoute(deps: CallbackRouteDeps): Hono<AppEn
         deps.clock.now(),
       );
       if (!verdict.ok) {
-        log.warn({ reason: verdict.reason, requestId: c.get("requestId") }, "callback refused");
+        log.warn(
+          { reason: verdict.reason, requestId: c.get("requestId") },
+          "supplier report refused",
+        );
         count("unauthorized");
         return c.json({ error: "unauthorized", reason: verdict.reason }, 401);
       }
-      let parsed: ReturnType<typeof parseCallback>;
+      let parsed: ReturnType<typeof parseSupplierReport>;
       try {
-        parsed = parseCallback(raw);
+        parsed = parseSupplierReport(raw);
       } catch {
         count("malformed");
         return c.json({ error: "malformed_callback" }, 400);
       }
-      const { id, duplicate } = await storeCallback(deps.db, {
+      const { id, duplicate } = await storeSupplierReport(deps.db, {
         rawBody: raw,
         refId: parsed.transaction.refId,
         reportedStatus: parsed.transaction.status,
@@ -61,7 +65,7 @@ export function createSupplierCallbackRoute(deps: CallbackRouteDeps): Hono<AppEn
       if (!duplicate) {
         log.info(
           { refId: parsed.transaction.refId, status: parsed.transaction.status },
-          "callback",
+          "supplier report",
         );
         await deps.onStored(id);
       }

@@ -1,5 +1,9 @@
 import { type Api, GrammyError } from "grammy";
-import type { Deliver, DeliveryResult, Notification } from "../../commerce/notifications/outbox.ts";
+import type {
+  Notification,
+  NotificationSender,
+  SendResult,
+} from "../../commerce/notifications/outbox.ts";
 import { getOrder } from "../../commerce/orders/queries.ts";
 import { findUser, markBlocked } from "../../commerce/users.ts";
 import { findDeposit } from "../../commerce/wallet/deposits.ts";
@@ -7,13 +11,14 @@ import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import { showCard } from "../cards.ts";
-import { decisionButtons, openOrderLine, recheckButton } from "../features/admin/orders.ts";
 import { rupiah } from "../format.ts";
+import { PLAIN } from "../html.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
+import { decisionButtons, openOrderLine, recheckButton } from "../views/admin-order.ts";
 import { depositAdminCard, depositDecidedText } from "../views/deposit.ts";
 import { orderCard, orderPush } from "../views/order.ts";
 
-export interface DeliverDeps {
+export interface NotificationSenderDeps {
   /** the bot's api (bot.api: with auto-retry for 429s) */
   api: Api;
   db: Database;
@@ -22,8 +27,6 @@ export interface DeliverDeps {
   adminIds: readonly number[];
   logger?: Logger;
 }
-
-const HTML = { parse_mode: "HTML" } as const;
 
 function isGone(err: unknown): boolean {
   if (!(err instanceof GrammyError)) return false;
@@ -37,7 +40,7 @@ function isGone(err: unknown): boolean {
  * retrying. A notification recovered after a crash only does what is safe to repeat:
  * editing in place, and sending what the user must not miss (a result without a message).
  */
-export function createDeliver(deps: DeliverDeps): Deliver {
+export function createNotificationSender(deps: NotificationSenderDeps): NotificationSender {
   const { api, db } = deps;
 
   async function languageOf(userId: number): Promise<Translate> {
@@ -62,7 +65,6 @@ export function createDeliver(deps: DeliverDeps): Deliver {
         // unless an interrupted attempt may already have sent it
         if (late && !n.recovered) {
           await api.sendMessage(n.chatId, orderPush(t, order), {
-            ...HTML,
             reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
           });
         }
@@ -71,8 +73,7 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       // the message is gone: the result comes as a new one
     }
     await api.sendMessage(n.chatId, card.text, {
-      ...HTML,
-      ...(card.keyboard ? { reply_markup: card.keyboard } : {}),
+      reply_markup: card.keyboard,
     });
   }
 
@@ -88,7 +89,7 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (!d || !forAdmins(n)) return;
     const t = await languageOf(n.chatId);
     const card = depositAdminCard(t, d, await findUser(db, d.userId));
-    await api.sendMessage(n.chatId, card.text, { ...HTML, reply_markup: card.keyboard });
+    await api.sendMessage(n.chatId, card.text, { reply_markup: card.keyboard });
   }
 
   async function depositDecided(n: Notification, depositId: number) {
@@ -96,7 +97,7 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (!d) return;
     const t = await languageOf(d.userId);
     const balance = await walletBalance(db, d.userId);
-    await api.sendMessage(n.chatId, depositDecidedText(t, d, balance), HTML);
+    await api.sendMessage(n.chatId, depositDecidedText(t, d, balance));
   }
 
   async function orderFlagged(n: Notification, orderId: number, reason?: "not_found") {
@@ -106,13 +107,11 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (reason === "not_found") {
       // only an admin may refund an order the supplier may still make (key interface)
       await api.sendMessage(n.chatId, `${t("decide-title")}\n${openOrderLine(order)}`, {
-        ...HTML,
         reply_markup: decisionButtons(t, order),
       });
       return;
     }
     await api.sendMessage(n.chatId, `${t("flagged-title")}\n${openOrderLine(order)}`, {
-      ...HTML,
       reply_markup: recheckButton(t, order),
     });
   }
@@ -126,7 +125,7 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       t("conflict-body", { kios: order.status, supplier: supplierStatus }),
       openOrderLine(order),
     ].join("\n");
-    await api.sendMessage(n.chatId, text, HTML);
+    await api.sendMessage(n.chatId, text);
   }
 
   async function orderOvercharged(
@@ -147,10 +146,10 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       }),
       openOrderLine(order),
     ].join("\n");
-    await api.sendMessage(n.chatId, text, HTML);
+    await api.sendMessage(n.chatId, text);
   }
 
-  return async (n): Promise<DeliveryResult> => {
+  return async (n): Promise<SendResult> => {
     const p = n.payload;
     try {
       switch (p.type) {
@@ -174,7 +173,8 @@ export function createDeliver(deps: DeliverDeps): Deliver {
           break;
         case "broadcast":
           // a broadcast that may already have gone out is not sent twice
-          if (!n.recovered) await api.sendMessage(n.chatId, p.text);
+          // an admin's broadcast goes out exactly as typed: not read as HTML
+          if (!n.recovered) await api.sendMessage(n.chatId, p.text, PLAIN);
           break;
       }
       return "sent";

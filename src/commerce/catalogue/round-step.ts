@@ -1,6 +1,5 @@
-import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { settings } from "../../db/schema.ts";
+import { getSetting, putSetting } from "../settings.ts";
 import { PricingError } from "./errors.ts";
 import { DEFAULT_ROUND_STEP } from "./pricing.ts";
 
@@ -16,14 +15,13 @@ function validStep(value: unknown): value is number {
   );
 }
 
+/** a stored step: a number, or a numeric string written by hand */
+const storedStep = (v: unknown): v is number | string =>
+  validStep(typeof v === "string" ? Number(v) : v);
+
 /** the rounding step of selling prices (rupiah); a missing or broken setting means Rp100 */
 export async function getRoundStep(db: Executor): Promise<number> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(eq(settings.key, ROUND_STEP_SETTING));
-  const value = typeof row?.value === "string" ? Number(row.value) : row?.value;
-  return validStep(value) ? value : DEFAULT_ROUND_STEP;
+  return Number(await getSetting(db, ROUND_STEP_SETTING, DEFAULT_ROUND_STEP, storedStep));
 }
 
 export async function setRoundStep(db: Executor, step: number): Promise<void> {
@@ -34,11 +32,5 @@ export async function setRoundStep(db: Executor, step: number): Promise<void> {
       "step",
     );
   }
-  await db
-    .insert(settings)
-    .values({ key: ROUND_STEP_SETTING, value: step })
-    .onConflictDoUpdate({
-      target: settings.key,
-      set: { value: step, updatedAt: sql`now()` },
-    });
+  await putSetting(db, ROUND_STEP_SETTING, step);
 }

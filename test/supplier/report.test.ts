@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCallback } from "../../src/supplier/callback.ts";
+import { parseSupplierReport } from "../../src/supplier/report.ts";
 import { SupplierError } from "../../src/supplier/types.ts";
 
 const orderResult = {
@@ -27,9 +27,11 @@ const billResult = {
   created_at: "2026-01-01 10:00:00",
 };
 
-describe("parseCallback", () => {
+describe("parseSupplierReport", () => {
   it("reads an order result", () => {
-    const parsed = parseCallback(JSON.stringify({ event: "transaction.final", data: orderResult }));
+    const parsed = parseSupplierReport(
+      JSON.stringify({ event: "transaction.final", data: orderResult }),
+    );
     expect(parsed.event).toBe("transaction.final");
     expect(parsed.transaction).toEqual({
       kind: "order",
@@ -47,7 +49,9 @@ describe("parseCallback", () => {
   });
 
   it("reads a bill payment result (told apart by tagihan and the lowercase status)", () => {
-    const parsed = parseCallback(JSON.stringify({ event: "transaction.final", data: billResult }));
+    const parsed = parseSupplierReport(
+      JSON.stringify({ event: "transaction.final", data: billResult }),
+    );
     expect(parsed.transaction).toMatchObject({
       kind: "bill",
       status: "failed",
@@ -57,7 +61,8 @@ describe("parseCallback", () => {
     });
     const { tagihan, admin, total, ...bare } = billResult;
     expect(
-      parseCallback(JSON.stringify({ event: "transaction.final", data: bare })).transaction.kind,
+      parseSupplierReport(JSON.stringify({ event: "transaction.final", data: bare })).transaction
+        .kind,
     ).toBe("bill");
   });
 
@@ -83,7 +88,7 @@ describe("parseCallback", () => {
     it(`throws BAD_RESPONSE on ${name}`, () => {
       let caught: unknown;
       try {
-        parseCallback(body);
+        parseSupplierReport(body);
       } catch (err) {
         caught = err;
       }

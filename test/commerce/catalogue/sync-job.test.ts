@@ -4,7 +4,7 @@ import {
   CATALOGUE_SYNC_QUEUE,
   registerCatalogueJobs,
   requestCatalogueSync,
-} from "../../../src/commerce/catalogue/jobs.ts";
+} from "../../../src/commerce/catalogue/sync-job.ts";
 import { products } from "../../../src/db/schema.ts";
 import { createJobRunner, type JobRunner } from "../../../src/jobs/runner.ts";
 import { createLogger } from "../../../src/logger.ts";

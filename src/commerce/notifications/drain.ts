@@ -4,25 +4,25 @@ import type { Logger } from "../../logger.ts";
 import {
   type Claimed,
   claimNotifications,
-  type Deliver,
-  type DeliveryResult,
   HEARTBEAT_MS,
   markFailed,
   markSent,
+  type NotificationSender,
   releaseClaims,
   renewClaims,
+  type SendResult,
   STALE_CLAIM_MS,
   startSending,
 } from "./outbox.ts";
-import type { SendLimiter } from "./rate-limit.ts";
+import type { SendLimiter } from "./send-limiter.ts";
 
-export interface DeliveryDeps {
+export interface DrainDeps {
   db: Database;
-  deliver: Deliver;
+  send: NotificationSender;
   limiter: SendLimiter;
   clock: Clock;
   logger: Logger;
-  onDelivered?(result: "sent" | "gone" | "failed"): void;
+  onSendResult?(result: "sent" | "gone" | "failed"): void;
 }
 
 export interface DrainOptions {
@@ -51,14 +51,14 @@ export const MAX_SEND_MS = 30_000;
  * send), renewing its claims as it goes so that a survivor can tell a live sender from a
  * dead one within STALE_CLAIM_MS.
  */
-export async function deliverDue(
-  deps: DeliveryDeps,
+export async function drainOutbox(
+  deps: DrainDeps,
   options: DrainOptions = {},
 ): Promise<DrainResult> {
   const budgetMs = options.budgetMs ?? DRAIN_BUDGET_MS;
   const maxSendMs = options.maxSendMs ?? MAX_SEND_MS;
   const log = deps.logger.child({ component: "notify" });
-  const count = deps.onDelivered ?? (() => {});
+  const count = deps.onSendResult ?? (() => {});
   const now = () => new Date(deps.clock.now());
   const started = performance.now();
   const timeUp = () => performance.now() - started >= budgetMs;
@@ -116,7 +116,7 @@ export async function deliverDue(
           continue;
         }
         held.set(id, { n: taken, sending: true });
-        const result = await sendWithin(deps.deliver, taken, maxSendMs);
+        const result = await sendWithin(deps.send, taken, maxSendMs);
         if (result === "timeout") {
           // maybe sent, maybe not: stop renewing it, and recovery (the safe mode) takes over
           held.delete(id);
@@ -147,12 +147,12 @@ export async function deliverDue(
 }
 
 async function sendWithin(
-  deliver: Deliver,
+  send: NotificationSender,
   n: Claimed,
   ms: number,
-): Promise<DeliveryResult | Error | "timeout"> {
+): Promise<SendResult | Error | "timeout"> {
   const { stamp: _, ...notification } = n;
-  const sending = deliver(notification).catch((err: unknown) =>
+  const sending = send(notification).catch((err: unknown) =>
     err instanceof Error ? err : new Error(String(err)),
   );
   let timer: NodeJS.Timeout | undefined;

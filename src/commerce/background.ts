@@ -3,23 +3,23 @@ import type { Database } from "../db/client.ts";
 import { ensureQueue, type QueueSettings } from "../jobs/queues.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
-import { processCallback } from "./callbacks/inbox.ts";
 import {
-  type DeliveryDeps,
   DRAIN_BUDGET_MS,
-  deliverDue,
+  type DrainDeps,
+  drainOutbox,
   MAX_SEND_MS,
-} from "./notifications/deliver.ts";
-import { hasDeliverable } from "./notifications/outbox.ts";
+} from "./notifications/drain.ts";
+import { hasDueNotifications } from "./notifications/outbox.ts";
 import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
 import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
+import { processSupplierReport, unprocessedSupplierReports } from "./supplier-reports/inbox.ts";
 import { expireDeposits } from "./wallet/deposits.ts";
 
 const COMMERCE_QUEUES = {
   orderCheck: "order-check",
   orderSweep: "order-sweep",
-  callback: "supplier-callback",
+  supplierReport: "supplier-report",
   notify: "notify",
   depositExpire: "deposit-expire",
   housekeeping: "housekeeping",
@@ -39,7 +39,7 @@ const QUEUE_SETTINGS = {
   // up to 100 orders one after another; a dead one is taken back by its lease, and the
   // next minute's sweep starts anyway
   orderSweep: { policy: "singleton", expireInSeconds: 15 * 60, retryLimit: 0 },
-  callback: { policy: "standard", expireInSeconds: 120, retryLimit: 5, retryDelay: 2 },
+  supplierReport: { policy: "standard", expireInSeconds: 120, retryLimit: 5, retryDelay: 2 },
   // stately: one waiting kick is enough, and one drain at a time across processes keeps the
   // bot under Telegram's global limit. A drain is bounded (budget plus one send).
   notify: {
@@ -50,6 +50,9 @@ const QUEUE_SETTINGS = {
   depositExpire: { policy: "singleton", expireInSeconds: 5 * 60, retryLimit: 0 },
   housekeeping: { policy: "singleton", expireInSeconds: 30 * 60, retryLimit: 0 },
 } satisfies Record<keyof typeof COMMERCE_QUEUES, QueueSettings>;
+
+/** stored reports younger than this and not processed are queued again when a worker starts */
+const REPORT_REQUEUE_WINDOW_MS = 7 * 86_400_000;
 
 /** how often a worker looks in the outbox for work nobody kicked (retries, recovered claims) */
 const NOTIFY_TICK_MS = 3_000;
@@ -63,7 +66,7 @@ export interface CommerceJobsDeps {
 
 /**
  * the commerce core's background work on pg-boss: status checks of open orders (a job per
- * order plus a sweeper each minute), stored callbacks and deposit expiry. Returns the
+ * order plus a sweeper each minute), stored supplier reports and deposit expiry. Returns the
  * OrderDeps, with jobs, that everything else should use.
  */
 export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDeps> {
@@ -74,7 +77,7 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   const s = QUEUE_SETTINGS;
   await ensureQueue(boss, q.orderCheck, s.orderCheck);
   await ensureQueue(boss, q.orderSweep, s.orderSweep);
-  await ensureQueue(boss, q.callback, s.callback);
+  await ensureQueue(boss, q.supplierReport, s.supplierReport);
   await ensureQueue(boss, q.notify, s.notify);
   // the cron catches anything a lost kick left behind (workers also look every few seconds)
   await boss.schedule(q.notify, "* * * * *");
@@ -116,13 +119,20 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   await jobs.work(q.orderSweep, {}, async () => {
     await sweepOpenOrders(deps);
   });
-  await jobs.work<{ callbackId: number }>(
-    q.callback,
+  await jobs.work<{ reportId: number }>(
+    q.supplierReport,
     { batchSize: 5, pollingIntervalSeconds: 0.5 },
     async (batch) => {
-      for (const job of batch) await processCallback(deps, job.data.callbackId);
+      for (const job of batch) await processSupplierReport(deps, job.data.reportId);
     },
   );
+  // reports stored but never processed are queued again: their job was lost, or was queued
+  // under the queue's old name ("supplier-callback", before the rename) that nothing works
+  // any more. Processing is idempotent, so a report queued twice is acted on once.
+  const since = new Date(deps.clock.now() - REPORT_REQUEUE_WINDOW_MS);
+  for (const reportId of await unprocessedSupplierReports(deps.db, since)) {
+    await boss.send(q.supplierReport, { reportId });
+  }
   await boss.schedule(q.depositExpire, "*/5 * * * *");
   await jobs.work(q.depositExpire, {}, async () => {
     const expired = await expireDeposits(deps.db, deps.clock);
@@ -132,31 +142,28 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   return deps;
 }
 
-/** queues the processing of a stored callback */
-export function callbackJobSender(jobs: JobRunner) {
-  return async (callbackId: number) => {
-    await jobs.boss.send(COMMERCE_QUEUES.callback, { callbackId });
+/** queues the processing of a stored supplier report */
+export function supplierReportJobSender(jobs: JobRunner) {
+  return async (reportId: number) => {
+    await jobs.boss.send(COMMERCE_QUEUES.supplierReport, { reportId });
   };
 }
 
 /**
- * delivers the outbox through a chat front end. Without one (no bot yet), notifications
+ * drains the outbox through a chat front end's sender. Without one (no bot yet), notifications
  * wait in the outbox and go out once a front end runs.
  */
-export async function registerNotificationDelivery(
-  jobs: JobRunner,
-  delivery: DeliveryDeps,
-): Promise<void> {
+export async function registerOutboxDrain(jobs: JobRunner, drain: DrainDeps): Promise<void> {
   const q = COMMERCE_QUEUES.notify;
   const kick = () => jobs.boss.send(q, {});
   await jobs.work(q, { pollingIntervalSeconds: 0.5 }, async () => {
-    const { more } = await deliverDue(delivery);
+    const { more } = await drainOutbox(drain);
     // the drain is bounded in time; what it left is the next job's
     if (more) await kick();
   });
   // retries falling due and claims a dead sender left are nobody's kick: look for them
   jobs.every(NOTIFY_TICK_MS, async () => {
-    if (await hasDeliverable(delivery.db, new Date(delivery.clock.now()))) await kick();
+    if (await hasDueNotifications(drain.db, new Date(drain.clock.now()))) await kick();
   });
 }
 

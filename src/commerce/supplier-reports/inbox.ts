@@ -1,0 +1,61 @@
+import { sha256Hex } from "@kios/kit";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { supplierReports } from "../../db/schema.ts";
+import type { OrderDeps } from "../orders/deps.ts";
+import { getOrderByRef } from "../orders/queries.ts";
+import { resolveOrder } from "../orders/resolve.ts";
+
+/** stores a verified supplier report once; duplicate when this exact body was already received. */
+export async function storeSupplierReport(
+  exec: Executor,
+  r: { rawBody: string; refId: string; reportedStatus: string },
+): Promise<{ id: number; duplicate: boolean }> {
+  const bodyHash = sha256Hex(r.rawBody);
+  const [row] = await exec
+    .insert(supplierReports)
+    .values({ bodyHash, refId: r.refId, reportedStatus: r.reportedStatus, rawBody: r.rawBody })
+    .onConflictDoNothing({ target: supplierReports.bodyHash })
+    .returning({ id: supplierReports.id });
+  if (row) return { id: row.id, duplicate: false };
+  const [existing] = await exec
+    .select({ id: supplierReports.id })
+    .from(supplierReports)
+    .where(eq(supplierReports.bodyHash, bodyHash));
+  return { id: existing!.id, duplicate: true };
+}
+
+/**
+ * acts on a stored supplier report (rule 6: evidence, not truth): the order it names is
+ * checked with the supplier's /v1/status before anything moves.
+ */
+export async function processSupplierReport(deps: OrderDeps, reportId: number): Promise<string> {
+  const [report] = await deps.db
+    .select()
+    .from(supplierReports)
+    .where(eq(supplierReports.id, reportId));
+  if (!report || report.processedAt) return report?.outcome ?? "missing";
+  const order = await getOrderByRef(deps.db, report.refId);
+  let outcome: string;
+  if (!order) {
+    outcome = "unknown_ref_id";
+  } else {
+    const after = await resolveOrder(deps, order.id, { checkSettled: true });
+    outcome = after ? `order ${after.status}` : "order missing";
+  }
+  await deps.db
+    .update(supplierReports)
+    .set({ processedAt: sql`now()`, outcome })
+    .where(eq(supplierReports.id, reportId));
+  return outcome;
+}
+
+/** ids of reports received since `since` and not processed yet, oldest first */
+export async function unprocessedSupplierReports(exec: Executor, since: Date): Promise<number[]> {
+  const rows = await exec
+    .select({ id: supplierReports.id })
+    .from(supplierReports)
+    .where(and(isNull(supplierReports.processedAt), gt(supplierReports.receivedAt, since)))
+    .orderBy(supplierReports.id);
+  return rows.map((r) => r.id);
+}
