@@ -13,10 +13,10 @@ import {
   productsByOperator,
   searchProducts,
 } from "../src/commerce/catalogue/queries.ts";
-import { rowsOf } from "../src/commerce/catalogue/sql-rows.ts";
 import { PRODUCT_CMDS, syncCatalogue } from "../src/commerce/catalogue/sync.ts";
 import { type DatabaseHandle, openDatabase } from "../src/db/client.ts";
 import { priceChanges, products } from "../src/db/schema.ts";
+import { rowsOf } from "../src/db/sql-rows.ts";
 import type { Supplier } from "../src/supplier/types.ts";
 import { createFakeSupplier, generateCatalogue } from "../test/helpers/fake-supplier.ts";
 

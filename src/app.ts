@@ -17,6 +17,7 @@ import { createSupplierReportRoute } from "./commerce/supplier-reports/route.ts"
 import type { Config } from "./config.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
+import type { Leases } from "./jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { Logger } from "./logger.ts";
 import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
@@ -35,6 +36,8 @@ export interface Frontend {
   sendNotification?: NotificationSender;
   /** daily clean-up of the front end's own tables */
   housekeeping?(now: Date): Promise<void>;
+  /** the front end's own checks for /healthz */
+  health?(): Promise<HealthReport["checks"]>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -43,6 +46,10 @@ export type FrontendFactory = (core: {
   orders: OrderDeps;
   supplier: SupplierConnection;
   role: Role;
+  database: DatabaseHandle;
+  /** leases that end with this process (see jobs/lease.ts) */
+  leases: Leases;
+  metrics: Metrics;
 }) => Promise<Frontend>;
 
 /** where the HTTP server listens */
@@ -117,6 +124,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
       checks.database = { ok: false, detail: "unreachable" };
     }
     checks.jobs = { ok: jobs.state === "running", detail: jobs.state };
+    try {
+      Object.assign(checks, await frontend?.health?.());
+    } catch {
+      checks.inbox = { ok: false, detail: "unreadable" };
+    }
     return { ok: Object.values(checks).every((c) => c.ok), checks };
   }
 
@@ -149,7 +161,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
             logger,
           })
         : undefined;
-      frontend = await deps.frontend?.({ orders: engine, supplier: connected, role });
+      frontend = await deps.frontend?.({
+        orders: engine,
+        supplier: connected,
+        role,
+        database,
+        leases: jobs.leases,
+        metrics,
+      });
       if (runsJobs) {
         await registerHousekeeping(jobs, {
           db: database.db,
@@ -175,7 +194,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     if (role !== "worker") {
       const supplierReportRoute = createSupplierReportRoute({
         db: database.db,
-        secretKey: supplier.callbackSecret,
+        secretKey: supplier.reportSecret,
         clock,
         logger,
         onStored: supplierReportJobSender(jobs),

@@ -122,6 +122,15 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n >= 1000, { message: "must be at least 1000" }),
   ),
+  INBOX_CONCURRENCY: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "8",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,4}$/, { message: "must be a whole number of chats" })
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 1000, { message: "must be between 1 and 1000" }),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
@@ -152,6 +161,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_TESTING: "false",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
+  INBOX_CONCURRENCY: "8",
   LOG_LEVEL: "info",
 };
 
@@ -185,6 +195,8 @@ export interface Config {
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
+  /** how many chats' updates one worker process handles at once */
+  inboxConcurrency: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -261,6 +273,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierTesting: p.SUPPLIER_TESTING,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
+    inboxConcurrency: p.INBOX_CONCURRENCY,
     logLevel: p.LOG_LEVEL,
   };
 }

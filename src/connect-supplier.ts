@@ -7,8 +7,8 @@ import type { Supplier } from "./supplier/types.ts";
 
 export interface SupplierConnection {
   supplier: Supplier;
-  /** the secret that signs this supplier's callbacks */
-  callbackSecret: string;
+  /** the secret that signs this supplier's reports (its callbacks) */
+  reportSecret: string;
   /** set when kios runs its own sandbox supplier (no SUPPLIER_* configured) */
   sandbox: RunningSandbox | undefined;
   /** for the start-up log: which supplier this is, without secrets */
@@ -31,7 +31,7 @@ export async function connectSupplier(deps: {
   if (config.supplier) {
     return {
       supplier: createSupplier({ config, logger, clock: deps.clock }),
-      callbackSecret: config.supplier.secretKey,
+      reportSecret: config.supplier.secretKey,
       sandbox: undefined,
       description: `${config.supplierInterface} interface at ${new URL(config.supplier.baseUrl).host}`,
       close: async () => {},
@@ -53,7 +53,7 @@ export async function connectSupplier(deps: {
       credentials: { baseUrl: sandbox.url, ...DEFAULT_SANDBOX_CREDENTIALS },
       clock: deps.clock,
     }),
-    callbackSecret: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+    reportSecret: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
     sandbox,
     description: `embedded sandbox at ${sandbox.url}`,
     close: () => sandbox.close(),

@@ -39,6 +39,7 @@ export async function chooseFrontend(
         adminIds: config.adminIds,
         supplierTesting: config.supplierTesting,
         maxAmount: config.maxAmount,
+        inboxConcurrency: config.inboxConcurrency,
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,
       }),

@@ -2,18 +2,15 @@ import { createHash } from "node:crypto";
 import type { UserFromGetMe } from "grammy/types";
 import type { Frontend, FrontendFactory } from "../app.ts";
 import type { Logger } from "../logger.ts";
+import type { HealthReport } from "../server/app.ts";
 import { registerCommands } from "./commands.ts";
 import { createI18n } from "./i18n.ts";
+import { createUpdatePipeline } from "./inbox/pipeline.ts";
+import { inboxStats, pruneHandledUpdates } from "./inbox/store.ts";
 import { createBot } from "./index.ts";
 import { createNotificationSender } from "./notify/send.ts";
-import { type Polling, startPolling } from "./polling.ts";
 import { pruneConversations } from "./storage.ts";
-import {
-  createTelegramWebhookRoute,
-  pruneTelegramUpdates,
-  setTelegramWebhook,
-  UpdateTracker,
-} from "./webhook.ts";
+import { createTelegramWebhookRoute, setTelegramWebhook } from "./webhook.ts";
 
 export interface TelegramFrontendOptions {
   token: string;
@@ -26,6 +23,8 @@ export interface TelegramFrontendOptions {
   adminIds: readonly number[];
   supplierTesting: boolean;
   maxAmount?: number;
+  /** how many chats one worker handles at once */
+  inboxConcurrency?: number;
   logger: Logger;
   /** long-poll timeout; tests use a short one so they stop quickly */
   pollingTimeoutSeconds?: number;
@@ -38,11 +37,12 @@ function webhookPath(token: string): string {
 }
 
 /**
- * the Telegram bot as the app's chat front end. A web process serves the webhook; a
- * worker polls (in polling mode) and delivers notifications; "all" does what the mode needs.
+ * the Telegram bot as the app's chat front end. Every update goes through the inbox: a web
+ * process stores webhook deliveries; a worker drains the inbox (and, in polling mode, may be
+ * the one process that polls); "all" does both.
  */
 export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
-  return async ({ orders, role }): Promise<Frontend> => {
+  return async ({ orders, role, database, leases, metrics }): Promise<Frontend> => {
     const log = o.logger.child({ component: "bot" });
     const bot = createBot({
       token: o.token,
@@ -57,20 +57,29 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
       botInfo: o.botInfo,
     });
     const i18n = createI18n();
-    const tracker = new UpdateTracker();
     const serveWebhook = o.mode === "webhook" && role !== "worker";
-    const poll = o.mode === "polling" && role !== "web";
-    let polling: Polling | undefined;
+    const drains = role !== "web";
+    const pipeline = drains
+      ? createUpdatePipeline({
+          bot,
+          database,
+          leases,
+          logger: o.logger,
+          concurrency: o.inboxConcurrency ?? 8,
+          poll: o.mode === "polling",
+          pollingTimeoutSeconds: o.pollingTimeoutSeconds,
+          onResult: (result) => metrics.updates.inc({ result }),
+        })
+      : undefined;
+    metrics.watchInbox(() => inboxStats(orders.db));
 
     const routes = serveWebhook
       ? [
           createTelegramWebhookRoute({
-            bot,
             secret: o.webhookSecret!,
             path: webhookPath(o.token),
             db: orders.db,
             logger: o.logger,
-            tracker,
           }),
         ]
       : [];
@@ -84,9 +93,22 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         adminIds: o.adminIds,
         logger: o.logger,
       }),
+      async health(): Promise<HealthReport["checks"]> {
+        if (!pipeline) return {};
+        const { drain, poller } = pipeline;
+        const stats = await inboxStats(orders.db);
+        const state = drain.draining ? "draining" : "not draining";
+        const polling = poller?.polling ? "; polling Telegram" : "";
+        return {
+          inbox: {
+            ok: drain.draining,
+            detail: `${state}; ${stats.depth} waiting, oldest ${Math.round(stats.oldestAgeSeconds)} s${polling}`,
+          },
+        };
+      },
       async housekeeping(now) {
         // telegram never redelivers an update after a day; idle flows lapse after an hour
-        await pruneTelegramUpdates(orders.db, new Date(now.getTime() - 2 * 86_400_000));
+        await pruneHandledUpdates(orders.db, new Date(now.getTime() - 2 * 86_400_000));
         await pruneConversations(orders.db, new Date(now.getTime() - 86_400_000));
       },
       async start() {
@@ -104,14 +126,13 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
           await setTelegramWebhook(bot, { url, secret: o.webhookSecret! });
           log.info({ username: bot.botInfo.username }, "bot: webhook set");
         }
-        if (poll) {
-          polling = await startPolling(bot, { timeoutSeconds: o.pollingTimeoutSeconds });
-          log.info({ username: bot.botInfo.username }, "bot: polling");
+        await pipeline?.start();
+        if (pipeline?.poller) {
+          log.info({ username: bot.botInfo.username }, "bot: polling (one process at a time)");
         }
       },
       async stop() {
-        await polling?.stop();
-        await tracker.drain();
+        await pipeline?.stop();
       },
     };
   };

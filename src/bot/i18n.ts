@@ -26,8 +26,7 @@ export interface I18nOptions<C extends Context> {
 export function createI18n<C extends Context = Context>(options: I18nOptions<C> = {}): I18n<C> {
   const i18n = new I18n<C>({
     defaultLocale: DEFAULT_LANGUAGE,
-    // only when given: an explicit undefined would replace the plugin's own negotiator
-    ...(options.localeNegotiator ? { localeNegotiator: options.localeNegotiator } : {}),
+    localeNegotiator: options.localeNegotiator,
     // no unicode isolation marks around placeables: they would show in copied SNs and tokens
     fluentBundleOptions: { useIsolating: false },
     fluentOptions: {

@@ -15,44 +15,116 @@ import { botState } from "../db/schema.ts";
 // changes with the conversations' code, and state of an older version is dropped rather
 // than replayed against code it no longer matches.
 
-/** a key-value adapter over bot_state: one row per key, value as jsonb */
-function botStateAdapter<S>(db: Executor): VersionedStateStorage<string, S> {
-  return {
-    async read(key) {
-      const [row] = await db
-        .select({ value: botState.value })
-        .from(botState)
-        .where(eq(botState.key, key));
-      return row ? (row.value as VersionedState<S>) : undefined;
-    },
-    async write(key, state) {
-      await db
-        .insert(botState)
-        .values({ key, value: state })
-        .onConflictDoUpdate({
-          target: botState.key,
-          set: { value: state, updatedAt: sql`now()` },
-        });
-    },
-    async delete(key) {
-      await db.delete(botState).where(eq(botState.key, key));
-    },
-  };
+/**
+ * another process wrote this chat's flow state after it was read here: the update must be
+ * handled again on top of what that process wrote (the inbox retries it)
+ */
+export class StateConflictError extends Error {
+  constructor(key: string) {
+    super(`the conversation state ${key} was written by someone else since it was read`);
+    this.name = "StateConflictError";
+  }
 }
 
 const CONVERSATION_KEY_PREFIX = "conv:";
 
-/** the conversations plugin's storage option: per chat, versioned */
+/** JSON with object keys sorted: jsonb keeps keys in an order of its own */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+interface ReadState {
+  key: string;
+  /** the revision read; 0 when there was no row */
+  revision: number;
+  /** the stored value as JSON, to skip writes that change nothing */
+  json: string | undefined;
+}
+
+/**
+ * bot_state as the conversations' per-context storage. A read remembers the row's revision
+ * (on the update's context); the write at the end of the update succeeds only if the row
+ * still has it, and a write of what was read is skipped.
+ */
+function botStateAdapter<C extends Context, S>(db: Executor): VersionedStateStorage<C, S> {
+  const reads = new WeakMap<C, ReadState>();
+  const keyOf = (ctx: C) =>
+    ctx.chatId === undefined ? undefined : `${CONVERSATION_KEY_PREFIX}${ctx.chatId}`;
+  // a write without a read (not the plugin's way) expects no row: it never overwrites
+  const readOf = (ctx: C, key: string) => reads.get(ctx) ?? { key, revision: 0, json: undefined };
+
+  return {
+    async read(ctx) {
+      const key = keyOf(ctx);
+      if (key === undefined) return undefined;
+      const [row] = await db
+        .select({ value: botState.value, revision: botState.revision })
+        .from(botState)
+        .where(eq(botState.key, key));
+      reads.set(ctx, {
+        key,
+        revision: row?.revision ?? 0,
+        json: row ? canonicalJson(row.value) : undefined,
+      });
+      return row ? (row.value as VersionedState<S>) : undefined;
+    },
+    async write(ctx, state) {
+      const key = keyOf(ctx);
+      if (key === undefined) return;
+      const seen = readOf(ctx, key);
+      const json = canonicalJson(state);
+      if (json === seen.json) return;
+      const written =
+        seen.revision === 0
+          ? await db
+              .insert(botState)
+              .values({ key, value: state, revision: 1 })
+              .onConflictDoNothing()
+              .returning({ revision: botState.revision })
+          : await db
+              .update(botState)
+              .set({ value: state, revision: seen.revision + 1, updatedAt: sql`now()` })
+              .where(and(eq(botState.key, key), eq(botState.revision, seen.revision)))
+              .returning({ revision: botState.revision });
+      if (written.length === 0) throw new StateConflictError(key);
+      reads.set(ctx, { key, revision: seen.revision + 1, json });
+    },
+    async delete(ctx) {
+      const key = keyOf(ctx);
+      if (key === undefined) return;
+      const seen = readOf(ctx, key);
+      if (seen.revision === 0) {
+        // nothing was there when read: something there now was written by someone else
+        const [row] = await db
+          .select({ revision: botState.revision })
+          .from(botState)
+          .where(eq(botState.key, key));
+        if (row) throw new StateConflictError(key);
+        return;
+      }
+      const gone = await db
+        .delete(botState)
+        .where(and(eq(botState.key, key), eq(botState.revision, seen.revision)))
+        .returning({ key: botState.key });
+      if (gone.length === 0) throw new StateConflictError(key);
+      reads.set(ctx, { key, revision: 0, json: undefined });
+    },
+  };
+}
+
+/** the conversations plugin's storage option: per chat, versioned, checked on write */
 export function conversationStorage<C extends Context>(
   db: Executor,
   version: string,
 ): ConversationStorage<C, ConversationData> {
   return {
-    type: "key",
+    type: "context",
     version,
-    getStorageKey: (ctx) =>
-      ctx.chatId === undefined ? undefined : `${CONVERSATION_KEY_PREFIX}${ctx.chatId}`,
-    adapter: botStateAdapter<ConversationData>(db),
+    adapter: botStateAdapter<C, ConversationData>(db),
   };
 }
 

@@ -1,43 +1,22 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { lt } from "drizzle-orm";
 import type { Update } from "grammy/types";
 import { Hono } from "hono";
 import type { Database } from "../db/client.ts";
-import { telegramUpdates } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/app.ts";
 import type { KiosBot } from "./context.ts";
+import { ALLOWED_UPDATES } from "./inbox/poller.ts";
+import { storeUpdates } from "./inbox/store.ts";
 
 export const SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
 
-/** updates being handled after their 200 went out; drained on shutdown */
-export class UpdateTracker {
-  readonly #inflight = new Set<Promise<void>>();
-
-  track(work: Promise<void>): void {
-    this.#inflight.add(work);
-    void work.finally(() => this.#inflight.delete(work));
-  }
-
-  get size(): number {
-    return this.#inflight.size;
-  }
-
-  async drain(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
-  }
-}
-
 export interface WebhookRouteOptions {
-  bot: KiosBot;
   /** WEBHOOK_SECRET: Telegram sends it back in X-Telegram-Bot-Api-Secret-Token */
   secret: string;
   /** the last path segment: POST /telegram/<path> */
   path: string;
   db: Database;
   logger?: Logger;
-  /** where the background handling of accepted updates is tracked (for a clean shutdown) */
-  tracker?: UpdateTracker;
 }
 
 // compares digests, so neither the length nor the content of the secret leaks through timing
@@ -58,13 +37,12 @@ function isUpdate(body: unknown): body is Update {
 }
 
 /**
- * POST /telegram/<path>: checks the secret token, records the update_id (a delivery seen
- * before, by this or another instance, is acknowledged and skipped), answers 200 at once
- * and handles the update in the background, so Telegram never waits on a supplier call.
+ * POST /telegram/<path>: checks the secret token, stores the update in the inbox and answers
+ * 200 once the insert has committed; a worker handles it from there. Until then Telegram
+ * holds the update and sends it again, so no update is acknowledged before it is durable.
+ * A delivery seen before (by this or another instance) is acknowledged and ignored.
  */
 export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<AppEnv> {
-  const { bot, db } = options;
-  const tracker = options.tracker ?? new UpdateTracker();
   const log = options.logger?.child({ component: "webhook" });
   const app = new Hono<AppEnv>();
 
@@ -79,28 +57,8 @@ export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<A
       return c.json({ error: "bad_request" }, 400);
     }
     if (!isUpdate(body)) return c.json({ error: "bad_request" }, 400);
-
-    const fresh = await db
-      .insert(telegramUpdates)
-      .values({ updateId: body.update_id })
-      .onConflictDoNothing()
-      .returning({ id: telegramUpdates.updateId });
-    if (fresh.length === 0) {
-      log?.debug({ updateId: body.update_id }, "duplicate update skipped");
-      return c.json({ ok: true });
-    }
-
-    const update = body;
-    tracker.track(
-      (async () => {
-        try {
-          await bot.init();
-          await bot.handleUpdate(update);
-        } catch (err) {
-          log?.error({ err, updateId: update.update_id }, "webhook update failed");
-        }
-      })(),
-    );
+    const fresh = await storeUpdates(options.db, [body]);
+    if (fresh.length === 0) log?.debug({ updateId: body.update_id }, "duplicate update ignored");
     return c.json({ ok: true });
   });
 
@@ -114,15 +72,6 @@ export async function setTelegramWebhook(
 ): Promise<void> {
   await bot.api.setWebhook(options.url, {
     secret_token: options.secret,
-    allowed_updates: ["message", "edited_message", "callback_query", "my_chat_member"],
+    allowed_updates: [...ALLOWED_UPDATES],
   });
-}
-
-/** forgets update ids older than `before` (Telegram never redelivers after a day) */
-export async function pruneTelegramUpdates(db: Database, before: Date): Promise<number> {
-  const rows = await db
-    .delete(telegramUpdates)
-    .where(lt(telegramUpdates.receivedAt, before))
-    .returning({ id: telegramUpdates.updateId });
-  return rows.length;
 }

@@ -36,6 +36,11 @@ export interface DatabaseHandle {
    * queues: two processes creating them at once deadlock on pg-boss's tables)
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * LISTEN on a channel: `onNotify` runs for each NOTIFY on it (from any process on the same
+   * database). Resolves to the function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -88,6 +93,12 @@ function wrapPglite(client: PGlite): DatabaseHandle {
     },
     // one process owns a PGlite folder: nothing to serialise with
     exclusive: (work) => work(),
+    async listen(channel, onNotify) {
+      const stop = await client.listen(channel, () => onNotify());
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
     async close() {
       if (!client.closed) await client.close();
     },
@@ -128,6 +139,11 @@ function openPostgres(url: string, max: number): DatabaseHandle {
         // closing the session releases the lock, also when the work failed
         await conn.end({ timeout: 5 });
       }
+    },
+    async listen(channel, onNotify) {
+      // postgres.js keeps one extra connection for all listeners, and re-listens after a reconnect
+      const { unlisten } = await client.listen(channel, () => onNotify());
+      return unlisten;
     },
     async close() {
       await client.end({ timeout: 5 });

@@ -438,15 +438,41 @@ export const chatCards = pgTable(
   (t) => [primaryKey({ columns: [t.chatId, t.messageId] })],
 );
 
-/** conversations v2 and session state, so a restart or a second instance continues a flow */
+/**
+ * conversations v2 state, one row per chat. `revision` counts its writes: a write names the
+ * revision it read and fails when another process wrote in between, so no flow is ever
+ * silently overwritten.
+ */
 export const botState = pgTable("bot_state", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
+  revision: integer("revision").notNull().default(1),
   updatedAt: tstz("updated_at").notNull().defaultNow(),
 });
 
-/** webhook updates already handled: each update_id is processed once across instances */
-export const telegramUpdates = pgTable("telegram_updates", {
-  updateId: bigint("update_id", { mode: "number" }).primaryKey(),
-  receivedAt: tstz("received_at").notNull().defaultNow(),
-});
+/**
+ * the update inbox: every Telegram update, stored whole before it is acknowledged (webhook)
+ * or confirmed (polling), then handled by a worker. A chat's updates are handled one at a
+ * time in update_id order; `claimed_until` is the claim's lease (and, with no owner, the
+ * time a retried update waits until). update_id is unique, so a redelivery is ignored.
+ */
+export const telegramUpdates = pgTable(
+  "telegram_updates",
+  {
+    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    /** the chat the update belongs to (the sender for chat-less updates; 0 for neither) */
+    chatId: bigint("chat_id", { mode: "number" }).notNull().default(0),
+    /** the update as Telegram sent it; null only for rows from before the inbox */
+    payload: jsonb("payload"),
+    receivedAt: tstz("received_at").notNull().defaultNow(),
+    claimedBy: text("claimed_by"),
+    claimedUntil: tstz("claimed_until"),
+    attempts: integer("attempts").notNull().default(0),
+    handledAt: tstz("handled_at"),
+    /** why handling ended in an error (the update still counts as handled) */
+    error: text("error"),
+  },
+  (t) => [
+    index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
+  ],
+);

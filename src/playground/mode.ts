@@ -64,6 +64,7 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
       routes: [page, botApi.app as unknown as Hono<AppEnv>, ...(bot.routes ?? [])],
       sendNotification: bot.sendNotification,
       housekeeping: bot.housekeeping,
+      health: bot.health,
       async start() {
         const db = core.orders.db;
         for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {

@@ -6,8 +6,12 @@ export interface Metrics {
   readonly supplierReports: Counter<"result">;
   /** notification sends by result */
   readonly notifications: Counter<"result">;
+  /** Telegram updates taken from the inbox, by what became of them */
+  readonly updates: Counter<"result">;
   /** orders by status, read from the database at scrape time */
   watchOrders(count: () => Promise<Record<string, number>>): void;
+  /** the update inbox's depth and the age of its oldest update, read at scrape time */
+  watchInbox(read: () => Promise<{ depth: number; oldestAgeSeconds: number }>): void;
 }
 
 /** a registry of the app's own (not prom-client's global one), so tests and apps don't share state. */
@@ -26,10 +30,17 @@ export function createMetrics(): Metrics {
     labelNames: ["result"],
     registers: [registry],
   });
+  const updates = new Counter({
+    name: "kios_updates_total",
+    help: "Telegram updates handled from the inbox, by result (handled, failed, retried, abandoned).",
+    labelNames: ["result"],
+    registers: [registry],
+  });
   return {
     registry,
     supplierReports,
     notifications,
+    updates,
     watchOrders(count) {
       new Gauge({
         name: "kios_orders",
@@ -39,6 +50,34 @@ export function createMetrics(): Metrics {
         async collect() {
           const counts = await count();
           for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+        },
+      });
+    },
+    watchInbox(read) {
+      // one read per scrape feeds both gauges
+      let last: Promise<{ depth: number; oldestAgeSeconds: number }> | undefined;
+      const reading = () => {
+        last ??= read().finally(() => {
+          setImmediate(() => {
+            last = undefined;
+          });
+        });
+        return last;
+      };
+      new Gauge({
+        name: "kios_inbox_depth",
+        help: "Telegram updates stored and not yet handled.",
+        registers: [registry],
+        async collect() {
+          this.set((await reading()).depth);
+        },
+      });
+      new Gauge({
+        name: "kios_inbox_oldest_age_seconds",
+        help: "How long the oldest unhandled update has waited.",
+        registers: [registry],
+        async collect() {
+          this.set((await reading()).oldestAgeSeconds);
         },
       });
     },

@@ -5,17 +5,17 @@ import { count } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
+import { createUpdatePipeline, type UpdatePipeline } from "../../src/bot/inbox/pipeline.ts";
+import { inboxStats, pruneHandledUpdates } from "../../src/bot/inbox/store.ts";
 import { createBot } from "../../src/bot/index.ts";
-import { startPolling } from "../../src/bot/polling.ts";
 import {
   createTelegramWebhookRoute,
-  pruneTelegramUpdates,
   SECRET_HEADER,
   setTelegramWebhook,
-  UpdateTracker,
 } from "../../src/bot/webhook.ts";
 import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
 import { telegramUpdates } from "../../src/db/schema.ts";
+import { createLeases, type Leases } from "../../src/jobs/lease.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createServer } from "../../src/server/app.ts";
 import { createMetrics } from "../../src/server/metrics.ts";
@@ -23,7 +23,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
 // webhook mode: the secret token, one handling per update_id across instances, a flow
-// that moves between instances; and polling starting and stopping cleanly.
+// that moves between instances; and polling into the inbox starting and stopping cleanly.
 
 const SECRET = "webhook-secret-for-tests";
 
@@ -31,10 +31,13 @@ describe("webhook and polling", () => {
   let database: TestDatabase;
   let telegram: RunningBotApiServer;
   let deps: BotDeps;
+  let leases: Leases;
   const servers: RunningServer[] = [];
+  const pipelines: UpdatePipeline[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    leases = createLeases(database.handle);
     telegram = await startBotApiServer({ rateLimits: { enabled: false } });
     const logger = createLogger({ level: "silent" });
     const clock = new ManualClock();
@@ -50,23 +53,28 @@ describe("webhook and polling", () => {
   });
   afterEach(async () => {
     for (const s of servers.splice(0)) await s.close();
+    for (const p of pipelines.splice(0)) await p.stop();
   });
   afterAll(async () => {
+    await leases?.close();
     await telegram?.close();
     await database?.destroy();
   });
 
-  /** one instance: a bot behind the HTTP server's webhook route */
+  /** one instance: the HTTP server's webhook route, and a worker draining the inbox */
   async function instance(path = "hook") {
     const bot = createBot(deps);
-    const tracker = new UpdateTracker();
-    const route = createTelegramWebhookRoute({
+    const pipeline = createUpdatePipeline({
       bot,
-      secret: SECRET,
-      path,
-      db: deps.orders.db,
-      tracker,
+      database: database.handle,
+      leases,
+      logger: deps.logger,
+      concurrency: 4,
+      poll: false,
     });
+    await pipeline.start();
+    pipelines.push(pipeline);
+    const route = createTelegramWebhookRoute({ secret: SECRET, path, db: deps.orders.db });
     const http = createServer({
       logger: deps.logger,
       metrics: createMetrics(),
@@ -75,7 +83,16 @@ describe("webhook and polling", () => {
     });
     const server = await listen(http, 0, "127.0.0.1");
     servers.push(server);
-    return { bot, tracker, http, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
+    return { bot, http, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
+  }
+
+  /** until the inbox is empty: every stored update handled */
+  async function handled() {
+    for (let i = 0; i < 200; i++) {
+      if ((await inboxStats(deps.orders.db)).depth === 0) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("the inbox did not drain");
   }
 
   function update(id: number, text: string, userId = 8001): Update {
@@ -115,6 +132,65 @@ describe("webhook and polling", () => {
     expect((await post(url, { hello: 1 })).status).toBe(400);
   });
 
+  it("acknowledges an update only once it is stored, for any worker to handle later", async () => {
+    // a web process alone: it stores and answers; nothing handles the update yet
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path: "web-only",
+      db: deps.orders.db,
+    });
+    const http = createServer({
+      logger: deps.logger,
+      metrics: createMetrics(),
+      health: async () => ({ ok: true, checks: {} }),
+      routes: [route],
+    });
+    const server = await listen(http, 0, "127.0.0.1");
+    servers.push(server);
+    telegram.user(8010, { first_name: "Hana" });
+    telegram.sendText(8010, "hai");
+    const res = await post(
+      `http://127.0.0.1:${server.port}/telegram/web-only`,
+      update(900_201, "/start", 8010),
+    );
+    expect(res.status).toBe(200);
+    expect((await inboxStats(deps.orders.db)).depth).toBe(1);
+    // the web process is gone; a worker started afterwards handles what it acknowledged
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+    await instance("worker-later");
+    await handled();
+    const bot = telegram.messages(8010).messages.filter((m) => m.sender === "bot");
+    expect(bot.at(-1)?.text).toMatch(/^Halo Web!/);
+  });
+
+  it("answers 500 when the update cannot be stored, so Telegram sends it again", async () => {
+    const failing = new Proxy(deps.orders.db, {
+      get(target, prop, receiver) {
+        if (prop === "insert") {
+          return () => {
+            throw new Error("database unavailable");
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const route = createTelegramWebhookRoute({ secret: SECRET, path: "down", db: failing });
+    const http = createServer({
+      logger: deps.logger,
+      metrics: createMetrics(),
+      health: async () => ({ ok: true, checks: {} }),
+      routes: [route],
+    });
+    const server = await listen(http, 0, "127.0.0.1");
+    servers.push(server);
+    const res = await post(
+      `http://127.0.0.1:${server.port}/telegram/down`,
+      update(900_301, "/start", 8011),
+    );
+    expect(res.status).toBe(500);
+  });
+
   it("serves users through Telegram's webhook delivery", async () => {
     const one = await instance();
     await setTelegramWebhook(one.bot, { url: one.url, secret: SECRET });
@@ -133,12 +209,11 @@ describe("webhook and polling", () => {
     const u = update(900_001, "/start", 8003);
     const replies = await Promise.all([post(a.url, u), post(b.url, u), post(a.url, u)]);
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
-    await a.tracker.drain();
-    await b.tracker.drain();
+    await handled();
     const chat = telegram.messages(8003);
     expect(chat.messages.filter((m) => m.sender === "bot")).toHaveLength(1);
     expect(
-      await pruneTelegramUpdates(deps.orders.db, new Date(Date.now() + 60_000)),
+      await pruneHandledUpdates(deps.orders.db, new Date(Date.now() + 60_000)),
     ).toBeGreaterThan(0);
   });
 
@@ -148,27 +223,37 @@ describe("webhook and polling", () => {
     telegram.user(8004, { first_name: "Fajar" });
     telegram.sendText(8004, "hai");
     await post(a.url, update(900_101, "/deposit", 8004));
-    await a.tracker.drain();
+    await handled();
     let chat = telegram.messages(8004);
     expect(chat.messages.at(-1)!.text).toMatch(/Mau isi saldo berapa/);
     await post(b.url, update(900_102, "sepuluh", 8004));
-    await b.tracker.drain();
+    await handled();
     chat = telegram.messages(8004);
     expect(chat.messages.at(-1)!.text).toMatch(/^Jumlah tidak valid/);
     await post(a.url, update(900_103, "/cancel", 8004));
-    await a.tracker.drain();
+    await handled();
     expect(telegram.messages(8004).messages.at(-1)!.text).toBe("Dibatalkan.");
   });
 
   it("polling starts, answers, and stops", async () => {
     const bot: KiosBot = createBot(deps);
-    const polling = await startPolling(bot, { timeoutSeconds: 1 });
-    expect(polling.isRunning()).toBe(true);
+    const pipeline = createUpdatePipeline({
+      bot,
+      database: database.handle,
+      leases,
+      logger: deps.logger,
+      concurrency: 4,
+      poll: true,
+      pollingTimeoutSeconds: 1,
+    });
+    await pipeline.start();
     telegram.user(8005, { first_name: "Gita" });
     telegram.sendText(8005, "/start");
     const chat = await telegram.waitFor(8005, (c) => c.messages.length === 2);
     expect(chat.messages[1]!.text).toMatch(/^Halo Gita!/);
-    await polling.stop();
-    expect(polling.isRunning()).toBe(false);
+    expect(pipeline.poller?.polling).toBe(true);
+    await pipeline.stop();
+    expect(pipeline.poller?.polling).toBe(false);
+    expect(pipeline.drain.draining).toBe(false);
   });
 });

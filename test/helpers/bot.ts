@@ -8,15 +8,16 @@ import {
 import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
+import { createUpdatePipeline, type UpdatePipeline } from "../../src/bot/inbox/pipeline.ts";
 import { createBot } from "../../src/bot/index.ts";
 import { createNotificationSender } from "../../src/bot/notify/send.ts";
-import { type Polling, startPolling } from "../../src/bot/polling.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
 import { drainOutbox } from "../../src/commerce/notifications/drain.ts";
 import type { NotificationSender } from "../../src/commerce/notifications/outbox.ts";
 import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import type { Database } from "../../src/db/client.ts";
+import { createLeases } from "../../src/jobs/lease.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { createSignatureSupplier } from "../../src/supplier/index.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
@@ -82,7 +83,8 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
   const deliveryErrors: string[] = [];
 
   let bot: KiosBot;
-  let polling: Polling | undefined;
+  let pipeline: UpdatePipeline | undefined;
+  const leases = createLeases(database.handle);
   let sendNotification: NotificationSender;
   let pumping: Promise<void> = Promise.resolve();
   let funded = 0;
@@ -129,7 +131,17 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
   async function boot() {
     bot = createBot(deps);
     sendNotification = createNotificationSender({ api: bot.api, db, i18n, adminIds, logger });
-    polling = await startPolling(bot, { timeoutSeconds: 1 });
+    // the production path: polled into the inbox, drained from it
+    pipeline = createUpdatePipeline({
+      bot,
+      database: database.handle,
+      leases,
+      logger,
+      concurrency: 8,
+      poll: true,
+      pollingTimeoutSeconds: 1,
+    });
+    await pipeline.start();
   }
   await boot();
 
@@ -151,12 +163,13 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     deliveryErrors,
     pump,
     async restart() {
-      await polling?.stop();
+      await pipeline?.stop();
       await boot();
     },
     async stop() {
-      await polling?.stop();
+      await pipeline?.stop();
       await pumping;
+      await leases.close();
       await telegram.close();
       await sandbox.close();
       await database.destroy();

@@ -97,7 +97,7 @@ export function commitBotMessage(
     from: bot.user,
     chat: world.chatObject(chat.userId),
     date: world.nowSeconds(),
-    ...(replyTo ? { reply_to_message: replyTo } : {}),
+    reply_to_message: replyTo,
     ...content,
     reply_markup: isInline(markup) ? effectiveInline(markup) : undefined,
   }) as Message;

@@ -129,7 +129,7 @@ export function createControl(world: World): Control {
       from: user,
       chat: world.chatObject(userId),
       date: world.nowSeconds(),
-      ...(replyTo ? { reply_to_message: replyTo } : {}),
+      reply_to_message: replyTo,
       ...content,
     } as NonNullable<Update["message"]>;
     chat.messages.set(message.message_id, { message, sender: "user", deleted: false, history: [] });

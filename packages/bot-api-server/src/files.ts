@@ -97,9 +97,9 @@ export function createFileStore(): FileStore {
   const documentOf = (f: StoredFile): Document => ({
     file_id: f.file_id,
     file_unique_id: f.file_unique_id,
-    ...(f.file_name !== undefined ? { file_name: f.file_name } : {}),
-    ...(f.mime_type !== undefined ? { mime_type: f.mime_type } : {}),
-    ...(f.file_size !== undefined ? { file_size: f.file_size } : {}),
+    file_name: f.file_name,
+    mime_type: f.mime_type,
+    file_size: f.file_size,
   });
 
   return {
@@ -134,7 +134,7 @@ export function createFileStore(): FileStore {
           ...ids("photo"),
           kind: "photo",
           file_path: `photos/file_${n}_${i}.jpg`,
-          ...(size !== undefined ? { file_size: size } : {}),
+          file_size: size,
           ...("data" in source ? { data: source.data } : { url: source.url }),
           mime_type: mimeType,
         });
@@ -143,7 +143,7 @@ export function createFileStore(): FileStore {
           file_unique_id: file.file_unique_id,
           width: Math.round(width * scale),
           height: Math.round(height * scale),
-          ...(size !== undefined ? { file_size: size } : {}),
+          file_size: size,
         };
       });
       for (const s of sizes) photoSets.set(s.file_id, sizes);

@@ -32,7 +32,7 @@ function failure(err: BotApiError): CallResult {
       ok: false,
       error_code: err.code,
       description: err.description,
-      ...(err.parameters ? { parameters: err.parameters } : {}),
+      parameters: err.parameters,
     },
   };
 }

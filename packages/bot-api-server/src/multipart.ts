@@ -64,8 +64,8 @@ export function parseMultipart(body: Uint8Array, boundary: string): MultipartPar
       const contentType = headers.get("content-type");
       parts.push({
         name,
-        ...(filename !== undefined ? { filename } : {}),
-        ...(contentType !== undefined ? { contentType } : {}),
+        filename,
+        contentType,
         data: new Uint8Array(buf.subarray(headerEnd + 4, next)),
       });
     }

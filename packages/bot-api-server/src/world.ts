@@ -103,8 +103,8 @@ export function createWorld(options: WorldOptions): World {
     return {
       id: user.id,
       first_name: user.first_name,
-      ...(user.last_name !== undefined ? { last_name: user.last_name } : {}),
-      ...(user.username !== undefined ? { username: user.username } : {}),
+      last_name: user.last_name,
+      username: user.username,
       type: "private",
     };
   };

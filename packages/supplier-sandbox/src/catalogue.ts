@@ -676,7 +676,7 @@ export function generateCatalogue(seed = 1): Catalogue {
     add({
       family: "bill",
       billKind,
-      ...(region ? { region } : {}),
+      region,
       product: { code, name, category, brand, type: "pasca", price: admin, desc },
     });
 

@@ -58,7 +58,7 @@ export function keyFailure(
   const rc = KEY_RC[code] ?? "99";
   return {
     status,
-    body: { status: envelopeStatus(rc), rc, message, data: null, ...(errors ? { errors } : {}) },
+    body: { status: envelopeStatus(rc), rc, message, data: null, errors },
   };
 }
 

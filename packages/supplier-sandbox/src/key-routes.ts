@@ -154,7 +154,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
       code,
       customer_no: customerNo,
       ref_id: refId,
-      ...(testing !== undefined ? { testing } : {}),
+      testing,
     };
     const reply =
       type === "pasca"

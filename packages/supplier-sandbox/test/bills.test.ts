@@ -29,7 +29,7 @@ describe("sandbox bills: inquiry and pay-pasca", () => {
       cmd: "inquiry",
       code,
       customer_no: customerNo,
-      ...(refId ? { ref_id: refId } : {}),
+      ref_id: refId,
     });
   const pay = (
     code: string,

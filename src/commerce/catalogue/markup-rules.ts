@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { markupRules } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { canonicalCategory } from "./categories.ts";
 import { PricingError } from "./errors.ts";
 import {
@@ -11,7 +12,6 @@ import {
   TIERS,
   type Tier,
 } from "./pricing.ts";
-import { rowsOf, toNumber } from "./sql-rows.ts";
 
 /** -100 % … +1000 % */
 const MIN_PERCENT_BP = -BP;

@@ -1,13 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { ProductType } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
 import type { Operator } from "./operators.ts";
 import { pricedProducts } from "./priced-sql.ts";
 import { loadPricing, type PricingContext } from "./prices.ts";
 import type { Tier } from "./pricing.ts";
-import { rowsOf, toNumber } from "./sql-rows.ts";
 
 // what the bot lists: only sellable products (active, listed, priced at or above cost),
 // each with the buyer's price, cheapest first.

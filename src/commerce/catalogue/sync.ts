@@ -1,10 +1,10 @@
 import { type Clock, systemClock } from "@kios/kit";
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { Logger } from "../../logger.ts";
 import type { ProductCmd, Supplier, SupplierProduct } from "../../supplier/types.ts";
 import { type IncomingProduct, prepareCatalogue } from "./incoming.ts";
-import { rowsOf, toNumber } from "./sql-rows.ts";
 
 export const PRODUCT_CMDS: readonly ProductCmd[] = ["prepaid", "game", "pasca"];
 

@@ -10,10 +10,10 @@ import {
   type Tier,
 } from "../../../src/commerce/catalogue/pricing.ts";
 import { setRoundStep } from "../../../src/commerce/catalogue/round-step.ts";
-import { rowsOf } from "../../../src/commerce/catalogue/sql-rows.ts";
 import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import type { Database } from "../../../src/db/client.ts";
 import { markupRules, products } from "../../../src/db/schema.ts";
+import { rowsOf } from "../../../src/db/sql-rows.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
 import { createFakeSupplier, product } from "../../helpers/fake-supplier.ts";
 import { rulesArb, stepArb } from "./arbitraries.ts";

@@ -21,9 +21,9 @@ import {
   productsByOperator,
   searchProducts,
 } from "../../../src/commerce/catalogue/queries.ts";
-import { rowsOf } from "../../../src/commerce/catalogue/sql-rows.ts";
 import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import type { Database } from "../../../src/db/client.ts";
+import { rowsOf } from "../../../src/db/sql-rows.ts";
 import type { SupplierProduct } from "../../../src/supplier/types.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
 import {

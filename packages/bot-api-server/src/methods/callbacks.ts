@@ -25,9 +25,9 @@ function answerCallbackQuery(ctx: MethodContext) {
       callback_query_id: id,
       message_id: pending.messageId,
       data: pending.data,
-      ...(text !== undefined ? { text } : {}),
+      text,
       show_alert: showAlert,
-      ...(url !== undefined ? { url } : {}),
+      url,
       date: world.nowSeconds(),
     });
     world.touch(bot, pending.userId);

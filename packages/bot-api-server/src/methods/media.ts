@@ -77,7 +77,7 @@ function getFile(ctx: MethodContext): File {
   return {
     file_id: file.file_id,
     file_unique_id: file.file_unique_id,
-    ...(file.file_size !== undefined ? { file_size: file.file_size } : {}),
+    file_size: file.file_size,
     file_path: file.file_path,
   };
 }

@@ -77,8 +77,8 @@ function setWebhook(ctx: MethodContext) {
   bot.webhook = {
     url,
     maxConnections,
-    ...(secret !== undefined ? { secretToken: secret } : {}),
-    ...(ipAddress !== undefined ? { ipAddress } : {}),
+    secretToken: secret,
+    ipAddress,
   };
   webhooks.start(bot);
   // a pending getUpdates learns that it lost to the webhook
@@ -103,10 +103,10 @@ function getWebhookInfo(ctx: MethodContext): WebhookInfo {
     url: hook?.url ?? "",
     has_custom_certificate: false,
     pending_update_count: bot.queue.size(),
-    ...(hook?.ipAddress !== undefined ? { ip_address: hook.ipAddress } : {}),
-    ...(hook?.lastErrorDate !== undefined ? { last_error_date: hook.lastErrorDate } : {}),
-    ...(hook?.lastErrorMessage !== undefined ? { last_error_message: hook.lastErrorMessage } : {}),
-    ...(hook ? { max_connections: hook.maxConnections } : {}),
+    ip_address: hook?.ipAddress,
+    last_error_date: hook?.lastErrorDate,
+    last_error_message: hook?.lastErrorMessage,
+    max_connections: hook?.maxConnections,
     ...(allowed !== undefined && allowed.length > 0 ? { allowed_updates: allowed } : {}),
   };
 }

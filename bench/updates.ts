@@ -1,0 +1,148 @@
+// updates through the bot: kios with 1, 2 and 4 worker processes on one PostgreSQL (polling,
+// every update through the inbox) against a bare grammY bot on @grammyjs/runner, both
+// answering the same updates through a Bot API that is `--latency` ms away. Interleaved
+// repetitions; medians.
+// run: npx tsx bench/updates.ts [--users 500] [--latency 80] [--workers 1,2,4] [--reps 3]
+//      [--concurrency 32]; PostgreSQL from BENCH_DATABASE_URL (default the local server)
+
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { run } from "@grammyjs/runner";
+import { DEFAULT_BOT } from "@kios/bot-api-server";
+import { Bot } from "grammy";
+import postgres from "postgres";
+import { kiosProcess } from "../test/campaign/processes.ts";
+import { withDatabase } from "../test/helpers/postgres-url.ts";
+import { median, printTable } from "./table.ts";
+import { startBenchTelegram } from "./telegram.ts";
+
+const { values } = parseArgs({
+  options: {
+    users: { type: "string", default: "500" },
+    latency: { type: "string", default: "80" },
+    workers: { type: "string", default: "1,2,4" },
+    reps: { type: "string", default: "3" },
+    concurrency: { type: "string", default: "32" },
+  },
+});
+const USERS = Number(values.users);
+const LATENCY = Number(values.latency);
+const WORKERS = values.workers.split(",").map(Number);
+const REPS = Number(values.reps);
+const CONCURRENCY = Number(values.concurrency);
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** what each user sends: commands, a flow entered, a number typed inside it, left */
+const SCRIPT = [
+  "/start",
+  "/saldo",
+  "/deposit",
+  "sepuluh",
+  "/cancel",
+  "/help",
+  "/saldo",
+  "/deposit",
+  "lima",
+  "/cancel",
+];
+const UPDATES = USERS * SCRIPT.length;
+
+function queueUpdates(server: Awaited<ReturnType<typeof startBenchTelegram>>["server"]) {
+  for (let i = 0; i < USERS; i++) server.user(8_000_000 + i, { first_name: `B${i}` });
+  for (const text of SCRIPT) {
+    for (let i = 0; i < USERS; i++) server.sendText(8_000_000 + i, text);
+  }
+}
+
+/** the baseline: the same updates answered by a bare grammY bot, one reply each */
+async function bare(): Promise<number> {
+  const telegram = await startBenchTelegram({ latencyMs: LATENCY });
+  const bot = new Bot(DEFAULT_BOT.token, { client: { apiRoot: telegram.url } });
+  bot.on("message:text", (ctx) => ctx.reply(`you said ${ctx.message.text}`));
+  await bot.init();
+  const runner = run(bot, { runner: { fetch: { timeout: 1 }, silent: true } });
+  try {
+    const started = performance.now();
+    queueUpdates(telegram.server);
+    await telegram.waitSent(UPDATES, 600_000);
+    return UPDATES / ((performance.now() - started) / 1000);
+  } finally {
+    await runner.stop();
+    await telegram.close();
+  }
+}
+
+async function kios(workers: number): Promise<number> {
+  const telegram = await startBenchTelegram({ latencyMs: LATENCY });
+  const name = `kios_bench_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const logDir = mkdtempSync(join(tmpdir(), "kios-bench-"));
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    DATABASE_URL: withDatabase(SERVER_URL, name),
+    BOT_TOKEN: DEFAULT_BOT.token,
+    TELEGRAM_API_ROOT: telegram.url,
+    BOT_MODE: "polling",
+    LOG_LEVEL: "warn",
+    PORT: "0",
+    INBOX_CONCURRENCY: String(CONCURRENCY),
+  };
+  const procs = Array.from({ length: workers }, (_, i) =>
+    kiosProcess({ role: "worker", env, logPath: join(logDir, `worker${i}.log`) }),
+  );
+  try {
+    // one first, so the database is migrated and the catalogue synced before the rest
+    await procs[0]!.start(120_000);
+    await Promise.all(procs.slice(1).map((p) => p.start(120_000)));
+    const before = telegram.sent;
+    const started = performance.now();
+    queueUpdates(telegram.server);
+    await telegram.waitSent(before + UPDATES, 600_000);
+    return UPDATES / ((performance.now() - started) / 1000);
+  } finally {
+    await Promise.allSettled(procs.map((p) => p.stop()));
+    await telegram.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+const results = new Map<string, number[]>();
+const record = (key: string, v: number) => results.set(key, [...(results.get(key) ?? []), v]);
+for (let rep = 0; rep < REPS; rep++) {
+  record("bare", await bare());
+  for (const w of WORKERS) record(`kios ${w}`, await kios(w));
+  process.stderr.write(`rep ${rep + 1}/${REPS} done\n`);
+}
+
+const base = median(results.get("bare")!);
+const one = median(results.get(`kios ${WORKERS[0]}`)!);
+printTable(
+  `updates/s through the bot, PostgreSQL, polling: ${UPDATES} updates from ${USERS} users, Bot API ${LATENCY} ms away, inbox concurrency ${CONCURRENCY}; medians of ${REPS}`,
+  [
+    "measure",
+    "kios",
+    "baseline (bare grammY + runner)",
+    "ratio",
+    `vs ${WORKERS[0]} worker`,
+    "goal",
+    "met",
+  ],
+  WORKERS.map((w) => {
+    const v = median(results.get(`kios ${w}`)!);
+    return [
+      `${w} worker${w > 1 ? "s" : ""}`,
+      v.toFixed(0),
+      base.toFixed(0),
+      (v / base).toFixed(2),
+      (v / one).toFixed(2),
+      "≥ 0.5 of bare",
+      v / base >= 0.5 ? "yes" : "no",
+    ];
+  }),
+);

@@ -1,0 +1,233 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Update } from "grammy/types";
+import type { DatabaseHandle } from "../../db/client.ts";
+import type { Leases } from "../../jobs/lease.ts";
+import type { Logger } from "../../logger.ts";
+import {
+  type ClaimedUpdate,
+  claimHolders,
+  claimUpdates,
+  extendClaims,
+  finishUpdate,
+  releaseClaims,
+  retryUpdate,
+} from "./store.ts";
+import { Wakeup } from "./wakeup.ts";
+
+// a worker's loop over the update inbox: claim the head update of as many chats as it has
+// room for, handle them side by side, mark each handled, claim again. Its claims carry its
+// id; it holds a lease under that id for as long as it runs, so when its process dies
+// (SIGKILL included) the others see the lease free and take its updates back within
+// seconds, without waiting for the claims' own expiry.
+
+/** what became of one update */
+export type UpdateOutcome =
+  | { kind: "handled"; error?: string }
+  /** not handled (another process wrote the chat's state meanwhile): try again */
+  | { kind: "retry"; error: string };
+
+export interface InboxDrainOptions {
+  database: DatabaseHandle;
+  leases: Leases;
+  handle(update: Update): Promise<UpdateOutcome>;
+  /** chats handled at once by this process */
+  concurrency: number;
+  logger: Logger;
+  /** a claim's lease; renewed while the update is being handled */
+  leaseMs?: number;
+  /** how often an idle worker looks for work when no notification wakes it */
+  idleMs?: number;
+  /** how often it looks for dead workers' claims */
+  reclaimMs?: number;
+  /** called with each update's result, for metrics */
+  onResult?(result: "handled" | "failed" | "retried" | "abandoned"): void;
+}
+
+export interface InboxDrain {
+  readonly id: string;
+  /** true while the loop runs */
+  readonly draining: boolean;
+  readonly inFlight: number;
+  start(): Promise<void>;
+  /** stops claiming, and resolves once the updates in hand are handled */
+  stop(): Promise<void>;
+}
+
+/** an update tried this many times is given up on (it may be what kills its workers) */
+export const MAX_UPDATE_ATTEMPTS = 5;
+const DEFAULT_LEASE_MS = 30_000;
+
+const workerLease = (id: string) => `inbox-worker:${id}`;
+
+export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
+  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const db = o.database.db;
+  const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
+  const idleMs = o.idleMs ?? 1000;
+  const reclaimMs = o.reclaimMs ?? 2000;
+  const log = o.logger.child({ component: "inbox", worker: id });
+  const wakeup = new Wakeup();
+  const inFlight = new Map<number, Promise<void>>();
+  let stopped = true;
+  let draining = false;
+  let loop: Promise<void> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  const timers: NodeJS.Timeout[] = [];
+
+  async function settle(c: ClaimedUpdate, outcome: UpdateOutcome): Promise<void> {
+    if (outcome.kind === "retry" && c.attempts < MAX_UPDATE_ATTEMPTS) {
+      // 0.25 s, 0.5 s, 1 s, 2 s: a conflict clears as soon as the other writer is done
+      const delayMs = 250 * 2 ** (c.attempts - 1);
+      await retryUpdate(db, { worker: id, updateId: c.updateId, delayMs, error: outcome.error });
+      o.onResult?.("retried");
+      return;
+    }
+    const error =
+      outcome.kind === "retry"
+        ? `gave up after ${c.attempts} attempts: ${outcome.error}`
+        : outcome.error;
+    const mine = await finishUpdate(db, { worker: id, updateId: c.updateId, error });
+    if (!mine) log.warn({ updateId: c.updateId }, "an update's claim ran out while it was handled");
+    o.onResult?.(outcome.kind === "retry" ? "abandoned" : error ? "failed" : "handled");
+  }
+
+  async function run(c: ClaimedUpdate): Promise<void> {
+    if (c.attempts > MAX_UPDATE_ATTEMPTS) {
+      // claimed again and again without finishing: its handling takes the process down
+      log.error({ updateId: c.updateId, attempts: c.attempts }, "update abandoned");
+      await settle(c, { kind: "retry", error: "its workers kept dying" });
+      return;
+    }
+    let outcome: UpdateOutcome;
+    try {
+      outcome = await o.handle(c.update);
+    } catch (err) {
+      outcome = { kind: "retry", error: err instanceof Error ? err.message : String(err) };
+    }
+    // the outcome must land: a brief database error must not leave the claim to expire
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await settle(c, outcome);
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+
+  function begin(c: ClaimedUpdate) {
+    const task = run(c)
+      .catch((err) =>
+        log.error({ err, updateId: c.updateId }, "recording an update's outcome failed"),
+      )
+      .finally(() => {
+        inFlight.delete(c.updateId);
+        wakeup.wake();
+      });
+    inFlight.set(c.updateId, task);
+  }
+
+  async function drainLoop(): Promise<void> {
+    while (!stopped) {
+      const room = o.concurrency - inFlight.size;
+      let claimed: ClaimedUpdate[] = [];
+      if (room > 0) {
+        try {
+          claimed = await claimUpdates(db, { worker: id, limit: room, leaseMs });
+        } catch (err) {
+          log.error({ err }, "claiming updates failed");
+          await wakeup.wait(idleMs);
+          continue;
+        }
+        for (const c of claimed) begin(c);
+      }
+      if (claimed.length < room || room <= 0) await wakeup.wait(idleMs);
+    }
+    await Promise.allSettled([...inFlight.values()]);
+  }
+
+  async function reclaim(): Promise<void> {
+    const holders = (await claimHolders(db)).filter((w) => w !== id);
+    if (holders.length === 0) return;
+    const free = await o.leases.free(holders.map(workerLease));
+    const dead = holders.filter((w) => free.has(workerLease(w)));
+    const n = await releaseClaims(db, dead);
+    if (n > 0) {
+      log.warn({ workers: dead, updates: n }, "took back the updates of a worker that died");
+      wakeup.wake();
+    }
+  }
+
+  function every(ms: number, task: () => Promise<void>) {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || stopped) return;
+      busy = true;
+      task()
+        .catch((err) => log.error({ err }, "inbox upkeep failed"))
+        .finally(() => {
+          busy = false;
+        });
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  }
+
+  return {
+    id,
+    get draining() {
+      return draining;
+    },
+    get inFlight() {
+      return inFlight.size;
+    },
+    async start() {
+      if (!stopped) return;
+      stopped = false;
+      let ready!: () => void;
+      const started = new Promise<void>((r) => {
+        ready = r;
+      });
+      loop = o.leases
+        .hold([workerLease(id)], async () => {
+          draining = true;
+          ready();
+          try {
+            await drainLoop();
+          } finally {
+            draining = false;
+          }
+        })
+        .then((out) => {
+          if (!out.held) throw new Error(`the inbox lease ${id} is held elsewhere`);
+        })
+        .catch((err) => {
+          log.error({ err }, "the inbox drain stopped");
+          ready();
+        });
+      await started;
+      try {
+        unlisten = await o.database.listen("kios_inbox", () => wakeup.wake());
+      } catch (err) {
+        // without notifications the worker still finds work, on its idle poll
+        log.warn({ err }, "LISTEN kios_inbox failed: polling the inbox instead");
+      }
+      every(Math.max(1000, Math.floor(leaseMs / 3)), () =>
+        extendClaims(db, { worker: id, updateIds: [...inFlight.keys()], leaseMs }),
+      );
+      every(reclaimMs, reclaim);
+      await reclaim().catch((err) => log.error({ err }, "reclaiming updates failed"));
+      log.info({ concurrency: o.concurrency }, "draining the update inbox");
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const t of timers.splice(0)) clearInterval(t);
+      wakeup.wake();
+      await loop;
+      await unlisten?.().catch(() => {});
+    },
+  };
+}

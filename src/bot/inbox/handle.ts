@@ -1,0 +1,26 @@
+import { BotError } from "grammy";
+import type { Update } from "grammy/types";
+import type { KiosBot } from "../context.ts";
+import { StateConflictError } from "../storage.ts";
+import type { UpdateOutcome } from "./drain.ts";
+
+/**
+ * runs one update through the bot for the inbox. A conflict on the chat's flow state means
+ * another process handled something of this chat meanwhile: the update is tried again on
+ * top of it. Any other failure is the bot's to report (the user hears it) and the update
+ * counts as handled: running a failing handler again would fail again.
+ */
+export function updateHandler(bot: KiosBot): (update: Update) => Promise<UpdateOutcome> {
+  return async (update) => {
+    try {
+      await bot.handleUpdate(update);
+      return { kind: "handled" };
+    } catch (err) {
+      if (!(err instanceof BotError)) throw err;
+      const cause: unknown = err.error;
+      if (cause instanceof StateConflictError) return { kind: "retry", error: cause.message };
+      await bot.errorHandler(err);
+      return { kind: "handled", error: cause instanceof Error ? cause.message : String(cause) };
+    }
+  };
+}

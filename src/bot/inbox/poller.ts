@@ -1,0 +1,136 @@
+import { type Api, GrammyError } from "grammy";
+import type { Database } from "../../db/client.ts";
+import type { Leases } from "../../jobs/lease.ts";
+import type { Logger } from "../../logger.ts";
+import { storeUpdates } from "./store.ts";
+
+// long polling into the inbox. One process polls at a time, whichever holds the poller's
+// lease (a PostgreSQL advisory lock, gone with its process): the others try for it every
+// few seconds and one takes over when the poller dies. getUpdates' offset moves past a
+// batch only after the batch is stored, so a crash between the two loses nothing: the next
+// poller is given the same updates again and the inbox ignores the ones it has.
+
+export const ALLOWED_UPDATES = [
+  "message",
+  "edited_message",
+  "callback_query",
+  "my_chat_member",
+] as const;
+
+const POLLER_LEASE = "telegram-poller";
+
+export interface PollerOptions {
+  api: Api;
+  db: Database;
+  leases: Leases;
+  logger: Logger;
+  /** long-poll timeout in seconds; tests use a short one so they stop quickly */
+  timeoutSeconds?: number;
+  /** how often a process that is not the poller tries to become it */
+  electionMs?: number;
+}
+
+export interface Poller {
+  /** true while this process is the one polling */
+  readonly polling: boolean;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+// grammY types its signal parameter with the abort-controller shim's AbortSignal, which
+// Node's own satisfies at run time
+type ApiSignal = Parameters<Api["getUpdates"]>[1];
+const signalFor = (c: AbortController) => c.signal as unknown as ApiSignal;
+
+export function createPoller(o: PollerOptions): Poller {
+  const log = o.logger.child({ component: "poller" });
+  const electionMs = o.electionMs ?? 2000;
+  let stopped = true;
+  let polling = false;
+  let abort = new AbortController();
+  let loop: Promise<void> | undefined;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      abort.signal.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+
+  async function pollAsLeader(): Promise<void> {
+    polling = true;
+    log.info("polling Telegram for updates");
+    try {
+      // a webhook left set makes getUpdates fail with 409
+      await o.api.deleteWebhook(undefined, signalFor(abort));
+      let offset: number | undefined;
+      let failures = 0;
+      while (!stopped) {
+        try {
+          const updates = await o.api.getUpdates(
+            {
+              offset,
+              timeout: o.timeoutSeconds ?? 30,
+              limit: 100,
+              allowed_updates: [...ALLOWED_UPDATES],
+            },
+            signalFor(abort),
+          );
+          if (updates.length > 0) {
+            await storeUpdates(o.db, updates);
+            offset = updates[updates.length - 1]!.update_id + 1;
+          }
+          failures = 0;
+        } catch (err) {
+          if (stopped) return;
+          failures += 1;
+          // 409: another getUpdates or a webhook; a network error: Telegram is unreachable
+          const conflict = err instanceof GrammyError && err.error_code === 409;
+          log.warn({ err, failures }, conflict ? "getUpdates conflict" : "getUpdates failed");
+          if (conflict && failures >= 3) return; // give the lease up; try again later
+          await pause(Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5)));
+        }
+      }
+    } finally {
+      polling = false;
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      try {
+        // not held: another process polls. Either way, (again) in a moment
+        await o.leases.hold([POLLER_LEASE], pollAsLeader);
+        if (!stopped) await pause(electionMs);
+      } catch (err) {
+        if (stopped) return;
+        log.error({ err }, "the poller failed");
+        await pause(electionMs);
+      }
+    }
+  }
+
+  return {
+    get polling() {
+      return polling;
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      abort = new AbortController();
+      loop = run();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      abort.abort();
+      await loop;
+    },
+  };
+}

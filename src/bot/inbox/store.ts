@@ -1,0 +1,198 @@
+import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import type { Update } from "grammy/types";
+import type { Executor } from "../../db/client.ts";
+import { telegramUpdates } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+
+// the update inbox's queries. Every time here is the database's own now(): the processes
+// that claim updates may run on machines whose clocks disagree.
+
+/** the chat an update belongs to: its chat, else its sender, else 0 */
+export function chatIdOf(update: Update): number {
+  const chat =
+    update.message?.chat ??
+    update.edited_message?.chat ??
+    update.callback_query?.message?.chat ??
+    update.my_chat_member?.chat ??
+    update.channel_post?.chat;
+  if (chat) return chat.id;
+  const from =
+    update.callback_query?.from ?? update.inline_query?.from ?? update.my_chat_member?.from;
+  return from?.id ?? 0;
+}
+
+/**
+ * stores updates; answers the ids that were new (a redelivered update_id is ignored). Once
+ * this resolves the updates are durable and may be acknowledged.
+ */
+export async function storeUpdates(db: Executor, updates: readonly Update[]): Promise<number[]> {
+  if (updates.length === 0) return [];
+  const rows = await db
+    .insert(telegramUpdates)
+    .values(
+      updates.map((u) => ({ updateId: u.update_id, chatId: chatIdOf(u), payload: u as object })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: telegramUpdates.updateId });
+  return rows.map((r) => r.id);
+}
+
+export interface ClaimedUpdate {
+  updateId: number;
+  chatId: number;
+  update: Update;
+  /** this claim included: 1 on the first try */
+  attempts: number;
+}
+
+/**
+ * claims up to `limit` updates for `worker`: of each chat only its oldest unhandled update,
+ * and only while nobody holds a live claim on it, so a chat's updates run one at a time and
+ * in order, whichever process runs them. Rows another claimer has locked are skipped, never
+ * waited for.
+ */
+export async function claimUpdates(
+  db: Executor,
+  o: { worker: string; limit: number; leaseMs: number },
+): Promise<ClaimedUpdate[]> {
+  const result = await db.execute(sql`
+    with heads as (
+      select distinct on (chat_id) update_id, claimed_until
+      from telegram_updates
+      where handled_at is null
+      order by chat_id, update_id
+    ), free as (
+      select t.update_id
+      from telegram_updates t join heads h on h.update_id = t.update_id
+      where h.claimed_until is null or h.claimed_until < now()
+      order by t.update_id
+      limit ${o.limit}
+      for update of t skip locked
+    )
+    update telegram_updates u
+    set claimed_by = ${o.worker},
+        claimed_until = now() + make_interval(secs => ${o.leaseMs / 1000}),
+        attempts = u.attempts + 1
+    from free
+    where u.update_id = free.update_id
+      and u.handled_at is null
+      and (u.claimed_until is null or u.claimed_until < now())
+    returning u.update_id, u.chat_id, u.payload, u.attempts`);
+  return rowsOf<{ update_id: unknown; chat_id: unknown; payload: unknown; attempts: unknown }>(
+    result,
+  )
+    .map((r) => ({
+      updateId: toNumber(r.update_id),
+      chatId: toNumber(r.chat_id),
+      update: (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as Update,
+      attempts: toNumber(r.attempts),
+    }))
+    .sort((a, b) => a.updateId - b.updateId);
+}
+
+/** marks a claimed update handled (with the error it ended in, if any); false if the claim was lost */
+export async function finishUpdate(
+  db: Executor,
+  o: { worker: string; updateId: number; error?: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(telegramUpdates)
+    .set({ handledAt: sql`now()`, claimedUntil: null, error: o.error ?? null })
+    .where(
+      sql`${telegramUpdates.updateId} = ${o.updateId} and ${telegramUpdates.claimedBy} = ${o.worker}
+          and ${telegramUpdates.handledAt} is null`,
+    )
+    .returning({ id: telegramUpdates.updateId });
+  return rows.length > 0;
+}
+
+/** gives a claimed update back to be tried again after `delayMs` (by any worker) */
+export async function retryUpdate(
+  db: Executor,
+  o: { worker: string; updateId: number; delayMs: number; error: string },
+): Promise<void> {
+  await db
+    .update(telegramUpdates)
+    .set({
+      claimedBy: null,
+      claimedUntil: sql`now() + make_interval(secs => ${o.delayMs / 1000})`,
+      error: o.error,
+    })
+    .where(
+      sql`${telegramUpdates.updateId} = ${o.updateId} and ${telegramUpdates.claimedBy} = ${o.worker}
+          and ${telegramUpdates.handledAt} is null`,
+    );
+}
+
+/** renews the lease of claims still being handled */
+export async function extendClaims(
+  db: Executor,
+  o: { worker: string; updateIds: readonly number[]; leaseMs: number },
+): Promise<void> {
+  if (o.updateIds.length === 0) return;
+  await db
+    .update(telegramUpdates)
+    .set({ claimedUntil: sql`now() + make_interval(secs => ${o.leaseMs / 1000})` })
+    .where(
+      and(
+        inArray(telegramUpdates.updateId, [...o.updateIds]),
+        sql`${telegramUpdates.claimedBy} = ${o.worker} and ${telegramUpdates.handledAt} is null`,
+      ),
+    );
+}
+
+/** the workers that hold live claims now */
+export async function claimHolders(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ worker: telegramUpdates.claimedBy })
+    .from(telegramUpdates)
+    .where(
+      sql`${telegramUpdates.handledAt} is null and ${telegramUpdates.claimedBy} is not null
+          and ${telegramUpdates.claimedUntil} > now()`,
+    );
+  return rows.flatMap((r) => (r.worker === null ? [] : [r.worker]));
+}
+
+/** frees the claims of workers that are gone, so their updates run again at once */
+export async function releaseClaims(db: Executor, workers: readonly string[]): Promise<number> {
+  if (workers.length === 0) return 0;
+  const rows = await db
+    .update(telegramUpdates)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(
+      and(
+        inArray(telegramUpdates.claimedBy, [...workers]),
+        sql`${telegramUpdates.handledAt} is null`,
+      ),
+    )
+    .returning({ id: telegramUpdates.updateId });
+  return rows.length;
+}
+
+export interface InboxStats {
+  /** updates stored and not yet handled */
+  depth: number;
+  /** how long the oldest of them has waited, in seconds (0 when none) */
+  oldestAgeSeconds: number;
+}
+
+export async function inboxStats(db: Executor): Promise<InboxStats> {
+  const result = await db.execute(sql`
+    select count(*) as depth,
+           coalesce(extract(epoch from now() - min(received_at)), 0) as oldest
+    from telegram_updates where handled_at is null`);
+  const [row] = rowsOf<{ depth: unknown; oldest: unknown }>(result);
+  return { depth: toNumber(row?.depth), oldestAgeSeconds: toNumber(row?.oldest) };
+}
+
+/**
+ * forgets handled updates received before `before` (Telegram never redelivers after a day).
+ * Unhandled ones stay, whatever their age.
+ */
+export async function pruneHandledUpdates(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(telegramUpdates)
+    .where(and(isNotNull(telegramUpdates.handledAt), lt(telegramUpdates.receivedAt, before)))
+    .returning({ id: telegramUpdates.updateId });
+  return rows.length;
+}
