@@ -25,7 +25,7 @@ const { values } = parseArgs({
     latency: { type: "string", default: "80" },
     workers: { type: "string", default: "1,2,4" },
     reps: { type: "string", default: "3" },
-    concurrency: { type: "string", default: "32" },
+    concurrency: { type: "string", default: "64" },
   },
 });
 const USERS = Number(values.users);
@@ -88,12 +88,19 @@ async function kios(workers: number): Promise<number> {
     BOT_TOKEN: DEFAULT_BOT.token,
     TELEGRAM_API_ROOT: telegram.url,
     BOT_MODE: "polling",
-    LOG_LEVEL: "warn",
+    // "kios started" is an info line
+    LOG_LEVEL: "info",
     PORT: "0",
     INBOX_CONCURRENCY: String(CONCURRENCY),
   };
   const procs = Array.from({ length: workers }, (_, i) =>
-    kiosProcess({ role: "worker", env, logPath: join(logDir, `worker${i}.log`) }),
+    kiosProcess({
+      role: "worker",
+      env,
+      logPath: join(logDir, `worker${i}.log`),
+      // KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the kios processes
+      nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
+    }),
   );
   try {
     // one first, so the database is migrated and the catalogue synced before the rest

@@ -123,7 +123,7 @@ const schema = z.object({
       .refine((n) => n >= 1000, { message: "must be at least 1000" }),
   ),
   INBOX_CONCURRENCY: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "8",
+    (v) => emptyToUndefined(v) ?? "64",
     z
       .string()
       .trim()
@@ -161,7 +161,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_TESTING: "false",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
-  INBOX_CONCURRENCY: "8",
+  INBOX_CONCURRENCY: "64",
   LOG_LEVEL: "info",
 };
 

@@ -65,7 +65,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
           database,
           leases,
           logger: o.logger,
-          concurrency: o.inboxConcurrency ?? 8,
+          concurrency: o.inboxConcurrency ?? 64,
           poll: o.mode === "polling",
           pollingTimeoutSeconds: o.pollingTimeoutSeconds,
           onResult: (result) => metrics.updates.inc({ result }),

@@ -1,11 +1,13 @@
 import type { I18n } from "@grammyjs/i18n";
 import type { NextFunction } from "grammy";
-import { markBlocked, upsertUser } from "../commerce/users.ts";
+import { isCurrent, markBlocked, type TelegramProfile, upsertUser } from "../commerce/users.ts";
 import type { BaseContext } from "./context.ts";
 import type { BotDeps } from "./deps.ts";
 import { DEFAULT_LANGUAGE, isLanguage, translator } from "./i18n.ts";
+import { preloadedFor } from "./preload.ts";
 
-/** puts the dependencies and the stored sender on ctx (the sender is recorded on contact) */
+/** puts the dependencies and the stored sender on ctx (the sender is recorded on contact,
+ * and written again only when their name changed or they had blocked the bot) */
 export function attachDeps(deps: BotDeps, i18n: I18n<BaseContext>) {
   return async (ctx: BaseContext, next: NextFunction) => {
     ctx.deps = deps;
@@ -13,12 +15,19 @@ export function attachDeps(deps: BotDeps, i18n: I18n<BaseContext>) {
     const from = ctx.from;
     ctx.isAdmin = from !== undefined && deps.config.adminIds.includes(from.id);
     if (from && !from.is_bot && ctx.chat?.type === "private") {
-      ctx.user = await upsertUser(deps.orders.db, {
+      const profile: TelegramProfile = {
         telegramId: from.id,
         firstName: from.first_name,
         username: from.username,
         languageCode: from.language_code,
-      });
+      };
+      // most updates come from someone whose row the inbox already read and who changed
+      // nothing: no write
+      const known = preloadedFor(ctx.update)?.user;
+      ctx.user =
+        known && known.telegramId === from.id && isCurrent(known, profile)
+          ? known
+          : await upsertUser(deps.orders.db, profile);
       ctx.lang = isLanguage(ctx.user.language) ? ctx.user.language : DEFAULT_LANGUAGE;
     } else {
       ctx.user = undefined;

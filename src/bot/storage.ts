@@ -9,6 +9,7 @@ import { and, eq, like, lt, sql } from "drizzle-orm";
 import type { Context } from "grammy";
 import type { Executor } from "../db/client.ts";
 import { botState } from "../db/schema.ts";
+import { preloadedFor } from "./preload.ts";
 
 // conversations v2 replay their builder function from a stored log. The state lives in
 // postgres (bot_state), so a restart or another instance continues a flow; the version
@@ -26,7 +27,7 @@ export class StateConflictError extends Error {
   }
 }
 
-const CONVERSATION_KEY_PREFIX = "conv:";
+export const CONVERSATION_KEY_PREFIX = "conv:";
 
 /** JSON with object keys sorted: jsonb keeps keys in an order of its own */
 function canonicalJson(value: unknown): string {
@@ -61,10 +62,17 @@ function botStateAdapter<C extends Context, S>(db: Executor): VersionedStateStor
     async read(ctx) {
       const key = keyOf(ctx);
       if (key === undefined) return undefined;
-      const [row] = await db
-        .select({ value: botState.value, revision: botState.revision })
-        .from(botState)
-        .where(eq(botState.key, key));
+      // the inbox read the chat's row with the update (it claimed the chat, so it is current)
+      const pre = preloadedFor(ctx.update);
+      const [row] =
+        pre && pre.chatId === ctx.chatId
+          ? pre.state === null
+            ? []
+            : [pre.state]
+          : await db
+              .select({ value: botState.value, revision: botState.revision })
+              .from(botState)
+              .where(eq(botState.key, key));
       reads.set(ctx, {
         key,
         revision: row?.revision ?? 0,

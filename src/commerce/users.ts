@@ -15,6 +15,15 @@ export interface TelegramProfile {
   languageCode?: string | undefined;
 }
 
+/** true when the stored row already says what this contact would write (nothing to upsert) */
+export function isCurrent(user: User, profile: TelegramProfile): boolean {
+  return (
+    user.blockedAt === null &&
+    user.firstName === (profile.firstName ?? user.firstName) &&
+    user.username === (profile.username ?? null)
+  );
+}
+
 /** records a user on first contact and keeps their name current; language and tier stay. */
 export async function upsertUser(exec: Executor, profile: TelegramProfile): Promise<User> {
   const language: Language = profile.languageCode?.toLowerCase().startsWith("en") ? "en" : "id";

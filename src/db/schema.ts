@@ -462,6 +462,8 @@ export const telegramUpdates = pgTable(
     updateId: bigint("update_id", { mode: "number" }).primaryKey(),
     /** the chat the update belongs to (the sender for chat-less updates; 0 for neither) */
     chatId: bigint("chat_id", { mode: "number" }).notNull().default(0),
+    /** the sender (0 for none): the worker reads their user row with the update */
+    userId: bigint("user_id", { mode: "number" }).notNull().default(0),
     /** the update as Telegram sent it; null only for rows from before the inbox */
     payload: jsonb("payload"),
     receivedAt: tstz("received_at").notNull().defaultNow(),
@@ -473,6 +475,8 @@ export const telegramUpdates = pgTable(
     error: text("error"),
   },
   (t) => [
+    // a chat's unhandled updates, and all unhandled updates oldest first: the claim's two walks
     index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
+    index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),
   ],
 );

@@ -79,7 +79,7 @@ describe(`the update inbox (${testDriver})`, () => {
     const d = createInboxDrain({
       database: database.handle,
       leases: leasesOf(database.handle),
-      handle,
+      handle: (claimed) => handle(claimed.update),
       concurrency: o.concurrency ?? 8,
       logger,
       idleMs: 100,

@@ -26,6 +26,8 @@ export function kiosProcess(o: {
   role: KiosRole;
   env: Record<string, string>;
   logPath: string;
+  /** node's own flags (a benchmark's --cpu-prof) */
+  nodeArgs?: string[];
 }): KiosProcess {
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -46,7 +48,8 @@ export function kiosProcess(o: {
       starts += 1;
       log ??= createWriteStream(o.logPath, { flags: "a" });
       logLine(`--- campaign: start #${starts} of ${o.role} at ${new Date().toISOString()}`);
-      const proc = spawn(process.execPath, [KIOS_BIN, "start", "--role", o.role], {
+      const args = [...(o.nodeArgs ?? []), KIOS_BIN, "start", "--role", o.role];
+      const proc = spawn(process.execPath, args, {
         env: o.env,
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Update } from "grammy/types";
 import type { DatabaseHandle } from "../../db/client.ts";
 import type { Leases } from "../../jobs/lease.ts";
 import type { Logger } from "../../logger.ts";
@@ -9,7 +8,7 @@ import {
   claimHolders,
   claimUpdates,
   extendClaims,
-  finishUpdate,
+  finishUpdates,
   releaseClaims,
   retryUpdate,
 } from "./store.ts";
@@ -30,7 +29,8 @@ export type UpdateOutcome =
 export interface InboxDrainOptions {
   database: DatabaseHandle;
   leases: Leases;
-  handle(update: Update): Promise<UpdateOutcome>;
+  /** runs one claimed update (with the rows read along with it) */
+  handle(claimed: ClaimedUpdate): Promise<UpdateOutcome>;
   /** chats handled at once by this process */
   concurrency: number;
   logger: Logger;
@@ -75,6 +75,30 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   let unlisten: (() => Promise<void>) | undefined;
   const timers: NodeJS.Timeout[] = [];
 
+  // updates finishing together are marked handled in one statement: with many chats in
+  // hand, completions come in bursts (the Bot API's answers), and one write serves them all
+  let finishing: { updateId: number; done: (mine: boolean) => void; fail: (e: unknown) => void }[] =
+    [];
+  function finishHandled(updateId: number): Promise<boolean> {
+    return new Promise((done, fail) => {
+      finishing.push({ updateId, done, fail });
+      if (finishing.length === 1) setImmediate(flushFinished);
+    });
+  }
+  function flushFinished() {
+    const batch = finishing;
+    finishing = [];
+    finishUpdates(db, { worker: id, updateIds: batch.map((b) => b.updateId) }).then(
+      (ids) => {
+        const mine = new Set(ids);
+        for (const b of batch) b.done(mine.has(b.updateId));
+      },
+      (err: unknown) => {
+        for (const b of batch) b.fail(err);
+      },
+    );
+  }
+
   async function settle(c: ClaimedUpdate, outcome: UpdateOutcome): Promise<void> {
     if (outcome.kind === "retry" && c.attempts < MAX_UPDATE_ATTEMPTS) {
       // 0.25 s, 0.5 s, 1 s, 2 s: a conflict clears as soon as the other writer is done
@@ -87,7 +111,9 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       outcome.kind === "retry"
         ? `gave up after ${c.attempts} attempts: ${outcome.error}`
         : outcome.error;
-    const mine = await finishUpdate(db, { worker: id, updateId: c.updateId, error });
+    const mine = error
+      ? (await finishUpdates(db, { worker: id, updateIds: [c.updateId], error })).length > 0
+      : await finishHandled(c.updateId);
     if (!mine) log.warn({ updateId: c.updateId }, "an update's claim ran out while it was handled");
     o.onResult?.(outcome.kind === "retry" ? "abandoned" : error ? "failed" : "handled");
   }
@@ -101,7 +127,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     }
     let outcome: UpdateOutcome;
     try {
-      outcome = await o.handle(c.update);
+      outcome = await o.handle(c);
     } catch (err) {
       outcome = { kind: "retry", error: err instanceof Error ? err.message : String(err) };
     }

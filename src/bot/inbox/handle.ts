@@ -1,8 +1,9 @@
 import { BotError } from "grammy";
-import type { Update } from "grammy/types";
 import type { KiosBot } from "../context.ts";
+import { preload } from "../preload.ts";
 import { StateConflictError } from "../storage.ts";
 import type { UpdateOutcome } from "./drain.ts";
+import type { ClaimedUpdate } from "./store.ts";
 
 /**
  * runs one update through the bot for the inbox. A conflict on the chat's flow state means
@@ -10,8 +11,9 @@ import type { UpdateOutcome } from "./drain.ts";
  * top of it. Any other failure is the bot's to report (the user hears it) and the update
  * counts as handled: running a failing handler again would fail again.
  */
-export function updateHandler(bot: KiosBot): (update: Update) => Promise<UpdateOutcome> {
-  return async (update) => {
+export function updateHandler(bot: KiosBot): (claimed: ClaimedUpdate) => Promise<UpdateOutcome> {
+  return async ({ update, preloaded }) => {
+    preload(update, preloaded);
     try {
       await bot.handleUpdate(update);
       return { kind: "handled" };

@@ -1,11 +1,47 @@
 import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
+import type { User } from "../../commerce/users.ts";
 import type { Executor } from "../../db/client.ts";
 import { telegramUpdates } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import type { Preloaded } from "../preload.ts";
+import { CONVERSATION_KEY_PREFIX } from "../storage.ts";
+
+// jsonb arrives parsed (postgres.js) or as text (some paths)
+function json<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/** a users row as to_jsonb gives it (snake_case, timestamps as text) in drizzle's shape */
+function userFromJson(r: Record<string, unknown> | null): User | null {
+  if (!r) return null;
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(String(v)));
+  return {
+    telegramId: toNumber(r.telegram_id),
+    firstName: String(r.first_name),
+    username: r.username === null ? null : String(r.username),
+    language: String(r.language),
+    tier: r.tier as User["tier"],
+    blockedAt: date(r.blocked_at),
+    createdAt: date(r.created_at)!,
+    updatedAt: date(r.updated_at)!,
+  };
+}
 
 // the update inbox's queries. Every time here is the database's own now(): the processes
 // that claim updates may run on machines whose clocks disagree.
+
+/** who sent an update (0 for nobody) */
+function senderOf(update: Update): number {
+  const from =
+    update.message?.from ??
+    update.edited_message?.from ??
+    update.callback_query?.from ??
+    update.my_chat_member?.from ??
+    update.inline_query?.from;
+  return from?.id ?? 0;
+}
 
 /** the chat an update belongs to: its chat, else its sender, else 0 */
 export function chatIdOf(update: Update): number {
@@ -30,7 +66,12 @@ export async function storeUpdates(db: Executor, updates: readonly Update[]): Pr
   const rows = await db
     .insert(telegramUpdates)
     .values(
-      updates.map((u) => ({ updateId: u.update_id, chatId: chatIdOf(u), payload: u as object })),
+      updates.map((u) => ({
+        updateId: u.update_id,
+        chatId: chatIdOf(u),
+        userId: senderOf(u),
+        payload: u as object,
+      })),
     )
     .onConflictDoNothing()
     .returning({ id: telegramUpdates.updateId });
@@ -43,6 +84,8 @@ export interface ClaimedUpdate {
   update: Update;
   /** this claim included: 1 on the first try */
   attempts: number;
+  /** the sender's user row and the chat's flow state, read in the same statement */
+  preloaded: Preloaded;
 }
 
 /**
@@ -55,16 +98,19 @@ export async function claimUpdates(
   db: Executor,
   o: { worker: string; limit: number; leaseMs: number },
 ): Promise<ClaimedUpdate[]> {
+  // walks the unhandled updates oldest first and keeps each that has no older unhandled
+  // update in its chat (an index probe), so a long backlog costs a claim only the rows it
+  // looks at before it has `limit` of them
   const result = await db.execute(sql`
-    with heads as (
-      select distinct on (chat_id) update_id, claimed_until
-      from telegram_updates
-      where handled_at is null
-      order by chat_id, update_id
-    ), free as (
+    with free as (
       select t.update_id
-      from telegram_updates t join heads h on h.update_id = t.update_id
-      where h.claimed_until is null or h.claimed_until < now()
+      from telegram_updates t
+      where t.handled_at is null
+        and (t.claimed_until is null or t.claimed_until < now())
+        and not exists (
+          select 1 from telegram_updates e
+          where e.chat_id = t.chat_id and e.handled_at is null and e.update_id < t.update_id
+        )
       order by t.update_id
       limit ${o.limit}
       for update of t skip locked
@@ -77,33 +123,56 @@ export async function claimUpdates(
     where u.update_id = free.update_id
       and u.handled_at is null
       and (u.claimed_until is null or u.claimed_until < now())
-    returning u.update_id, u.chat_id, u.payload, u.attempts`);
-  return rowsOf<{ update_id: unknown; chat_id: unknown; payload: unknown; attempts: unknown }>(
-    result,
-  )
-    .map((r) => ({
-      updateId: toNumber(r.update_id),
-      chatId: toNumber(r.chat_id),
-      update: (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as Update,
-      attempts: toNumber(r.attempts),
-    }))
+    returning u.update_id, u.chat_id, u.payload, u.attempts,
+      (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
+      (select jsonb_build_object('value', s.value, 'revision', s.revision) from bot_state s
+        where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row`);
+  return rowsOf<{
+    update_id: unknown;
+    chat_id: unknown;
+    payload: unknown;
+    attempts: unknown;
+    user_row: unknown;
+    state_row: unknown;
+  }>(result)
+    .map((r) => {
+      const chatId = toNumber(r.chat_id);
+      const state = json<{ value: unknown; revision: number }>(r.state_row);
+      return {
+        updateId: toNumber(r.update_id),
+        chatId,
+        update: json<Update>(r.payload)!,
+        attempts: toNumber(r.attempts),
+        preloaded: {
+          chatId,
+          user: userFromJson(json<Record<string, unknown>>(r.user_row)),
+          state: state ? { value: state.value, revision: toNumber(state.revision) } : null,
+        },
+      };
+    })
     .sort((a, b) => a.updateId - b.updateId);
 }
 
-/** marks a claimed update handled (with the error it ended in, if any); false if the claim was lost */
-export async function finishUpdate(
+/**
+ * marks claimed updates handled, all with the same error (none, mostly) in one statement;
+ * answers the ids that were still this worker's (a claim that ran out is not)
+ */
+export async function finishUpdates(
   db: Executor,
-  o: { worker: string; updateId: number; error?: string },
-): Promise<boolean> {
+  o: { worker: string; updateIds: readonly number[]; error?: string | undefined },
+): Promise<number[]> {
+  if (o.updateIds.length === 0) return [];
   const rows = await db
     .update(telegramUpdates)
     .set({ handledAt: sql`now()`, claimedUntil: null, error: o.error ?? null })
     .where(
-      sql`${telegramUpdates.updateId} = ${o.updateId} and ${telegramUpdates.claimedBy} = ${o.worker}
-          and ${telegramUpdates.handledAt} is null`,
+      and(
+        inArray(telegramUpdates.updateId, [...o.updateIds]),
+        sql`${telegramUpdates.claimedBy} = ${o.worker} and ${telegramUpdates.handledAt} is null`,
+      ),
     )
     .returning({ id: telegramUpdates.updateId });
-  return rows.length > 0;
+  return rows.map((r) => r.id);
 }
 
 /** gives a claimed update back to be tried again after `delayMs` (by any worker) */

@@ -180,7 +180,8 @@ describe(`notification outbox (${testDriver})`, () => {
         clock,
         logger,
       },
-      { budgetMs: 500 },
+      // one lane: the budget is what this is about
+      { budgetMs: 500, concurrency: 1 },
     );
     expect(first).toEqual({ handled: 1, more: true });
     // the rest are due again at once, as ordinary notifications
@@ -191,6 +192,40 @@ describe(`notification outbox (${testDriver})`, () => {
     ]);
     for (const n of rest) await markSent(t.handle.db, n.id, new Date(clock.now()));
     expect(seen).toEqual(["b0"]);
+  });
+
+  it("sends to different chats side by side, and each chat's notifications in order", async () => {
+    for (const [key, chatId] of [
+      ["o1", 310],
+      ["r1", 301],
+      ["o2", 310],
+      ["r2", 302],
+      ["r3", 303],
+      ["o3", 310],
+    ] as const) {
+      await enqueueNotification(t.handle.db, {
+        key,
+        chatId,
+        payload: { type: "broadcast", text: key },
+      });
+    }
+    let inFlight = 0;
+    let most = 0;
+    const events: string[] = [];
+    const result = await drain(async (n) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      events.push(`start ${n.key}`);
+      await new Promise((r) => setTimeout(r, 30));
+      events.push(`end ${n.key}`);
+      inFlight -= 1;
+      return "sent";
+    });
+    expect(result.handled).toBe(6);
+    expect(most).toBeGreaterThan(1);
+    // chat 310's three, one after another in the order they were queued
+    const mine = events.filter((e) => / o\d$/.test(e));
+    expect(mine).toEqual(["start o1", "end o1", "start o2", "end o2", "start o3", "end o3"]);
   });
 
   it("a send that never answers is given up on and later recovered in the safe mode", async () => {
