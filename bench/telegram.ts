@@ -12,14 +12,21 @@ export interface BenchTelegram {
   url: string;
   /** sendMessage calls answered so far */
   readonly sent: number;
+  /** calls answered 429 Too Many Requests */
+  readonly tooMany: number;
   /** resolves once `n` messages were sent in total (rejects after ms) */
   waitSent(n: number, ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startBenchTelegram(o: { latencyMs: number }): Promise<BenchTelegram> {
-  const server = createBotApiServer({ rateLimits: { enabled: false } });
+export async function startBenchTelegram(o: {
+  latencyMs: number;
+  /** answer 429 beyond Telegram's limits, as Telegram does */
+  rateLimits?: boolean;
+}): Promise<BenchTelegram> {
+  const server = createBotApiServer({ rateLimits: { enabled: o.rateLimits ?? false } });
   let sent = 0;
+  let tooMany = 0;
   const front = new Hono();
   front.use("/bot*", async (c, next) => {
     // getUpdates waits on its own; every other call pays the round trip
@@ -27,7 +34,8 @@ export async function startBenchTelegram(o: { latencyMs: number }): Promise<Benc
       await new Promise((r) => setTimeout(r, o.latencyMs));
     }
     await next();
-    if (c.req.path.endsWith("/sendMessage")) sent += 1;
+    if (c.res.status === 429) tooMany += 1;
+    else if (c.req.path.endsWith("/sendMessage")) sent += 1;
   });
   front.route("/", server.app);
   const running = await listen(front, 0, "127.0.0.1");
@@ -36,6 +44,9 @@ export async function startBenchTelegram(o: { latencyMs: number }): Promise<Benc
     url: `http://127.0.0.1:${running.port}`,
     get sent() {
       return sent;
+    },
+    get tooMany() {
+      return tooMany;
     },
     async waitSent(n, ms) {
       const end = Date.now() + ms;

@@ -13,10 +13,15 @@ import { type BotHarness, startBotHarness } from "../helpers/bot.ts";
 describe("the purchase card", () => {
   let h: BotHarness;
   const refused: string[] = [];
+  /** while set, the answer to a tap and the edits of a card wait until it resolves */
+  let telegramSlow: Promise<void> | undefined;
   beforeAll(async () => {
     h = await startBotHarness();
     // every Bot API call the bot makes is seen here, and every 400 it gets back is kept
     const watch: Transformer = async (prev, method, payload, signal) => {
+      if (telegramSlow && (method === "answerCallbackQuery" || method === "editMessageText")) {
+        await telegramSlow;
+      }
       const res = await prev(method, payload, signal);
       if (!res.ok) refused.push(`${method}: ${res.description}`);
       return res;
@@ -118,6 +123,36 @@ describe("the purchase card", () => {
     expect(seen.slice(seen.indexOf("✅ Berhasil"))).toEqual(["✅ Berhasil"]);
     expect(await ordersOf(u)).toHaveLength(1);
     expect(refused.slice(before).filter((r) => /not modified/.test(r))).toEqual([]);
+  });
+
+  it("Pay reaches the supplier without waiting for Telegram to take the tap's answer or the ⏳", async () => {
+    const u = 7005;
+    h.user(u);
+    await h.fund(u, 100_000);
+    const card = await toCard(u, "081234567905");
+    let release!: () => void;
+    telegramSlow = new Promise((r) => {
+      release = r;
+    });
+    try {
+      h.tap(u, card, /Bayar/);
+      // the order is at the supplier while both calls to Telegram are still held
+      const order = await vi.waitFor(
+        async () => {
+          const [o] = await ordersOf(u);
+          expect(o?.submittedAt).toBeTruthy();
+          return o!;
+        },
+        { timeout: 10_000 },
+      );
+      expect(h.sandbox.transactions().some((t) => t.refId === order.refId)).toBe(true);
+      const shown = h.chat(u).messages.find((m) => m.message_id === card.message_id)!;
+      expect(shown.text).toMatch(/Konfirmasi pembelian/);
+    } finally {
+      telegramSlow = undefined;
+      release();
+    }
+    await h.waitEdit(u, card.message_id, /Berhasil|Diproses|⏳/);
   });
 
   it("a redelivered Pay after the notifier showed the result leaves the result in place", async () => {

@@ -147,10 +147,17 @@ export function checkoutButtons(): Composer<BotContext> {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
     }
-    await ctx.answerCallbackQuery();
     const messageId = ctx.callbackQuery.message?.message_id;
-    // ⏳ before the supplier is asked (a card that already shows more keeps it)
-    await showStage(ctx, quoteId, STAGE.paying, processingText(ctx, quote));
+    // the tap's answer and the ⏳ go out while the order is placed, not before it: the
+    // supplier is asked without waiting two round trips to Telegram. The card's stages only
+    // move forward, so a ⏳ that lands after the result is not shown over it.
+    const log = ctx.deps.logger;
+    const answered = ctx
+      .answerCallbackQuery()
+      .catch((err: unknown) => log.warn({ err, quoteId }, "answering the Pay tap failed"));
+    const hourglass = showStage(ctx, quoteId, STAGE.paying, processingText(ctx, quote)).catch(
+      (err: unknown) => log.warn({ err, quoteId }, "showing ⏳ failed"),
+    );
     let result: ConfirmResult;
     try {
       result = await confirmQuote(ctx.deps.orders, {
@@ -159,11 +166,13 @@ export function checkoutButtons(): Composer<BotContext> {
         messageId,
       });
     } catch (err) {
-      ctx.deps.logger.error({ err, quoteId }, "confirming a quote failed");
+      log.error({ err, quoteId }, "confirming a quote failed");
+      await Promise.all([answered, hourglass]);
       // the order may exist: never say it failed, point at the history instead
       await showStage(ctx, quoteId, STAGE.paying, ctx.t("pay-error"));
       return;
     }
+    await Promise.all([answered, hourglass]);
     await showConfirmResult(ctx, quoteId, result);
   });
 
