@@ -153,7 +153,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     // together on a new database would deadlock creating them)
     const { engine, catalogueJobs } = await database.exclusive(async () => {
       await jobs.start();
-      const engine = await registerCommerceJobs({ jobs, orders: base, work: runsJobs });
+      const engine = await registerCommerceJobs({
+        jobs,
+        orders: base,
+        work: runsJobs,
+        settleConcurrency: config.settleConcurrency,
+      });
       const catalogueJobs = runsJobs
         ? await registerCatalogueJobs(jobs, {
             db: database.db,

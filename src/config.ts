@@ -131,6 +131,15 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n >= 1 && n <= 1000, { message: "must be between 1 and 1000" }),
   ),
+  SETTLE_CONCURRENCY: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "50",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,4}$/, { message: "must be a whole number of orders" })
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 1000, { message: "must be between 1 and 1000" }),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
@@ -162,6 +171,7 @@ const EXAMPLES: Record<string, string> = {
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
   INBOX_CONCURRENCY: "64",
+  SETTLE_CONCURRENCY: "50",
   LOG_LEVEL: "info",
 };
 
@@ -197,6 +207,8 @@ export interface Config {
   maxAmount: number;
   /** how many chats' updates one worker process handles at once */
   inboxConcurrency: number;
+  /** how many orders one worker process settles at once (status checks, supplier reports) */
+  settleConcurrency: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -274,6 +286,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
     inboxConcurrency: p.INBOX_CONCURRENCY,
+    settleConcurrency: p.SETTLE_CONCURRENCY,
     logLevel: p.LOG_LEVEL,
   };
 }

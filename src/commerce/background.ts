@@ -13,7 +13,11 @@ import { hasDueNotifications } from "./notifications/outbox.ts";
 import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
 import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
-import { processSupplierReport, unprocessedSupplierReports } from "./supplier-reports/inbox.ts";
+import {
+  processSupplierReport,
+  supplierReportRefs,
+  unprocessedSupplierReports,
+} from "./supplier-reports/inbox.ts";
 import { expireDeposits } from "./wallet/deposits.ts";
 
 const COMMERCE_QUEUES = {
@@ -62,6 +66,8 @@ export interface CommerceJobsDeps {
   orders: Omit<OrderDeps, "jobs">;
   /** false in a web-only process: it sends jobs but does not run them */
   work: boolean;
+  /** orders settled at once by one process (status checks, supplier reports); default 50 */
+  settleConcurrency?: number;
 }
 
 /**
@@ -100,9 +106,10 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
 
   const log = deps.logger.child({ component: "commerce-jobs" });
   const jobs = d.jobs;
+  const settle = d.settleConcurrency ?? 50;
   await jobs.work<{ orderId: number }>(
     q.orderCheck,
-    { batchSize: 5, pollingIntervalSeconds: 1 },
+    { batchSize: settle, pollingIntervalSeconds: 1 },
     async (batch) => {
       // side by side: the batch takes one status read's time, which bounds the expiry
       await settleAll(
@@ -121,9 +128,28 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   });
   await jobs.work<{ reportId: number }>(
     q.supplierReport,
-    { batchSize: 5, pollingIntervalSeconds: 0.5 },
+    { batchSize: settle, pollingIntervalSeconds: 0.5 },
     async (batch) => {
-      for (const job of batch) await processSupplierReport(deps, job.data.reportId);
+      // different orders side by side, each order's reports in turn (their checks would
+      // take turns on the order's lock anyway)
+      const refs = await supplierReportRefs(
+        deps.db,
+        batch.map((job) => job.data.reportId),
+      );
+      const byRef = new Map<string, number[]>();
+      for (const job of batch) {
+        const ref = refs.get(job.data.reportId) ?? `report:${job.data.reportId}`;
+        byRef.set(ref, [...(byRef.get(ref) ?? []), job.data.reportId]);
+      }
+      const results = await Promise.allSettled(
+        [...byRef.values()].map(async (ids) => {
+          for (const id of ids) await processSupplierReport(deps, id);
+        }),
+      );
+      // a failure fails the batch: pg-boss tries it again, and reports already processed
+      // are not acted on twice
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
     },
   );
   // reports stored but never processed are queued again: their job was lost, or was queued

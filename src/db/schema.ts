@@ -369,6 +369,17 @@ export const orders = pgTable(
   ],
 );
 
+/**
+ * who is settling an order right now: one status check of an order at a time, across
+ * processes. A lock lives `until` (renewed while its holder works), so a dead holder's
+ * lock lapses within seconds.
+ */
+export const orderLocks = pgTable("order_locks", {
+  orderId: bigint("order_id", { mode: "number" }).primaryKey(),
+  holder: text("holder").notNull(),
+  until: tstz("until").notNull(),
+});
+
 /** supplier reports (the supplier's callbacks) as received: stored once (inbox), then confirmed by /v1/status */
 export const supplierReports = pgTable(
   "supplier_reports",

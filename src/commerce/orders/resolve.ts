@@ -12,6 +12,7 @@ import {
   SIGNED_REQUEST_WINDOW_MS,
   STUCK_AFTER_MS,
 } from "./deps.ts";
+import { withOrderLock } from "./lock.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
 
@@ -26,12 +27,22 @@ async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined
 
 /**
  * one status check of one order. Returns the order as it stands afterwards. Safe to run
- * any number of times, concurrently, from polls, callbacks and admins alike.
+ * any number of times, from polls, callbacks and admins alike; runs of one order take turns.
  */
 export async function resolveOrder(
   deps: OrderDeps,
   orderId: number,
   options: { checkSettled?: boolean } = {},
+): Promise<Order | undefined> {
+  // one check of an order at a time, across processes: a report and a poll arriving
+  // together ask the supplier once each, in turn, and the second finds the first's result
+  return withOrderLock(deps.db, orderId, () => resolveUnlocked(deps, orderId, options));
+}
+
+async function resolveUnlocked(
+  deps: OrderDeps,
+  orderId: number,
+  options: { checkSettled?: boolean },
 ): Promise<Order | undefined> {
   const order = await load(deps, orderId);
   if (!order) return order;

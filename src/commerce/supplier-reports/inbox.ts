@@ -1,5 +1,5 @@
 import { sha256Hex } from "@kios/kit";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { supplierReports } from "../../db/schema.ts";
 import type { OrderDeps } from "../orders/deps.ts";
@@ -48,6 +48,19 @@ export async function processSupplierReport(deps: OrderDeps, reportId: number): 
     .set({ processedAt: sql`now()`, outcome })
     .where(eq(supplierReports.id, reportId));
   return outcome;
+}
+
+/** the ref_id each of these reports names */
+export async function supplierReportRefs(
+  exec: Executor,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await exec
+    .select({ id: supplierReports.id, refId: supplierReports.refId })
+    .from(supplierReports)
+    .where(inArray(supplierReports.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r.refId]));
 }
 
 /** ids of reports received since `since` and not processed yet, oldest first */

@@ -1,0 +1,149 @@
+// stored supplier reports settled per second: each report is checked against the supplier's
+// /v1/status (here answering in `--status-ms`) and applied to its order, through the
+// production pg-boss worker. kios as configured (SETTLE_CONCURRENCY, default 50) against the
+// same worker settling one order at a time, interleaved; medians.
+// run: npx tsx bench/settle.ts [--orders 600] [--status-ms 150] [--reps 3]
+//      PostgreSQL from BENCH_DATABASE_URL (default the local server)
+
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { ManualClock } from "@kios/kit";
+import { DEFAULT_SANDBOX_CREDENTIALS, startSandbox } from "@kios/supplier-sandbox";
+import postgres from "postgres";
+import { registerCommerceJobs, supplierReportJobSender } from "../src/commerce/background.ts";
+import { syncCatalogue } from "../src/commerce/catalogue/sync.ts";
+import { confirmQuote } from "../src/commerce/orders/place.ts";
+import { createQuote } from "../src/commerce/orders/quotes.ts";
+import { storeSupplierReport } from "../src/commerce/supplier-reports/inbox.ts";
+import { upsertUser } from "../src/commerce/users.ts";
+import { creditWallet } from "../src/commerce/wallet/ledger.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { createJobRunner } from "../src/jobs/runner.ts";
+import { createLogger } from "../src/logger.ts";
+import { createSignatureSupplier } from "../src/supplier/index.ts";
+import type { Supplier } from "../src/supplier/types.ts";
+import { withDatabase } from "../test/helpers/postgres-url.ts";
+import { median, printTable } from "./table.ts";
+
+const { values } = parseArgs({
+  options: {
+    orders: { type: "string", default: "600" },
+    "status-ms": { type: "string", default: "150" },
+    reps: { type: "string", default: "3" },
+  },
+});
+const ORDERS = Number(values.orders);
+const STATUS_MS = Number(values["status-ms"]);
+const REPS = Number(values.reps);
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const logger = createLogger({ level: "silent" });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function settled(concurrency: number): Promise<number> {
+  const name = `kios_bench_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const database = await openDatabase({ databaseUrl: withDatabase(SERVER_URL, name) });
+  const clock = new ManualClock();
+  // pending until told otherwise
+  const sandbox = await startSandbox({ port: 0, clock, settleDelayMs: 3_600_000 });
+  const jobs = createJobRunner({ database, logger });
+  try {
+    await database.migrate();
+    const direct = createSignatureSupplier({
+      baseUrl: sandbox.url,
+      ...DEFAULT_SANDBOX_CREDENTIALS,
+      clock,
+    });
+    await syncCatalogue(database.db, direct, { clock, logger });
+    const supplier: Supplier = {
+      ...direct,
+      status: async (req) => {
+        await sleep(STATUS_MS);
+        return direct.status(req);
+      },
+    };
+    const base = { db: database.db, supplier: direct, clock, logger, testing: false };
+    // the orders, placed and left pending at the supplier
+    const refs: string[] = [];
+    for (let i = 0; i < ORDERS; i += 20) {
+      await Promise.all(
+        Array.from({ length: Math.min(20, ORDERS - i) }, async (_, k) => {
+          const user = 500_000 + i + k;
+          await upsertUser(database.db, { telegramId: user, firstName: `U${user}` });
+          await creditWallet(database.db, { userId: user, amount: 100_000, key: `b:${user}` });
+          const q = await createQuote(base, {
+            userId: user,
+            chatId: user,
+            productCode: "TSEL10",
+            destination: `08123${String(user).padStart(7, "0")}`,
+          });
+          if (!q.ok) throw new Error(`quote refused: ${q.reason}`);
+          const placed = await confirmQuote(base, { quoteId: q.quote.id, userId: user });
+          if (!placed.ok) throw new Error("not placed");
+          refs.push(placed.order.refId);
+        }),
+      );
+    }
+    await sandbox.settleNow();
+    const ids: number[] = [];
+    for (const refId of refs) {
+      const body = JSON.stringify({
+        ref_id: refId,
+        status: "Sukses",
+        n: randomBytes(4).toString("hex"),
+      });
+      ids.push(
+        (await storeSupplierReport(database.db, { rawBody: body, refId, reportedStatus: "Sukses" }))
+          .id,
+      );
+    }
+    await jobs.start();
+    await registerCommerceJobs({
+      jobs,
+      orders: { ...base, supplier },
+      work: true,
+      settleConcurrency: concurrency,
+    });
+    const send = supplierReportJobSender(jobs);
+    const started = performance.now();
+    for (const id of ids) await send(id);
+    for (;;) {
+      const { rows } = await database.executeSql(
+        "select count(*)::int as n from supplier_reports where processed_at is null",
+      );
+      if (Number(rows[0]?.n) === 0) break;
+      await sleep(20);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const { rows } = await database.executeSql(
+      "select count(*)::int as n from orders where status = 'success'",
+    );
+    if (Number(rows[0]?.n) !== ORDERS) throw new Error(`only ${rows[0]?.n} orders settled`);
+    return ORDERS / seconds;
+  } finally {
+    await jobs.stop();
+    await sandbox.close();
+    await database.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+const now: number[] = [];
+const one: number[] = [];
+for (let rep = 0; rep < REPS; rep++) {
+  now.push(await settled(50));
+  one.push(await settled(1));
+  process.stderr.write(`rep ${rep + 1}/${REPS} done\n`);
+}
+const v = median(now);
+const b = median(one);
+printTable(
+  `stored supplier reports settled (status fetched back, applied), ${ORDERS} orders, supplier status ${STATUS_MS} ms; medians of ${REPS}`,
+  ["worker", "settled/s", "vs one at a time", "goal", "met"],
+  [
+    ["50 orders at once", v.toFixed(0), (v / b).toFixed(2), "≥ 200/s", v >= 200 ? "yes" : "no"],
+    ["one at a time", b.toFixed(0), "1.00", "", ""],
+  ],
+);

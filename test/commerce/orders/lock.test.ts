@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withOrderLock } from "../../../src/commerce/orders/lock.ts";
+import { confirmQuote } from "../../../src/commerce/orders/place.ts";
+import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
+import { orderLocks } from "../../../src/db/schema.ts";
+import type { Supplier } from "../../../src/supplier/types.ts";
+import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
+import { testDriver } from "../../helpers/db.ts";
+
+// one settlement of an order at a time, across processes; different orders side by side
+
+describe(`settling an order, one at a time (${testDriver})`, () => {
+  let h: CommerceHarness;
+  beforeAll(async () => {
+    // the sandbox answers "pending" until told otherwise
+    h = await bootCommerce({ sandbox: { settleDelayMs: 600_000 } });
+  });
+  afterAll(() => h?.stop());
+
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("runs the holders of one order one after another, and of two orders side by side", async () => {
+    const log: string[] = [];
+    const work = (name: string) => async () => {
+      log.push(`start ${name}`);
+      await sleep(50);
+      log.push(`end ${name}`);
+    };
+    await Promise.all([
+      withOrderLock(h.deps.db, 1, work("a1")),
+      withOrderLock(h.deps.db, 1, work("b1")),
+      withOrderLock(h.deps.db, 2, work("c2")),
+    ]);
+    // order 1's two holders: one whole, then the other whole
+    const one = log.filter((l) => l.endsWith("1"));
+    const first = one[0]!.slice("start ".length);
+    const second = first === "a1" ? "b1" : "a1";
+    expect(one).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
+    // order 2's started while order 1's first holder was at work
+    expect(log.indexOf("start c2")).toBeLessThan(log.indexOf(`end ${first}`));
+    expect(await h.deps.db.select().from(orderLocks)).toEqual([]);
+  });
+
+  it("takes a lock whose holder died once its lease has lapsed", async () => {
+    await h.deps.db
+      .insert(orderLocks)
+      .values({ orderId: 3, holder: "dead", until: new Date(Date.now() - 1000) });
+    let ran = false;
+    await withOrderLock(h.deps.db, 3, async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
+  });
+
+  it("two checks of one order ask the supplier one after the other", async () => {
+    const user = await h.newUser(50_000);
+    const q = await h.quote(user, "081234565123");
+    const placed = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    if (!placed.ok) throw new Error("not placed");
+    let inFlight = 0;
+    let most = 0;
+    const watched: Supplier = {
+      ...h.supplier,
+      status: async (req) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await sleep(100);
+        try {
+          return await h.supplier.status(req);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    const deps = { ...h.deps, supplier: watched };
+    await Promise.all([resolveOrder(deps, placed.order.id), resolveOrder(deps, placed.order.id)]);
+    expect(most).toBe(1);
+  });
+});
