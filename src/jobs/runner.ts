@@ -153,16 +153,20 @@ export function createJobRunner({
       await boss.stop({ graceful: true, wait: true, timeout: 3000 });
       await leases.close();
     },
-    work(queue, options, handler) {
-      return boss.work(queue, options, async (jobs) => {
+    async work(queue, options, handler) {
+      let workerId: string | undefined;
+      workerId = await boss.work(queue, options, async (jobs) => {
         const out = await leases.hold(
           jobs.map((j) => jobLease(j.id)),
           () => handler(jobs as Job<never>[]),
         );
         // a job's id is its own: only a bug could find its lease taken
         if (!out.held) throw new Error(`the lease of a ${queue} job is held elsewhere`);
+        // a full batch means more are waiting: fetch again at once, not after the interval
+        if (workerId && jobs.length >= (options.batchSize ?? 1)) boss.notifyWorker(workerId);
         return out.value;
       });
+      return workerId;
     },
     every,
     reclaimDeadJobs,
