@@ -212,11 +212,17 @@ describe(`notification outbox (${testDriver})`, () => {
     let inFlight = 0;
     let most = 0;
     const events: string[] = [];
+    // the first send waits until a second is under way (or 3 s, one at a time)
+    let overlapped!: () => void;
+    const second = new Promise<void>((r) => {
+      overlapped = r;
+    });
     const result = await drain(async (n) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
+      if (inFlight > 1) overlapped();
       events.push(`start ${n.key}`);
-      await new Promise((r) => setTimeout(r, 30));
+      await Promise.race([second, new Promise((r) => setTimeout(r, 3000))]);
       events.push(`end ${n.key}`);
       inFlight -= 1;
       return "sent";

@@ -21,9 +21,17 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
 
   it("runs the holders of one order one after another, and of two orders side by side", async () => {
     const log: string[] = [];
+    let c2Started!: () => void;
+    const c2Running = new Promise<void>((r) => {
+      c2Started = r;
+    });
+    // order 1's holders finish only once order 2's has started: were the orders' locks one
+    // lock, this would never finish
     const work = (name: string) => async () => {
       log.push(`start ${name}`);
-      await sleep(50);
+      if (name === "c2") c2Started();
+      else await c2Running;
+      await sleep(20);
       log.push(`end ${name}`);
     };
     await Promise.all([
@@ -36,7 +44,6 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
     const first = one[0]!.slice("start ".length);
     const second = first === "a1" ? "b1" : "a1";
     expect(one).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
-    // order 2's started while order 1's first holder was at work
     expect(log.indexOf("start c2")).toBeLessThan(log.indexOf(`end ${first}`));
     expect(await h.deps.db.select().from(orderLocks)).toEqual([]);
   });
