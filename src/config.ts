@@ -31,6 +31,19 @@ const booleanFlag = (fallback: boolean) =>
       .transform((v) => v === "true" || v === "1" || v === "yes"),
   );
 
+/** how many of something one process works on at once: 1 to 1000 */
+function concurrency(fallback: string, of: string) {
+  return z.preprocess(
+    (v) => emptyToUndefined(v) ?? fallback,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,4}$/, { message: `must be a whole number of ${of}` })
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 1000, { message: "must be between 1 and 1000" }),
+  );
+}
+
 const schema = z.object({
   BOT_TOKEN: z.preprocess(
     emptyToUndefined,
@@ -122,24 +135,8 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n >= 1000, { message: "must be at least 1000" }),
   ),
-  INBOX_CONCURRENCY: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "64",
-    z
-      .string()
-      .trim()
-      .regex(/^\d{1,4}$/, { message: "must be a whole number of chats" })
-      .transform(Number)
-      .refine((n) => n >= 1 && n <= 1000, { message: "must be between 1 and 1000" }),
-  ),
-  SETTLE_CONCURRENCY: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "50",
-    z
-      .string()
-      .trim()
-      .regex(/^\d{1,4}$/, { message: "must be a whole number of orders" })
-      .transform(Number)
-      .refine((n) => n >= 1 && n <= 1000, { message: "must be between 1 and 1000" }),
-  ),
+  INBOX_CONCURRENCY: concurrency("64", "chats"),
+  SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),

@@ -61,6 +61,19 @@ describe("webhook and polling", () => {
     await database?.destroy();
   });
 
+  /** the HTTP server with this webhook route, on a free port */
+  async function serve(route: ReturnType<typeof createTelegramWebhookRoute>) {
+    const http = createServer({
+      logger: deps.logger,
+      metrics: createMetrics(),
+      health: async () => ({ ok: true, checks: {} }),
+      routes: [route],
+    });
+    const server = await listen(http, 0, "127.0.0.1");
+    servers.push(server);
+    return server;
+  }
+
   /** one instance: the HTTP server's webhook route, and a worker draining the inbox */
   async function instance(path = "hook") {
     const bot = createBot(deps);
@@ -75,15 +88,8 @@ describe("webhook and polling", () => {
     await pipeline.start();
     pipelines.push(pipeline);
     const route = createTelegramWebhookRoute({ secret: SECRET, path, db: deps.orders.db });
-    const http = createServer({
-      logger: deps.logger,
-      metrics: createMetrics(),
-      health: async () => ({ ok: true, checks: {} }),
-      routes: [route],
-    });
-    const server = await listen(http, 0, "127.0.0.1");
-    servers.push(server);
-    return { bot, http, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
+    const server = await serve(route);
+    return { bot, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
   }
 
   /** until the inbox is empty: every stored update handled */
@@ -139,14 +145,7 @@ describe("webhook and polling", () => {
       path: "web-only",
       db: deps.orders.db,
     });
-    const http = createServer({
-      logger: deps.logger,
-      metrics: createMetrics(),
-      health: async () => ({ ok: true, checks: {} }),
-      routes: [route],
-    });
-    const server = await listen(http, 0, "127.0.0.1");
-    servers.push(server);
+    const server = await serve(route);
     telegram.user(8010, { first_name: "Hana" });
     telegram.sendText(8010, "hai");
     const res = await post(
@@ -176,14 +175,7 @@ describe("webhook and polling", () => {
       },
     });
     const route = createTelegramWebhookRoute({ secret: SECRET, path: "down", db: failing });
-    const http = createServer({
-      logger: deps.logger,
-      metrics: createMetrics(),
-      health: async () => ({ ok: true, checks: {} }),
-      routes: [route],
-    });
-    const server = await listen(http, 0, "127.0.0.1");
-    servers.push(server);
+    const server = await serve(route);
     const res = await post(
       `http://127.0.0.1:${server.port}/telegram/down`,
       update(900_301, "/start", 8011),
