@@ -16,10 +16,11 @@ import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
 import { createSupplierReportRoute } from "./commerce/supplier-reports/route.ts";
 import type { Config } from "./config.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
-import { type DatabaseHandle, openDatabase } from "./db/client.ts";
+import type { DatabaseHandle } from "./db/client.ts";
 import type { Leases } from "./jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { Logger } from "./logger.ts";
+import { openAppDatabase } from "./open-database.ts";
 import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
 import { createMetrics, type Metrics } from "./server/metrics.ts";
 
@@ -102,9 +103,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const role = deps.role ?? "all";
   const clock = deps.clock ?? systemClock;
   const runsJobs = role !== "web";
-  const database =
-    deps.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir }));
+  const database = deps.database ?? (await openAppDatabase(config));
   const jobs = createJobRunner({ database, logger, supervise: runsJobs });
   const metrics = createMetrics();
   metrics.watchOrders(() => orderCountsByStatus(database.db));

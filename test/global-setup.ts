@@ -1,12 +1,12 @@
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { MIGRATIONS_FOLDER, openDatabase } from "../src/db/client.ts";
-import { createJobRunner } from "../src/jobs/runner.ts";
-import { createLogger } from "../src/logger.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { schemaKey } from "../src/db/pglite.ts";
+import { buildPgliteTemplate, prepareSchema } from "../src/open-database.ts";
 import { withDatabase } from "./helpers/postgres-url.ts";
 
 // builds one migrated database (app tables + pg-boss schema) per run, which every test
@@ -19,41 +19,23 @@ declare module "vitest" {
   }
 }
 
-function migrationsHash(): string {
-  const hash = createHash("sha256");
-  for (const file of readdirSync(MIGRATIONS_FOLDER, { recursive: true }).map(String).sort()) {
-    const path = join(MIGRATIONS_FOLDER, file);
-    if (file.endsWith(".sql") || file.endsWith(".json"))
-      hash.update(file).update(readFileSync(path));
-  }
-  const bossVersion = JSON.parse(readFileSync("node_modules/pg-boss/package.json", "utf8")).version;
-  return hash.update(bossVersion).digest("hex").slice(0, 12);
-}
-
-async function migrateEverything(handle: Awaited<ReturnType<typeof openDatabase>>) {
-  await handle.migrate();
-  const jobs = createJobRunner({
-    database: handle,
-    logger: createLogger({ level: "silent" }),
-    supervise: false,
-  });
-  await jobs.start();
-  await jobs.stop();
-}
-
-async function pgliteTemplate(hash: string): Promise<string> {
-  const dir = join("node_modules", ".cache", "kios-test");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `pglite-${hash}.tar.gz`);
+/** the production template folder, dumped once for tests to load into memory */
+async function pgliteTemplateDump(): Promise<string> {
+  const dir = await buildPgliteTemplate();
+  const file = `${dir}.tar.gz`;
   if (existsSync(file)) return file;
-  const pg = await PGlite.create();
-  const handle = await openDatabase({ pglite: pg });
-  await migrateEverything(handle);
-  const dump = await pg.dumpDataDir("gzip");
-  await pg.close();
-  writeFileSync(`${file}.tmp`, Buffer.from(await dump.arrayBuffer()));
-  const { renameSync } = await import("node:fs");
-  renameSync(`${file}.tmp`, file);
+  // opening a folder writes to it: dump a copy, never the template itself
+  const copy = join(mkdtempSync(join(tmpdir(), "kios-template-")), "pgdata");
+  cpSync(dir, copy, { recursive: true });
+  const pg = await PGlite.create(copy);
+  try {
+    const dump = await pg.dumpDataDir("gzip");
+    writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
+    renameSync(`${file}.${process.pid}`, file);
+  } finally {
+    await pg.close();
+    rmSync(copy, { recursive: true, force: true });
+  }
   return file;
 }
 
@@ -66,7 +48,7 @@ async function postgresTemplate(url: string, hash: string): Promise<string> {
       await admin.unsafe(`create database ${name}_building`);
       const building = withDatabase(url, `${name}_building`);
       const handle = await openDatabase({ databaseUrl: building, maxConnections: 2 });
-      await migrateEverything(handle);
+      await prepareSchema(handle);
       await handle.close();
       await admin.unsafe(`alter database ${name}_building rename to ${name}`).catch(async () => {
         // another run built it meanwhile
@@ -80,8 +62,8 @@ async function postgresTemplate(url: string, hash: string): Promise<string> {
 }
 
 export default async function setup(project: TestProject) {
-  const hash = migrationsHash();
-  project.provide("pgliteTemplate", await pgliteTemplate(hash));
+  const hash = schemaKey();
+  project.provide("pgliteTemplate", await pgliteTemplateDump());
   const url = process.env.TEST_DATABASE_URL;
   project.provide("postgresTemplate", url ? await postgresTemplate(url, hash) : null);
 }

@@ -20,9 +20,15 @@ export const startCommand: Command = {
 export const migrateCommand: Command = {
   name: "migrate",
   summary: "apply database migrations and exit",
-  usage: "kios migrate",
+  usage: "kios migrate [--pglite-template]",
   async run(argv) {
-    parseFlags(argv, {});
+    const { values } = parseFlags(argv, { "pglite-template": { type: "boolean", default: false } });
+    if (values["pglite-template"]) {
+      // npm install runs this, so that a new PGlite folder starts from a dump, not an initdb
+      const { buildPgliteTemplate } = await import("../open-database.ts");
+      console.log(`embedded database template: ${await buildPgliteTemplate()}`);
+      return 0;
+    }
     const kind = await withDatabase(async (database) => database.kind);
     console.log(`migrations applied (${kind})`);
     return 0;

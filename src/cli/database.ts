@@ -1,13 +1,11 @@
 import { loadConfig } from "../config.ts";
-import { type DatabaseHandle, openDatabase } from "../db/client.ts";
+import type { DatabaseHandle } from "../db/client.ts";
+import { openAppDatabase } from "../open-database.ts";
 
 /** opens and migrates the configured database for a one-shot command, then closes it. */
 export async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
   const config = await loadConfig();
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: config.pgliteDir,
-  });
+  const database = await openAppDatabase(config);
   try {
     await database.migrate();
     return await work(database);

@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -8,6 +6,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { MIGRATIONS_FOLDER, openPgliteFolder } from "./pglite.ts";
 import * as schema from "./schema.ts";
 
 type Schema = typeof schema;
@@ -44,8 +43,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
-
 // any 64-bit constants: serialise concurrent migrators and set-ups (web and worker starting
 // together)
 const MIGRATION_LOCK = 7_240_118_205;
@@ -57,6 +54,8 @@ export interface OpenDatabaseOptions {
   pgliteDir?: string;
   /** an already open PGlite (tests load a migrated template into one) */
   pglite?: PGlite;
+  /** the prepared folder a new PGlite folder is copied from, instead of an initdb (pglite.ts) */
+  pgliteTemplate?: () => Promise<string>;
   /** postgres.js pool size */
   maxConnections?: number;
 }
@@ -65,8 +64,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
   if (options.pglite) return wrapPglite(options.pglite);
   const dir = options.pgliteDir ?? "./data/pglite";
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  return wrapPglite(await PGlite.create(dir));
+  return wrapPglite(await openPgliteFolder(dir, options.pgliteTemplate));
 }
 
 function wrapPglite(client: PGlite): DatabaseHandle {

@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
+import { pgliteStartOptions } from "../../src/db/pglite.ts";
 import { withDatabase } from "./postgres-url.ts";
 
 export interface TestDatabase {
@@ -47,7 +48,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const dump = readFileSync(inject("pgliteTemplate"));
-  const pg = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const pg = await PGlite.create({ ...pgliteStartOptions(), loadDataDir: new Blob([dump]) });
   const handle = await openDatabase({ pglite: pg });
   return { handle, url: undefined, destroy: () => handle.close() };
 }
