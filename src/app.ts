@@ -13,6 +13,7 @@ import { createSendLimiter } from "./commerce/notifications/send-limiter.ts";
 import { orderCountsByStatus } from "./commerce/orders/counts.ts";
 import type { OrderDeps } from "./commerce/orders/deps.ts";
 import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
+import { registerReconciliationJobs } from "./commerce/reconciliation/jobs.ts";
 import { createSupplierReportRoute } from "./commerce/supplier-reports/route.ts";
 import type { Config } from "./config.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
@@ -147,6 +148,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       logger,
       testing: config.supplierTesting,
       adminIds,
+      recon: { tolerance: config.reconTolerance, lowBalance: config.supplierLowBalance },
     };
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)
@@ -174,6 +176,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         metrics,
       });
       if (runsJobs) {
+        await registerReconciliationJobs(jobs, { orders: engine });
         await registerHousekeeping(jobs, {
           db: database.db,
           clock,

@@ -3,6 +3,7 @@ import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
 import { migrateCommand, startCommand } from "./cli/core.ts";
 import { ledgerCommand } from "./cli/ledger.ts";
+import { reconCommand } from "./cli/reconciliation.ts";
 import { sandboxCommand } from "./cli/sandbox.ts";
 import { balanceCommand, productsCommand, statusCommand } from "./cli/supplier.ts";
 import { ConfigError } from "./config.ts";
@@ -11,6 +12,7 @@ const COMMANDS: Command[] = [
   startCommand,
   migrateCommand,
   ledgerCommand,
+  reconCommand,
   balanceCommand,
   productsCommand,
   statusCommand,

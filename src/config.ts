@@ -44,6 +44,18 @@ function concurrency(fallback: string, of: string) {
   );
 }
 
+/** a rupiah amount setting: a whole number, 0 or more */
+function rupiahSetting(fallback: string) {
+  return z.preprocess(
+    (v) => emptyToUndefined(v) ?? fallback,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,15}$/, { message: "must be a whole number of rupiah" })
+      .transform(Number),
+  );
+}
+
 const schema = z.object({
   BOT_TOKEN: z.preprocess(
     emptyToUndefined,
@@ -135,6 +147,8 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n >= 1000, { message: "must be at least 1000" }),
   ),
+  RECON_TOLERANCE: rupiahSetting("0"),
+  SUPPLIER_LOW_BALANCE: rupiahSetting("0"),
   INBOX_CONCURRENCY: concurrency("64", "chats"),
   SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
@@ -167,6 +181,8 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_TESTING: "false",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
+  RECON_TOLERANCE: "0",
+  SUPPLIER_LOW_BALANCE: "500000",
   INBOX_CONCURRENCY: "64",
   SETTLE_CONCURRENCY: "50",
   LOG_LEVEL: "info",
@@ -202,6 +218,10 @@ export interface Config {
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
+  /** a supplier balance check's difference up to this is not drift (rupiah) */
+  reconTolerance: number;
+  /** admins are alerted when the supplier balance falls below this (rupiah; 0: only when short) */
+  supplierLowBalance: number;
   /** how many chats' updates one worker process handles at once */
   inboxConcurrency: number;
   /** how many orders one worker process settles at once (status checks, supplier reports) */
@@ -284,6 +304,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxAmount: p.MAX_AMOUNT,
     inboxConcurrency: p.INBOX_CONCURRENCY,
     settleConcurrency: p.SETTLE_CONCURRENCY,
+    reconTolerance: p.RECON_TOLERANCE,
+    supplierLowBalance: p.SUPPLIER_LOW_BALANCE,
     logLevel: p.LOG_LEVEL,
   };
 }

@@ -36,6 +36,8 @@ export const CB = {
   recheck: "rc",
   /** admin decides an order the supplier has no record of: od:<orderId>:<refund|wait> */
   decide: "od",
+  /** admin confirms a balance check's unexplained rise as a supplier top-up: rt:<checkId> */
+  reconTopup: "rt",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

@@ -157,7 +157,7 @@ export const transfers = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     key: text("key").notNull().unique(),
     kind: text("kind", {
-      enum: ["deposit", "debit", "credit", "hold", "capture", "release"],
+      enum: ["deposit", "debit", "credit", "hold", "capture", "release", "supplier_topup"],
     }).notNull(),
     memo: text("memo").notNull().default(""),
     /** the admin who made a manual transfer */
@@ -167,7 +167,7 @@ export const transfers = pgTable(
   (t) => [
     check(
       "transfers_kind_known",
-      sql`${t.kind} in ('deposit', 'debit', 'credit', 'hold', 'capture', 'release')`,
+      sql`${t.kind} in ('deposit', 'debit', 'credit', 'hold', 'capture', 'release', 'supplier_topup')`,
     ),
   ],
 );
@@ -359,6 +359,8 @@ export const orders = pgTable(
       .on(t.status, t.nextCheckAt)
       .where(sql`${t.status} not in ('success', 'failed')`),
     index("orders_final_at").on(t.finalAt),
+    // the supplier balance guard sums what was sent since the last balance reading
+    index("orders_submitted_at").on(t.submittedAt),
     uniqueIndex("orders_one_payment_per_bill")
       .on(t.billKey)
       .where(sql`${t.billKey} is not null and ${t.status} <> 'failed'`),
@@ -379,6 +381,66 @@ export const orderLocks = pgTable("order_locks", {
   holder: text("holder").notNull(),
   until: tstz("until").notNull(),
 });
+
+/**
+ * money the owner put into the supplier account, recorded by an admin (/supplier_topup) or
+ * confirmed from a balance check that found a rise nothing explained
+ */
+export const supplierTopups = pgTable(
+  "supplier_topups",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** business key ("admin:<chat>:<message>", "check:<id>"): a repeated command records once */
+    key: text("key").notNull().unique(),
+    amount: money("amount").notNull(),
+    note: text("note").notNull().default(""),
+    /** when the money reached the supplier: the balance check window it belongs to */
+    effectiveAt: tstz("effective_at").notNull(),
+    /** the admin who recorded it (null: the command line) */
+    recordedBy: bigint("recorded_by", { mode: "number" }),
+    /** the balance check whose unexplained rise this top-up explains */
+    checkId: bigint("check_id", { mode: "number" }).unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("supplier_topups_positive", sql`${t.amount} > 0`),
+    index("supplier_topups_effective").on(t.effectiveAt),
+  ],
+);
+
+/**
+ * every reading of the supplier balance, with what kios recorded in the window since the
+ * one before: the reconciliation's figures, kept so a drift can be traced later
+ */
+export const supplierBalanceChecks = pgTable(
+  "supplier_balance_checks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** when the supplier's answer arrived: the end of this check's window */
+    readAt: tstz("read_at").notNull(),
+    balance: money("balance").notNull(),
+    /** orders sent by readAt and not final then: the supplier may have charged them */
+    openCount: integer("open_count").notNull(),
+    openCost: money("open_cost").notNull(),
+    /** the check before: the start of the window (null: the first check, a baseline) */
+    previousId: bigint("previous_id", { mode: "number" }),
+    topups: money("topups").notNull().default(0),
+    successCount: integer("success_count").notNull().default(0),
+    successCost: money("success_cost").notNull().default(0),
+    expectedChange: money("expected_change"),
+    actualChange: money("actual_change"),
+    drift: money("drift"),
+    tolerance: money("tolerance").notNull().default(0),
+    status: text("status", { enum: ["baseline", "ok", "drift", "explained"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "supplier_balance_checks_status_known",
+      sql`${t.status} in ('baseline', 'ok', 'drift', 'explained')`,
+    ),
+  ],
+);
 
 /** supplier reports (the supplier's callbacks) as received: stored once (inbox), then confirmed by /v1/status */
 export const supplierReports = pgTable(

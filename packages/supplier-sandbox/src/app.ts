@@ -70,6 +70,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
     store: deps.store,
     clock: deps.clock,
     settleDelayMs: deps.settleDelayMs,
+    keepFailedCharges: () => deps.faults().keepFailedCharges,
   };
 
   const endpoints: Record<string, (caller: Caller, body: Record<string, unknown>) => Reply> = {

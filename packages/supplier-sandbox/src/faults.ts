@@ -21,6 +21,7 @@ export const NO_FAULTS: SandboxFaults = {
   callbackReorderRate: 0,
   callbackForgeRate: 0,
   callbackExpireRate: 0,
+  keepFailedCharges: false,
 };
 
 const RATES = [

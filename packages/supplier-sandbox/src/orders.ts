@@ -17,6 +17,8 @@ export interface OrderDeps {
   store: Store;
   clock: Clock;
   settleDelayMs: number;
+  /** a failed order's charge is kept (fault keepFailedCharges) */
+  keepFailedCharges?: () => boolean;
 }
 
 export interface Caller {
@@ -114,7 +116,7 @@ export function record(deps: OrderDeps, caller: Caller, draft: Draft): Reply {
     secretKey: caller.key.secretKey,
     callbacksDelivered: 0,
   };
-  if (t.status === "failed") {
+  if (t.status === "failed" && !deps.keepFailedCharges?.()) {
     caller.account.balance += t.charged;
     t.charged = 0;
   }

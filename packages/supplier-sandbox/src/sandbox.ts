@@ -97,6 +97,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     account: (apiId) => accounts.handle(apiId),
     catalogue: () => catalogue.all,
+    setPrice(code, price) {
+      const entry = catalogue.get(code);
+      if (!entry) throw new Error(`no product ${code}`);
+      if (!Number.isSafeInteger(price) || price <= 0) throw new Error("price must be positive");
+      // the catalogue is the sandbox's own: its products are read-only to callers only
+      (entry.product as { price: number }).price = price;
+    },
     settleNow: () => settlement.settleAll(),
     transactions: () => store.all().map(snapshot),
     requests: () => store.requests(),
@@ -139,6 +146,7 @@ export async function startSandbox(
     },
     account: (apiId) => sandbox.account(apiId),
     catalogue: () => sandbox.catalogue(),
+    setPrice: (code, price) => sandbox.setPrice(code, price),
     settleNow: () => sandbox.settleNow(),
     transactions: () => sandbox.transactions(),
     requests: () => sandbox.requests(),

@@ -58,12 +58,12 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     t.settleAt = null;
     t.settledAt = deps.clock.now();
     const account = deps.accounts.get(t.apiId);
-    if (t.status === "failed" && account) {
+    const faults = deps.faults();
+    if (t.status === "failed" && account && !faults.keepFailedCharges) {
       account.balance += t.charged;
       t.charged = 0;
     }
     deps.logger.debug({ refId: t.refId, status: t.status }, "transaction settled");
-    const faults = deps.faults();
     const plan = callbackPlan(t.rule.callbacks, faults, deps.rollCallbacks?.(faults));
     const url = account?.callbackUrl;
     if (plan.length === 0 || !url) return;

@@ -62,6 +62,11 @@ export interface SandboxFaults {
   callbackForgeRate: number;
   /** 0..1: share that get an expired callback last (correctly signed, timestamp 10 minutes old) */
   callbackExpireRate: number;
+  /**
+   * a failed order's charge is kept, though its reply still says the balance was refunded:
+   * the hidden charge a shop finds only by reconciling its balance
+   */
+  keepFailedCharges: boolean;
 }
 
 export interface SandboxOptions {
@@ -149,6 +154,8 @@ export interface Sandbox {
   /** the first account when apiId is omitted */
   account(apiId?: string): SandboxAccountHandle;
   catalogue(): readonly WireProduct[];
+  /** changes what a product costs from now on (a price change the shop may not have synced) */
+  setPrice(code: string, price: number): void;
   /** settles every pending transaction now and awaits its callback deliveries */
   settleNow(): Promise<void>;
   transactions(): readonly SandboxTransaction[];

@@ -125,6 +125,13 @@ async function showConfirmResult(
     case "product_unavailable":
       await stage(ctx.t("quote-unavailable"));
       return;
+    case "supplier_unavailable": {
+      const kb = new InlineKeyboard()
+        .text(ctx.t("btn-pay-again"), cb(CB.pay, quoteId))
+        .text(ctx.t("btn-cancel"), cb(CB.cancelQuote, quoteId));
+      await stage(ctx.t("supplier-unavailable"), kb);
+      return;
+    }
     case "quote_not_found":
       await stage(ctx.t("quote-not-found"));
       return;

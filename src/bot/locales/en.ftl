@@ -41,6 +41,8 @@ help-admin =
     /broadcast &lt;text&gt;: message every user
     /user &lt;id&gt;: user details
     /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
+    /recon: check the supplier balance against the books
+    /supplier_topup &lt;amount&gt; [note]: record a top-up of the supplier account
 unknown-command = Unknown command. Type /start to open the menu.
 fallback = Sorry, I didn't get that. Pick from the menu below.
 stale-button = This button is no longer valid.
@@ -313,4 +315,27 @@ cmd-stats = Statistics
 cmd-pending = Stuck orders
 cmd-broadcast = Message every user
 cmd-test = Test order (testing mode)
+cmd-recon = Check the supplier balance against the books
+cmd-supplier_topup = Record a top-up of the supplier account
 cmd-user = User details
+
+# ---------------------------------------------------------------- reconciliation
+supplier-unavailable = ⏳ This product is temporarily unavailable. Nothing was charged: please try again later.
+recon-title = 🧮 <b>Supplier balance check</b> #{ $id } ({ $at })
+recon-baseline = Balance { $balance }. The first check: the next one compares against it.
+recon-moved = Balance { $balance } (was { $previous }): moved { $actual }.
+recon-expected = kios expected { $expected }: top-ups { $topups }, { $successes } successful orders { $costs }, open orders { $open } ({ $held }, counted as charged).
+recon-ok = ✅ Matches kios's records.
+recon-drift = ⚠️ <b>Difference: { $drift }</b> that kios's records do not explain.
+recon-explained = ✅ The difference was confirmed as a supplier top-up.
+recon-rise = The balance rose by more than kios knows of. Was it a top-up?
+recon-orders = Orders of the window:
+btn-recon-topup = ✅ It was a top-up of { $amount }
+recon-topup-recorded = ✅ Recorded: a supplier top-up of { $amount }.
+recon-topup-explains = It explains the difference found at check #{ $check }.
+recon-topup-usage = Use: /supplier_topup &lt;amount&gt; [note], e.g. /supplier_topup 1000000 BCA transfer.
+recon-topup-already = Already recorded.
+recon-topup-not-a-rise = This check found no unexplained rise.
+recon-failed = The supplier balance could not be read ({ $code }). Try again later.
+recon-low-title = 🪫 <b>Supplier balance low</b>
+recon-low-body = About { $known } left at the supplier. Orders it can't cover are not sent (buyers see "temporarily unavailable"). Top up the supplier account, then record it with /supplier_topup.

@@ -41,6 +41,8 @@ help-admin =
     /broadcast &lt;teks&gt;: kirim ke semua user
     /user &lt;id&gt;: info user
     /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
+    /recon: cocokkan saldo supplier dengan pembukuan
+    /supplier_topup &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
 unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
 fallback = Maaf, saya belum paham. Pilih dari menu di bawah ini.
 stale-button = Tombol ini sudah tidak berlaku.
@@ -314,3 +316,26 @@ cmd-pending = Pesanan tertahan
 cmd-broadcast = Kirim ke semua user
 cmd-user = Info user
 cmd-test = Pesanan uji (mode testing)
+cmd-recon = Cocokkan saldo supplier dengan pembukuan
+cmd-supplier_topup = Catat top-up saldo supplier
+
+# ---------------------------------------------------------------- reconciliation
+supplier-unavailable = ⏳ Produk ini sementara tidak tersedia. Saldo Anda tidak terpotong: silakan coba lagi nanti.
+recon-title = 🧮 <b>Cek saldo supplier</b> #{ $id } ({ $at })
+recon-baseline = Saldo { $balance }. Cek pertama: cek berikutnya dibandingkan dengan ini.
+recon-moved = Saldo { $balance } (sebelumnya { $previous }): berubah { $actual }.
+recon-expected = Perkiraan kios { $expected }: top-up { $topups }, { $successes } pesanan sukses { $costs }, pesanan terbuka { $open } ({ $held }, dihitung terpotong).
+recon-ok = ✅ Sesuai catatan kios.
+recon-drift = ⚠️ <b>Selisih: { $drift }</b> yang tidak dijelaskan catatan kios.
+recon-explained = ✅ Selisihnya dikonfirmasi sebagai top-up supplier.
+recon-rise = Saldo naik lebih dari yang diketahui kios. Apakah ini top-up?
+recon-orders = Pesanan dalam periode ini:
+btn-recon-topup = ✅ Ya, top-up { $amount }
+recon-topup-recorded = ✅ Tercatat: top-up supplier { $amount }.
+recon-topup-explains = Ini menjelaskan selisih pada cek #{ $check }.
+recon-topup-usage = Gunakan: /supplier_topup &lt;jumlah&gt; [catatan], mis. /supplier_topup 1000000 transfer BCA.
+recon-topup-already = Sudah tercatat.
+recon-topup-not-a-rise = Cek ini tidak menemukan kenaikan yang belum dijelaskan.
+recon-failed = Saldo supplier tidak dapat dibaca ({ $code }). Coba lagi nanti.
+recon-low-title = 🪫 <b>Saldo supplier menipis</b>
+recon-low-body = Sisa sekitar { $known } di supplier. Pesanan yang tidak tercukupi tidak dikirim (pembeli melihat "sementara tidak tersedia"). Isi saldo supplier, lalu catat dengan /supplier_topup.

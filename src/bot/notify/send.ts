@@ -5,12 +5,14 @@ import type {
   SendResult,
 } from "../../commerce/notifications/outbox.ts";
 import { getOrder } from "../../commerce/orders/queries.ts";
+import { findBalanceCheck } from "../../commerce/reconciliation/balance-check.ts";
 import { findUser, markBlocked } from "../../commerce/users.ts";
 import { findDeposit } from "../../commerce/wallet/deposits.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import { showCard } from "../cards.ts";
+import { describeCheck } from "../features/admin/reconciliation.ts";
 import { rupiah } from "../format.ts";
 import { PLAIN } from "../html.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
@@ -149,6 +151,13 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
     await api.sendMessage(n.chatId, text);
   }
 
+  async function supplierDrift(n: Notification, checkId: number) {
+    const check = await findBalanceCheck(db, checkId);
+    if (!check || !forAdmins(n)) return;
+    const shown = await describeCheck(db, await languageOf(n.chatId), check);
+    await api.sendMessage(n.chatId, shown.text, { reply_markup: shown.keyboard });
+  }
+
   return async (n): Promise<SendResult> => {
     const p = n.payload;
     try {
@@ -170,6 +179,16 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
           break;
         case "order_overcharged":
           await orderOvercharged(n, p.orderId, p.quoted, p.charged);
+          break;
+        case "supplier_drift":
+          await supplierDrift(n, p.checkId);
+          break;
+        case "supplier_low_balance":
+          if (forAdmins(n)) {
+            const t = await languageOf(n.chatId);
+            const text = [t("recon-low-title"), t("recon-low-body", { known: rupiah(p.known) })];
+            await api.sendMessage(n.chatId, text.join("\n"));
+          }
           break;
         case "broadcast":
           // a broadcast that may already have gone out is not sent twice

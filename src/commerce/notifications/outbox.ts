@@ -15,7 +15,11 @@ export type NotificationPayload =
   | { type: "order_overcharged"; orderId: number; quoted: number; charged: number }
   | { type: "deposit_requested"; depositId: number }
   | { type: "deposit_decided"; depositId: number }
-  | { type: "broadcast"; text: string };
+  | { type: "broadcast"; text: string }
+  /** a supplier balance check found money moved that kios's records don't explain */
+  | { type: "supplier_drift"; checkId: number }
+  /** the supplier balance (as last read, less what was sent since) runs low */
+  | { type: "supplier_low_balance"; checkId: number; known: number };
 
 export interface Notification {
   id: number;

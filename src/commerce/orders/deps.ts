@@ -19,6 +19,8 @@ export interface OrderDeps {
   stuckAfterMs?: number;
   /** Pay is refused when less than this remains of a bill's inquiry window (default 20 s) */
   billPayMarginMs?: number;
+  /** supplier balance checks: the drift tolerated, and the balance that alerts (rupiah) */
+  recon?: { tolerance: number; lowBalance: number };
 }
 
 export const BILL_PAY_MARGIN_MS = 20_000;

@@ -2,6 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
+import { alertLowBalance } from "../reconciliation/balance-check.ts";
+import {
+  type KnownSupplierBalance,
+  knownSupplierBalance,
+} from "../reconciliation/known-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderDeps } from "./deps.ts";
@@ -10,7 +15,11 @@ import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transiti
 import type { ConfirmResult, Order } from "./types.ts";
 
 class Refused extends Error {
-  constructor(readonly result: Exclude<ConfirmResult, { ok: true }>) {
+  constructor(
+    readonly result: Exclude<ConfirmResult, { ok: true }>,
+    /** set when the supplier balance guard refused: the admins are told */
+    readonly lowBalance?: KnownSupplierBalance,
+  ) {
     super(result.reason);
   }
 }
@@ -70,6 +79,13 @@ export async function confirmQuote(
       // the supplier raised its price past what we quoted: quote again rather than sell at a loss
       if (quote.kind !== "bill" && product.supplierPrice > quote.price && !quote.testing) {
         throw refusedExpired;
+      }
+
+      if (!quote.testing) {
+        const supplier = await knownSupplierBalance(tx);
+        if (supplier && supplier.known < quote.cost) {
+          throw new Refused({ ok: false, reason: "supplier_unavailable" }, supplier);
+        }
       }
 
       let refId = newRefId(now.getTime());
@@ -150,8 +166,14 @@ export async function confirmQuote(
       return order;
     });
   } catch (err) {
-    if (err instanceof Refused) return err.result;
-    throw err;
+    if (!(err instanceof Refused)) throw err;
+    if (err.lowBalance) {
+      log.warn({ known: err.lowBalance.known }, "supplier balance too low: order not sent");
+      for (const adminId of deps.adminIds ?? []) {
+        await alertLowBalance(deps.db, { ...err.lowBalance, adminId });
+      }
+    }
+    return err.result;
   }
 
   // only the confirmation that moves created → submitted sends it to the supplier, signed

@@ -67,6 +67,8 @@ type ConfirmRefusal =
     }
   | { ok: false; reason: "insufficient_balance"; balance: number; price: number; missing: number }
   | { ok: false; reason: "product_unavailable" }
+  /** the supplier balance can't cover it (guard): nothing held, admins told, try later */
+  | { ok: false; reason: "supplier_unavailable" }
   /** the buyer pressed Cancel on this card: Pay buys nothing */
   | { ok: false; reason: "quote_cancelled" }
   | BillAlreadyPaid;

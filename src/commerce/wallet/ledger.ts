@@ -17,6 +17,10 @@ export const SHOP_ACCOUNTS = {
   deposits: "shop:deposits",
   /** the other side of admin debits */
   adjustments: "shop:adjustments",
+  /** money the owner put into the supplier account (top-ups); orders' costs draw on it */
+  supplierPrepaid: "shop:supplier_prepaid",
+  /** the other side of supplier top-ups: the owner's own money, from outside */
+  ownerFunds: "shop:owner_funds",
 } as const;
 
 type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
@@ -24,11 +28,19 @@ type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
 /** shop accounts that may go below zero, and why: they mirror money outside the wallets */
 const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
   SHOP_ACCOUNTS.deposits,
+  SHOP_ACCOUNTS.ownerFunds,
   SHOP_ACCOUNTS.adjustments,
   SHOP_ACCOUNTS.revenue,
 ]);
 
-type TransferKind = "deposit" | "debit" | "credit" | "hold" | "capture" | "release";
+type TransferKind =
+  | "deposit"
+  | "debit"
+  | "credit"
+  | "hold"
+  | "capture"
+  | "release"
+  | "supplier_topup";
 
 interface Leg {
   /** an account key: "user:<id>" or one of SHOP_ACCOUNTS */
@@ -70,7 +82,7 @@ export class LedgerError extends Error {
 
 const userAccountKey = (userId: number) => `user:${userId}`;
 
-function assertAmount(amount: number, what: string, max = Number.MAX_SAFE_INTEGER): void {
+export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new LedgerError(`${what} must be a positive whole number of rupiah, got ${amount}`);
   }
@@ -233,6 +245,23 @@ export async function debitWallet(exec: Executor, t: ManualTransfer): Promise<Tr
     legs: [
       { account: userAccountKey(t.userId), amount: -t.amount },
       { account: SHOP_ACCOUNTS.adjustments, amount: t.amount },
+    ],
+  });
+}
+
+/** the owner put money into the supplier account: once per top-up row */
+export async function bookSupplierTopup(
+  exec: Executor,
+  t: { topupId: number; amount: number; memo?: string; actorId?: number | undefined },
+): Promise<TransferResult> {
+  return transfer(exec, {
+    key: `supplier_topup:${t.topupId}`,
+    kind: "supplier_topup",
+    memo: t.memo ?? "",
+    actorId: t.actorId,
+    legs: [
+      { account: SHOP_ACCOUNTS.ownerFunds, amount: -t.amount },
+      { account: SHOP_ACCOUNTS.supplierPrepaid, amount: t.amount },
     ],
   });
 }

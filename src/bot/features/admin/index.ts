@@ -4,6 +4,7 @@ import { adminBroadcast } from "./broadcast.ts";
 import { adminCatalogue } from "./catalogue.ts";
 import { adminDepositButtons } from "./deposits.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
+import { adminReconButtons, adminReconciliation } from "./reconciliation.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
 
@@ -22,19 +23,30 @@ export const ADMIN_COMMANDS = [
   "broadcast",
   "user",
   "test",
+  "recon",
+  "supplier_topup",
 ] as const;
 
 export function adminCommands(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer
     .filter((ctx) => ctx.isAdmin)
-    .use(adminCatalogue(), adminWallet(), adminOrders(), adminBroadcast(), adminTestOrder());
+    .use(
+      adminCatalogue(),
+      adminWallet(),
+      adminOrders(),
+      adminBroadcast(),
+      adminTestOrder(),
+      adminReconciliation(),
+    );
   return composer;
 }
 
 /** admin buttons, handled before any flow so a running flow never swallows them */
 export function adminButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.filter((ctx) => ctx.isAdmin).use(adminDepositButtons(), adminOrderButtons());
+  composer
+    .filter((ctx) => ctx.isAdmin)
+    .use(adminDepositButtons(), adminOrderButtons(), adminReconButtons());
   return composer;
 }

@@ -1,0 +1,128 @@
+import { Composer } from "grammy";
+import {
+  type BalanceCheck,
+  checkSupplierBalance,
+  findBalanceCheck,
+  ordersOfCheck,
+  settleOpenOrders,
+} from "../../../commerce/reconciliation/balance-check.ts";
+import {
+  confirmRiseAsTopup,
+  recordSupplierTopup,
+} from "../../../commerce/reconciliation/topups.ts";
+import { MAX_OPERATION_AMOUNT } from "../../../commerce/wallet/ledger.ts";
+import type { Database } from "../../../db/client.ts";
+import { SupplierError } from "../../../supplier/types.ts";
+import { CB, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
+import type { BotContext } from "../../context.ts";
+import { editMessage } from "../../edit.ts";
+import { parseAmount, rupiah } from "../../format.ts";
+import type { Translate } from "../../i18n.ts";
+import { reconCheckKeyboard, reconCheckText } from "../../views/reconciliation.ts";
+import { words } from "./args.ts";
+
+/** a check as admins read it: its figures, the balance before it, the orders of its window */
+export async function describeCheck(db: Database, t: Translate, check: BalanceCheck) {
+  const previous = check.previousId ? await findBalanceCheck(db, check.previousId) : undefined;
+  const orders = check.status === "drift" ? await ordersOfCheck(db, check) : [];
+  return {
+    text: reconCheckText(t, check, previous?.balance, orders),
+    keyboard: reconCheckKeyboard(t, check),
+  };
+}
+
+/** /recon: read the supplier balance now and compare it with kios's records */
+async function recon(ctx: BotContext): Promise<void> {
+  const { orders, config } = ctx.deps;
+  let check: BalanceCheck;
+  try {
+    check = await checkSupplierBalance({
+      db: orders.db,
+      supplier: orders.supplier,
+      clock: orders.clock,
+      tolerance: orders.recon?.tolerance,
+      lowBalance: orders.recon?.lowBalance,
+      // the admin who asked reads the answer here; the others are told as by the hourly check
+      adminIds: config.adminIds.filter((id) => id !== ctx.from?.id),
+      settleOpen: () => settleOpenOrders(orders),
+    });
+  } catch (err) {
+    if (!(err instanceof SupplierError)) throw err;
+    await ctx.reply(ctx.t("recon-failed", { code: err.code }));
+    return;
+  }
+  const shown = await describeCheck(orders.db, ctx.t, check);
+  await ctx.reply(shown.text, { reply_markup: shown.keyboard });
+}
+
+/** /supplier_topup <amount> [note]: the owner put money into the supplier account */
+async function supplierTopup(ctx: BotContext): Promise<void> {
+  const [amountText, ...note] = words(ctx.match as string);
+  const amount = amountText ? parseAmount(amountText) : undefined;
+  if (amount === undefined) {
+    await ctx.reply(ctx.t("recon-topup-usage"));
+    return;
+  }
+  const max = ctx.deps.config.maxAmount ?? MAX_OPERATION_AMOUNT;
+  if (amount > max) {
+    await ctx.reply(ctx.t("admin-amount-too-large", { max: rupiah(max) }));
+    return;
+  }
+  const result = await recordSupplierTopup(ctx.deps.orders.db, {
+    // one admin message records once, however often the update is delivered
+    key: `admin:${ctx.chat!.id}:${ctx.msg!.message_id}`,
+    amount,
+    note: note.join(" ").slice(0, 200),
+    recordedBy: ctx.from?.id,
+    now: new Date(ctx.deps.orders.clock.now()),
+  });
+  if (!result.ok) {
+    await ctx.reply(
+      ctx.t(`recon-topup-${result.reason === "already_explained" ? "already" : "not-a-rise"}`),
+    );
+    return;
+  }
+  const lines = [ctx.t("recon-topup-recorded", { amount: rupiah(result.topup.amount) })];
+  if (result.explainedCheckId !== null) {
+    lines.push(ctx.t("recon-topup-explains", { check: result.explainedCheckId }));
+  }
+  await ctx.reply(lines.join("\n"));
+}
+
+export function adminReconciliation(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("recon", recon);
+  composer.command("supplier_topup", supplierTopup);
+  return composer;
+}
+
+/** "it was a top-up": records the check's unexplained rise as a supplier top-up, once */
+export function adminReconButtons(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.callbackQuery(cbPattern(CB.reconTopup), async (ctx) => {
+    const checkId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
+    if (checkId === undefined) {
+      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+      return;
+    }
+    const { db } = ctx.deps.orders;
+    const result = await confirmRiseAsTopup(db, { checkId, recordedBy: ctx.from.id });
+    await ctx.answerCallbackQuery({
+      text: result.ok
+        ? ctx.t("recon-topup-recorded", { amount: rupiah(result.topup.amount) })
+        : ctx.t(result.reason === "not_a_rise" ? "recon-topup-not-a-rise" : "recon-topup-already"),
+    });
+    const check = await findBalanceCheck(db, checkId);
+    const message = ctx.callbackQuery.message;
+    if (!check || !message) return;
+    const shown = await describeCheck(db, ctx.t, check);
+    await editMessage(ctx.api, {
+      chatId: message.chat.id,
+      messageId: message.message_id,
+      text: shown.text,
+      keyboard: shown.keyboard,
+      shown: message,
+    });
+  });
+  return composer;
+}

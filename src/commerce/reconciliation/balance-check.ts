@@ -1,0 +1,243 @@
+import type { Clock } from "@kios/kit";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client.ts";
+import { orders as ordersTable, supplierBalanceChecks } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import type { Supplier } from "../../supplier/types.ts";
+import { enqueueNotification } from "../notifications/outbox.ts";
+import type { OrderDeps } from "../orders/deps.ts";
+import { resolveOrder } from "../orders/resolve.ts";
+
+// Balance reconciliation (docs/reconciliation.md). The supplier takes an order's price when
+// the order arrives and gives it back when the order fails (its document: "failed; balance
+// is refunded"). So between two readings of its balance, kios expects the balance to move by
+//   top-ups recorded in the window
+//   − the cost of orders that became successful in the window
+//   − the growth of what is still open (sent, not final: charged, maybe to be refunded)
+// and whatever else moved it is drift. Open orders are counted as charged and listed apart.
+
+export type BalanceCheck = typeof supplierBalanceChecks.$inferSelect;
+
+export interface BalanceCheckDeps {
+  db: Database;
+  supplier: Pick<Supplier, "balance">;
+  clock: Clock;
+  /** a difference up to this many rupiah is not drift (default 0) */
+  tolerance?: number;
+  /** alert below this balance, before an order finds it short (default 0: only then) */
+  lowBalance?: number;
+  /** who is told about drift and a low balance */
+  adminIds?: readonly number[];
+  /**
+   * asks the supplier about kios's open orders before the reading (settleOpenOrders): an
+   * order the supplier has failed and refunded, but whose news has not reached kios yet,
+   * would otherwise look like money appearing
+   */
+  settleOpen?: () => Promise<void>;
+}
+
+interface WindowFigures {
+  openCount: number;
+  openCost: number;
+  successCount: number;
+  successCost: number;
+  topups: number;
+}
+
+/** what kios recorded for the window (after, at]: `after` undefined means from the start */
+async function windowFigures(
+  exec: Executor,
+  after: Date | undefined,
+  at: Date,
+): Promise<WindowFigures> {
+  const from = after?.toISOString() ?? null;
+  const to = at.toISOString();
+  const result = await exec.execute(sql`
+    select
+      count(*) filter (where open) as open_count,
+      coalesce(sum(cost) filter (where open), 0) as open_cost,
+      count(*) filter (where succeeded) as success_count,
+      coalesce(sum(coalesce(supplier_price, cost)) filter (where succeeded), 0) as success_cost,
+      (select coalesce(sum(amount), 0) from supplier_topups
+        where (${from}::timestamptz is null or effective_at > ${from}::timestamptz)
+          and effective_at <= ${to}::timestamptz) as topups
+    from (
+      select cost, supplier_price,
+        (final_at is null or final_at > ${to}::timestamptz) as open,
+        (status = 'success' and final_at <= ${to}::timestamptz
+          and (${from}::timestamptz is null or final_at > ${from}::timestamptz)) as succeeded
+      from orders
+      where not testing and submitted_at is not null and submitted_at <= ${to}::timestamptz
+        and (final_at is null or ${from}::timestamptz is null or final_at > ${from}::timestamptz)
+    ) o`);
+  const row = rowsOf(result)[0] ?? {};
+  return {
+    openCount: toNumber(row.open_count),
+    openCost: toNumber(row.open_cost),
+    successCount: toNumber(row.success_count),
+    successCost: toNumber(row.success_cost),
+    topups: toNumber(row.topups),
+  };
+}
+
+export async function latestBalanceCheck(exec: Executor): Promise<BalanceCheck | undefined> {
+  const [last] = await exec
+    .select()
+    .from(supplierBalanceChecks)
+    .orderBy(desc(supplierBalanceChecks.id))
+    .limit(1);
+  return last;
+}
+
+export async function findBalanceCheck(
+  exec: Executor,
+  id: number,
+): Promise<BalanceCheck | undefined> {
+  const [check] = await exec
+    .select()
+    .from(supplierBalanceChecks)
+    .where(eq(supplierBalanceChecks.id, id));
+  return check;
+}
+
+/**
+ * reads the supplier balance, compares its change since the last check with kios's
+ * records, stores the check and alerts the admins on drift or a low balance.
+ */
+export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<BalanceCheck> {
+  await deps.settleOpen?.();
+  const { balance } = await deps.supplier.balance();
+  // the window ends when the answer arrived: what kios sent before it, the supplier had
+  const readAt = new Date(deps.clock.now());
+  const tolerance = deps.tolerance ?? 0;
+  return deps.db.transaction(async (tx) => {
+    // one check at a time: the window of each starts where the one before ended
+    await tx.execute(sql`select pg_advisory_xact_lock(7240118207)`);
+    const previous = await latestBalanceCheck(tx);
+    const figures = await windowFigures(tx, previous?.readAt, readAt);
+    let computed: Pick<BalanceCheck, "expectedChange" | "actualChange" | "drift" | "status"> = {
+      expectedChange: null,
+      actualChange: null,
+      drift: null,
+      status: "baseline",
+    };
+    if (previous) {
+      const expected =
+        figures.topups - figures.successCost - (figures.openCost - previous.openCost);
+      const actual = balance - previous.balance;
+      const drift = actual - expected;
+      computed = {
+        expectedChange: expected,
+        actualChange: actual,
+        drift,
+        status: Math.abs(drift) > tolerance ? "drift" : "ok",
+      };
+    }
+    const [check] = await tx
+      .insert(supplierBalanceChecks)
+      .values({
+        readAt,
+        balance,
+        previousId: previous?.id ?? null,
+        tolerance,
+        ...figures,
+        ...computed,
+      })
+      .returning();
+    if (!check) throw new Error("the balance check was not stored");
+    for (const adminId of deps.adminIds ?? []) {
+      if (check.status === "drift") {
+        await enqueueNotification(tx, {
+          key: `recon:${check.id}:drift:${adminId}`,
+          chatId: adminId,
+          payload: { type: "supplier_drift", checkId: check.id },
+        });
+      }
+      if (balance < (deps.lowBalance ?? 0)) {
+        await alertLowBalance(tx, { checkId: check.id, known: balance, adminId });
+      }
+    }
+    return check;
+  });
+}
+
+/** the most open orders one check asks the supplier about before reading its balance */
+const SETTLE_BEFORE_CHECK = 200;
+
+/**
+ * brings kios's open orders up to date with the supplier (a status check each, through the
+ * usual path, a few at a time) so that a check's "open" are orders still open at the supplier
+ */
+export async function settleOpenOrders(orders: OrderDeps, concurrency = 5): Promise<void> {
+  const open = await orders.db
+    .select({ id: ordersTable.id })
+    .from(ordersTable)
+    .where(
+      and(
+        inArray(ordersTable.status, ["submitted", "pending", "unknown"]),
+        eq(ordersTable.testing, false),
+      ),
+    )
+    .orderBy(ordersTable.id)
+    .limit(SETTLE_BEFORE_CHECK);
+  let next = 0;
+  const lane = async () => {
+    while (next < open.length) {
+      const { id } = open[next++]!;
+      try {
+        await resolveOrder(orders, id);
+      } catch (err) {
+        // an order the supplier can't answer about now stays open: counted as charged
+        orders.logger.warn({ err, orderId: id }, "status check before a balance check failed");
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+}
+
+/** tells an admin the supplier balance runs low: once per reading */
+export async function alertLowBalance(
+  exec: Executor,
+  a: { checkId: number; known: number; adminId: number },
+): Promise<void> {
+  await enqueueNotification(exec, {
+    key: `recon:${a.checkId}:low:${a.adminId}`,
+    chatId: a.adminId,
+    payload: { type: "supplier_low_balance", checkId: a.checkId, known: a.known },
+  });
+}
+
+export interface WindowOrder {
+  refId: string;
+  productCode: string;
+  cost: number;
+  status: string;
+}
+
+/** the orders behind a check's figures (successful in its window, or open at its end) */
+export async function ordersOfCheck(
+  exec: Executor,
+  check: BalanceCheck,
+  limit = 10,
+): Promise<WindowOrder[]> {
+  const previous = check.previousId ? await findBalanceCheck(exec, check.previousId) : undefined;
+  const from = previous?.readAt.toISOString() ?? null;
+  const to = check.readAt.toISOString();
+  const result = await exec.execute(sql`
+    select ref_id, product_code, coalesce(supplier_price, cost) as cost,
+      case when final_at is null or final_at > ${to}::timestamptz then 'open' else status end
+        as status
+    from orders
+    where not testing and submitted_at is not null and submitted_at <= ${to}::timestamptz
+      and (final_at is null or final_at > ${to}::timestamptz
+        or (status = 'success'
+          and (${from}::timestamptz is null or final_at > ${from}::timestamptz)))
+    order by submitted_at desc
+    limit ${limit}`);
+  return rowsOf(result).map((r) => ({
+    refId: String(r.ref_id),
+    productCode: String(r.product_code),
+    cost: toNumber(r.cost),
+    status: String(r.status),
+  }));
+}

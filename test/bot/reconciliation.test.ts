@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkSupplierBalance } from "../../src/commerce/reconciliation/balance-check.ts";
+import { accountBalance, SHOP_ACCOUNTS } from "../../src/commerce/wallet/ledger.ts";
+import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
+
+// the owner's side of reconciliation in chat: /recon, /supplier_topup, the drift alert and
+// its "it was a top-up" button; the buyer's side of the supplier balance guard
+
+describe("reconciliation in chat", () => {
+  let h: BotHarness;
+  const A = ADMIN_ID;
+  const balance = () => h.sandbox.account().balance;
+  beforeAll(async () => {
+    h = await startBotHarness();
+    h.user(A, { first_name: "Owner" });
+    await h.waitMessage(A, /Halo Owner/, h.say(A, "/start"));
+  });
+  afterAll(() => h?.stop());
+
+  const lastId = () => h.chat(A).messages.at(-1)?.message_id ?? 0;
+  const admin = (text: string, expectRe: RegExp) => h.waitMessage(A, expectRe, h.say(A, text));
+
+  it("/recon reads the balance: a baseline first, then a comparison", async () => {
+    const first = await admin("/recon", /Cek saldo supplier/);
+    expect(first.text).toContain("Cek pertama");
+    h.clock.advance(1_000);
+    const second = await admin("/recon", /Cek saldo supplier/);
+    expect(second.text).toContain("✅ Sesuai catatan kios.");
+  });
+
+  it("an unexplained rise asks the owner, whose tap records it as a top-up once", async () => {
+    h.clock.advance(1_000);
+    h.sandbox.account().setBalance(balance() + 250_000);
+    const found = await admin("/recon", /Selisih/);
+    expect(found.text).toContain("Selisih: +Rp250.000");
+    expect(labels(found)).toEqual(["✅ Ya, top-up Rp250.000"]);
+    const prepaid = await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid);
+    h.tap(A, found, /Ya, top-up/);
+    const edited = await h.waitEdit(A, found.message_id, /dikonfirmasi sebagai top-up/);
+    expect(labels(edited)).toEqual([]);
+    expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid + 250_000);
+  });
+
+  it("/supplier_topup records the owner's top-up; bad input gets the usage", async () => {
+    const m = await admin("/supplier_topup 1jt transfer BCA", /Tercatat/);
+    expect(m.text).toBe("✅ Tercatat: top-up supplier Rp1.000.000.");
+    await admin("/supplier_topup lots", /Gunakan: \/supplier_topup/);
+  });
+
+  it("the hourly check's drift reaches every admin with the amount", async () => {
+    h.clock.advance(1_000);
+    await checkSupplierBalance({
+      db: h.db,
+      supplier: h.supplier,
+      clock: h.clock,
+      adminIds: [A],
+    });
+    h.clock.advance(1_000);
+    h.sandbox.account().setBalance(balance() - 4_321);
+    const at = lastId();
+    await checkSupplierBalance({ db: h.db, supplier: h.supplier, clock: h.clock, adminIds: [A] });
+    await h.pump();
+    const alert = await h.waitMessage(A, /Selisih: -Rp4\.321/, at);
+    // money gone is not offered as a top-up
+    expect(labels(alert)).toEqual([]);
+  });
+
+  it("a buyer whose order the supplier balance can't cover sees it unavailable; admins are told", async () => {
+    const u = 7101;
+    h.user(u);
+    await h.fund(u, 100_000);
+    h.clock.advance(1_000);
+    h.sandbox.account().setBalance(1_000);
+    await checkSupplierBalance({ db: h.db, supplier: h.supplier, clock: h.clock });
+    const at = h.say(u, "/start");
+    const menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Pulsa & Data/);
+    await h.waitMessage(u, /nomor HP/, menu.message_id);
+    const which = await h.waitMessage(u, /pulsa atau paket data/, h.say(u, "081234567901"));
+    h.tap(u, which, /^Pulsa$/);
+    const list = await h.waitMessage(u, /untuk/, which.message_id);
+    await h.tapItem(u, list, /^Telkomsel 10\.000 ·/);
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
+    const before = lastId();
+    h.tap(u, card, /Bayar/);
+    const shown = await h.waitEdit(u, card.message_id, /sementara tidak tersedia/);
+    expect(shown.text).toContain("Saldo Anda tidak terpotong");
+    await h.pump();
+    await h.waitMessage(A, /Saldo supplier menipis/, before);
+    expect(h.sandbox.requests()).toHaveLength(0);
+  });
+});
