@@ -149,6 +149,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       testing: config.supplierTesting,
       adminIds,
       recon: { tolerance: config.reconTolerance, lowBalance: config.supplierLowBalance },
+      productPause: config.productPause,
     };
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)

@@ -149,6 +149,18 @@ const schema = z.object({
   ),
   RECON_TOLERANCE: rupiahSetting("0"),
   SUPPLIER_LOW_BALANCE: rupiahSetting("0"),
+  PRODUCT_PAUSE_AFTER: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "3/5",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,3}\/\d{1,3}$/, { message: "must be <failures>/<orders>, e.g. 3/5" })
+      .transform((v) => v.split("/").map(Number) as [number, number])
+      .refine(([f, of]) => f >= 1 && f <= of, {
+        message: "failures must be at least 1 and at most the orders counted",
+      }),
+  ),
+  PRODUCT_PAUSE_MINUTES: concurrency("30", "minutes"),
   INBOX_CONCURRENCY: concurrency("64", "chats"),
   SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
@@ -181,6 +193,8 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_TESTING: "false",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
+  PRODUCT_PAUSE_AFTER: "3/5",
+  PRODUCT_PAUSE_MINUTES: "30",
   RECON_TOLERANCE: "0",
   SUPPLIER_LOW_BALANCE: "500000",
   INBOX_CONCURRENCY: "64",
@@ -218,6 +232,8 @@ export interface Config {
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
+  /** a product with this many failures among its last orders is closed for a while */
+  productPause: { failures: number; of: number; minutes: number };
   /** a supplier balance check's difference up to this is not drift (rupiah) */
   reconTolerance: number;
   /** admins are alerted when the supplier balance falls below this (rupiah; 0: only when short) */
@@ -304,6 +320,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxAmount: p.MAX_AMOUNT,
     inboxConcurrency: p.INBOX_CONCURRENCY,
     settleConcurrency: p.SETTLE_CONCURRENCY,
+    productPause: {
+      failures: p.PRODUCT_PAUSE_AFTER[0],
+      of: p.PRODUCT_PAUSE_AFTER[1],
+      minutes: p.PRODUCT_PAUSE_MINUTES,
+    },
     reconTolerance: p.RECON_TOLERANCE,
     supplierLowBalance: p.SUPPLIER_LOW_BALANCE,
     logLevel: p.LOG_LEVEL,

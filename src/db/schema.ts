@@ -74,6 +74,9 @@ export const products = pgTable(
     description: text("description").notNull().default(""),
     startCutOff: text("start_cut_off"),
     endCutOff: text("end_cut_off"),
+    /** closed by kios until then: the supplier refused it as inactive, or it kept failing */
+    pausedUntil: tstz("paused_until"),
+    pauseReason: text("pause_reason"),
     firstSeenAt: tstz("first_seen_at").notNull().defaultNow(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
     syncedAt: tstz("synced_at").notNull().defaultNow(),

@@ -46,6 +46,8 @@ export function pickProduct(
   opts: {
     text: string;
     load: (page: { limit: number; offset: number }) => Promise<Page<CatalogueItem>>;
+    /** the shop's clock: a product in its cut-off window or paused is labelled closed */
+    now: () => number;
   },
 ): Promise<string | undefined> {
   return pickPaged(conversation, ctx, t, {
@@ -55,9 +57,10 @@ export function pickProduct(
     pageSize: PRODUCT_PAGE_SIZE,
     load: async (offset, limit) => {
       const page = await opts.load({ limit, offset });
+      const now = opts.now();
       return {
         total: page.total,
-        items: page.items.map((i) => ({ label: productLabel(i), value: i.code })),
+        items: page.items.map((i) => ({ label: productLabel(t, i, now), value: i.code })),
       };
     },
   });

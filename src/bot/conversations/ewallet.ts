@@ -26,6 +26,7 @@ export function ewalletFlow(env: FlowEnv) {
       text: t("pick-ewallet-amount", { brand: escapeHtml(brand) }),
       load: (page) =>
         productsByBrand(env.deps.orders.db, "prepaid", brand, { tier: args.tier, ...page }),
+      now: () => env.deps.orders.clock.now(),
     });
     if (code === undefined) return;
     const recent = await conversation.external(() => recentPhones(env, userId));

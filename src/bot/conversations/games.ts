@@ -38,6 +38,7 @@ export function gameFlow(env: FlowEnv) {
       text: t("pick-game-item", { game: escapeHtml(brand) }),
       load: (page) =>
         productsByBrand(env.deps.orders.db, "game", brand, { tier: args.tier, ...page }),
+      now: () => env.deps.orders.clock.now(),
     });
     if (code === undefined) return;
     const accountId = await ask(conversation, ctx, t, {

@@ -28,6 +28,7 @@ export function plnFlow(env: FlowEnv) {
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-pln", { meter }),
       load: (page) => productsByCategory(env.deps.orders.db, "PLN", { tier: args.tier, ...page }),
+      now: () => env.deps.orders.clock.now(),
     });
     if (code === undefined) return;
     await endWithCard(conversation, ctx, t, env, { productCode: code, destination: meter });

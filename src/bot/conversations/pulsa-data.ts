@@ -59,6 +59,7 @@ export function pulsaFlow(env: FlowEnv) {
       }),
       load: (page) =>
         productsByOperator(env.deps.orders.db, operators, category, { tier: args.tier, ...page }),
+      now: () => env.deps.orders.clock.now(),
     });
     if (code === undefined) return;
     await endWithCard(conversation, ctx, t, env, { productCode: code, destination: phone });

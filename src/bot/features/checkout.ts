@@ -6,7 +6,7 @@ import { CB, cb, cbPattern, parseCb } from "../callback-data.ts";
 import { STAGE, showCard } from "../cards.ts";
 import type { BotContext } from "../context.ts";
 import { editMessage } from "../edit.ts";
-import { escapeHtml, rupiah } from "../format.ts";
+import { escapeHtml, rupiah, wibTime } from "../format.ts";
 import { findQuote, type QuoteSummary } from "../services/queries.ts";
 import { billAlreadyPaidText, refusalText, requestQuote } from "../services/quotes.ts";
 import { orderCard } from "../views/order.ts";
@@ -124,6 +124,9 @@ async function showConfirmResult(
     }
     case "product_unavailable":
       await stage(ctx.t("quote-unavailable"));
+      return;
+    case "product_closed":
+      await stage(ctx.t("product-closed", { until: wibTime(result.until) }));
       return;
     case "supplier_unavailable": {
       const kb = new InlineKeyboard()

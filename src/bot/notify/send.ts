@@ -13,7 +13,7 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import { showCard } from "../cards.ts";
 import { describeCheck } from "../features/admin/reconciliation.ts";
-import { rupiah } from "../format.ts";
+import { escapeHtml, rupiah, wibTime } from "../format.ts";
 import { PLAIN } from "../html.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
 import { decisionButtons, openOrderLine, recheckButton } from "../views/admin-order.ts";
@@ -187,6 +187,34 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
           if (forAdmins(n)) {
             const t = await languageOf(n.chatId);
             const text = [t("recon-low-title"), t("recon-low-body", { known: rupiah(p.known) })];
+            await api.sendMessage(n.chatId, text.join("\n"));
+          }
+          break;
+        case "orders_rechecked":
+          if (forAdmins(n)) {
+            const t = await languageOf(n.chatId);
+            const lines = [t("recheck-title", { checked: p.checked })];
+            if (p.disagreeing.length > 0) lines.push(t("recheck-disagree"));
+            for (const d of p.disagreeing) {
+              lines.push(`• <code>${escapeHtml(d.refId)}</code> ${d.kios} → ${d.supplier}`);
+            }
+            if (p.more > 0) lines.push(t("recheck-more", { more: p.more }));
+            if (p.unanswered > 0) lines.push(t("recheck-unanswered", { unanswered: p.unanswered }));
+            await api.sendMessage(n.chatId, lines.join("\n"));
+          }
+          break;
+        case "product_paused":
+          if (forAdmins(n)) {
+            const t = await languageOf(n.chatId);
+            const text = [
+              t("product-paused-title"),
+              t("product-paused-body", {
+                code: escapeHtml(p.code),
+                name: escapeHtml(p.name),
+                until: wibTime(p.until),
+                why: t(`product-paused-${p.reason}`),
+              }),
+            ];
             await api.sendMessage(n.chatId, text.join("\n"));
           }
           break;

@@ -1,7 +1,7 @@
 import type { OrderDeps } from "../../commerce/orders/deps.ts";
 import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
 import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
-import { wibDateTime } from "../format.ts";
+import { wibDateTime, wibTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
 import { type QuoteView, quoteView } from "../views/quote.ts";
 
@@ -52,6 +52,8 @@ export function refusalText(t: Translate, r: QuoteRefusal): string {
       return t("quote-supplier-error");
     case "bill_already_paid":
       return billAlreadyPaidText(t, r);
+    case "product_closed":
+      return t("product-closed", { until: wibTime(r.until) });
   }
 }
 

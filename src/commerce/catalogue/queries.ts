@@ -22,6 +22,8 @@ export interface CatalogueItem {
   description: string;
   startCutOff: string | null;
   endCutOff: string | null;
+  /** kios closed it until then (availability.ts) */
+  pausedUntil: Date | null;
   /** what the supplier charges (for pasca: its admin fee) */
   supplierPrice: number;
   /** what this tier pays (for pasca: the admin fee the buyer pays on top of the bill) */
@@ -60,6 +62,7 @@ function toItem(row: Record<string, unknown>): CatalogueItem {
     description: String(row.description ?? ""),
     startCutOff: (row.start_cut_off ?? null) as string | null,
     endCutOff: (row.end_cut_off ?? null) as string | null,
+    pausedUntil: row.paused_until ? new Date(row.paused_until as string | Date) : null,
     supplierPrice: toNumber(row.supplier_price),
     price: toNumber(row.price),
   };

@@ -19,7 +19,23 @@ export type NotificationPayload =
   /** a supplier balance check found money moved that kios's records don't explain */
   | { type: "supplier_drift"; checkId: number }
   /** the supplier balance (as last read, less what was sent since) runs low */
-  | { type: "supplier_low_balance"; checkId: number; known: number };
+  | { type: "supplier_low_balance"; checkId: number; known: number }
+  /** the daily re-check of settled orders found some the supplier tells otherwise */
+  | {
+      type: "orders_rechecked";
+      checked: number;
+      unanswered: number;
+      disagreeing: { refId: string; kios: string; supplier: string }[];
+      more: number;
+    }
+  /** a product was closed to buyers for a while: the supplier refused it, or it kept failing */
+  | {
+      type: "product_paused";
+      code: string;
+      name: string;
+      until: number;
+      reason: "inactive" | "failing";
+    };
 
 export interface Notification {
   id: number;

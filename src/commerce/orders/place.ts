@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
+import { closureOf } from "../catalogue/availability.ts";
 import { alertLowBalance } from "../reconciliation/balance-check.ts";
 import {
   type KnownSupplierBalance,
@@ -76,6 +77,9 @@ export async function confirmQuote(
       if (!product?.active || !product.listed) {
         throw new Refused({ ok: false, reason: "product_unavailable" });
       }
+      // a card shown before the product closed (its cut-off window, a pause) buys nothing
+      const closed = closureOf(product, now.getTime());
+      if (closed) throw new Refused({ ok: false, reason: "product_closed", until: closed.until });
       // the supplier raised its price past what we quoted: quote again rather than sell at a loss
       if (quote.kind !== "bill" && product.supplierPrice > quote.price && !quote.testing) {
         throw refusedExpired;
@@ -243,13 +247,21 @@ async function applySubmitOutcome(
   const result = await deps.db.transaction(async (tx) => {
     if (outcome.outcome === "rejected") {
       log.warn({ code: outcome.error.code }, "order refused by the supplier");
-      return { order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false) };
+      return {
+        order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false, {
+          adminIds: deps.adminIds,
+          pause: deps.productPause,
+        }),
+      };
     }
     if (outcome.outcome === "accepted") {
       const fin = finalisationOf(outcome.transaction);
       if (fin) {
         return {
-          order: await finaliseOrder(tx, order, fin, now, false, { adminIds: deps.adminIds }),
+          order: await finaliseOrder(tx, order, fin, now, false, {
+            adminIds: deps.adminIds,
+            pause: deps.productPause,
+          }),
         };
       }
       const next = new Date(now.getTime() + nextCheckDelay(0, 0));

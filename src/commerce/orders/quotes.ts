@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { inquiries, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import { SupplierError } from "../../supplier/types.ts";
+import { closureOf } from "../catalogue/availability.ts";
 import { priceFor } from "../catalogue/prices.ts";
-import { type CatalogueItem, productByCode } from "../catalogue/queries.ts";
+import { productByCode } from "../catalogue/queries.ts";
 import { findUser } from "../users.ts";
 import { walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
@@ -19,20 +20,6 @@ const INQUIRY_TTL_MS = 5 * 60_000;
 /** short and unguessable: it travels in callback_data (≤ 64 bytes) */
 function newQuoteId(): string {
   return randomBytes(9).toString("base64url");
-}
-
-/** HH:MM in WIB of an instant */
-function wibClock(now: number): string {
-  const d = new Date(now + 7 * 3600_000);
-  return `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")}`;
-}
-
-/** inside the product's daily cut-off window (which may wrap past midnight) */
-function inCutOff(item: Pick<CatalogueItem, "startCutOff" | "endCutOff">, now: number) {
-  const { startCutOff: start, endCutOff: end } = item;
-  if (!start || !end) return false;
-  const t = wibClock(now);
-  return start <= end ? t >= start && t < end : t >= start || t < end;
 }
 
 /** testing mode is an admin's tool: only SUPPLIER_TESTING or an admin's /test make test quotes */
@@ -58,9 +45,9 @@ export async function createQuote(
   const now = deps.clock.now();
   const tier = await tierOf(deps, q.userId);
   const item = await productByCode(deps.db, q.productCode, { tier });
-  if (!item || item.type === "pasca" || inCutOff(item, now)) {
-    return { ok: false, reason: "product_unavailable" };
-  }
+  if (!item || item.type === "pasca") return { ok: false, reason: "product_unavailable" };
+  const closed = closureOf(item, now);
+  if (closed) return { ok: false, reason: "product_closed", until: closed.until };
   const destination = normaliseDestination(item, q.destination);
   if (!destination) return { ok: false, reason: "invalid_destination" };
 
@@ -109,9 +96,9 @@ export async function createBillQuote(
   const now = deps.clock.now();
   const tier = await tierOf(deps, q.userId);
   const item = await productByCode(deps.db, q.productCode, { tier });
-  if (item?.type !== "pasca" || inCutOff(item, now)) {
-    return { ok: false, reason: "product_unavailable" };
-  }
+  if (item?.type !== "pasca") return { ok: false, reason: "product_unavailable" };
+  const closed = closureOf(item, now);
+  if (closed) return { ok: false, reason: "product_closed", until: closed.until };
   const customerNo = normaliseDestination(item, q.customerNo);
   if (!customerNo) return { ok: false, reason: "invalid_destination" };
 

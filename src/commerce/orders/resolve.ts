@@ -87,7 +87,10 @@ async function resolveUnlocked(
   const fin = finalisationOf(status.transaction);
   if (fin) {
     const moved = await deps.db.transaction((tx) =>
-      finaliseOrder(tx, order, fin, now, true, { adminIds: deps.adminIds }),
+      finaliseOrder(tx, order, fin, now, true, {
+        adminIds: deps.adminIds,
+        pause: deps.productPause,
+      }),
     );
     if (moved) log.info({ status: moved.status }, "order settled by status check");
     const after = moved ?? (await load(deps, orderId));

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
+import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { captureOrder, releaseOrder } from "../wallet/ledger.ts";
 import type { Order, OrderStatus } from "./types.ts";
@@ -49,8 +50,10 @@ export async function finaliseOrder(
      * submission that raced it is never refunded by mistake.
      */
     from?: readonly OrderStatus[];
-    /** told when the supplier charged more than the quote */
+    /** told when the supplier charged more than the quote, or a product is paused */
     adminIds?: readonly number[] | undefined;
+    /** when a product's failures close it for a while (default DEFAULT_PAUSE_POLICY) */
+    pause?: PausePolicy | undefined;
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
@@ -81,6 +84,13 @@ export async function finaliseOrder(
       }
     } else {
       await releaseOrder(tx, { orderId: moved.id, userId: moved.userId, amount: moved.price });
+      await pauseIfFailing(tx, {
+        productCode: moved.productCode,
+        supplierCode: moved.supplierCode,
+        now,
+        policy: options.pause,
+        adminIds: options.adminIds ?? [],
+      });
     }
   }
   await enqueueNotification(tx, {

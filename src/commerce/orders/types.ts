@@ -39,6 +39,8 @@ export interface BillQuote {
 
 export type QuoteRefusal =
   | { ok: false; reason: "product_unavailable" }
+  /** in its cut-off window or paused: it opens again at `until` (Unix ms) */
+  | ProductClosed
   | { ok: false; reason: "not_for_sale" }
   | { ok: false; reason: "invalid_destination" }
   | { ok: false; reason: "no_bill"; message: string }
@@ -54,6 +56,12 @@ export interface BillAlreadyPaid {
   at: Date;
 }
 
+export interface ProductClosed {
+  ok: false;
+  reason: "product_closed";
+  until: number;
+}
+
 export type QuoteResult = { ok: true; quote: Quote } | QuoteRefusal;
 
 type ConfirmRefusal =
@@ -67,6 +75,7 @@ type ConfirmRefusal =
     }
   | { ok: false; reason: "insufficient_balance"; balance: number; price: number; missing: number }
   | { ok: false; reason: "product_unavailable" }
+  | ProductClosed
   /** the supplier balance can't cover it (guard): nothing held, admins told, try later */
   | { ok: false; reason: "supplier_unavailable" }
   /** the buyer pressed Cancel on this card: Pay buys nothing */

@@ -2,8 +2,12 @@ import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { OrderDeps } from "../orders/deps.ts";
 import { checkSupplierBalance, settleOpenOrders } from "./balance-check.ts";
+import { recheckFinalOrders } from "./orders-check.ts";
 
 const SUPPLIER_RECON_QUEUE = "supplier-recon";
+const ORDER_RECHECK_QUEUE = "order-recheck";
+/** the settled orders of the last day, early each morning (WIB) */
+const ORDER_RECHECK_CRON = "30 5 * * *";
 /** at the top of every hour */
 const DEFAULT_RECON_CRON = "0 * * * *";
 
@@ -48,5 +52,26 @@ export async function registerReconciliationJobs(
     );
     await o.jobs?.kickNotifications();
     return { checkId: check.id, status: check.status };
+  });
+
+  await ensureQueue(boss, ORDER_RECHECK_QUEUE, {
+    policy: "stately",
+    retryLimit: 0,
+    // 5,000 orders at five a second, with room
+    expireInSeconds: 30 * 60,
+  });
+  await boss.schedule(ORDER_RECHECK_QUEUE, ORDER_RECHECK_CRON, {}, { tz: "Asia/Jakarta" });
+  await jobs.work(ORDER_RECHECK_QUEUE, { batchSize: 1, pollingIntervalSeconds: 30 }, async () => {
+    const summary = await recheckFinalOrders(deps.orders);
+    log[summary.disagreeing.length > 0 ? "warn" : "info"](
+      {
+        checked: summary.checked,
+        disagreeing: summary.disagreeing.length,
+        unanswered: summary.unanswered,
+      },
+      "settled orders re-checked with the supplier",
+    );
+    await deps.orders.jobs?.kickNotifications();
+    return { checked: summary.checked, disagreeing: summary.disagreeing.length };
   });
 }

@@ -35,6 +35,8 @@ describe(`supplier balance reconciliation (${testDriver})`, () => {
   beforeAll(async () => {
     // pending at the supplier until the test settles it
     h = await bootCommerce({ sandbox: { settleDelayMs: 3_600_000 } });
+    // these tests fail orders on purpose: the product must not be paused for it
+    h.deps.productPause = { failures: 100, of: 100, minutes: 1 };
     const deps: BalanceCheckDeps = {
       db: h.deps.db,
       supplier: h.supplier,
