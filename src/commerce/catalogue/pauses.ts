@@ -17,7 +17,7 @@ export interface PausePolicy {
   minutes: number;
 }
 
-export const DEFAULT_PAUSE_POLICY: PausePolicy = { failures: 3, of: 5, minutes: 30 };
+const DEFAULT_PAUSE_POLICY: PausePolicy = { failures: 3, of: 5, minutes: 30 };
 
 /** failures that say something about the buyer or the shop, not about the product */
 const NOT_THE_PRODUCT = [

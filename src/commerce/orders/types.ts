@@ -56,7 +56,7 @@ export interface BillAlreadyPaid {
   at: Date;
 }
 
-export interface ProductClosed {
+interface ProductClosed {
   ok: false;
   reason: "product_closed";
   until: number;
