@@ -13,6 +13,8 @@ import { createSendLimiter } from "./commerce/notifications/send-limiter.ts";
 import { orderCountsByStatus } from "./commerce/orders/counts.ts";
 import type { OrderDeps } from "./commerce/orders/deps.ts";
 import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
+import type { Order } from "./commerce/orders/types.ts";
+import { latestBalanceCheck } from "./commerce/reconciliation/balance-check.ts";
 import { registerReconciliationJobs } from "./commerce/reconciliation/jobs.ts";
 import { createSupplierReportRoute } from "./commerce/supplier-reports/route.ts";
 import type { Config } from "./config.ts";
@@ -24,6 +26,7 @@ import type { Logger } from "./logger.ts";
 import { openAppDatabase } from "./open-database.ts";
 import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
 import { createMetrics, type Metrics } from "./server/metrics.ts";
+import { countingErrors } from "./supplier/counted.ts";
 
 /** which parts a process runs (Procfile): web = HTTP, worker = jobs, all = both. */
 export type Role = "all" | "web" | "worker";
@@ -108,6 +111,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const jobs = createJobRunner({ database, logger, supervise: runsJobs });
   const metrics = createMetrics();
   metrics.watchOrders(() => orderCountsByStatus(database.db));
+  metrics.watchSupplier(() => latestBalanceCheck(database.db));
 
   let supplier: SupplierConnection | undefined;
   let orders: OrderDeps | undefined;
@@ -141,15 +145,24 @@ export async function createApp(deps: AppDeps): Promise<App> {
       sandbox: deps.sandbox,
     });
     supplier = connected;
+    // the supplier's refusals and failures, counted by code for /metrics
+    const supplierCounted = countingErrors(connected.supplier, (code) =>
+      metrics.supplierErrors.inc({ code }),
+    );
     const base = {
       db: database.db,
-      supplier: connected.supplier,
+      supplier: supplierCounted,
       clock,
       logger,
       testing: config.supplierTesting,
       adminIds,
       recon: { tolerance: config.reconTolerance, lowBalance: config.supplierLowBalance },
       productPause: config.productPause,
+      onOrderFinal: (order: Order) =>
+        metrics.orderLatency.observe(
+          { status: order.status },
+          ((order.finalAt?.getTime() ?? clock.now()) - order.createdAt.getTime()) / 1000,
+        ),
     };
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)
@@ -164,7 +177,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       const catalogueJobs = runsJobs
         ? await registerCatalogueJobs(jobs, {
             db: database.db,
-            supplier: connected.supplier,
+            supplier: supplierCounted,
             logger,
           })
         : undefined;

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../src/commerce/orders/place.ts";
 import { createQuote } from "../src/commerce/orders/quotes.ts";
+import { checkSupplierBalance } from "../src/commerce/reconciliation/balance-check.ts";
 import { upsertUser } from "../src/commerce/users.ts";
 import { creditWallet, walletBalance } from "../src/commerce/wallet/ledger.ts";
 import { orders, supplierReports } from "../src/db/schema.ts";
@@ -97,6 +98,21 @@ describe.each(["signature", "key"] as const)(
       const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
       expect(metrics).toMatch(/kios_supplier_reports_total\{result="accepted"\} [1-9]/);
       expect(metrics).toMatch(/kios_orders\{status="success"\} 1/);
+      expect(metrics).toMatch(/kios_order_latency_seconds_count\{status="success"\} 1/);
+    });
+
+    it("counts supplier errors by code, and shows the last balance check", async () => {
+      const deps = t.app.orders!;
+      // a bill with nothing due: the supplier refuses the inquiry
+      await expect(
+        deps.supplier.inquiry({ code: "PLNPOST", customerNo: "123456789019", refId: "X-1" }),
+      ).rejects.toThrow();
+      await checkSupplierBalance({ db: deps.db, supplier: deps.supplier, clock: deps.clock });
+      const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(/kios_supplier_errors_total\{code="[A-Z_0-9]+"\} 1/);
+      expect(metrics).toMatch(/kios_supplier_balance_rupiah [1-9]\d*/);
+      expect(metrics).toMatch(/kios_reconciliation_drift_rupiah 0/);
+      expect(metrics).toMatch(/kios_reconciliation_last_check_timestamp_seconds \d/);
     });
   },
 );

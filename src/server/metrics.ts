@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 export interface Metrics {
   readonly registry: Registry;
@@ -8,6 +8,14 @@ export interface Metrics {
   readonly notifications: Counter<"result">;
   /** Telegram updates taken from the inbox, by what became of them */
   readonly updates: Counter<"result">;
+  /** Pay to final, by final status */
+  readonly orderLatency: Histogram<"status">;
+  /** the supplier's refusals and failures, by its code */
+  readonly supplierErrors: Counter<"code">;
+  /** the last supplier balance check, read from the database at scrape time */
+  watchSupplier(
+    read: () => Promise<{ balance: number; drift: number | null; readAt: Date } | undefined>,
+  ): void;
   /** orders by status, read from the database at scrape time */
   watchOrders(count: () => Promise<Record<string, number>>): void;
   /** the update inbox's depth and the age of its oldest update, read at scrape time */
@@ -36,11 +44,65 @@ export function createMetrics(): Metrics {
     labelNames: ["result"],
     registers: [registry],
   });
+  const orderLatency = new Histogram({
+    name: "kios_order_latency_seconds",
+    help: "From Pay to the order's final state, by that state (success, failed).",
+    labelNames: ["status"],
+    // most orders settle in seconds; pending ones within minutes, stuck ones in hours
+    buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 14_400],
+    registers: [registry],
+  });
+  const supplierErrors = new Counter({
+    name: "kios_supplier_errors_total",
+    help: "Supplier refusals and failures, by the supplier's (or the client's) code.",
+    labelNames: ["code"],
+    registers: [registry],
+  });
   return {
     registry,
     supplierReports,
     notifications,
     updates,
+    orderLatency,
+    supplierErrors,
+    watchSupplier(read) {
+      let last: ReturnType<typeof read> | undefined;
+      const reading = () => {
+        last ??= read().finally(() => {
+          setImmediate(() => {
+            last = undefined;
+          });
+        });
+        return last;
+      };
+      new Gauge({
+        name: "kios_supplier_balance_rupiah",
+        help: "The supplier balance at its last reading.",
+        registers: [registry],
+        async collect() {
+          const check = await reading();
+          if (check) this.set(check.balance);
+        },
+      });
+      new Gauge({
+        name: "kios_reconciliation_drift_rupiah",
+        help: "The last balance check's difference from kios's records (0: they agree).",
+        registers: [registry],
+        async collect() {
+          const check = await reading();
+          if (check) this.set(check.drift ?? 0);
+        },
+      });
+      new Gauge({
+        name: "kios_reconciliation_last_check_timestamp_seconds",
+        help: "When the supplier balance was last read.",
+        registers: [registry],
+        async collect() {
+          const check = await reading();
+          if (check) this.set(check.readAt.getTime() / 1000);
+        },
+      });
+    },
     watchOrders(count) {
       new Gauge({
         name: "kios_orders",

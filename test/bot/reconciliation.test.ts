@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSupplierBalance } from "../../src/commerce/reconciliation/balance-check.ts";
+import { queueDailyReport } from "../../src/commerce/reconciliation/jobs.ts";
 import { accountBalance, SHOP_ACCOUNTS } from "../../src/commerce/wallet/ledger.ts";
 import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../helpers/bot.ts";
 
@@ -88,5 +89,41 @@ describe("reconciliation in chat", () => {
     await h.pump();
     await h.waitMessage(A, /Saldo supplier menipis/, before);
     expect(h.sandbox.requests()).toHaveLength(0);
+  });
+
+  it("/stats and the daily report show yesterday, failures by reason and the supplier's check", async () => {
+    const u = 7102;
+    h.user(u);
+    await h.fund(u, 100_000);
+    h.sandbox.account().setBalance(5_000_000);
+    await checkSupplierBalance({ db: h.db, supplier: h.supplier, clock: h.clock });
+    // a failed order today (the sandbox fails numbers ending in 902)
+    const at = h.say(u, "/start");
+    const menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Pulsa & Data/);
+    await h.waitMessage(u, /nomor HP/, menu.message_id);
+    const which = await h.waitMessage(u, /pulsa atau paket data/, h.say(u, "081234567902"));
+    h.tap(u, which, /^Pulsa$/);
+    const list = await h.waitMessage(u, /untuk/, which.message_id);
+    await h.tapItem(u, list, /^Telkomsel 10\.000 ·/);
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
+    h.tap(u, card, /Bayar/);
+    await h.waitEdit(u, card.message_id, /Gagal/);
+
+    const stats = await admin("/stats", /Statistik/);
+    expect(stats.text).toContain("Kemarin");
+    expect(stats.text).toMatch(/Kegagalan menurut penyebab\n• \S+: 1/);
+    expect(stats.text).toMatch(/Saldo supplier Rp[\d.]+ \(dibaca .*\): /);
+
+    // tomorrow at 07:00 the report covers today; queued twice, sent once
+    h.clock.advance(24 * 3600_000);
+    const before = lastId();
+    expect(await queueDailyReport(h.orders)).toBe(1);
+    expect(await queueDailyReport(h.orders)).toBe(0);
+    await h.pump();
+    const report = await h.waitMessage(A, /Laporan harian/, before);
+    expect(report.text).toMatch(/Kemarin\nPesanan: [1-9]\d* /);
+    expect(report.text).toContain("Kegagalan menurut penyebab");
+    h.clock.advance(-24 * 3600_000);
   });
 });

@@ -348,4 +348,16 @@ product-paused-failing = too many of its recent orders failed
 recheck-title = 🔎 <b>Daily order check</b>: { $checked } settled orders asked again
 recheck-disagree = The supplier tells otherwise about these (kios → supplier); they are flagged in /pending:
 recheck-more = … and { $more } more.
-recheck-unanswered = { $unanswered } could not be asked (the supplier did not answer); they are asked again tomorrow.
+recheck-unanswered = { $unanswered } could not be asked this time (the supplier did not answer).
+admin-stats-yesterday =
+    <b>Yesterday</b>
+    Orders: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
+    Revenue: { $revenue } · Margin: { $margin }
+report-title = 📰 <b>Daily report</b> for { $day }
+report-failures = <b>Failures by reason</b>
+report-supplier = 🏦 Supplier balance { $balance } (read { $at }): { $verdict }
+report-supplier-none = 🏦 Supplier balance: not read yet (/recon).
+report-recon-baseline = the first reading
+report-recon-ok = matches kios's records
+report-recon-explained = a difference confirmed as a top-up
+report-recon-drift = ⚠️ a difference of { $drift } (/recon)

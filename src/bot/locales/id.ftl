@@ -348,4 +348,16 @@ product-paused-failing = terlalu banyak pesanan terakhirnya gagal
 recheck-title = 🔎 <b>Cek pesanan harian</b>: { $checked } pesanan selesai ditanyakan ulang
 recheck-disagree = Supplier menyatakan lain untuk pesanan ini (kios → supplier); sudah ditandai di /pending:
 recheck-more = … dan { $more } lainnya.
-recheck-unanswered = { $unanswered } tidak dapat ditanyakan (supplier tidak menjawab); ditanyakan lagi besok.
+recheck-unanswered = { $unanswered } tidak dapat ditanyakan kali ini (supplier tidak menjawab).
+admin-stats-yesterday =
+    <b>Kemarin</b>
+    Pesanan: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
+    Omzet: { $revenue } · Margin: { $margin }
+report-title = 📰 <b>Laporan harian</b> { $day }
+report-failures = <b>Kegagalan menurut penyebab</b>
+report-supplier = 🏦 Saldo supplier { $balance } (dibaca { $at }): { $verdict }
+report-supplier-none = 🏦 Saldo supplier: belum dibaca (/recon).
+report-recon-baseline = pembacaan pertama
+report-recon-ok = sesuai catatan kios
+report-recon-explained = selisih dikonfirmasi sebagai top-up
+report-recon-drift = ⚠️ selisih { $drift } (/recon)

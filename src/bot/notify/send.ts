@@ -13,6 +13,7 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import { showCard } from "../cards.ts";
 import { describeCheck } from "../features/admin/reconciliation.ts";
+import { dailyReportText } from "../features/admin/report.ts";
 import { escapeHtml, rupiah, wibTime } from "../format.ts";
 import { PLAIN } from "../html.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
@@ -201,6 +202,12 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
             if (p.more > 0) lines.push(t("recheck-more", { more: p.more }));
             if (p.unanswered > 0) lines.push(t("recheck-unanswered", { unanswered: p.unanswered }));
             await api.sendMessage(n.chatId, lines.join("\n"));
+          }
+          break;
+        case "daily_report":
+          if (forAdmins(n)) {
+            const t = await languageOf(n.chatId);
+            await api.sendMessage(n.chatId, await dailyReportText(db, t, new Date(p.at)));
           }
           break;
         case "product_paused":

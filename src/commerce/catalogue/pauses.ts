@@ -29,6 +29,8 @@ const NOT_THE_PRODUCT = [
   "INVALID_SIGNATURE",
   "INVALID_API_KEY",
   "TIMESTAMP_EXPIRED",
+  // kios's own refunds of orders the supplier never had
+  "TRANSACTION_NOT_FOUND",
 ];
 
 /** counts the product's recent failures after a failed order; pauses it when warranted */

@@ -28,6 +28,8 @@ export type NotificationPayload =
       disagreeing: { refId: string; kios: string; supplier: string }[];
       more: number;
     }
+  /** the owner's daily report for the WIB day before `at` (Unix ms) */
+  | { type: "daily_report"; at: number }
   /** a product was closed to buyers for a while: the supplier refused it, or it kept failing */
   | {
       type: "product_paused";

@@ -48,7 +48,7 @@ export async function decideOrder(
       },
       now,
       true,
-      { from: [before.status] },
+      { from: [before.status], onFinal: deps.onOrderFinal },
     );
     if (!moved) return undefined;
     const [decided] = await tx

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { Supplier } from "../../supplier/types.ts";
 import type { PausePolicy } from "../catalogue/pauses.ts";
+import type { Order } from "./types.ts";
 
 /** what the order engine needs; the bot, CLI, jobs and tests all build one of these. */
 export interface OrderDeps {
@@ -20,6 +21,8 @@ export interface OrderDeps {
   stuckAfterMs?: number;
   /** Pay is refused when less than this remains of a bill's inquiry window (default 20 s) */
   billPayMarginMs?: number;
+  /** told of every order that became final (the app's latency metric) */
+  onOrderFinal?: (order: Order) => void;
   /** when failing products are closed for a while (default DEFAULT_PAUSE_POLICY) */
   productPause?: PausePolicy;
   /** supplier balance checks: the drift tolerated, and the balance that alerts (rupiah) */

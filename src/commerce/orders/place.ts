@@ -251,6 +251,7 @@ async function applySubmitOutcome(
         order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false, {
           adminIds: deps.adminIds,
           pause: deps.productPause,
+          onFinal: deps.onOrderFinal,
         }),
       };
     }
@@ -261,6 +262,7 @@ async function applySubmitOutcome(
           order: await finaliseOrder(tx, order, fin, now, false, {
             adminIds: deps.adminIds,
             pause: deps.productPause,
+            onFinal: deps.onOrderFinal,
           }),
         };
       }

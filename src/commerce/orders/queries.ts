@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { Order, OrderKind } from "./types.ts";
@@ -86,7 +86,7 @@ export interface PeriodStats {
   overcharged: number;
 }
 
-async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
+async function statsSince(exec: Executor, since: Date, until?: Date): Promise<PeriodStats> {
   const [row] = await exec
     .select({
       orders: count(),
@@ -110,7 +110,13 @@ async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
         ),
     })
     .from(orders)
-    .where(and(gte(orders.createdAt, since), eq(orders.testing, false)));
+    .where(
+      and(
+        gte(orders.createdAt, since),
+        until ? lt(orders.createdAt, until) : undefined,
+        eq(orders.testing, false),
+      ),
+    );
   const r = row ?? {
     orders: 0,
     success: 0,
@@ -124,7 +130,7 @@ async function statsSince(exec: Executor, since: Date): Promise<PeriodStats> {
 }
 
 /** start of "today" in WIB (UTC+7), where the shop's customers live */
-function startOfDayWib(now: Date): Date {
+export function startOfDayWib(now: Date): Date {
   const wib = new Date(now.getTime() + 7 * 3600_000);
   wib.setUTCHours(0, 0, 0, 0);
   return new Date(wib.getTime() - 7 * 3600_000);
@@ -132,9 +138,36 @@ function startOfDayWib(now: Date): Date {
 
 export async function orderStats(exec: Executor, now: Date) {
   const today = startOfDayWib(now);
+  const yesterday = new Date(today.getTime() - 86_400_000);
   const week = new Date(today.getTime() - 6 * 86_400_000);
-  const [t, w] = await Promise.all([statsSince(exec, today), statsSince(exec, week)]);
-  return { today: t, week: w };
+  const [t, y, w] = await Promise.all([
+    statsSince(exec, today),
+    statsSince(exec, yesterday, today),
+    statsSince(exec, week),
+  ]);
+  return { today: t, yesterday: y, week: w };
+}
+
+/** the failed orders of a period by why they failed (the supplier's code, else kios's reason) */
+export async function failuresByReason(
+  exec: Executor,
+  since: Date,
+  until: Date,
+): Promise<{ reason: string; count: number }[]> {
+  const reason = sql<string>`coalesce(${orders.supplierCode}, ${orders.failureReason}, 'unknown')`;
+  return exec
+    .select({ reason, count: sql<number>`count(*)`.mapWith(Number) })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, "failed"),
+        eq(orders.testing, false),
+        gte(orders.createdAt, since),
+        lt(orders.createdAt, until),
+      ),
+    )
+    .groupBy(reason)
+    .orderBy(desc(sql`count(*)`));
 }
 
 /** what a user spent today (successful and still-open orders hold their money). */

@@ -66,7 +66,7 @@ async function resolveUnlocked(
         { status: "failed", reason: "interrupted before it was sent to the supplier" },
         now,
         true,
-        { from: ["created"] },
+        { from: ["created"], onFinal: deps.onOrderFinal },
       ),
     );
     await deps.jobs?.kickNotifications();
@@ -90,6 +90,7 @@ async function resolveUnlocked(
       finaliseOrder(tx, order, fin, now, true, {
         adminIds: deps.adminIds,
         pause: deps.productPause,
+        onFinal: deps.onOrderFinal,
       }),
     );
     if (moved) log.info({ status: moved.status }, "order settled by status check");
@@ -143,7 +144,7 @@ async function notFound(deps: OrderDeps, order: Order, now: Date): Promise<Order
         now,
         true,
         // only from what was read: a racing answer from the supplier wins
-        { from: [order.status] },
+        { from: [order.status], onFinal: deps.onOrderFinal },
       ),
     );
     await deps.jobs?.kickNotifications();

@@ -54,6 +54,8 @@ export async function finaliseOrder(
     adminIds?: readonly number[] | undefined;
     /** when a product's failures close it for a while (default DEFAULT_PAUSE_POLICY) */
     pause?: PausePolicy | undefined;
+    /** told of every order that became final (metrics) */
+    onFinal?: ((order: Order) => void) | undefined;
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
@@ -98,6 +100,7 @@ export async function finaliseOrder(
     chatId: moved.chatId,
     payload: { type: "order_final", orderId: moved.id, late },
   });
+  options.onFinal?.(moved);
   return moved;
 }
 

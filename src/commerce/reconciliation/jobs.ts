@@ -1,5 +1,6 @@
 import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
+import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderDeps } from "../orders/deps.ts";
 import { checkSupplierBalance, settleOpenOrders } from "./balance-check.ts";
 import { recheckFinalOrders } from "./orders-check.ts";
@@ -8,6 +9,9 @@ const SUPPLIER_RECON_QUEUE = "supplier-recon";
 const ORDER_RECHECK_QUEUE = "order-recheck";
 /** the settled orders of the last day, early each morning (WIB) */
 const ORDER_RECHECK_CRON = "30 5 * * *";
+const DAILY_REPORT_QUEUE = "daily-report";
+/** after the re-check, when the owner starts the day */
+const DAILY_REPORT_CRON = "0 7 * * *";
 /** at the top of every hour */
 const DEFAULT_RECON_CRON = "0 * * * *";
 
@@ -74,4 +78,32 @@ export async function registerReconciliationJobs(
     await deps.orders.jobs?.kickNotifications();
     return { checked: summary.checked, disagreeing: summary.disagreeing.length };
   });
+
+  await ensureQueue(boss, DAILY_REPORT_QUEUE, {
+    policy: "stately",
+    retryLimit: 2,
+    expireInSeconds: 5 * 60,
+  });
+  await boss.schedule(DAILY_REPORT_QUEUE, DAILY_REPORT_CRON, {}, { tz: "Asia/Jakarta" });
+  await jobs.work(DAILY_REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 30 }, async () => {
+    const queued = await queueDailyReport(deps.orders);
+    await deps.orders.jobs?.kickNotifications();
+    return { queued };
+  });
+}
+
+/** the daily report for every admin, once per day (its key holds the WIB date) */
+export async function queueDailyReport(orders: OrderDeps): Promise<number> {
+  const now = orders.clock.now();
+  const day = new Date(now + 7 * 3600_000).toISOString().slice(0, 10);
+  let queued = 0;
+  for (const adminId of orders.adminIds ?? []) {
+    const fresh = await enqueueNotification(orders.db, {
+      key: `report:${day}:${adminId}`,
+      chatId: adminId,
+      payload: { type: "daily_report", at: now },
+    });
+    if (fresh) queued += 1;
+  }
+  return queued;
 }

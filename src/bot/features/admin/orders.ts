@@ -1,47 +1,22 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { decideOrder } from "../../../commerce/orders/decide.ts";
-import {
-  getOrder,
-  openOrders,
-  orderStats,
-  type PeriodStats,
-} from "../../../commerce/orders/queries.ts";
+import { getOrder, openOrders } from "../../../commerce/orders/queries.ts";
 import { resolveOrder } from "../../../commerce/orders/resolve.ts";
 import type { Order } from "../../../commerce/orders/types.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
 import type { BotContext } from "../../context.ts";
 import { editMessage } from "../../edit.ts";
-import { rupiah } from "../../format.ts";
-import type { Translate } from "../../i18n.ts";
 import { openOrderLine } from "../../views/admin-order.ts";
+import { statsText } from "./report.ts";
 
 const PENDING_LIMIT = 10;
-
-function period(t: Translate, key: string, s: PeriodStats): string {
-  const text = t(key, {
-    orders: s.orders,
-    success: s.success,
-    failed: s.failed,
-    open: s.open,
-    revenue: rupiah(s.revenue),
-    margin: rupiah(s.margin),
-  });
-  if (s.overcharged === 0) return text;
-  return `${text}\n${t("admin-stats-overcharge", { count: s.overcharged, loss: rupiah(s.overcharge) })}`;
-}
 
 export function adminOrders(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command("stats", async (ctx) => {
-    const s = await orderStats(ctx.deps.orders.db, new Date(ctx.deps.orders.clock.now()));
-    await ctx.reply(
-      [
-        ctx.t("admin-stats-title"),
-        period(ctx.t, "admin-stats-today", s.today),
-        period(ctx.t, "admin-stats-week", s.week),
-      ].join("\n\n"),
-    );
+    const now = new Date(ctx.deps.orders.clock.now());
+    await ctx.reply(await statsText(ctx.deps.orders.db, ctx.t, now));
   });
 
   composer.command("pending", async (ctx) => {
