@@ -104,6 +104,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // the catalogue is the sandbox's own: its products are read-only to callers only
       (entry.product as { price: number }).price = price;
     },
+    setCutOff(code, window) {
+      const entry = catalogue.get(code);
+      if (!entry) throw new Error(`no product ${code}`);
+      const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
+      if (window && !(hhmm.test(window.start) && hhmm.test(window.end))) {
+        throw new Error("a cut-off window is two HH:MM times");
+      }
+      const product = entry.product as { start_cut_off?: string; end_cut_off?: string };
+      if (window) {
+        product.start_cut_off = window.start;
+        product.end_cut_off = window.end;
+      } else {
+        delete product.start_cut_off;
+        delete product.end_cut_off;
+      }
+    },
     settleNow: () => settlement.settleAll(),
     transactions: () => store.all().map(snapshot),
     requests: () => store.requests(),
@@ -147,6 +163,7 @@ export async function startSandbox(
     account: (apiId) => sandbox.account(apiId),
     catalogue: () => sandbox.catalogue(),
     setPrice: (code, price) => sandbox.setPrice(code, price),
+    setCutOff: (code, window) => sandbox.setCutOff(code, window),
     settleNow: () => sandbox.settleNow(),
     transactions: () => sandbox.transactions(),
     requests: () => sandbox.requests(),

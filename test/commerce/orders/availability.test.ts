@@ -1,5 +1,6 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -44,6 +45,25 @@ describe(`product status (${testDriver})`, () => {
     expect(paid).toMatchObject({ ok: false, reason: "product_closed" });
     expect(await walletBalance(h.deps.db, user)).toBe(200_000);
     h.clock.set(Date.now());
+  });
+
+  it("a cut-off window the supplier adds reaches kios with the next sync", async () => {
+    const user = await h.newUser(200_000);
+    h.sandbox.setCutOff("TSEL50", { start: "03:00", end: "04:00" });
+    try {
+      await syncCatalogue(h.deps.db, h.supplier, { clock: h.clock, logger: h.deps.logger });
+      h.clock.set(wibToday("03:30"));
+      expect(await quote(user, "TSEL50", "081234567901")).toEqual({
+        ok: false,
+        reason: "product_closed",
+        until: wibToday("04:00"),
+      });
+    } finally {
+      h.sandbox.setCutOff("TSEL50", null);
+      await syncCatalogue(h.deps.db, h.supplier, { clock: h.clock, logger: h.deps.logger });
+      h.clock.set(Date.now());
+    }
+    expect((await quote(user, "TSEL50", "081234567901")).ok).toBe(true);
   });
 
   it("a product the supplier refuses as inactive is paused at once and the admins told", async () => {
