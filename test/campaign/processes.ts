@@ -14,6 +14,8 @@ export interface KiosProcess {
   /** how many times it was started */
   readonly starts: number;
   readonly running: boolean;
+  /** the running process's id (undefined when it is not running) */
+  readonly pid: number | undefined;
   /** starts it and resolves once it said "kios started" (rejects after timeoutMs) */
   start(timeoutMs: number): Promise<void>;
   /** SIGKILL: no shutdown, no cleanup, whatever it was doing */
@@ -43,6 +45,9 @@ export function kiosProcess(o: {
     },
     get running() {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    get pid() {
+      return this.running ? child?.pid : undefined;
     },
     start(timeoutMs) {
       starts += 1;

@@ -188,6 +188,21 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     );
   }
 
+  /** waits until `worker` holds unhandled updates (its id is host:pid:random), so a kill
+   * lands while work is in hand; a worker that never holds any fails the test later */
+  async function holdingClaims(worker: KiosProcess, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { rows } = await database.handle.executeSql(
+        `select count(*)::int as n from telegram_updates
+           where handled_at is null and claimed_until > now() and claimed_by like $1`,
+        [`%:${worker.pid}:%`],
+      );
+      if (Number(rows[0]?.n) > 0) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   it("handles every update once its 200 went out, each chat in order, money once", async () => {
     const db = database.handle.db;
     for (let i = 0; i < BUYERS; i++) {
@@ -214,6 +229,7 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     // mid-run: a worker, then a web instance, killed outright and started again
     const chaos = (async () => {
       await new Promise((r) => setTimeout(r, 1500));
+      await holdingClaims(workers[0]!, 20_000);
       await workers[0]!.kill();
       await new Promise((r) => setTimeout(r, 1000));
       await workers[0]!.start(60_000);
