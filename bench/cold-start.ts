@@ -3,6 +3,8 @@
 // /healthz answers 200, and its resident memory once up (VmRSS a second after, and the peak,
 // VmHWM), on a new PGlite folder, on that folder again, and on a new PostgreSQL database;
 // against a bare Hono server's launch in the same run. Interleaved repetitions; medians.
+// The rows start the bundle `npm install` builds; one row starts the TypeScript sources through
+// tsx, as an edited checkout does, to show what the bundle saves.
 // run: npx tsx bench/cold-start.ts [--reps 3]
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
@@ -100,12 +102,17 @@ async function pglite(): Promise<[Launch, Launch]> {
   }
 }
 
-async function postgresql(): Promise<Launch> {
+async function postgresql(extra: Record<string, string> = {}): Promise<Launch> {
   const name = `kios_bench_${randomBytes(5).toString("hex")}`;
   const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   try {
-    const env = { ...baseEnv, PORT: String(PORT), DATABASE_URL: withDatabase(SERVER_URL, name) };
+    const env = {
+      ...baseEnv,
+      ...extra,
+      PORT: String(PORT),
+      DATABASE_URL: withDatabase(SERVER_URL, name),
+    };
     return await launch(kiosArgs, env, PORT, "/healthz");
   } finally {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -113,7 +120,10 @@ async function postgresql(): Promise<Launch> {
   }
 }
 
-// the embedded database's template is built by `npm install` (prepare); make sure it is
+// `npm install` (prepare) bundles kios and builds the embedded database's template; make sure
+// both are current, so the rows measure what a fresh install starts
+const build = spawn(process.execPath, ["bin/build.js"], { cwd: ROOT, stdio: "inherit" });
+await new Promise((r) => build.once("exit", r));
 const template = spawn(process.execPath, ["bin/kios.js", "migrate", "--pglite-template"], {
   cwd: ROOT,
   stdio: "ignore",
@@ -128,6 +138,7 @@ for (let rep = 0; rep < REPS; rep++) {
   record("pglite new", fresh);
   record("pglite again", again);
   record("postgres new", await postgresql());
+  record("postgres source", await postgresql({ KIOS_FROM_SOURCE: "1" }));
   process.stderr.write(`rep ${rep + 1}/${REPS} done\n`);
 }
 
@@ -165,6 +176,7 @@ printTable(
     row("PGlite, new folder", "pglite new", 3, 300),
     row("PGlite, the same folder again", "pglite again", undefined, undefined),
     row("PostgreSQL, new database", "postgres new", 3, 200),
+    row("PostgreSQL, from the sources (tsx, no bundle)", "postgres source", undefined, undefined),
     row("bare Hono (baseline)", "bare", undefined, undefined),
   ],
 );

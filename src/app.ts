@@ -1,5 +1,6 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
+import type { BotPayments } from "./bot/deps.ts";
 import {
   registerCommerceJobs,
   registerHousekeeping,
@@ -14,10 +15,17 @@ import { orderCountsByStatus } from "./commerce/orders/counts.ts";
 import type { OrderDeps } from "./commerce/orders/deps.ts";
 import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
 import type { Order } from "./commerce/orders/types.ts";
+import type { PaymentDeps } from "./commerce/payments/deps.ts";
+import { registerPaymentJobs } from "./commerce/payments/jobs.ts";
+import {
+  createPaymentNotificationRoute,
+  MIDTRANS_NOTIFICATION_PATH,
+} from "./commerce/payments/route.ts";
 import { latestBalanceCheck } from "./commerce/reconciliation/balance-check.ts";
 import { registerReconciliationJobs } from "./commerce/reconciliation/jobs.ts";
 import { createSupplierReportRoute } from "./commerce/supplier-reports/route.ts";
 import type { Config } from "./config.ts";
+import { connectGateway, type GatewayConnection } from "./connect-gateway.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import type { Leases } from "./jobs/lease.ts";
@@ -49,6 +57,8 @@ export interface Frontend {
 
 export type FrontendFactory = (core: {
   orders: OrderDeps;
+  /** QR deposits, when a payment gateway is configured */
+  payments?: BotPayments | undefined;
   supplier: SupplierConnection;
   role: Role;
   database: DatabaseHandle;
@@ -88,6 +98,10 @@ export interface App {
   readonly metrics: Metrics;
   /** set once started */
   readonly supplier: SupplierConnection | undefined;
+  /** the payment gateway, once started (undefined: deposits are manual only) */
+  readonly gateway: GatewayConnection | undefined;
+  /** gateway deposits' engine, once started */
+  readonly payments: PaymentDeps | undefined;
   /** the order engine, with its jobs, once started */
   readonly orders: OrderDeps | undefined;
   /** the bound HTTP port once started (web and all roles) */
@@ -114,6 +128,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   metrics.watchSupplier(() => latestBalanceCheck(database.db));
 
   let supplier: SupplierConnection | undefined;
+  let gateway: GatewayConnection | undefined;
+  let payments: PaymentDeps | undefined;
   let orders: OrderDeps | undefined;
   let frontend: Frontend | undefined;
   let server: RunningServer | undefined;
@@ -145,6 +161,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       sandbox: deps.sandbox,
     });
     supplier = connected;
+    gateway = await connectGateway({ config, clock, logger });
     // the supplier's refusals and failures, counted by code for /metrics
     const supplierCounted = countingErrors(connected.supplier, (code) =>
       metrics.supplierErrors.inc({ code }),
@@ -174,6 +191,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
         work: runsJobs,
         settleConcurrency: config.settleConcurrency,
       });
+      payments = gateway
+        ? await registerPaymentJobs(
+            jobs,
+            {
+              gateway: gateway.gateway,
+              orders: engine,
+              expiryMinutes: config.paymentExpiryMinutes,
+              topUpStep: config.paymentTopUpStep,
+            },
+            runsJobs,
+          )
+        : undefined;
       const catalogueJobs = runsJobs
         ? await registerCatalogueJobs(jobs, {
             db: database.db,
@@ -183,6 +212,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
         : undefined;
       frontend = await deps.frontend?.({
         orders: engine,
+        payments: payments && {
+          deps: payments,
+          manual: config.depositManual,
+          payPageUrl: gateway?.payPageUrl,
+        },
         supplier: connected,
         role,
         database,
@@ -225,9 +259,23 @@ export async function createApp(deps: AppDeps): Promise<App> {
         logger,
         metrics,
         health,
-        routes: [supplierReportRoute, ...(frontend?.routes ?? [])],
+        routes: [
+          supplierReportRoute,
+          ...(gateway && payments
+            ? [
+                createPaymentNotificationRoute({
+                  db: database.db,
+                  gateway: gateway.gateway,
+                  logger,
+                  onStored: (paymentId) => payments?.jobs?.checkNow(paymentId) ?? Promise.resolve(),
+                }),
+              ]
+            : []),
+          ...(frontend?.routes ?? []),
+        ],
       });
       server = await listen(http, httpListen.port, httpListen.host);
+      gateway?.notifyAt(`http://127.0.0.1:${server.port}${MIDTRANS_NOTIFICATION_PATH}`);
       supplier.sandbox
         ?.account()
         .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
@@ -262,6 +310,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     get supplier() {
       return supplier;
     },
+    get gateway() {
+      return gateway;
+    },
+    get payments() {
+      return payments;
+    },
     get orders() {
       return orders;
     },
@@ -279,6 +333,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         await server?.close();
         await jobs.stop();
         await supplier?.close();
+        await gateway?.close();
         await database.close();
       })();
       return stopping;

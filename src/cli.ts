@@ -2,6 +2,7 @@ import { markupCommand, syncCommand } from "./cli/catalogue.ts";
 import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
 import { migrateCommand, startCommand } from "./cli/core.ts";
+import { exportCommand } from "./cli/export.ts";
 import { ledgerCommand } from "./cli/ledger.ts";
 import { reconCommand } from "./cli/reconciliation.ts";
 import { sandboxCommand } from "./cli/sandbox.ts";
@@ -13,6 +14,7 @@ const COMMANDS: Command[] = [
   migrateCommand,
   ledgerCommand,
   reconCommand,
+  exportCommand,
   balanceCommand,
   productsCommand,
   statusCommand,
@@ -66,8 +68,8 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-// run when executed as the CLI (bin/kios.js imports this file)
-if (process.argv[1] && /kios(\.js)?$|cli\.ts$/.test(process.argv[1])) {
+// run when executed as the CLI (bin/kios.js imports this file, or its bundle dist/cli.js)
+if (process.argv[1] && /kios(\.js)?$|cli\.[jt]s$/.test(process.argv[1])) {
   const code = await runCli(process.argv.slice(2));
   if (code >= 0) process.exit(code);
 }

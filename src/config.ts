@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -161,6 +162,20 @@ const schema = z.object({
       }),
   ),
   PRODUCT_PAUSE_MINUTES: concurrency("30", "minutes"),
+  PAYMENT_GATEWAY: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
+    z.enum(["none", "midtrans"], { message: "must be none or midtrans" }).optional(),
+  ),
+  MIDTRANS_SERVER_KEY: optionalString,
+  MIDTRANS_IS_PRODUCTION: booleanFlag(false),
+  MIDTRANS_BASE_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
+  PAYMENT_EXPIRY_MINUTES: concurrency("15", "minutes"),
+  PAYMENT_TOPUP_STEP: rupiahSetting("10000"),
+  DEPOSIT_MANUAL: booleanFlag(true),
+  SHOP_NAME: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().max(40, { message: "must be at most 40 characters" }).optional(),
+  ),
   INBOX_CONCURRENCY: concurrency("64", "chats"),
   SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
@@ -195,6 +210,14 @@ const EXAMPLES: Record<string, string> = {
   MAX_AMOUNT: "100000000",
   PRODUCT_PAUSE_AFTER: "3/5",
   PRODUCT_PAUSE_MINUTES: "30",
+  PAYMENT_GATEWAY: "midtrans",
+  MIDTRANS_SERVER_KEY: "Mid-server-your-key",
+  MIDTRANS_IS_PRODUCTION: "true",
+  MIDTRANS_BASE_URL: "https://api.midtrans.com",
+  PAYMENT_EXPIRY_MINUTES: "15",
+  PAYMENT_TOPUP_STEP: "10000",
+  DEPOSIT_MANUAL: "true",
+  SHOP_NAME: "Toko Kios",
   RECON_TOLERANCE: "0",
   SUPPLIER_LOW_BALANCE: "500000",
   INBOX_CONCURRENCY: "64",
@@ -210,6 +233,11 @@ export interface SupplierCredentials {
   apiKey: string;
   secretKey: string;
 }
+
+type PaymentsConfig =
+  | { gateway: "midtrans"; serverKey: string; baseUrl: string; production: boolean }
+  /** the embedded gateway sandbox: never beside a real supplier (rule 8) */
+  | { gateway: "sandbox" };
 
 export interface Config {
   botToken: string | undefined;
@@ -238,6 +266,19 @@ export interface Config {
   reconTolerance: number;
   /** admins are alerted when the supplier balance falls below this (rupiah; 0: only when short) */
   supplierLowBalance: number;
+  /**
+   * how deposits are paid by QR: Midtrans with the shop's key; the embedded gateway sandbox
+   * when neither a supplier nor a gateway is configured (the playground); undefined: none
+   */
+  payments: PaymentsConfig | undefined;
+  /** how long a QR can be paid (minutes) */
+  paymentExpiryMinutes: number;
+  /** "Top up and buy" asks for the shortfall rounded up to this (rupiah) */
+  paymentTopUpStep: number;
+  /** the manual transfer (an admin confirms it) is offered for deposits */
+  depositManual: boolean;
+  /** the shop's name on receipts; undefined: the bot's name */
+  shopName: string | undefined;
   /** how many chats' updates one worker process handles at once */
   inboxConcurrency: number;
   /** how many orders one worker process settles at once (status checks, supplier reports) */
@@ -293,7 +334,27 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     if (!p.WEBHOOK_SECRET)
       problems.push(describe("WEBHOOK_SECRET", "is required when BOT_MODE=webhook", undefined));
   }
+  if (p.PAYMENT_GATEWAY === "midtrans" && !p.MIDTRANS_SERVER_KEY) {
+    problems.push(
+      describe("MIDTRANS_SERVER_KEY", "is required when PAYMENT_GATEWAY=midtrans", undefined),
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
+
+  const supplierGiven = given.length === needed.length;
+  let payments: PaymentsConfig | undefined;
+  if (p.PAYMENT_GATEWAY !== "none" && p.MIDTRANS_SERVER_KEY) {
+    payments = {
+      gateway: "midtrans",
+      serverKey: p.MIDTRANS_SERVER_KEY,
+      production: p.MIDTRANS_IS_PRODUCTION,
+      baseUrl:
+        p.MIDTRANS_BASE_URL ??
+        (p.MIDTRANS_IS_PRODUCTION ? MIDTRANS_BASE_URLS.production : MIDTRANS_BASE_URLS.sandbox),
+    };
+  } else if (p.PAYMENT_GATEWAY === undefined && !supplierGiven) {
+    payments = { gateway: "sandbox" };
+  }
 
   return {
     botToken: p.BOT_TOKEN,
@@ -318,6 +379,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierTesting: p.SUPPLIER_TESTING,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
+    payments,
+    paymentExpiryMinutes: p.PAYMENT_EXPIRY_MINUTES,
+    paymentTopUpStep: p.PAYMENT_TOPUP_STEP,
+    depositManual: p.DEPOSIT_MANUAL,
+    shopName: p.SHOP_NAME,
     inboxConcurrency: p.INBOX_CONCURRENCY,
     settleConcurrency: p.SETTLE_CONCURRENCY,
     productPause: {
@@ -352,5 +418,6 @@ export function secretsOf(config: Config): string[] {
     config.webhookSecret,
     config.supplier?.apiKey,
     config.supplier?.secretKey,
+    config.payments?.gateway === "midtrans" ? config.payments.serverKey : undefined,
   ].filter((s): s is string => typeof s === "string" && s.length >= 4);
 }

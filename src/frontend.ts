@@ -39,6 +39,7 @@ export async function chooseFrontend(
         adminIds: config.adminIds,
         supplierTesting: config.supplierTesting,
         maxAmount: config.maxAmount,
+        shopName: config.shopName,
         inboxConcurrency: config.inboxConcurrency,
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,
@@ -75,6 +76,7 @@ export async function chooseFrontend(
       supplierTesting: config.supplierTesting,
       logger,
       pollingTimeoutSeconds: options.pollingTimeoutSeconds,
+      shopName: config.shopName,
     }),
   };
 }

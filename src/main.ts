@@ -25,6 +25,7 @@ export async function main(role: Role = "all"): Promise<void> {
       database: app.database.kind === "pglite" ? `pglite (${config.pgliteDir})` : "postgres",
       http: app.port === undefined ? "off" : `http://localhost:${app.port}`,
       supplier: app.supplier?.description,
+      payments: app.gateway?.description ?? "manual transfers only",
     },
     "kios started",
   );

@@ -148,4 +148,67 @@ describe("parseConfig", () => {
       "secret-1234",
     ]);
   });
+
+  describe("payments", () => {
+    const SUPPLIER = {
+      SUPPLIER_BASE_URL: "https://s.example",
+      SUPPLIER_API_ID: "id",
+      SUPPLIER_API_KEY: "key-1234",
+      SUPPLIER_SECRET_KEY: "secret-1234",
+    };
+
+    it("runs the gateway sandbox only when nothing real is configured (rule 8)", () => {
+      expect(parseConfig({}).payments).toEqual({ gateway: "sandbox" });
+      expect(parseConfig(SUPPLIER).payments).toBeUndefined();
+      expect(parseConfig({ PAYMENT_GATEWAY: "none" }).payments).toBeUndefined();
+      expect(parseConfig({}).depositManual).toBe(true);
+      expect(parseConfig({ DEPOSIT_MANUAL: "false" }).depositManual).toBe(false);
+    });
+
+    it("takes Midtrans with its key: sandbox API unless production, or the URL given", () => {
+      expect(
+        parseConfig({ ...SUPPLIER, MIDTRANS_SERVER_KEY: "SB-Mid-server-abc" }).payments,
+      ).toEqual({
+        gateway: "midtrans",
+        serverKey: "SB-Mid-server-abc",
+        production: false,
+        baseUrl: "https://api.sandbox.midtrans.com",
+      });
+      const live = parseConfig({
+        PAYMENT_GATEWAY: "midtrans",
+        MIDTRANS_SERVER_KEY: "Mid-server-abc",
+        MIDTRANS_IS_PRODUCTION: "true",
+      });
+      expect(live.payments).toMatchObject({
+        baseUrl: "https://api.midtrans.com",
+        production: true,
+      });
+      expect(
+        parseConfig({ MIDTRANS_SERVER_KEY: "k-123", MIDTRANS_BASE_URL: "http://127.0.0.1:9/" })
+          .payments,
+      ).toMatchObject({ baseUrl: "http://127.0.0.1:9" });
+      expect(secretsOf(live)).toContain("Mid-server-abc");
+    });
+
+    it("refuses a gateway without its key, an unknown gateway and bad numbers, never echoing the key", () => {
+      const problems = (env: Record<string, string>) => {
+        try {
+          parseConfig(env);
+          return [];
+        } catch (err) {
+          return (err as ConfigError).problems;
+        }
+      };
+      expect(problems({ PAYMENT_GATEWAY: "midtrans" })).toEqual([
+        expect.stringMatching(/^MIDTRANS_SERVER_KEY is required when PAYMENT_GATEWAY=midtrans/),
+      ]);
+      expect(problems({ PAYMENT_GATEWAY: "xendit" })).toEqual([
+        expect.stringMatching(/^PAYMENT_GATEWAY must be none or midtrans \(got "xendit"\)/),
+      ]);
+      expect(problems({ PAYMENT_EXPIRY_MINUTES: "0", PAYMENT_TOPUP_STEP: "x" })).toHaveLength(2);
+      expect(
+        problems({ MIDTRANS_SERVER_KEY: "   ", PAYMENT_GATEWAY: "midtrans" }).join(),
+      ).not.toContain("   ");
+    });
+  });
 });

@@ -38,6 +38,16 @@ export const CB = {
   decide: "od",
   /** admin confirms a balance check's unexplained rise as a supplier top-up: rt:<checkId> */
   reconTopup: "rt",
+  /** cancel a QR payment: pc:<paymentId> */
+  paymentCancel: "pc",
+  /** top up the shortfall by QR, then buy the card: tb:<quoteId> */
+  topUpAndBuy: "tb",
+  /** the manual transfer instead of a QR: dm:<amount> */
+  depositManual: "dm",
+  /** a successful order's receipt (struk): sk:<orderId> */
+  receipt: "sk",
+  /** the figures under a /laporan chart as CSV: lc:<days> */
+  laporanCsv: "lc",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

@@ -1,5 +1,6 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { OrderDeps } from "../commerce/orders/deps.ts";
+import type { PaymentDeps } from "../commerce/payments/deps.ts";
 import type { Logger } from "../logger.ts";
 
 interface BotConfig {
@@ -7,6 +8,17 @@ interface BotConfig {
   supplierTesting: boolean;
   /** the most one admin credit/debit or deposit may move (default MAX_OPERATION_AMOUNT) */
   maxAmount?: number;
+  /** the shop's name on receipts (SHOP_NAME); default the bot's name */
+  shopName?: string | undefined;
+}
+
+/** deposits by QR through a payment gateway */
+export interface BotPayments {
+  deps: PaymentDeps;
+  /** the manual transfer (an admin confirms it) is offered too */
+  manual: boolean;
+  /** the gateway sandbox's page that pays a QR (the playground's "pay" button) */
+  payPageUrl?: (gatewayOrderId: string) => string;
 }
 
 /** everything the bot needs, handed in once by the composition root */
@@ -18,6 +30,8 @@ export interface BotDeps {
   config: BotConfig;
   /** the order engine; also the one place the bot takes the database, clock and supplier from */
   orders: OrderDeps;
+  /** QR deposits; absent: deposits are manual transfers only */
+  payments?: BotPayments | undefined;
   /** skips getMe at start (tests) */
   botInfo?: UserFromGetMe;
 }

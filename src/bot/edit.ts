@@ -16,9 +16,11 @@ export interface EditRequest {
   /** undefined or an empty keyboard: no buttons */
   keyboard?: InlineKeyboard | InlineKeyboardMarkup | undefined;
   /** what the message shows now, when known (a pressed button's message) */
-  shown?: Pick<Message, "text" | "reply_markup"> | undefined;
+  shown?: Pick<Message, "text" | "caption" | "reply_markup"> | undefined;
   /** the text is plain, not HTML */
   plain?: boolean;
+  /** the message is a photo: the text is its caption */
+  caption?: boolean;
 }
 
 const notModified = (err: unknown) =>
@@ -50,9 +52,11 @@ function plainOf(html: string): string {
 
 /** true when the message already shows this text and these buttons */
 function showsAlready(req: EditRequest): boolean {
-  if (!req.shown || req.shown.text === undefined) return false;
+  if (!req.shown) return false;
+  const shownText = req.caption ? req.shown.caption : req.shown.text;
+  if (shownText === undefined) return false;
   return (
-    req.shown.text === (req.plain ? req.text : plainOf(req.text)).trim() &&
+    shownText === (req.plain ? req.text : plainOf(req.text)).trim() &&
     buttonsOf(req.shown.reply_markup) === buttonsOf(req.keyboard)
   );
 }
@@ -61,11 +65,22 @@ function showsAlready(req: EditRequest): boolean {
 export async function editMessage(api: Api, req: EditRequest): Promise<EditResult> {
   if (showsAlready(req)) return "unchanged";
   try {
-    await api.editMessageText(req.chatId, req.messageId, req.text, {
-      // HTML unless plain: the bot's Api adds the parse mode (html.ts) where entities are unset
-      entities: req.plain ? PLAIN.entities : undefined,
+    const options = {
       reply_markup: { inline_keyboard: req.keyboard?.inline_keyboard ?? [] },
-    });
+    };
+    // HTML unless plain: the bot's Api adds the parse mode (html.ts) where entities are unset
+    if (req.caption) {
+      await api.editMessageCaption(req.chatId, req.messageId, {
+        caption: req.text,
+        caption_entities: req.plain ? PLAIN.entities : undefined,
+        ...options,
+      });
+    } else {
+      await api.editMessageText(req.chatId, req.messageId, req.text, {
+        entities: req.plain ? PLAIN.entities : undefined,
+        ...options,
+      });
+    }
     return "edited";
   } catch (err) {
     if (notModified(err)) return "unchanged";

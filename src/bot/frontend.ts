@@ -23,6 +23,8 @@ export interface TelegramFrontendOptions {
   adminIds: readonly number[];
   supplierTesting: boolean;
   maxAmount?: number;
+  /** the shop's name on receipts (SHOP_NAME) */
+  shopName?: string | undefined;
   /** how many chats one worker handles at once */
   inboxConcurrency?: number;
   logger: Logger;
@@ -42,7 +44,7 @@ function webhookPath(token: string): string {
  * the one process that polls); "all" does both.
  */
 export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
-  return async ({ orders, role, database, leases, metrics }): Promise<Frontend> => {
+  return async ({ orders, role, database, leases, metrics, payments }): Promise<Frontend> => {
     const log = o.logger.child({ component: "bot" });
     const bot = createBot({
       token: o.token,
@@ -52,8 +54,10 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         adminIds: o.adminIds,
         supplierTesting: o.supplierTesting,
         maxAmount: o.maxAmount,
+        shopName: o.shopName,
       },
       orders,
+      payments,
       botInfo: o.botInfo,
     });
     const i18n = createI18n();
@@ -92,6 +96,9 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         i18n,
         adminIds: o.adminIds,
         logger: o.logger,
+        orders,
+        payPageUrl: payments?.payPageUrl,
+        receiptShop: () => o.shopName ?? bot.botInfo.first_name,
       }),
       async health(): Promise<HealthReport["checks"]> {
         if (!pipeline) return {};

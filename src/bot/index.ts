@@ -14,7 +14,10 @@ import { FLOW_IDS } from "./features/flows.ts";
 import { historyButtons, historyCommands } from "./features/history.ts";
 import { languageButtons, languageCommands } from "./features/language.ts";
 import { menuFeature } from "./features/menu.ts";
+import { paymentButtons } from "./features/payments.ts";
 import { quickOrderFeature } from "./features/quick-order.ts";
+import { receiptSettingsFeature } from "./features/receipt-settings.ts";
+import { receiptButtons } from "./features/receipts.ts";
 import { startFeature } from "./features/start.ts";
 import { statusFeature } from "./features/status.ts";
 import { walletFeature } from "./features/wallet.ts";
@@ -80,7 +83,14 @@ export function createBot(deps: BotDeps): KiosBot {
   );
   bot.use(escapeFeature());
 
-  bot.use(checkoutButtons(), historyButtons(), languageButtons(), adminButtons());
+  bot.use(
+    checkoutButtons(),
+    paymentButtons(),
+    receiptButtons(),
+    historyButtons(),
+    languageButtons(),
+    adminButtons(),
+  );
 
   for (const id of FLOW_IDS) {
     // a flow left alone for an hour is over: the next message is read as a fresh one
@@ -97,6 +107,7 @@ export function createBot(deps: BotDeps): KiosBot {
     languageCommands(),
     menuFeature(),
     walletFeature(),
+    receiptSettingsFeature(),
     historyCommands(),
     statusFeature(),
     adminCommands(),

@@ -231,6 +231,100 @@ export const depositRequests = pgTable(
   ],
 );
 
+/** a reseller's receipts: their own shop name and selling price on them, and sent by themselves */
+export const receiptSettings = pgTable(
+  "receipt_settings",
+  {
+    userId: bigint("user_id", { mode: "number" })
+      .primaryKey()
+      .references(() => users.telegramId),
+    /** the name printed at the top; null: the shop's */
+    shopName: text("shop_name"),
+    /** added to kios's price on the receipt: the reseller's own selling price */
+    markup: money("markup").notNull().default(0),
+    /** every successful order's receipt comes by itself */
+    auto: boolean("auto").notNull().default(false),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("receipt_settings_markup_range", sql`${t.markup} >= 0 and ${t.markup} <= 10000000`),
+  ],
+);
+
+/**
+ * a deposit paid through a payment gateway (QRIS). The row is committed before the gateway
+ * is asked; the wallet is credited once, by a transfer keyed by the gateway order id, only
+ * after the gateway's own status API says "paid" for exactly this amount.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    gateway: text("gateway").notNull(),
+    /** the order id kios gives the gateway: unique across gateways and never reused */
+    gatewayOrderId: text("gateway_order_id").notNull().unique(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    /** the chat message that shows the QR, edited as the payment moves */
+    messageId: integer("message_id"),
+    /** purpose buy: the confirmation card the purchase was asked on, which shows the order */
+    cardMessageId: integer("card_message_id"),
+    /** a top-up, or a top-up that buys a quote once paid ("Top up and buy") */
+    purpose: text("purpose", { enum: ["deposit", "buy"] }).notNull(),
+    quoteId: text("quote_id"),
+    amount: money("amount").notNull(),
+    status: text("status", {
+      enum: ["created", "pending", "paid", "expired", "cancelled", "denied", "failed", "mismatch"],
+    })
+      .notNull()
+      .default("created"),
+    /** what the gateway said was paid, when it differs from amount (status mismatch) */
+    paidAmount: money("paid_amount"),
+    gatewayTransactionId: text("gateway_transaction_id"),
+    qrString: text("qr_string"),
+    expiresAt: tstz("expires_at").notNull(),
+    /** when the resolver asks the gateway next (null once final) */
+    nextCheckAt: tstz("next_check_at"),
+    checks: integer("checks").notNull().default(0),
+    /** for purpose buy: what became of the purchase once paid */
+    purchase: text("purchase", { enum: ["placed", "fresh_card", "cancelled"] }),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+    settledAt: tstz("settled_at"),
+  },
+  (t) => [
+    check(
+      "payments_status_known",
+      sql`${t.status} in ('created', 'pending', 'paid', 'expired', 'cancelled', 'denied', 'failed', 'mismatch')`,
+    ),
+    check("payments_amount_positive", sql`${t.amount} > 0`),
+    check("payments_purpose_known", sql`${t.purpose} in ('deposit', 'buy')`),
+    index("payments_user").on(t.userId, t.createdAt),
+    index("payments_open").on(t.nextCheckAt).where(sql`${t.status} in ('created', 'pending')`),
+    // one "Top up and buy" per card
+    uniqueIndex("payments_quote").on(t.quoteId).where(sql`${t.quoteId} is not null`),
+  ],
+);
+
+/** payment gateways' HTTP notifications as received (verified): stored once, then confirmed by the gateway's status */
+export const paymentNotifications = pgTable(
+  "payment_notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    gateway: text("gateway").notNull(),
+    /** sha-256 of the raw body: a repeated delivery is the same row */
+    bodyHash: text("body_hash").notNull().unique(),
+    gatewayOrderId: text("gateway_order_id").notNull(),
+    rawBody: text("raw_body").notNull(),
+    receivedAt: tstz("received_at").notNull().defaultNow(),
+    processedAt: tstz("processed_at"),
+    outcome: text("outcome"),
+  },
+  (t) => [index("payment_notifications_order").on(t.gatewayOrderId)],
+);
+
 // ---------------------------------------------------------------- orders
 
 /** a price shown on a confirmation card; confirming it creates at most one order */

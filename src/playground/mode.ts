@@ -30,6 +30,8 @@ export interface PlaygroundOptions {
   supplierTesting: boolean;
   logger: Logger;
   pollingTimeoutSeconds?: number;
+  /** the shop's name on receipts (SHOP_NAME) */
+  shopName?: string | undefined;
 }
 
 /** the admin ids the playground runs with: the configured ones plus the demo admin */
@@ -58,6 +60,7 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
       supplierTesting: o.supplierTesting,
       logger: o.logger,
       pollingTimeoutSeconds: o.pollingTimeoutSeconds,
+      shopName: o.shopName,
     })(core);
     return {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is

@@ -78,7 +78,8 @@ describe("pulsa & data", () => {
     );
     // the ⏳ step came first, in the same message
     expect(done.history.map((r) => r.text?.split("\n")[0])).toContain("⏳ Diproses");
-    expect(done.reply_markup).toBeUndefined();
+    // the one button left is the receipt
+    expect(labels(done)).toEqual(["🧾 Struk"]);
     expect(await walletBalance(h.db, u)).toBe(189_600);
   });
 

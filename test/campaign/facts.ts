@@ -50,8 +50,31 @@ export interface MessageFact {
   history: string[];
 }
 
+/** a QRIS deposit as kios keeps it, with the credits its key holds in the ledger */
+export interface PaymentFact {
+  id: number;
+  gatewayOrderId: string;
+  userId: number;
+  amount: number;
+  status: string;
+  /** ledger transfers under payment:<gateway>:<order id>, and what they credited */
+  credits: number;
+  credited: number;
+}
+
+/** a charge as the gateway keeps it */
+export interface ChargeFact {
+  orderId: string;
+  amount: number;
+  /** what was paid, when it differs from amount */
+  paidAmount?: number | undefined;
+  status: "pending" | "settlement" | "expire" | "cancel" | "deny";
+}
+
 export interface Facts {
   orders: OrderFact[];
+  payments: PaymentFact[];
+  charges: ChargeFact[];
   notifications: NotificationFact[];
   /** user id → wallet balance in kios's ledger */
   wallets: Map<number, number>;

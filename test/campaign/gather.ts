@@ -1,5 +1,12 @@
 import type { Journal } from "./customers.ts";
-import type { Facts, MessageFact, NotificationFact, OrderFact } from "./facts.ts";
+import type {
+  ChargeFact,
+  Facts,
+  MessageFact,
+  NotificationFact,
+  OrderFact,
+  PaymentFact,
+} from "./facts.ts";
 import { runKiosCommand } from "./processes.ts";
 import type { World } from "./world.ts";
 
@@ -12,7 +19,7 @@ export async function gatherFacts(o: {
   adminIds: number[];
   supplierStartBalance: number;
 }): Promise<Facts> {
-  const { db, sandbox, telegram } = o.world;
+  const { db, sandbox, telegram, gateway } = o.world;
   const orders = (
     await db.executeSql(
       `select id, ref_id, confirm_key, user_id, chat_id, message_id, kind, product_code,
@@ -60,6 +67,36 @@ export async function gatherFacts(o: {
     ),
   );
   const cost = await db.executeSql("select balance from accounts where key = 'shop:supplier_cost'");
+  const payments = (
+    await db.executeSql(
+      `select p.id, p.gateway_order_id, p.user_id, p.amount, p.status,
+              (select count(*) from transfers t
+                where t.key = 'payment:' || p.gateway || ':' || p.gateway_order_id)::int as credits,
+              (select coalesce(sum(e.amount), 0) from transfers t
+                 join entries e on e.transfer_id = t.id
+                 join accounts a on a.id = e.account_id and a.kind = 'user'
+                where t.key = 'payment:' || p.gateway || ':' || p.gateway_order_id)::bigint as credited
+         from payments p order by p.id`,
+    )
+  ).rows.map(
+    (r): PaymentFact => ({
+      id: Number(r.id),
+      gatewayOrderId: String(r.gateway_order_id),
+      userId: Number(r.user_id),
+      amount: Number(r.amount),
+      status: String(r.status),
+      credits: Number(r.credits),
+      credited: Number(r.credited),
+    }),
+  );
+  const charges = gateway.charges().map(
+    (c): ChargeFact => ({
+      orderId: c.orderId,
+      amount: c.grossAmount,
+      paidAmount: c.paidAmount,
+      status: c.status,
+    }),
+  );
 
   const chats = new Map<number, MessageFact[]>();
   const cancelAnswered = new Set<string>();
@@ -81,6 +118,8 @@ export async function gatherFacts(o: {
 
   return {
     orders,
+    payments,
+    charges,
     notifications,
     wallets,
     credits: new Map(o.journal.credits),

@@ -34,8 +34,21 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
 function books(): Facts {
   return {
     orders: [order()],
+    // one QRIS deposit of Rp50.000, paid and credited once
+    payments: [
+      {
+        id: 1,
+        gatewayOrderId: "KIOS-P1",
+        userId: USER,
+        amount: 50_000,
+        status: "paid",
+        credits: 1,
+        credited: 50_000,
+      },
+    ],
+    charges: [{ orderId: "KIOS-P1", amount: 50_000, status: "settlement" }],
     notifications: [],
-    wallets: new Map([[USER, 100_000 - 10_400]]),
+    wallets: new Map([[USER, 100_000 + 50_000 - 10_400]]),
     credits: new Map([[USER, 100_000]]),
     supplierCost: 10_100,
     supplierBalance: { before: 1_000_000, after: 1_000_000 - 10_100 },
@@ -91,7 +104,7 @@ describe("campaign reconciliation", () => {
 
   it("wallet: a balance that is not credits − successful purchases", () => {
     const f = books();
-    f.wallets.set(USER, 100_000);
+    f.wallets.set(USER, 150_000);
     expect(CHECKS.walletsMatch(f)).toEqual([
       expect.objectContaining({ check: "wallet", detail: expect.stringContaining("(10400)") }),
     ]);
@@ -101,10 +114,57 @@ describe("campaign reconciliation", () => {
     expect(CHECKS.walletsMatch(open)).toHaveLength(1);
   });
 
+  it("deposit-once: credited twice, for a charge not settled, for another amount, or not at all", () => {
+    const twice = books();
+    twice.payments[0] = { ...twice.payments[0]!, credits: 2, credited: 100_000 };
+    expect(CHECKS.depositsCreditedOnce(twice).length).toBeGreaterThan(0);
+    const denied = books();
+    denied.charges[0] = { ...denied.charges[0]!, status: "deny" };
+    expect(checksOf(denied)).toContain("deposit-once");
+    const short = books();
+    short.charges[0] = { ...short.charges[0]!, paidAmount: 5_000 };
+    expect(checksOf(short)).toContain("deposit-once");
+    const lost = books();
+    lost.payments[0] = { ...lost.payments[0]!, credits: 0, credited: 0 };
+    expect(CHECKS.depositsCreditedOnce(lost)).toHaveLength(1);
+    // a deposit kios credited that the wallet does not show
+    const wallet = books();
+    wallet.wallets.set(USER, 100_000 - 10_400);
+    expect(checksOf(wallet)).toContain("wallet");
+  });
+
+  it("deposit-final: a charge the gateway finished that kios left open or read otherwise", () => {
+    const open = books();
+    open.payments[0] = { ...open.payments[0]!, status: "pending", credits: 0, credited: 0 };
+    open.wallets.set(USER, 100_000 - 10_400);
+    expect(checksOf(open)).toContain("deposit-final");
+    const expired = books();
+    expired.charges.push({ orderId: "KIOS-P2", amount: 10_000, status: "expire" });
+    expired.payments.push({
+      id: 2,
+      gatewayOrderId: "KIOS-P2",
+      userId: USER,
+      amount: 10_000,
+      status: "cancelled",
+      credits: 0,
+      credited: 0,
+    });
+    expect(CHECKS.depositsFinal(expired)).toEqual([
+      expect.objectContaining({ detail: expect.stringContaining("want expired") }),
+    ]);
+    const unknown = books();
+    unknown.charges.push({ orderId: "KIOS-NONE", amount: 10_000, status: "settlement" });
+    expect(CHECKS.depositsFinal(unknown)).toHaveLength(1);
+    // a QR still payable is no one's fault
+    const pending = books();
+    pending.charges.push({ orderId: "KIOS-P3", amount: 10_000, status: "pending" });
+    expect(reconcile(pending)).toEqual([]);
+  });
+
   it("refund-of-success: kios refunded what the supplier completed", () => {
     const f = books();
     f.orders[0] = order({ status: "failed" });
-    f.wallets.set(USER, 100_000);
+    f.wallets.set(USER, 150_000);
     expect(checksOf(f)).toContain("refund-of-success");
   });
 

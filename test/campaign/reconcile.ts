@@ -42,9 +42,12 @@ export const refIdsOnceAtSupplier: Check = (f) => {
   return out;
 };
 
-/** each wallet = what was credited − successful purchases − what open orders still hold */
+/** each wallet = what was credited (by the campaign, by paid QRIS deposits) − purchases not failed */
 export const walletsMatch: Check = (f) => {
   const expected = new Map<number, number>(f.credits);
+  for (const p of f.payments) {
+    if (p.status === "paid") expected.set(p.userId, (expected.get(p.userId) ?? 0) + p.amount);
+  }
   for (const o of f.orders) {
     if (o.testing || o.status === "failed") continue;
     expected.set(o.userId, (expected.get(o.userId) ?? 0) - o.price);
@@ -215,6 +218,77 @@ export const cancelVoidsQuote: Check = (f) => {
     );
 };
 
+/**
+ * a QRIS deposit is credited once, and only when the gateway says it was paid in full: a
+ * credit for a charge the gateway did not settle, for another amount, or twice is money made
+ * up; a settled charge kios did not credit (or did not flag, when the amount differs) is a
+ * buyer's money lost
+ */
+export const depositsCreditedOnce: Check = (f) => {
+  const charges = new Map(f.charges.map((c) => [c.orderId, c]));
+  const out: Violation[] = [];
+  for (const p of f.payments) {
+    const c = charges.get(p.gatewayOrderId);
+    const paidInFull =
+      c?.status === "settlement" && c.paidAmount === undefined && c.amount === p.amount;
+    const name = `deposit ${p.gatewayOrderId} (user ${p.userId})`;
+    if (p.credits > 1) out.push(v("deposit-once", `${name} credited ${p.credits} times`));
+    if (p.credits > 0 && !paidInFull) {
+      const paid = c?.paidAmount === undefined ? "" : ` (${c.paidAmount} paid of ${c.amount})`;
+      out.push(
+        v(
+          "deposit-once",
+          `${name} credited, but the gateway says ${c?.status ?? "nothing"}${paid}`,
+        ),
+      );
+    }
+    if (p.credits > 0 && p.credited !== p.amount) {
+      out.push(v("deposit-once", `${name} credited ${p.credited} for ${p.amount}`));
+    }
+    if ((p.status === "paid") !== (p.credits === 1)) {
+      out.push(v("deposit-once", `${name} is ${p.status} with ${p.credits} credits`));
+    }
+  }
+  return out;
+};
+
+const KIOS_STATUS_OF: Record<string, string> = {
+  expire: "expired",
+  deny: "denied",
+  cancel: "cancelled",
+};
+
+/** after the settle phase, kios agrees with every charge the gateway finished */
+export const depositsFinal: Check = (f) => {
+  const payments = new Map(f.payments.map((p) => [p.gatewayOrderId, p]));
+  const out: Violation[] = [];
+  for (const c of f.charges) {
+    if (c.status === "pending") continue;
+    const p = payments.get(c.orderId);
+    if (!p) {
+      out.push(
+        v("deposit-final", `the gateway has ${c.orderId} (${c.status}); kios has no payment`),
+      );
+      continue;
+    }
+    const want =
+      c.status === "settlement"
+        ? c.paidAmount === undefined
+          ? "paid"
+          : "mismatch"
+        : KIOS_STATUS_OF[c.status];
+    if (p.status !== want) {
+      out.push(
+        v(
+          "deposit-final",
+          `deposit ${c.orderId}: gateway ${c.status}, kios ${p.status} (want ${want})`,
+        ),
+      );
+    }
+  }
+  return out;
+};
+
 /** `kios ledger verify` recomputes every balance cleanly */
 export const ledgerClean: Check = (f) =>
   f.ledger.ok && f.ledger.problems.length === 0
@@ -231,6 +305,8 @@ export const CHECKS = {
   ordersFinal,
   oneFinalMessage,
   cancelVoidsQuote,
+  depositsCreditedOnce,
+  depositsFinal,
   ledgerClean,
 } as const;
 

@@ -3,6 +3,7 @@ import { setTier as setRole } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
+import { emptyDepositJournal, runDepositor } from "./deposits.ts";
 import { gatherFacts } from "./gather.ts";
 import { parseOptions } from "./options.ts";
 import { reconcile, waitingByRule } from "./reconcile.ts";
@@ -11,6 +12,7 @@ import { settle } from "./settle.ts";
 import {
   ADMIN_ID,
   CAMPAIGN_FAULTS,
+  CAMPAIGN_GATEWAY_FAULTS,
   SUPPLIER_START_BALANCE,
   startWorld,
   type World,
@@ -23,6 +25,9 @@ import {
 
 const WALLET_CREDIT = 20_000_000;
 const FIRST_CUSTOMER_ID = 8_100_000;
+const FIRST_DEPOSITOR_ID = 8_500_000;
+/** each depositor tops up this many times by QRIS */
+const DEPOSITS_EACH = 3;
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
@@ -77,6 +82,7 @@ async function main(): Promise<number> {
     const resellers = customers.filter((c) => c.reseller);
 
     w.sandbox.faults = { ...CAMPAIGN_FAULTS };
+    w.gateway.setFaults(CAMPAIGN_GATEWAY_FAULTS);
     say("faults on; customers start");
     let ordersStarted = 0;
     let billNumber = 0;
@@ -97,9 +103,30 @@ async function main(): Promise<number> {
       },
       nextBillNumber: () => ++billNumber,
     };
-    const customersDone = Promise.all(
-      customers.map((c) => runCustomer(run, c, rng.fork(c.index + 1))),
-    ).then(() => undefined);
+    // people who top up by QRIS meanwhile (their own wallets: nothing credited by the campaign)
+    const deposits = emptyDepositJournal();
+    const depositors = Array.from(
+      { length: Math.max(2, Math.round(options.customers / 5)) },
+      (_, i) => FIRST_DEPOSITOR_ID + i,
+    );
+    for (const id of depositors) {
+      w.telegram.user(id, { first_name: `Payer${id - FIRST_DEPOSITOR_ID}`, language_code: "id" });
+    }
+    const customersDone = Promise.all([
+      ...customers.map((c) => runCustomer(run, c, rng.fork(c.index + 1))),
+      ...depositors.map((id, i) =>
+        runDepositor({
+          telegram: w.telegram,
+          gateway: w.gateway,
+          db: w.db,
+          userId: id,
+          deposits: DEPOSITS_EACH,
+          answerMs: options.answerSeconds * 1000,
+          journal: deposits,
+          rng: rng.fork(10_000 + i),
+        }),
+      ),
+    ]).then(() => undefined);
     const chaos = startChaos({
       kills: options.kills,
       budget: options.orders,
@@ -143,6 +170,12 @@ async function main(): Promise<number> {
       double_taps: journal.scenarios["double-tap"],
       cancel_pay: journal.scenarios["cancel-then-pay"],
       bill_pairs: journal.scenarios["bill-pair"],
+      deposits: facts.payments.length,
+      deposits_paid: facts.payments.filter((p) => p.status === "paid").length,
+      deposits_mismatch: facts.payments.filter((p) => p.status === "mismatch").length,
+      deposits_qr_unavailable: deposits.unavailable,
+      deposits_silent: deposits.endings["pay-silently"],
+      deposits_forged: deposits.endings["pay-forged"],
       menu_buys: journal.scenarios["menu-buy"],
       retries: journal.retries,
       abandoned: journal.abandoned,

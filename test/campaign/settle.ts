@@ -1,3 +1,4 @@
+import { NO_GATEWAY_FAULTS } from "@kios/gateway-sandbox";
 import { NO_FAULTS } from "@kios/supplier-sandbox";
 import { sleep } from "./chaos.ts";
 import { CHECK_SLACK_MS, NOT_FOUND_WINDOW_MS } from "./facts.ts";
@@ -16,11 +17,17 @@ export interface SettleResult {
   unseen: number;
   /** notifications not yet sent at the end */
   unsent: number;
+  /** QRIS deposits kios still holds open though the gateway finished them */
+  deposits: number;
 }
 
 export async function settle(world: World, timeoutMs: number): Promise<SettleResult> {
   const started = Date.now();
   world.sandbox.faults = { ...NO_FAULTS };
+  world.gateway.setFaults(NO_GATEWAY_FAULTS);
+  // QRs nobody paid run out now rather than in 15 minutes
+  for (const c of world.gateway.charges())
+    if (c.status === "pending") world.gateway.expire(c.orderId);
   for (const p of [world.web, world.worker]) if (!p.running) await p.start(60_000);
   for (;;) {
     await world.sandbox.settleNow();
@@ -36,11 +43,23 @@ export async function settle(world: World, timeoutMs: number): Promise<SettleRes
       "select count(*)::int as n from notifications where status in ('pending', 'sending')",
     );
     const unsent = Number(rows[0]?.n ?? 0);
+    const finished = new Set(
+      world.gateway
+        .charges()
+        .filter((c) => c.status !== "pending")
+        .map((c) => c.orderId),
+    );
+    const deposits = (
+      await world.db.executeSql(
+        "select gateway_order_id from payments where status in ('created', 'pending')",
+      )
+    ).rows.filter((r) => finished.has(String(r.gateway_order_id))).length;
     // a settle long enough to outlast kios's not-found window waits for those orders too
     const waitsForUnseen = timeoutMs > NOT_FOUND_WINDOW_MS + CHECK_SLACK_MS;
-    const settled = open === 0 && unsent === 0 && (unseen === 0 || !waitsForUnseen);
+    const settled =
+      open === 0 && unsent === 0 && deposits === 0 && (unseen === 0 || !waitsForUnseen);
     if (settled || Date.now() - started > timeoutMs) {
-      return { settled, seconds: (Date.now() - started) / 1000, open, unseen, unsent };
+      return { settled, seconds: (Date.now() - started) / 1000, open, unseen, unsent, deposits };
     }
     await sleep(1000);
   }

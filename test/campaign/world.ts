@@ -2,6 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import {
+  DEFAULT_GATEWAY_CREDENTIALS,
+  type GatewayFaults,
+  NO_GATEWAY_FAULTS,
+  type RunningGatewaySandbox,
+  startGatewaySandbox,
+} from "@kios/gateway-sandbox";
 import { freePort } from "@kios/kit";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
@@ -14,7 +21,7 @@ import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
 import { type CampaignDatabase, createCampaignDatabase } from "./database.ts";
 import { type KiosProcess, kiosProcess, runKiosCommand } from "./processes.ts";
 
-// the world a campaign runs in: the sandbox supplier and the local Bot API server inside
+// the world a campaign runs in: the sandbox supplier, the gateway sandbox and the local Bot API server inside
 // the campaign process (so their books and chats can be read directly), a database of its
 // own on a real PostgreSQL server, and kios as separate processes, one web and one worker.
 
@@ -36,6 +43,17 @@ export const CAMPAIGN_FAULTS: SandboxFaults = {
   callbackExpireRate: 0.1,
 };
 
+/** the gateway sandbox's faults that stay on (the depositors add dropped and forged notifications) */
+export const CAMPAIGN_GATEWAY_FAULTS: GatewayFaults = {
+  ...NO_GATEWAY_FAULTS,
+  latencyMs: 10,
+  duplicateNotifications: true,
+  lateNotificationMs: 300,
+  statusErrorRate: 0.15,
+  chargeErrorRate: 0.05,
+  chargeLostAnswerRate: 0.05,
+};
+
 /** the supplier's balance at the start: large enough that no order is refused for it */
 export const SUPPLIER_START_BALANCE = 1_000_000_000_000;
 
@@ -47,6 +65,8 @@ const SLOW_REPLY_MS = 16_000;
 export interface World {
   telegram: RunningBotApiServer;
   sandbox: RunningSandbox;
+  /** the payment gateway's sandbox (QRIS deposits) */
+  gateway: RunningGatewaySandbox;
   database: CampaignDatabase;
   /** the campaign's own connection to kios's database */
   db: DatabaseHandle;
@@ -101,6 +121,11 @@ export async function startWorld(o: {
 
     const webPort = await freePort();
     sandbox.account().setCallbackUrl(`http://127.0.0.1:${webPort}/supplier/callback`);
+    const gateway = await startGatewaySandbox({
+      seed: o.seed,
+      notificationUrl: `http://127.0.0.1:${webPort}/payments/midtrans/notification`,
+    });
+    closers.push(() => gateway.close());
     const env = (port: number): Record<string, string> => ({
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
@@ -112,6 +137,9 @@ export async function startWorld(o: {
       SUPPLIER_API_ID: DEFAULT_SANDBOX_CREDENTIALS.apiId,
       SUPPLIER_API_KEY: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
       SUPPLIER_SECRET_KEY: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+      PAYMENT_GATEWAY: "midtrans",
+      MIDTRANS_SERVER_KEY: DEFAULT_GATEWAY_CREDENTIALS.serverKey,
+      MIDTRANS_BASE_URL: gateway.url,
       ADMIN_IDS: String(ADMIN_ID),
       PORT: String(port),
       LOG_LEVEL: "info",
@@ -131,7 +159,7 @@ export async function startWorld(o: {
     // together, as a first deploy does: their set-up takes turns (it once deadlocked)
     await Promise.all([web.start(o.startTimeoutMs), worker.start(o.startTimeoutMs)]);
     step("web and worker started");
-    return { telegram, sandbox, database, db, web, worker, logDir, close };
+    return { telegram, sandbox, gateway, database, db, web, worker, logDir, close };
   } catch (err) {
     await close();
     throw err;

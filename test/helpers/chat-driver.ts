@@ -15,7 +15,7 @@ export interface ChatDriver {
   /** presses a button of a message by its label (regex) or exact callback_data */
   tap(userId: number, message: MessageView, button: RegExp | string): string;
   chat(userId: number): ChatView;
-  /** the first bot message after `after` (a message id) whose text matches */
+  /** the first bot message after `after` (a message id) whose text (or a photo's caption) matches */
   waitMessage(userId: number, re: RegExp, after?: number): Promise<MessageView>;
   /** waits until message `id` reads as `re` */
   waitEdit(userId: number, id: number, re: RegExp): Promise<MessageView>;
@@ -33,6 +33,11 @@ function buttons(m: MessageView): InlineKeyboardButton[] {
 
 export function callbackData(m: MessageView): string[] {
   return buttons(m).flatMap((b) => ("callback_data" in b ? [b.callback_data] : []));
+}
+
+/** what a message shows: its text, or a photo's caption */
+function shownText(m: MessageView): string {
+  return m.text ?? m.caption ?? "";
 }
 
 export function labels(m: MessageView): string[] {
@@ -66,15 +71,18 @@ export function createChatDriver(telegram: BotApiServer, waitMs = 8000): ChatDri
     async waitMessage(userId, re, after = 0) {
       const c = await telegram.waitFor(
         userId,
-        (v) => botMessages(v).some((m) => m.message_id > after && re.test(m.text ?? "")),
+        (v) => botMessages(v).some((m) => m.message_id > after && re.test(shownText(m))),
         waitMs,
       );
-      return botMessages(c).find((m) => m.message_id > after && re.test(m.text ?? ""))!;
+      return botMessages(c).find((m) => m.message_id > after && re.test(shownText(m)))!;
     },
     async waitEdit(userId, id, re) {
       const c = await telegram.waitFor(
         userId,
-        (v) => re.test(v.messages.find((m) => m.message_id === id)?.text ?? ""),
+        (v) => {
+          const m = v.messages.find((x) => x.message_id === id);
+          return m !== undefined && re.test(shownText(m));
+        },
         waitMs,
       );
       return c.messages.find((m) => m.message_id === id)!;

@@ -36,6 +36,8 @@ export async function startJourney(
     mode?: "polling" | "webhook";
     supplierInterface?: "signature" | "key";
     rateLimits?: boolean;
+    /** more configuration (e.g. PAYMENT_GATEWAY=none) */
+    env?: Record<string, string>;
   } = {},
 ): Promise<Journey> {
   const telegram = await startBotApiServer({
@@ -47,6 +49,7 @@ export async function startJourney(
     TELEGRAM_API_ROOT: telegram.url,
     ADMIN_IDS: String(E2E_ADMIN),
     SUPPLIER_INTERFACE: options.supplierInterface ?? "signature",
+    ...options.env,
   };
   if (options.mode === "webhook") {
     const port = await freePort();

@@ -1,7 +1,12 @@
+import { InputFile } from "grammy";
+import { setPaymentMessage } from "../../commerce/payments/payments.ts";
 import type { FlowContext } from "../context.ts";
+import { withManualButton } from "../features/payments.ts";
 import { parseAmount, rupiah } from "../format.ts";
 import { translator } from "../i18n.ts";
+import { qrPng } from "../payments/qr.ts";
 import { startDeposit } from "../services/deposits.ts";
+import { createQrOffer } from "../services/payments.ts";
 import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
 import type { FlowEnv } from "./env.ts";
 import { ask, type Convo, type FlowArgs } from "./kit.ts";
@@ -21,6 +26,31 @@ export function depositFlow(env: FlowEnv) {
         parse: parseAmount,
         hint: t("hint-amount"),
       });
+      const payments = env.deps.payments;
+      if (payments) {
+        const chatId = ctx.chat!.id;
+        const offer = await conversation.external(() =>
+          createQrOffer(payments, t, { userId, chatId, amount }),
+        );
+        if (offer.ok) {
+          const keyboard = withManualButton(t, payments.manual, offer.keyboard, amount);
+          // the photo is drawn again on a replay (the same QR), the message stored once
+          const photo = new InputFile(await qrPng(offer.qrString), "qris.png");
+          const sent = await ctx.replyWithPhoto(photo, {
+            caption: offer.caption,
+            reply_markup: keyboard,
+          });
+          await conversation.external(() =>
+            setPaymentMessage(env.deps.orders.db, offer.paymentId, sent.message_id),
+          );
+          return;
+        }
+        if (offer.text !== t("qr-unavailable") || !payments.manual) {
+          await ctx.reply(offer.text);
+          continue;
+        }
+        // the gateway can't be reached: the manual transfer instead
+      }
       const outcome = await conversation.external(() => startDeposit(env.deps, userId, amount));
       if (outcome.ok) {
         await ctx.reply(depositCreatedText(t, outcome.deposit));

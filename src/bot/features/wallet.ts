@@ -4,9 +4,8 @@ import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import { CB, cb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
 import { parseAmount, rupiah } from "../format.ts";
-import { startDeposit } from "../services/deposits.ts";
-import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
 import { enterFlow } from "./flows.ts";
+import { offerDeposit } from "./payments.ts";
 
 export async function showBalance(ctx: BotContext): Promise<void> {
   const userId = ctx.from!.id;
@@ -39,10 +38,7 @@ export function walletFeature(): Composer<BotContext> {
       await ctx.reply(ctx.t("deposit-usage"));
       return;
     }
-    const outcome = await startDeposit(ctx.deps, ctx.from!.id, amount);
-    await ctx.reply(
-      outcome.ok ? depositCreatedText(ctx.t, outcome.deposit) : depositRefusedText(ctx.t, outcome),
-    );
+    await offerDeposit(ctx, amount);
   });
 
   return composer;

@@ -43,6 +43,9 @@ help-admin =
     /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
     /recon: check the supplier balance against the books
     /supplier_topup &lt;amount&gt; [note]: record a top-up of the supplier account
+    /payment &lt;number|order id&gt;: look up a QRIS top-up
+    /export &lt;YYYY-MM&gt;: a month's orders as CSV
+    /laporan [7|30|90]: a chart of revenue, margin and orders
 unknown-command = Unknown command. Type /start to open the menu.
 fallback = Sorry, I didn't get that. Pick from the menu below.
 stale-button = This button is no longer valid.
@@ -317,6 +320,9 @@ cmd-broadcast = Message every user
 cmd-test = Test order (testing mode)
 cmd-recon = Check the supplier balance against the books
 cmd-supplier_topup = Record a top-up of the supplier account
+cmd-payment = Look up a QRIS top-up
+cmd-export = A month's orders as CSV
+cmd-laporan = A chart of revenue and orders
 cmd-user = User details
 
 # ---------------------------------------------------------------- reconciliation
@@ -361,3 +367,78 @@ report-recon-baseline = the first reading
 report-recon-ok = matches kios's records
 report-recon-explained = a difference confirmed as a top-up
 report-recon-drift = ⚠️ a difference of { $drift } (/recon)
+
+# ---------------------------------------------------------------- top-ups by QRIS
+
+qr-title = 💳 <b>Pay { $amount } by QRIS</b>
+qr-until = Valid until { $until }.
+qr-how = Scan it with any bank or e-wallet app. Your balance arrives by itself.
+qr-then-buy = Once paid, your order is placed by itself.
+qr-paid-buy = It pays for the purchase above.
+qr-paid = ✅ <b>Balance topped up { $amount }</b>
+qr-expired = ⌛ The QR for { $amount } expired. Nothing was charged.
+qr-cancelled = The QR for { $amount } was cancelled. Nothing was charged.
+qr-mismatch = ⚠️ { $paid } was paid instead of { $amount }. Your balance is not changed yet; an admin will check it.
+qr-failed = ❌ The payment of { $amount } was declined. Nothing was charged.
+qr-unavailable = QRIS payment is not available right now. Try again in a moment.
+qr-already-sent = The QR for this card was already sent above.
+qr-cancel-unavailable = It can't be cancelled right now. Try again in a moment.
+btn-qr-sandbox-pay = 🧪 Pay (sandbox)
+btn-deposit-manual = 🏦 Manual transfer
+btn-top-up-and-buy = 💳 Top up { $amount } & buy
+card-waiting-top-up = ⏳ <b>Waiting for a top-up of { $amount }</b>: pay the QR below and the order is placed by itself.
+top-up-buy-cancelled = Your { $amount } top-up arrived. Nothing was bought because you cancelled the card.
+top-up-buy-stale = This card is no longer valid. Your top-up arrived; a fresh card is below.
+top-up-buy-fresh = The price or the card changed, so nothing was bought yet. Your top-up arrived; here is a fresh card:
+payment-mismatch-title = ⚠️ <b>A QRIS payment does not match</b>
+payment-mismatch-body = Order { $order }, user { $user }: asked { $asked }, paid { $paid }. Not credited; check the gateway's dashboard, then /credit if needed.
+admin-payment-none = No payment gateway (PAYMENT_GATEWAY): top-ups are manual transfers only.
+admin-payment-usage = Use: /payment &lt;number|gateway order id&gt;, e.g. /payment 12.
+admin-payment-title = 💳 <b>QRIS top-up #{ $id }</b>
+admin-payment-body = Order: <code>{ $order }</code> · user { $user } · { $amount } · status { $status } · created { $created }
+admin-payment-paid = Paid: { $paid }
+admin-payment-buy = Top up and buy: { $purchase }
+admin-stats-payments = 💳 QRIS: today { $today } paid ({ $todaysum }), 7 days { $week } ({ $weeksum }); open { $open }
+admin-stats-payments-mismatch = ⚠️ { $mismatch } QRIS payments did not match in 7 days (/payment)
+admin-export-usage = Use: /export &lt;YYYY-MM&gt;, e.g. /export 2026-11 (the month in WIB).
+admin-export-empty = No orders in { $month }.
+admin-export-caption = 📄 Orders of { $month }: { $orders } rows (times in UTC, amounts in rupiah).
+
+# ---------------------------------------------------------------- receipts
+
+btn-receipt = 🧾 Receipt
+receipt-title = Purchase receipt
+receipt-product = Product
+receipt-destination = Destination
+receipt-customer-no = Customer no.
+receipt-name = Name
+receipt-tariff = Tariff/Power
+receipt-kwh = kWh
+receipt-sn = SN
+receipt-period = Period
+receipt-penalty = penalty
+receipt-admin = Admin fee
+receipt-paid = Total paid
+receipt-ref = Ref
+receipt-footer = Thank you. Keep this receipt as proof of payment.
+receipt-not-yours = Receipts are for your own successful orders.
+laporan-usage = Use: /laporan [7|30|90], a number of days (7 by default).
+laporan-title = Report, { $days } days
+laporan-revenue = Revenue (Rp)
+laporan-margin = Margin (Rp)
+laporan-orders = Orders
+laporan-success-rate = Successful (%)
+laporan-top = Top products
+laporan-day = Day (WIB)
+laporan-caption = 📈 { $days } days: { $orders } orders, { $rate } successful, revenue { $revenue }, margin { $margin }.
+btn-laporan-csv = 📄 CSV
+receipt-settings-title = 🧾 <b>Receipts for your buyers</b>
+receipt-settings-name = Shop name: { $name }
+receipt-settings-default = (this shop's name)
+receipt-settings-markup = Added to the price on receipts: { $markup }
+receipt-settings-auto-on = Send receipts automatically: yes
+receipt-settings-auto-off = Send receipts automatically: no
+receipt-settings-usage = Change with: /struk name &lt;your shop&gt; · /struk price &lt;amount added, e.g. 2000&gt; · /struk auto on|off (a - clears the name or the amount).
+receipt-settings-resellers = /struk is for resellers.
+receipt-settings-bad-name = A shop name of 1–{ $max } characters, e.g. /struk name Budi's Shop.
+receipt-settings-bad-markup = The amount added is a number of rupiah, e.g. /struk price 2000.

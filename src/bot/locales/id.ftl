@@ -43,6 +43,9 @@ help-admin =
     /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
     /recon: cocokkan saldo supplier dengan pembukuan
     /supplier_topup &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
+    /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
+    /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
+    /laporan [7|30|90]: grafik pendapatan, margin dan pesanan
 unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
 fallback = Maaf, saya belum paham. Pilih dari menu di bawah ini.
 stale-button = Tombol ini sudah tidak berlaku.
@@ -318,6 +321,9 @@ cmd-user = Info user
 cmd-test = Pesanan uji (mode testing)
 cmd-recon = Cocokkan saldo supplier dengan pembukuan
 cmd-supplier_topup = Catat top-up saldo supplier
+cmd-payment = Lihat satu isi saldo QRIS
+cmd-export = Pesanan sebulan sebagai CSV
+cmd-laporan = Grafik pendapatan dan pesanan
 
 # ---------------------------------------------------------------- reconciliation
 supplier-unavailable = ⏳ Produk ini sementara tidak tersedia. Saldo Anda tidak terpotong: silakan coba lagi nanti.
@@ -361,3 +367,78 @@ report-recon-baseline = pembacaan pertama
 report-recon-ok = sesuai catatan kios
 report-recon-explained = selisih dikonfirmasi sebagai top-up
 report-recon-drift = ⚠️ selisih { $drift } (/recon)
+
+# ---------------------------------------------------------------- isi saldo lewat QRIS
+
+qr-title = 💳 <b>Bayar { $amount } dengan QRIS</b>
+qr-until = Berlaku sampai { $until }.
+qr-how = Pindai dengan aplikasi bank atau e-wallet apa pun. Saldo masuk otomatis.
+qr-then-buy = Setelah dibayar, pesananmu dibuat otomatis.
+qr-paid-buy = Dipakai untuk pembelian di atas.
+qr-paid = ✅ <b>Saldo masuk { $amount }</b>
+qr-expired = ⌛ QR { $amount } sudah kedaluwarsa. Tidak ada yang ditagih.
+qr-cancelled = QR { $amount } dibatalkan. Tidak ada yang ditagih.
+qr-mismatch = ⚠️ Dibayar { $paid }, tidak sama dengan { $amount }. Saldo belum ditambah; admin akan memeriksanya.
+qr-failed = ❌ Pembayaran { $amount } ditolak. Tidak ada yang ditagih.
+qr-unavailable = Pembayaran QRIS sedang tidak bisa dipakai. Coba lagi sebentar lagi.
+qr-already-sent = QR untuk kartu ini sudah dikirim di atas.
+qr-cancel-unavailable = Belum bisa membatalkan. Coba lagi sebentar lagi.
+btn-qr-sandbox-pay = 🧪 Bayar (sandbox)
+btn-deposit-manual = 🏦 Transfer manual
+btn-top-up-and-buy = 💳 Isi { $amount } & beli
+card-waiting-top-up = ⏳ <b>Menunggu isi saldo { $amount }</b>: bayar QR di bawah, pesanan dibuat otomatis.
+top-up-buy-cancelled = Saldo { $amount } sudah masuk. Pembelian tidak dibuat karena kartunya kamu batalkan.
+top-up-buy-stale = Kartu ini sudah tidak berlaku. Saldo sudah masuk; kartu baru ada di bawah.
+top-up-buy-fresh = Harga atau kartunya berubah, jadi belum dibeli. Saldo sudah masuk; ini kartu baru:
+payment-mismatch-title = ⚠️ <b>Pembayaran QRIS tidak cocok</b>
+payment-mismatch-body = Order { $order }, user { $user }: diminta { $asked }, dibayar { $paid }. Tidak dikreditkan; periksa di dashboard gateway, lalu /credit bila perlu.
+admin-payment-none = Tidak ada payment gateway (PAYMENT_GATEWAY): isi saldo hanya lewat transfer manual.
+admin-payment-usage = Gunakan: /payment &lt;nomor|order id gateway&gt;, misalnya /payment 12.
+admin-payment-title = 💳 <b>Isi saldo QRIS #{ $id }</b>
+admin-payment-body = Order: <code>{ $order }</code> · user { $user } · { $amount } · status { $status } · dibuat { $created }
+admin-payment-paid = Dibayar: { $paid }
+admin-payment-buy = Isi & beli: { $purchase }
+admin-stats-payments = 💳 QRIS: hari ini { $today } masuk ({ $todaysum }), 7 hari { $week } ({ $weeksum }); terbuka { $open }
+admin-stats-payments-mismatch = ⚠️ { $mismatch } pembayaran QRIS tidak cocok dalam 7 hari (/payment)
+admin-export-usage = Gunakan: /export &lt;YYYY-MM&gt;, misalnya /export 2026-11 (bulan dalam WIB).
+admin-export-empty = Tidak ada pesanan pada { $month }.
+admin-export-caption = 📄 Pesanan { $month }: { $orders } baris (waktu dalam UTC, jumlah dalam rupiah).
+
+# ---------------------------------------------------------------- struk
+
+btn-receipt = 🧾 Struk
+receipt-title = Struk pembelian
+receipt-product = Produk
+receipt-destination = Tujuan
+receipt-customer-no = No. pelanggan
+receipt-name = Nama
+receipt-tariff = Tarif/Daya
+receipt-kwh = kWh
+receipt-sn = SN
+receipt-period = Periode
+receipt-penalty = denda
+receipt-admin = Biaya admin
+receipt-paid = Total bayar
+receipt-ref = Ref
+receipt-footer = Terima kasih. Simpan struk ini sebagai bukti pembayaran.
+receipt-not-yours = Struk hanya untuk pesanan berhasil milikmu.
+laporan-usage = Gunakan: /laporan [7|30|90], jumlah hari (bawaan 7).
+laporan-title = Laporan { $days } hari
+laporan-revenue = Pendapatan (Rp)
+laporan-margin = Margin (Rp)
+laporan-orders = Pesanan
+laporan-success-rate = Berhasil (%)
+laporan-top = Produk terlaris
+laporan-day = Hari (WIB)
+laporan-caption = 📈 { $days } hari: { $orders } pesanan, { $rate } berhasil, pendapatan { $revenue }, margin { $margin }.
+btn-laporan-csv = 📄 CSV
+receipt-settings-title = 🧾 <b>Struk untuk pembelimu</b>
+receipt-settings-name = Nama toko: { $name }
+receipt-settings-default = (nama toko ini)
+receipt-settings-markup = Tambahan harga di struk: { $markup }
+receipt-settings-auto-on = Kirim struk otomatis: ya
+receipt-settings-auto-off = Kirim struk otomatis: tidak
+receipt-settings-usage = Ubah dengan: /struk nama &lt;nama tokomu&gt; · /struk harga &lt;tambahan, misalnya 2000&gt; · /struk otomatis on|off (tanda - menghapus nama atau tambahan).
+receipt-settings-resellers = /struk hanya untuk reseller.
+receipt-settings-bad-name = Nama toko 1–{ $max } huruf, misalnya /struk nama Toko Budi.
+receipt-settings-bad-markup = Tambahan harga berupa angka rupiah, misalnya /struk harga 2000.

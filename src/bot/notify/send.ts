@@ -4,22 +4,31 @@ import type {
   NotificationSender,
   SendResult,
 } from "../../commerce/notifications/outbox.ts";
-import { getOrder } from "../../commerce/orders/queries.ts";
+import type { OrderDeps } from "../../commerce/orders/deps.ts";
+import { getOrder, getOrderByConfirmKey } from "../../commerce/orders/queries.ts";
+import type { Order } from "../../commerce/orders/types.ts";
+import { getPayment } from "../../commerce/payments/payments.ts";
+import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import { findBalanceCheck } from "../../commerce/reconciliation/balance-check.ts";
 import { findUser, markBlocked } from "../../commerce/users.ts";
 import { findDeposit } from "../../commerce/wallet/deposits.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
-import { showCard } from "../cards.ts";
+import { STAGE, showCard } from "../cards.ts";
 import { describeCheck } from "../features/admin/reconciliation.ts";
 import { dailyReportText } from "../features/admin/report.ts";
 import { escapeHtml, rupiah, wibTime } from "../format.ts";
 import { PLAIN } from "../html.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
+import { sendReceipt } from "../receipts/send.ts";
+import { showPayment } from "../services/payments.ts";
+import { findQuote } from "../services/queries.ts";
+import { refusalText, requestQuote } from "../services/quotes.ts";
 import { decisionButtons, openOrderLine, recheckButton } from "../views/admin-order.ts";
 import { depositAdminCard, depositDecidedText } from "../views/deposit.ts";
 import { orderCard, orderPush } from "../views/order.ts";
+import { quoteCard } from "../views/quote.ts";
 
 export interface NotificationSenderDeps {
   /** the bot's api (bot.api: with auto-retry for 429s) */
@@ -29,6 +38,12 @@ export interface NotificationSenderDeps {
   /** admin notices (deposit requests, flagged orders) are delivered to these chats only */
   adminIds: readonly number[];
   logger?: Logger;
+  /** the order engine, for the fresh card a paid "Top up and buy" may need */
+  orders?: OrderDeps;
+  /** the gateway sandbox's pay page (the playground) */
+  payPageUrl?: ((gatewayOrderId: string) => string) | undefined;
+  /** the shop's name on receipts (SHOP_NAME, else the bot's name) */
+  receiptShop?: () => string;
 }
 
 function isGone(err: unknown): boolean {
@@ -58,6 +73,23 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
       return;
     }
     const t = await languageOf(order.userId);
+    await showOrderFinal(n, order, late, t);
+    // a reseller who asked for them gets each receipt by itself (not twice after a crash)
+    if (order.status === "success" && !order.testing && !n.recovered && deps.receiptShop) {
+      const settings = await receiptSettingsOf(db, order.userId);
+      if (settings.auto) {
+        await sendReceipt(api, db, {
+          t,
+          order,
+          chatId: n.chatId,
+          replyTo: order.messageId ?? n.messageId ?? undefined,
+          shop: deps.receiptShop(),
+        });
+      }
+    }
+  }
+
+  async function showOrderFinal(n: Notification, order: Order, late: boolean, t: Translate) {
     const card = orderCard(t, order);
     // the message the order is shown in is read now: the Pay handler may have set it late
     const messageId = order.messageId ?? n.messageId;
@@ -159,6 +191,85 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
     await api.sendMessage(n.chatId, shown.text, { reply_markup: shown.keyboard });
   }
 
+  async function paymentFinal(paymentId: number) {
+    const payment = await getPayment(db, paymentId);
+    if (!payment) return;
+    const t = await languageOf(payment.userId);
+    await showPayment(api, { db, payPageUrl: deps.payPageUrl }, t, payment);
+  }
+
+  async function paymentMismatch(n: Notification, paymentId: number) {
+    const payment = await getPayment(db, paymentId);
+    if (!payment || !forAdmins(n)) return;
+    const t = await languageOf(n.chatId);
+    const text = [
+      t("payment-mismatch-title"),
+      t("payment-mismatch-body", {
+        order: escapeHtml(payment.gatewayOrderId),
+        user: String(payment.userId),
+        asked: rupiah(payment.amount),
+        paid: rupiah(payment.paidAmount ?? 0),
+      }),
+    ];
+    await api.sendMessage(n.chatId, text.join("\n"));
+  }
+
+  /** a paid "Top up and buy": its card shows the order, or why it wasn't bought */
+  async function paymentPurchase(n: Notification, paymentId: number) {
+    const payment = await getPayment(db, paymentId);
+    if (!payment?.quoteId) return;
+    const t = await languageOf(payment.userId);
+    const order = await getOrderByConfirmKey(db, payment.quoteId);
+    const messageId = payment.cardMessageId;
+    if (payment.purchase === "placed" && order) {
+      const card = orderCard(t, order);
+      if (messageId !== null) {
+        const shown = await showCard({ api, db }, { ...card, chatId: n.chatId, messageId });
+        if (shown !== "gone") return;
+      }
+      await api.sendMessage(n.chatId, card.text, { reply_markup: card.keyboard });
+      return;
+    }
+    if (payment.purchase === "cancelled") {
+      await api.sendMessage(
+        n.chatId,
+        t("top-up-buy-cancelled", { amount: rupiah(payment.amount) }),
+      );
+      return;
+    }
+    // the price moved or the card ran out: the money waits in the wallet, with a fresh card
+    const quote = await findQuote(db, payment.quoteId, payment.userId);
+    if (messageId !== null && quote) {
+      await showCard(
+        { api, db },
+        {
+          chatId: n.chatId,
+          messageId,
+          quoteId: quote.id,
+          stage: STAGE.cancelled,
+          text: t("top-up-buy-stale"),
+        },
+      );
+    }
+    if (!quote || !deps.orders || n.recovered) return;
+    const outcome = await requestQuote(deps.orders, {
+      userId: payment.userId,
+      chatId: n.chatId,
+      productCode: quote.productCode,
+      destination: quote.destination,
+      bill: quote.kind === "bill",
+      testing: quote.testing,
+    });
+    if (!outcome.ok) {
+      await api.sendMessage(n.chatId, refusalText(t, outcome));
+      return;
+    }
+    const card = quoteCard(t, outcome.quote);
+    await api.sendMessage(n.chatId, `${t("top-up-buy-fresh")}\n\n${card.text}`, {
+      reply_markup: card.keyboard,
+    });
+  }
+
   return async (n): Promise<SendResult> => {
     const p = n.payload;
     try {
@@ -224,6 +335,15 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
             ];
             await api.sendMessage(n.chatId, text.join("\n"));
           }
+          break;
+        case "payment_final":
+          await paymentFinal(p.paymentId);
+          break;
+        case "payment_mismatch":
+          await paymentMismatch(n, p.paymentId);
+          break;
+        case "payment_purchase":
+          await paymentPurchase(n, p.paymentId);
           break;
         case "broadcast":
           // a broadcast that may already have gone out is not sent twice

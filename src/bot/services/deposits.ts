@@ -1,17 +1,7 @@
-import { getSetting, isNumber } from "../../commerce/settings.ts";
-import { DEPOSIT_SETTINGS, DepositError, requestDeposit } from "../../commerce/wallet/deposits.ts";
+import { DepositError, depositLimits, requestDeposit } from "../../commerce/wallet/deposits.ts";
 import type { BotDeps } from "../deps.ts";
 import type { DepositOutcome } from "../views/deposit.ts";
 import { kick } from "./notifications.ts";
-
-/** the smallest and largest deposit the shop accepts (settings, with defaults) */
-async function depositLimits(deps: BotDeps): Promise<{ min: number; max: number }> {
-  const [min, max] = await Promise.all([
-    getSetting(deps.orders.db, DEPOSIT_SETTINGS.min.key, DEPOSIT_SETTINGS.min.fallback, isNumber),
-    getSetting(deps.orders.db, DEPOSIT_SETTINGS.max.key, DEPOSIT_SETTINGS.max.fallback, isNumber),
-  ]);
-  return { min, max };
-}
 
 /**
  * a user asks to top up: the request is stored and every admin gets it (through the
@@ -44,6 +34,6 @@ export async function startDeposit(
     };
   } catch (err) {
     if (!(err instanceof DepositError)) throw err;
-    return { ok: false, reason: err.reason, ...(await depositLimits(deps)) };
+    return { ok: false, reason: err.reason, ...(await depositLimits(deps.orders.db)) };
   }
 }

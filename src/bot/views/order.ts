@@ -32,7 +32,12 @@ export function orderCard(t: Translate, order: Order): Omit<Card, "chatId" | "me
       keyboard: new InlineKeyboard().text(t("btn-reinquire"), cb(CB.requote, order.confirmKey)),
     };
   }
-  return { quoteId: order.confirmKey, stage, text: orderMessage(t, order) };
+  // a successful purchase has a receipt to forward (a test order does not)
+  const keyboard =
+    order.status === "success" && !order.testing
+      ? new InlineKeyboard().text(t("btn-receipt"), cb(CB.receipt, order.id))
+      : undefined;
+  return { quoteId: order.confirmKey, stage, text: orderMessage(t, order), keyboard };
 }
 
 /** what the order's own message says; the same input always gives the same text */
@@ -116,7 +121,7 @@ function serialLines(t: Translate, order: Order): string[] {
 }
 
 /** a PLN prepaid token (a pulsa SN may be 20 digits too: only PLN products are read so) */
-function plnToken(order: Order) {
+export function plnToken(order: Order) {
   if (!order.sn || order.kind !== "prepaid") return undefined;
   const looksPln = order.sn.includes("/") || /\bPLN\b/i.test(order.productName);
   return looksPln ? parsePlnToken(order.sn) : undefined;

@@ -16,6 +16,12 @@ export type NotificationPayload =
   | { type: "deposit_requested"; depositId: number }
   | { type: "deposit_decided"; depositId: number }
   | { type: "broadcast"; text: string }
+  /** a gateway payment became final: its QR message shows the outcome */
+  | { type: "payment_final"; paymentId: number }
+  /** the gateway says a payment was paid with another amount than asked: nothing credited */
+  | { type: "payment_mismatch"; paymentId: number }
+  /** a paid "Top up and buy" could not buy its card (the price moved, it was cancelled…) */
+  | { type: "payment_purchase"; paymentId: number }
   /** a supplier balance check found money moved that kios's records don't explain */
   | { type: "supplier_drift"; checkId: number }
   /** the supplier balance (as last read, less what was sent since) runs low */

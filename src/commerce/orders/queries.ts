@@ -13,6 +13,15 @@ export async function getOrderByRef(exec: Executor, refId: string): Promise<Orde
   return row;
 }
 
+/** the order a confirmation (quote) made, if any */
+export async function getOrderByConfirmKey(
+  exec: Executor,
+  quoteId: string,
+): Promise<Order | undefined> {
+  const [row] = await exec.select().from(orders).where(eq(orders.confirmKey, quoteId));
+  return row;
+}
+
 /** one of this user's orders by its ref_id; another user's order is simply not found. */
 export async function findUserOrder(
   exec: Executor,

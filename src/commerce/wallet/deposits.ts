@@ -40,6 +40,15 @@ export class DepositError extends Error {
   }
 }
 
+/** the smallest and largest deposit the shop accepts (settings, with defaults), by any way to pay */
+export async function depositLimits(db: Executor): Promise<{ min: number; max: number }> {
+  const [min, max] = await Promise.all([
+    getSetting(db, DEPOSIT_SETTINGS.min.key, DEPOSIT_SETTINGS.min.fallback, isNumber),
+    getSetting(db, DEPOSIT_SETTINGS.max.key, DEPOSIT_SETTINGS.max.fallback, isNumber),
+  ]);
+  return { min, max };
+}
+
 function newReference(): string {
   const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
   let out = "D";
@@ -63,18 +72,7 @@ export async function requestDeposit(
   },
 ): Promise<DepositRequest & { instructions: string }> {
   const clock = r.clock ?? systemClock;
-  const min = await getSetting(
-    db,
-    DEPOSIT_SETTINGS.min.key,
-    DEPOSIT_SETTINGS.min.fallback,
-    isNumber,
-  );
-  const max = await getSetting(
-    db,
-    DEPOSIT_SETTINGS.max.key,
-    DEPOSIT_SETTINGS.max.fallback,
-    isNumber,
-  );
+  const { min, max } = await depositLimits(db);
   if (!Number.isSafeInteger(r.amount) || r.amount < min) {
     throw new DepositError("amount_too_small", `the smallest deposit is ${min}`);
   }

@@ -21,6 +21,8 @@ export const SHOP_ACCOUNTS = {
   supplierPrepaid: "shop:supplier_prepaid",
   /** the other side of supplier top-ups: the owner's own money, from outside */
   ownerFunds: "shop:owner_funds",
+  /** money buyers paid through the payment gateway, held there until it pays the shop out */
+  gateway: "shop:gateway",
 } as const;
 
 type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
@@ -28,6 +30,7 @@ type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
 /** shop accounts that may go below zero, and why: they mirror money outside the wallets */
 const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
   SHOP_ACCOUNTS.deposits,
+  SHOP_ACCOUNTS.gateway,
   SHOP_ACCOUNTS.ownerFunds,
   SHOP_ACCOUNTS.adjustments,
   SHOP_ACCOUNTS.revenue,
@@ -91,9 +94,20 @@ export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE
   }
 }
 
+async function findAccounts(tx: Executor, keys: string[]): Promise<Map<string, number>> {
+  const found = await tx
+    .select({ id: accounts.id, key: accounts.key })
+    .from(accounts)
+    .where(inArray(accounts.key, keys));
+  return new Map(found.map((r) => [r.key, r.id]));
+}
+
 /** finds or creates accounts by key; returns key → id. */
 async function accountIds(tx: Executor, keys: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(keys)];
+  // almost always every account exists: one statement instead of three
+  const existing = await findAccounts(tx, unique);
+  if (existing.size === unique.length) return existing;
   const rows = unique.map((key) => {
     const user = /^user:(\d+)$/.exec(key);
     if (!user && !Object.values(SHOP_ACCOUNTS).includes(key as ShopAccount)) {
@@ -110,11 +124,17 @@ async function accountIds(tx: Executor, keys: string[]): Promise<Map<string, num
   const userIds = rows.flatMap((r) => (r.userId === null ? [] : [{ telegramId: r.userId }]));
   if (userIds.length > 0) await tx.insert(users).values(userIds).onConflictDoNothing();
   await tx.insert(accounts).values(rows).onConflictDoNothing({ target: accounts.key });
-  const found = await tx
-    .select({ id: accounts.id, key: accounts.key })
-    .from(accounts)
-    .where(inArray(accounts.key, unique));
-  return new Map(found.map((r) => [r.key, r.id]));
+  return findAccounts(tx, unique);
+}
+
+/**
+ * the order in which a transfer locks its accounts: wallets first, the shop's shared accounts
+ * last, each by id. One order for every transfer keeps them from deadlocking; shared accounts
+ * last keeps their row lock, which every Pay needs, for the shortest time before commit.
+ */
+function lockOrder(a: { account: string; accountId: number }, b: typeof a): number {
+  const shared = (leg: typeof a) => (leg.account.startsWith("user:") ? 0 : 1);
+  return shared(a) - shared(b) || a.accountId - b.accountId;
 }
 
 /**
@@ -157,10 +177,15 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
       tx,
       spec.legs.map((l) => l.account),
     );
-    // a fixed lock order (by account id) keeps concurrent transfers from deadlocking
     const legs = spec.legs
       .map((leg) => ({ ...leg, accountId: ids.get(leg.account)! }))
-      .sort((a, b) => a.accountId - b.accountId);
+      .sort(lockOrder);
+    // the entries first: the balance updates below take the row locks, held until commit
+    await tx
+      .insert(entries)
+      .values(
+        legs.map((l) => ({ transferId: created.id, accountId: l.accountId, amount: l.amount })),
+      );
     for (const leg of legs) {
       // conditional update, not read-then-write: the row lock makes this race-free
       const updated = await tx
@@ -175,11 +200,6 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
         .returning({ balance: accounts.balance });
       if (updated.length === 0) throw new InsufficientFundsError(leg.account, -leg.amount);
     }
-    await tx
-      .insert(entries)
-      .values(
-        legs.map((l) => ({ transferId: created.id, accountId: l.accountId, amount: l.amount })),
-      );
     return { applied: true, transferId: created.id, kind: spec.kind };
   });
 }
@@ -229,6 +249,23 @@ export async function creditWallet(
     actorId: t.actorId,
     legs: [
       { account: SHOP_ACCOUNTS.deposits, amount: -t.amount },
+      { account: userAccountKey(t.userId), amount: t.amount },
+    ],
+  });
+}
+
+/** a payment the gateway confirmed as paid reaches the wallet: once per gateway order id */
+export async function creditFromGateway(
+  exec: Executor,
+  t: { key: string; userId: number; amount: number; memo: string },
+): Promise<TransferResult> {
+  assertAmount(t.amount, "amount");
+  return transfer(exec, {
+    key: t.key,
+    kind: "deposit",
+    memo: t.memo,
+    legs: [
+      { account: SHOP_ACCOUNTS.gateway, amount: -t.amount },
       { account: userAccountKey(t.userId), amount: t.amount },
     ],
   });

@@ -3,7 +3,10 @@ import type { BotContext } from "../../context.ts";
 import { adminBroadcast } from "./broadcast.ts";
 import { adminCatalogue } from "./catalogue.ts";
 import { adminDepositButtons } from "./deposits.ts";
+import { adminExport } from "./export.ts";
+import { adminLaporan, adminLaporanButtons } from "./laporan.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
+import { adminPayments } from "./payments.ts";
 import { adminReconButtons, adminReconciliation } from "./reconciliation.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
@@ -25,6 +28,9 @@ export const ADMIN_COMMANDS = [
   "test",
   "recon",
   "supplier_topup",
+  "payment",
+  "export",
+  "laporan",
 ] as const;
 
 export function adminCommands(): Composer<BotContext> {
@@ -38,6 +44,9 @@ export function adminCommands(): Composer<BotContext> {
       adminBroadcast(),
       adminTestOrder(),
       adminReconciliation(),
+      adminPayments(),
+      adminExport(),
+      adminLaporan(),
     );
   return composer;
 }
@@ -47,6 +56,6 @@ export function adminButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer
     .filter((ctx) => ctx.isAdmin)
-    .use(adminDepositButtons(), adminOrderButtons(), adminReconButtons());
+    .use(adminDepositButtons(), adminOrderButtons(), adminReconButtons(), adminLaporanButtons());
   return composer;
 }

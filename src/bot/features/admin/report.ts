@@ -4,6 +4,7 @@ import {
   type PeriodStats,
   startOfDayWib,
 } from "../../../commerce/orders/queries.ts";
+import { paymentStats } from "../../../commerce/payments/payments.ts";
 import { latestBalanceCheck } from "../../../commerce/reconciliation/balance-check.ts";
 import type { Database } from "../../../db/client.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../../format.ts";
@@ -62,8 +63,27 @@ export async function statsText(db: Database, t: Translate, now: Date): Promise<
   ];
   const failures = await failuresText(db, t, yesterday, now);
   if (failures) parts.push(failures);
+  parts.push(await paymentsText(db, t, now));
   parts.push(await supplierText(db, t));
   return parts.join("\n\n");
+}
+
+/** gateway deposits (QRIS) today and in the last 7 days */
+async function paymentsText(db: Database, t: Translate, now: Date): Promise<string> {
+  const today = await paymentStats(db, startOfDayWib(now));
+  const week = await paymentStats(db, new Date(startOfDayWib(now).getTime() - 6 * DAY_MS));
+  const lines = [
+    t("admin-stats-payments", {
+      today: today.paid,
+      todaysum: rupiah(today.paidAmount),
+      week: week.paid,
+      weeksum: rupiah(week.paidAmount),
+      open: today.open,
+    }),
+  ];
+  if (week.mismatch > 0)
+    lines.push(t("admin-stats-payments-mismatch", { mismatch: week.mismatch }));
+  return lines.join("\n");
 }
 
 /** the daily report for the WIB day before `now` */

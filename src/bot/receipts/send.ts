@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { type Api, InputFile } from "grammy";
+import type { Order } from "../../commerce/orders/types.ts";
+import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
+import type { Database } from "../../db/client.ts";
+import { inquiries } from "../../db/schema.ts";
+import type { BillDetails } from "../../supplier/types.ts";
+import type { Translate } from "../i18n.ts";
+import { type BillInquiry, receiptOf } from "./receipt.ts";
+import { receiptPng } from "./render.ts";
+
+/**
+ * sends a successful order's receipt as a photo, in reply to its message: with the buyer's
+ * own shop name and selling price when they set them (/struk), else the shop's
+ */
+export async function sendReceipt(
+  api: Api,
+  db: Database,
+  r: { t: Translate; order: Order; chatId: number; replyTo?: number | undefined; shop: string },
+): Promise<void> {
+  const { order } = r;
+  let bill: BillInquiry | undefined;
+  if (order.kind === "bill" && order.inquiryId !== null) {
+    const [inquiry] = await db.select().from(inquiries).where(eq(inquiries.id, order.inquiryId));
+    if (inquiry) bill = { ...inquiry, details: inquiry.details as BillDetails | null };
+  }
+  const settings = await receiptSettingsOf(db, order.userId);
+  const png = await receiptPng(
+    receiptOf(r.t, {
+      order,
+      shop: settings.shopName ?? r.shop,
+      price: order.price + settings.markup,
+      bill,
+    }),
+  );
+  await api.sendPhoto(r.chatId, new InputFile(png, `struk-${order.refId}.png`), {
+    reply_parameters: r.replyTo
+      ? { message_id: r.replyTo, allow_sending_without_reply: true }
+      : undefined,
+  });
+}

@@ -1,0 +1,100 @@
+import { type Api, InputFile } from "grammy";
+import type { InlineKeyboardMarkup, Message } from "grammy/types";
+import { type Payment, setPaymentMessage, startPayment } from "../../commerce/payments/payments.ts";
+import { walletBalance } from "../../commerce/wallet/ledger.ts";
+import type { BotDeps, BotPayments } from "../deps.ts";
+import { editMessage } from "../edit.ts";
+import { rupiah } from "../format.ts";
+import type { Translate } from "../i18n.ts";
+import { qrPng } from "../payments/qr.ts";
+import { paymentCaption, paymentKeyboard } from "../views/payment.ts";
+
+/** a QR to send, or what to say instead; plain JSON, so a conversation can keep it */
+export type QrOffer =
+  | {
+      ok: true;
+      paymentId: number;
+      qrString: string;
+      caption: string;
+      keyboard: InlineKeyboardMarkup | undefined;
+    }
+  | { ok: false; text: string };
+
+/** asks the gateway for a QR of this amount (the row is stored first) */
+export async function createQrOffer(
+  payments: BotPayments,
+  t: Translate,
+  r: {
+    userId: number;
+    chatId: number;
+    amount: number;
+    purpose?: "deposit" | "buy";
+    quoteId?: string;
+    cardMessageId?: number;
+  },
+): Promise<QrOffer> {
+  const outcome = await startPayment(payments.deps, { ...r, skipMinimum: r.purpose === "buy" });
+  if (!outcome.ok) {
+    switch (outcome.reason) {
+      case "amount_too_small":
+        return { ok: false, text: t("deposit-too-small", { min: rupiah(outcome.limit) }) };
+      case "amount_too_large":
+        return { ok: false, text: t("deposit-too-large", { max: rupiah(outcome.limit) }) };
+      case "duplicate":
+        return { ok: false, text: t("qr-already-sent") };
+      default:
+        return { ok: false, text: t("qr-unavailable") };
+    }
+  }
+  const p = outcome.payment;
+  const keyboard = paymentKeyboard(t, p, payments.payPageUrl);
+  return {
+    ok: true,
+    paymentId: p.id,
+    qrString: p.qrString ?? "",
+    caption: paymentCaption(t, p),
+    keyboard: keyboard ? { inline_keyboard: keyboard.inline_keyboard } : undefined,
+  };
+}
+
+/** the QR as a photo with its caption; the message is remembered so the payment can edit it */
+export async function sendQrOffer(
+  deps: BotDeps,
+  send: (photo: InputFile, caption: string, keyboard?: InlineKeyboardMarkup) => Promise<Message>,
+  offer: Extract<QrOffer, { ok: true }>,
+): Promise<void> {
+  const photo = new InputFile(await qrPng(offer.qrString), "qris.png");
+  const sent = await send(photo, offer.caption, offer.keyboard);
+  await setPaymentMessage(deps.orders.db, offer.paymentId, sent.message_id);
+}
+
+/**
+ * shows a payment in its QR message (the one way it is edited): the outcome, with the
+ * balance once paid. The message is gone (deleted, too old): the outcome comes as a new one.
+ */
+export async function showPayment(
+  api: Api,
+  deps: { db: BotDeps["orders"]["db"]; payPageUrl?: ((id: string) => string) | undefined },
+  t: Translate,
+  payment: Payment,
+  shown?: Pick<Message, "caption" | "reply_markup">,
+): Promise<void> {
+  const balance =
+    payment.status === "paid" ? await walletBalance(deps.db, payment.userId) : undefined;
+  const text = paymentCaption(t, payment, balance);
+  const keyboard = paymentKeyboard(t, payment, deps.payPageUrl);
+  if (payment.messageId !== null) {
+    const result = await editMessage(api, {
+      chatId: payment.chatId,
+      messageId: payment.messageId,
+      text,
+      keyboard,
+      caption: true,
+      shown,
+    });
+    if (result !== "gone") return;
+  }
+  await api.sendMessage(payment.chatId, text, {
+    reply_markup: keyboard ? { inline_keyboard: keyboard.inline_keyboard } : undefined,
+  });
+}

@@ -1,0 +1,32 @@
+import type { PaymentGateway } from "../../gateway/types.ts";
+import type { OrderDeps } from "../orders/deps.ts";
+
+/** what gateway deposits need; built once by the app, used by the bot, jobs and the route */
+export interface PaymentDeps {
+  gateway: PaymentGateway;
+  /** the order engine: a paid "Top up and buy" confirms its card through it */
+  orders: OrderDeps;
+  /** how long a QR can be paid (minutes; default 15) */
+  expiryMinutes?: number;
+  /** "Top up and buy" asks for the shortfall rounded up to this (rupiah; default 10,000) */
+  topUpStep?: number;
+  jobs?: PaymentJobs;
+}
+
+export interface PaymentJobs {
+  /** ask the gateway about this payment after a delay */
+  scheduleCheck(paymentId: number, afterMs: number): Promise<void>;
+  /** ask the gateway now: a notification came */
+  checkNow(paymentId: number): Promise<void>;
+}
+
+export const DEFAULT_EXPIRY_MINUTES = 15;
+export const DEFAULT_TOP_UP_STEP = 10_000;
+
+/** when to ask about an open payment again: quickly at first (people pay in seconds), then each minute */
+export function nextPaymentCheckDelay(checks: number): number {
+  return Math.min(3_000 * 2 ** checks, 60_000);
+}
+
+/** a payment still unknown to the gateway this long after its row was written was never created there */
+export const NEVER_CREATED_MS = 10 * 60_000;

@@ -1,0 +1,315 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { payments } from "../../db/schema.ts";
+import { GatewayError, type GatewayPaymentStatus } from "../../gateway/types.ts";
+import { enqueueNotification } from "../notifications/outbox.ts";
+import { depositLimits } from "../wallet/deposits.ts";
+import { creditFromGateway, MAX_OPERATION_AMOUNT } from "../wallet/ledger.ts";
+import {
+  DEFAULT_EXPIRY_MINUTES,
+  NEVER_CREATED_MS,
+  nextPaymentCheckDelay,
+  type PaymentDeps,
+} from "./deps.ts";
+
+// deposits through a payment gateway, with the money rules of orders: the row is committed
+// before the gateway is asked; the credit is one ledger transfer keyed by the gateway order
+// id, made only on the gateway's own status ("paid", this exact amount); state moves forward.
+
+export type Payment = typeof payments.$inferSelect;
+type PaymentStatus = Payment["status"];
+
+const OPEN: PaymentStatus[] = ["created", "pending"];
+
+export type StartPaymentResult =
+  | { ok: true; payment: Payment }
+  | { ok: false; reason: "amount_too_small" | "amount_too_large"; limit: number }
+  | { ok: false; reason: "gateway_unavailable"; payment?: Payment }
+  | { ok: false; reason: "duplicate" };
+
+/** Midtrans allows 50 characters of [A-Za-z0-9-_.~]; unguessable so a QR can't be looked up by others */
+function newGatewayOrderId(): string {
+  return `KIOS-${Date.now().toString(36).toUpperCase()}-${randomBytes(6).toString("hex").toUpperCase()}`;
+}
+
+/**
+ * asks the gateway for a QRIS payment. The row is stored first; if the gateway's answer is
+ * lost (timeout, 5xx), the row stays "created" and the resolver asks the gateway about it,
+ * so a payment the gateway did create is never lost.
+ */
+export async function startPayment(
+  deps: PaymentDeps,
+  p: {
+    userId: number;
+    chatId: number;
+    amount: number;
+    purpose?: "deposit" | "buy";
+    quoteId?: string;
+    cardMessageId?: number;
+    /** buy: the shortfall may be below the shop's smallest deposit */
+    skipMinimum?: boolean;
+  },
+): Promise<StartPaymentResult> {
+  const { db, clock, logger } = deps.orders;
+  const shop = await depositLimits(db);
+  const limits = { min: shop.min, max: Math.min(shop.max, MAX_OPERATION_AMOUNT) };
+  if (
+    !Number.isSafeInteger(p.amount) ||
+    (!p.skipMinimum && p.amount < limits.min) ||
+    p.amount <= 0
+  ) {
+    return { ok: false, reason: "amount_too_small", limit: limits.min };
+  }
+  if (p.amount > limits.max) return { ok: false, reason: "amount_too_large", limit: limits.max };
+  const minutes = deps.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES;
+  const now = clock.now();
+  let row: Payment | undefined;
+  try {
+    [row] = await db
+      .insert(payments)
+      .values({
+        gateway: deps.gateway.name,
+        gatewayOrderId: newGatewayOrderId(),
+        userId: p.userId,
+        chatId: p.chatId,
+        purpose: p.purpose ?? "deposit",
+        quoteId: p.quoteId ?? null,
+        cardMessageId: p.cardMessageId ?? null,
+        amount: p.amount,
+        expiresAt: new Date(now + minutes * 60_000),
+        nextCheckAt: new Date(now + nextPaymentCheckDelay(0)),
+      })
+      .returning();
+  } catch (err) {
+    // this card's "Top up and buy" was asked for already (a second tap)
+    if (isUniqueViolation(err)) return { ok: false, reason: "duplicate" };
+    throw err;
+  }
+  const stored = row!;
+  const log = logger.child({ component: "payments", paymentId: stored.id });
+  try {
+    const created = await deps.gateway.createPayment({
+      orderId: stored.gatewayOrderId,
+      amount: stored.amount,
+      expiresInMinutes: minutes,
+    });
+    const [pending] = await db
+      .update(payments)
+      .set({
+        status: "pending",
+        qrString: created.qrString,
+        gatewayTransactionId: created.transactionId,
+        expiresAt: created.expiresAt,
+        updatedAt: new Date(clock.now()),
+      })
+      .where(and(eq(payments.id, stored.id), eq(payments.status, "created")))
+      .returning();
+    log.info({ orderId: stored.gatewayOrderId, amount: stored.amount }, "payment created");
+    await deps.jobs?.scheduleCheck(stored.id, nextPaymentCheckDelay(0));
+    return { ok: true, payment: pending ?? (await getPayment(db, stored.id))! };
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    log.warn({ err: err.message, uncertain: err.uncertain }, "payment not created");
+    if (!err.uncertain) {
+      // refused outright: nothing exists at the gateway
+      await db
+        .update(payments)
+        .set({ status: "failed", nextCheckAt: null, updatedAt: new Date(clock.now()) })
+        .where(and(eq(payments.id, stored.id), eq(payments.status, "created")));
+      return { ok: false, reason: "gateway_unavailable" };
+    }
+    // it may exist: the resolver asks, and cancels it if it does
+    await deps.jobs?.scheduleCheck(stored.id, nextPaymentCheckDelay(0));
+    return { ok: false, reason: "gateway_unavailable", payment: stored };
+  }
+}
+
+export async function getPayment(db: Executor, id: number): Promise<Payment | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}
+
+export async function getPaymentByOrderId(
+  db: Executor,
+  gatewayOrderId: string,
+): Promise<Payment | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.gatewayOrderId, gatewayOrderId));
+  return row;
+}
+
+/** the "Top up and buy" payment of a card, if one was asked for */
+export async function paymentForQuote(db: Executor, quoteId: string): Promise<Payment | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.quoteId, quoteId));
+  return row;
+}
+
+/** remembers the message that shows the QR, so the settlement can edit it */
+export async function setPaymentMessage(
+  db: Database,
+  id: number,
+  messageId: number,
+): Promise<void> {
+  await db.update(payments).set({ messageId }).where(eq(payments.id, id));
+}
+
+export type ApplyResult =
+  | { changed: false; payment: Payment }
+  | { changed: true; payment: Payment; credited: boolean };
+
+/**
+ * moves a payment forward on the gateway's own word. "paid" for exactly the amount credits
+ * the wallet, in the same transaction as the state change and the message owed to the chat;
+ * a different amount is flagged to the admins and credits nothing; a final state is kept.
+ */
+export async function applyGatewayStatus(
+  deps: PaymentDeps,
+  paymentId: number,
+  status: GatewayPaymentStatus,
+): Promise<ApplyResult> {
+  const { db, clock, adminIds } = deps.orders;
+  const now = new Date(clock.now());
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+    if (!row) throw new Error(`payment ${paymentId} vanished`);
+    if (!OPEN.includes(row.status)) return { changed: false, payment: row };
+
+    let next: PaymentStatus | undefined;
+    switch (status.state) {
+      case "paid":
+        next = status.amount === row.amount ? "paid" : "mismatch";
+        break;
+      case "expired":
+      case "cancelled":
+      case "denied":
+      case "failed":
+        next = status.state;
+        break;
+      case "refunded":
+        // refunded before kios saw it paid: nothing to credit
+        next = "cancelled";
+        break;
+      case "not_found":
+        // unknown at the gateway long after kios wrote it: the charge never got there
+        if (
+          now.getTime() - row.createdAt.getTime() >= NEVER_CREATED_MS &&
+          row.status === "created"
+        ) {
+          next = "failed";
+        }
+        break;
+      case "pending":
+        break;
+    }
+    if (!next) {
+      // still open: a created row the gateway knows is pending now
+      if (row.status === "created" && status.state === "pending") {
+        const [moved] = await tx
+          .update(payments)
+          .set({
+            status: "pending",
+            gatewayTransactionId: status.transactionId ?? null,
+            updatedAt: now,
+          })
+          .where(eq(payments.id, row.id))
+          .returning();
+        return { changed: true, payment: moved!, credited: false };
+      }
+      return { changed: false, payment: row };
+    }
+
+    const [moved] = await tx
+      .update(payments)
+      .set({
+        status: next,
+        paidAmount:
+          next === "mismatch" ? (status.amount ?? null) : next === "paid" ? row.amount : null,
+        nextCheckAt: null,
+        settledAt: next === "paid" || next === "mismatch" ? now : null,
+        updatedAt: now,
+      })
+      .where(and(eq(payments.id, row.id), inArray(payments.status, OPEN)))
+      .returning();
+    const payment = moved!;
+    let credited = false;
+    if (next === "paid") {
+      const result = await creditFromGateway(tx, {
+        key: `payment:${row.gateway}:${row.gatewayOrderId}`,
+        userId: row.userId,
+        amount: row.amount,
+        memo: `${row.gateway} ${row.gatewayOrderId}`,
+      });
+      credited = result.applied;
+    }
+    if (next === "mismatch") {
+      for (const adminId of adminIds ?? []) {
+        await enqueueNotification(tx, {
+          key: `payment:${row.id}:mismatch:${adminId}`,
+          chatId: adminId,
+          payload: { type: "payment_mismatch", paymentId: row.id },
+        });
+      }
+    }
+    await enqueueNotification(tx, {
+      key: `payment:${row.id}:final`,
+      chatId: row.chatId,
+      messageId: row.messageId,
+      payload: { type: "payment_final", paymentId: row.id },
+    });
+    return { changed: true, payment, credited };
+  });
+}
+
+/** open payments whose next check is due (the sweeper's list), oldest first */
+export async function duePayments(db: Executor, now: Date, limit = 100): Promise<number[]> {
+  const rows = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(inArray(payments.status, OPEN), lte(payments.nextCheckAt, now)))
+    .orderBy(payments.nextCheckAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** paid "Top up and buy" payments whose purchase was not made yet (a crash in between) */
+export async function unfinishedPurchases(db: Executor): Promise<number[]> {
+  const rows = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.purpose, "buy"), eq(payments.status, "paid"), isNull(payments.purchase)))
+    .limit(100);
+  return rows.map((r) => r.id);
+}
+
+export interface PaymentStats {
+  paid: number;
+  paidAmount: number;
+  open: number;
+  mismatch: number;
+}
+
+/** gateway deposits created since `since`: paid (and their sum), still open, mismatched */
+export async function paymentStats(db: Executor, since: Date): Promise<PaymentStats> {
+  const [row] = await db
+    .select({
+      paid: sql<number>`count(*) filter (where ${payments.status} = 'paid')::int`,
+      paidAmount: sql<number>`coalesce(sum(${payments.amount}) filter (where ${payments.status} = 'paid'), 0)::bigint`,
+      open: sql<number>`count(*) filter (where ${payments.status} in ('created', 'pending'))::int`,
+      mismatch: sql<number>`count(*) filter (where ${payments.status} = 'mismatch')::int`,
+    })
+    .from(payments)
+    .where(gte(payments.createdAt, since));
+  return {
+    paid: Number(row?.paid ?? 0),
+    paidAmount: Number(row?.paidAmount ?? 0),
+    open: Number(row?.open ?? 0),
+    mismatch: Number(row?.mismatch ?? 0),
+  };
+}
+
+/** a payment by its number or its gateway order id (an admin's look-up) */
+export async function findPayment(db: Executor, ref: string): Promise<Payment | undefined> {
+  if (/^\d{1,15}$/.test(ref)) return getPayment(db, Number(ref));
+  return getPaymentByOrderId(db, ref);
+}

@@ -1,0 +1,58 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Database } from "../../db/client.ts";
+import type { PaymentGateway } from "../../gateway/types.ts";
+import type { Logger } from "../../logger.ts";
+import type { AppEnv } from "../../server/app.ts";
+import { storePaymentNotification } from "./inbox.ts";
+import { getPaymentByOrderId } from "./payments.ts";
+
+export const MIDTRANS_NOTIFICATION_PATH = "/payments/midtrans/notification";
+
+export interface PaymentNotificationRouteDeps {
+  db: Database;
+  gateway: PaymentGateway;
+  logger: Logger;
+  /** a notification for this payment was stored: ask the gateway about it (a job) */
+  onStored(paymentId: number): Promise<void>;
+}
+
+/**
+ * POST /payments/midtrans/notification, the gateway's HTTP notification (rule 14: evidence,
+ * not truth): its signature is checked in constant time, it is stored once, and the payment
+ * is then asked about with the gateway's status API; only that answer moves money.
+ */
+export function createPaymentNotificationRoute(d: PaymentNotificationRouteDeps): Hono<AppEnv> {
+  const log = d.logger.child({ component: "payment-notifications" });
+  return new Hono<AppEnv>().post(
+    MIDTRANS_NOTIFICATION_PATH,
+    bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
+    async (c) => {
+      const raw = await c.req.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return c.json({ error: "malformed_notification" }, 400);
+      }
+      const verified = d.gateway.verifyNotification(body);
+      if (!verified) {
+        log.warn({ requestId: c.get("requestId") }, "payment notification refused: bad signature");
+        return c.json({ error: "unauthorized" }, 401);
+      }
+      const payment = await getPaymentByOrderId(d.db, verified.orderId);
+      if (!payment) {
+        log.warn({ orderId: verified.orderId }, "payment notification for an unknown order");
+        return c.json({ error: "unknown_order" }, 404);
+      }
+      const { duplicate } = await storePaymentNotification(d.db, {
+        gateway: d.gateway.name,
+        gatewayOrderId: verified.orderId,
+        rawBody: raw,
+      });
+      log.info({ paymentId: payment.id, says: verified.state, duplicate }, "payment notification");
+      await d.onStored(payment.id);
+      return c.json({ ok: true, duplicate });
+    },
+  );
+}

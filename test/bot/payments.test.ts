@@ -1,0 +1,257 @@
+import { DEFAULT_GATEWAY_CREDENTIALS, midtransSignature } from "@kios/gateway-sandbox";
+import { desc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getPaymentByOrderId } from "../../src/commerce/payments/payments.ts";
+import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { payments, transfers } from "../../src/db/schema.ts";
+import { airtimeCard } from "../e2e/steps.ts";
+import { labels } from "../helpers/chat-driver.ts";
+import { testDriver } from "../helpers/db.ts";
+import { E2E_ADMIN, type Journey, startJourney } from "../helpers/e2e.ts";
+
+// deposits by QRIS in chat, on kios's full start-up with the embedded gateway sandbox: the QR
+// as a photo, its caption moving to "✅ Saldo masuk" when the gateway says so (by notification
+// or by the status poll), Cancel, the HTTP notification's checks, and "Top up and buy".
+
+const KEY = DEFAULT_GATEWAY_CREDENTIALS.serverKey;
+
+describe(`QRIS deposits in chat (${testDriver})`, () => {
+  let j: Journey;
+  beforeAll(async () => {
+    j = await startJourney();
+    j.user(E2E_ADMIN, { first_name: "Owner" });
+    await j.waitMessage(E2E_ADMIN, /Halo/, j.say(E2E_ADMIN, "/start"));
+  });
+  afterAll(() => j?.stop());
+
+  const sandbox = () => j.app.app.gateway!.sandbox!;
+  const db = () => j.app.app.database.db;
+  const paymentOf = async (userId: number) => {
+    const [row] = await db()
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(desc(payments.id))
+      .limit(1);
+    return row!;
+  };
+  const qrFor = async (u: number, amount: string) => {
+    const at = j.say(u, `/deposit ${amount}`);
+    const qr = await j.waitMessage(u, /dengan QRIS/, at);
+    return { qr, payment: await paymentOf(u) };
+  };
+  const notify = (body: Record<string, unknown>) =>
+    fetch(`${j.app.baseUrl}/payments/midtrans/notification`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("/deposit 50000 sends the QR; paying it turns the caption into the balance", async () => {
+    const u = 71_001;
+    j.user(u);
+    const { qr, payment } = await qrFor(u, "50000");
+    expect(qr.photo?.length).toBeGreaterThan(0);
+    expect(qr.caption).toMatch(/^💳 Bayar Rp50\.000 dengan QRIS\nBerlaku sampai \d\d:\d\d WIB\./);
+    expect(labels(qr)).toEqual(["🧪 Bayar (sandbox)", "❌ Batal", "🏦 Transfer manual"]);
+    const url = qr.reply_markup!.inline_keyboard[0]![0]!;
+    expect("url" in url && url.url).toBe(`${sandbox().url}/pay/${payment.gatewayOrderId}`);
+    expect(payment).toMatchObject({ status: "pending", amount: 50_000 });
+
+    sandbox().pay(payment.gatewayOrderId);
+    const paid = await j.waitEdit(u, qr.message_id, /^✅ Saldo masuk/);
+    expect(paid.caption).toBe("✅ Saldo masuk Rp50.000\n💰 Saldo kamu: Rp50.000");
+    expect(paid.reply_markup).toBeUndefined();
+    expect(await walletBalance(db(), u)).toBe(50_000);
+    expect(await getPaymentByOrderId(db(), payment.gatewayOrderId)).toMatchObject({
+      status: "paid",
+      messageId: qr.message_id,
+    });
+  });
+
+  it("a settlement whose notification never comes is found by the status poll", async () => {
+    const u = 71_002;
+    j.user(u);
+    sandbox().setFaults({ dropNotifications: true });
+    try {
+      const { qr, payment } = await qrFor(u, "20000");
+      sandbox().pay(payment.gatewayOrderId);
+      await j.waitEdit(u, qr.message_id, /Saldo masuk Rp20\.000/);
+    } finally {
+      sandbox().setFaults({ dropNotifications: false });
+    }
+    expect(await walletBalance(db(), u)).toBe(20_000);
+  });
+
+  it("answers forged, unknown and malformed notifications with 4xx; replays credit once", async () => {
+    const u = 71_003;
+    j.user(u);
+    const { qr, payment } = await qrFor(u, "30000");
+    const id = payment.gatewayOrderId;
+    const body = {
+      order_id: id,
+      status_code: "200",
+      gross_amount: "30000.00",
+      transaction_status: "settlement",
+      signature_key: midtransSignature(id, "200", "30000.00", "not-the-key"),
+    };
+    // forged: the gateway's status is not even asked
+    expect((await notify(body)).status).toBe(401);
+    expect((await notify({ ...body, signature_key: "zz" })).status).toBe(401);
+    const malformed = await fetch(`${j.app.baseUrl}/payments/midtrans/notification`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    const unknown = {
+      ...body,
+      order_id: "KIOS-NOBODY",
+      signature_key: midtransSignature("KIOS-NOBODY", "200", "30000.00", KEY),
+    };
+    expect((await notify(unknown)).status).toBe(404);
+    // a genuine-looking "settlement" before the buyer paid: the status says pending, nothing moves
+    const early = { ...body, signature_key: midtransSignature(id, "200", "30000.00", KEY) };
+    expect((await notify(early)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await getPaymentByOrderId(db(), id))?.status).toBe("pending");
+    expect(await walletBalance(db(), u)).toBe(0);
+
+    sandbox().pay(id);
+    await j.waitEdit(u, qr.message_id, /^✅ Saldo masuk/);
+    // the same notification again, and again later: credited once
+    sandbox().resend(id);
+    expect((await notify(early)).status).toBe(200);
+    await sandbox().idle();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const credits = await db()
+      .select()
+      .from(transfers)
+      .where(eq(transfers.key, `payment:midtrans:${id}`));
+    expect(credits).toHaveLength(1);
+    expect(await walletBalance(db(), u)).toBe(30_000);
+  });
+
+  it("Cancel under the QR cancels it: nothing is charged", async () => {
+    const u = 71_004;
+    j.user(u);
+    const { qr, payment } = await qrFor(u, "25000");
+    j.tap(u, qr, /Batal$/);
+    const cancelled = await j.waitEdit(u, qr.message_id, /dibatalkan/);
+    expect(cancelled.caption).toBe("QR Rp25.000 dibatalkan. Tidak ada yang ditagih.");
+    expect(
+      sandbox()
+        .charges()
+        .find((c) => c.orderId === payment.gatewayOrderId)?.status,
+    ).toBe("cancel");
+  });
+
+  it("an expired QR says so; another amount paid is flagged to the admins, not credited", async () => {
+    const u = 71_005;
+    j.user(u);
+    const a = await qrFor(u, "15000");
+    sandbox().expire(a.payment.gatewayOrderId);
+    await j.waitEdit(u, a.qr.message_id, /kedaluwarsa/);
+
+    const b = await qrFor(u, "40000");
+    const at = j.lastId(E2E_ADMIN);
+    sandbox().pay(b.payment.gatewayOrderId, { amount: 4_000 });
+    const flagged = await j.waitEdit(u, b.qr.message_id, /tidak sama/);
+    expect(flagged.caption).toContain("Dibayar Rp4.000, tidak sama dengan Rp40.000");
+    const notice = await j.waitMessage(E2E_ADMIN, /QRIS tidak cocok/, at);
+    expect(notice.text).toContain(b.payment.gatewayOrderId);
+    expect(await walletBalance(db(), u)).toBe(0);
+  });
+
+  it("Top up and buy: a short wallet tops up the shortfall by QR and the card is bought", async () => {
+    const u = 71_006;
+    j.user(u);
+    await j.fund(u, 3_000);
+    const card = await airtimeCard(j, u, "081234567001");
+    j.tap(u, card, /Bayar/);
+    const short = await j.waitEdit(u, card.message_id, /Saldo tidak cukup/);
+    const button = labels(short).find((l) => /& beli/.test(l));
+    expect(button).toMatch(/^💳 Isi Rp\d{1,3}(\.\d{3})* & beli$/);
+    j.tap(u, short, /& beli/);
+    const waiting = await j.waitEdit(u, card.message_id, /Menunggu isi saldo/);
+    expect(labels(waiting)).toEqual(["❌ Batal"]);
+    const qr = await j.waitMessage(u, /dengan QRIS/, card.message_id);
+    expect(qr.caption).toContain("pesananmu dibuat otomatis");
+    const payment = await paymentOf(u);
+    expect(payment).toMatchObject({ purpose: "buy", cardMessageId: card.message_id });
+    expect(payment.amount % 10_000).toBe(0);
+
+    sandbox().pay(payment.gatewayOrderId);
+    await j.waitEdit(u, qr.message_id, /^✅ Saldo masuk/);
+    const done = await j.waitEdit(u, card.message_id, /Berhasil|berhasil/);
+    expect(done.text).toMatch(/SN/);
+    const after = await getPaymentByOrderId(db(), payment.gatewayOrderId);
+    expect(after?.purchase).toBe("placed");
+  });
+
+  it("the Isi saldo button's flow ends in the QR too", async () => {
+    const u = 71_007;
+    j.user(u);
+    const at = j.say(u, "/saldo");
+    const balance = await j.waitMessage(u, /Saldo kamu/, at);
+    j.tap(u, balance, /Isi saldo/);
+    const ask = await j.waitMessage(u, /Mau isi saldo berapa/, balance.message_id);
+    j.tap(u, ask, /^Rp100\.000$/);
+    const qr = await j.waitMessage(u, /Bayar Rp100\.000 dengan QRIS/, ask.message_id);
+    const payment = await paymentOf(u);
+    expect(payment).toMatchObject({ amount: 100_000, status: "pending" });
+    sandbox().pay(payment.gatewayOrderId);
+    await j.waitEdit(u, qr.message_id, /^✅ Saldo masuk Rp100\.000/);
+    expect(await walletBalance(db(), u)).toBe(100_000);
+  });
+
+  it("admins see QRIS top-ups in /stats and look one up with /payment; others can't", async () => {
+    const u = 71_008;
+    j.user(u);
+    const a = await qrFor(u, "50000");
+    sandbox().pay(a.payment.gatewayOrderId);
+    await j.waitEdit(u, a.qr.message_id, /^✅ Saldo masuk/);
+    const b = await qrFor(u, "20000");
+    sandbox().pay(b.payment.gatewayOrderId, { amount: 2_000 });
+    await j.waitEdit(u, b.qr.message_id, /tidak sama/);
+    const paid = a.payment;
+
+    let at = j.say(E2E_ADMIN, "/stats");
+    const stats = await j.waitMessage(E2E_ADMIN, /QRIS: hari ini/, at);
+    expect(stats.text).toMatch(
+      /💳 QRIS: hari ini \d+ masuk \(Rp[\d.]+\), 7 hari \d+ \(Rp[\d.]+\); terbuka \d+/,
+    );
+    expect(stats.text).toMatch(/pembayaran QRIS tidak cocok dalam 7 hari/);
+
+    at = j.say(E2E_ADMIN, `/payment ${paid.gatewayOrderId}`);
+    const shown = await j.waitMessage(E2E_ADMIN, /Isi saldo QRIS #/, at);
+    expect(shown.text).toContain(
+      `Order: ${paid.gatewayOrderId} · user 71008 · Rp50.000 · status paid`,
+    );
+    at = j.say(E2E_ADMIN, `/payment ${paid.id}`);
+    expect((await j.waitMessage(E2E_ADMIN, /Isi saldo QRIS #/, at)).text).toContain(
+      paid.gatewayOrderId,
+    );
+    at = j.say(E2E_ADMIN, "/payment NOPE");
+    await j.waitMessage(E2E_ADMIN, /Gunakan: \/payment/, at);
+
+    at = j.say(u, `/payment ${paid.id}`);
+    await j.waitMessage(u, /Perintah tidak dikenal/, at);
+  });
+});
+
+describe(`QRIS deposits without the manual transfer (${testDriver})`, () => {
+  let j: Journey;
+  beforeAll(async () => {
+    j = await startJourney({ env: { DEPOSIT_MANUAL: "false" } });
+  });
+  afterAll(() => j?.stop());
+
+  it("offers the QR alone", async () => {
+    const u = 72_001;
+    j.user(u);
+    const at = j.say(u, "/deposit 50000");
+    const qr = await j.waitMessage(u, /dengan QRIS/, at);
+    expect(labels(qr)).toEqual(["🧪 Bayar (sandbox)", "❌ Batal"]);
+  });
+});

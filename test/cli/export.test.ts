@@ -1,0 +1,112 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/client.ts";
+import { orders, products, users } from "../../src/db/schema.ts";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+
+// `kios export` on the embedded database: a period's orders as CSV or JSON on stdout or into
+// a file; bad arguments get the usage and exit 2.
+
+describe("kios export", () => {
+  let dir: string;
+  const env = () => ({ PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") });
+  const kios = (args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [BIN, ...args],
+        { encoding: "utf8", timeout: 60_000, env: env(), maxBuffer: 64 * 1024 * 1024 },
+        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
+      );
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "kios-export-"));
+    expect((await kios(["migrate"])).status).toBe(0);
+    // three orders on 5 November (WIB), one on 1 December
+    const db = await openDatabase({ pgliteDir: join(dir, "data") });
+    await db.db.insert(users).values({ telegramId: 500 });
+    await db.db.insert(products).values({
+      code: "TSEL10",
+      name: "Telkomsel 10.000",
+      category: "Pulsa",
+      brand: "TELKOMSEL",
+      type: "prepaid",
+      supplierPrice: 10_100,
+      active: true,
+    });
+    const order = (i: number, at: string, status: "success" | "failed") => ({
+      refId: `K-EXPORT-${i}`,
+      confirmKey: `Q-EXPORT-${i}`,
+      userId: 500,
+      chatId: 500,
+      kind: "prepaid" as const,
+      productCode: "TSEL10",
+      productName: "Telkomsel 10.000",
+      destination: `08123456${i}901`,
+      price: 10_400,
+      cost: 10_100,
+      status,
+      sn: status === "success" ? `SN${i}` : null,
+      createdAt: new Date(at),
+      updatedAt: new Date(at),
+    });
+    await db.db
+      .insert(orders)
+      .values([
+        order(1, "2026-11-04T18:00:00Z", "success"),
+        order(2, "2026-11-05T03:00:00Z", "failed"),
+        order(3, "2026-11-05T16:59:00Z", "success"),
+        order(4, "2026-11-30T17:00:00Z", "success"),
+      ]);
+    await db.close();
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes a period's orders as CSV on stdout", async () => {
+    const r = await kios(["export", "--from", "2026-11-05", "--to", "2026-11-06"]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((x) => x.ref_id)).toEqual(["K-EXPORT-1", "K-EXPORT-2", "K-EXPORT-3"]);
+    expect(rows[0]).toMatchObject({ status: "success", price: "10400", margin: "300", sn: "SN1" });
+    expect(rows[1]).toMatchObject({ status: "failed", margin: "" });
+  });
+
+  it("writes JSON into a file", async () => {
+    const out = join(dir, "november.json");
+    const r = await kios([
+      "export",
+      "--from",
+      "2026-11-01",
+      "--to",
+      "2026-12-01",
+      "--format",
+      "json",
+      "--out",
+      out,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe("");
+    const rows = JSON.parse(readFileSync(out, "utf8")) as { ref_id: string }[];
+    expect(rows.map((x) => x.ref_id)).toEqual(["K-EXPORT-1", "K-EXPORT-2", "K-EXPORT-3"]);
+  });
+
+  it("refuses bad arguments with the usage and exit 2", async () => {
+    for (const args of [
+      ["export"],
+      ["export", "--from", "2026-11-05"],
+      ["export", "--from", "2026-11-05", "--to", "2026-11-01"],
+      ["export", "--from", "2026-11-05", "--to", "2026-13-01"],
+      ["export", "--from", "2026-11-01", "--to", "2026-12-01", "--format", "xml"],
+    ]) {
+      const r = await kios(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain("usage: kios export --from YYYY-MM-DD --to YYYY-MM-DD");
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import {
+  DEFAULT_GATEWAY_CREDENTIALS,
+  midtransSignature,
+  NO_GATEWAY_FAULTS,
+  type RunningGatewaySandbox,
+  startGatewaySandbox,
+} from "@kios/gateway-sandbox";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMidtransGateway } from "../../src/gateway/midtrans.ts";
+import { GatewayError, type PaymentGateway } from "../../src/gateway/types.ts";
+
+// kios's Midtrans client against the gateway sandbox over HTTP: the QRIS charge, status,
+// cancel, and the notification's signature, with what goes wrong on the way.
+
+const KEY = DEFAULT_GATEWAY_CREDENTIALS.serverKey;
+
+describe("Midtrans client", () => {
+  let sandbox: RunningGatewaySandbox;
+  let gateway: PaymentGateway;
+  beforeAll(async () => {
+    sandbox = await startGatewaySandbox();
+    gateway = createMidtransGateway({ serverKey: KEY, baseUrl: sandbox.url, timeoutMs: 2_000 });
+  });
+  afterAll(() => sandbox?.close());
+  afterEach(() => sandbox.setFaults(NO_GATEWAY_FAULTS));
+
+  let n = 0;
+  const orderId = () => `KIOS-TEST-${++n}`;
+
+  it("creates a QRIS payment and follows it to paid", async () => {
+    const id = orderId();
+    const created = await gateway.createPayment({
+      orderId: id,
+      amount: 50_000,
+      expiresInMinutes: 15,
+    });
+    expect(created.qrString).toMatch(/^000201/);
+    expect(created.expiresAt.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(created.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000 + 1_000);
+    expect(await gateway.status(id)).toMatchObject({ state: "pending", amount: 50_000 });
+    sandbox.pay(id);
+    expect(await gateway.status(id)).toMatchObject({
+      state: "paid",
+      amount: 50_000,
+      raw: "settlement",
+      transactionId: created.transactionId,
+    });
+    // a paid payment can't be cancelled: cancel answers what it is
+    expect(await gateway.cancel(id)).toMatchObject({ state: "paid" });
+  });
+
+  it("reads expired, denied, cancelled and unknown payments", async () => {
+    const a = orderId();
+    await gateway.createPayment({ orderId: a, amount: 10_000, expiresInMinutes: 15 });
+    sandbox.expire(a);
+    expect((await gateway.status(a)).state).toBe("expired");
+    const b = orderId();
+    await gateway.createPayment({ orderId: b, amount: 10_000, expiresInMinutes: 15 });
+    sandbox.deny(b);
+    expect((await gateway.status(b)).state).toBe("denied");
+    const c = orderId();
+    await gateway.createPayment({ orderId: c, amount: 10_000, expiresInMinutes: 15 });
+    expect((await gateway.cancel(c)).state).toBe("cancelled");
+    expect((await gateway.status("KIOS-NONE")).state).toBe("not_found");
+  });
+
+  it("tells a refusal from an answer that may have been lost", async () => {
+    const wrongKey = createMidtransGateway({ serverKey: "nope", baseUrl: sandbox.url });
+    const refused = await wrongKey.status("x").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect(refused).toMatchObject({ uncertain: false, status: 401 });
+
+    const id = orderId();
+    await gateway.createPayment({ orderId: id, amount: 10_000, expiresInMinutes: 15 });
+    const duplicate = await gateway
+      .createPayment({ orderId: id, amount: 10_000, expiresInMinutes: 15 })
+      .catch((e: unknown) => e);
+    expect(duplicate).toMatchObject({ uncertain: false });
+
+    sandbox.setFaults({ statusErrorRate: 1 });
+    expect(await gateway.status(id).catch((e: unknown) => e)).toMatchObject({ uncertain: true });
+    sandbox.setFaults({ statusErrorRate: 0, chargeLostAnswerRate: 1 });
+    const lost = orderId();
+    const answer = await gateway
+      .createPayment({ orderId: lost, amount: 10_000, expiresInMinutes: 15 })
+      .catch((e: unknown) => e);
+    expect(answer).toMatchObject({ uncertain: true });
+
+    const down = createMidtransGateway({
+      serverKey: KEY,
+      baseUrl: "http://127.0.0.1:9",
+      timeoutMs: 500,
+    });
+    expect(await down.status("x").catch((e: unknown) => e)).toMatchObject({ uncertain: true });
+  });
+
+  it("verifies a notification's signature_key, and nothing else passes", () => {
+    const body = {
+      order_id: "KIOS-1",
+      status_code: "200",
+      gross_amount: "50000.00",
+      transaction_status: "settlement",
+      signature_key: midtransSignature("KIOS-1", "200", "50000.00", KEY),
+    };
+    expect(gateway.verifyNotification(body)).toEqual({
+      orderId: "KIOS-1",
+      state: "paid",
+      amount: 50_000,
+    });
+    // any field changed after signing, another key, a bad shape: refused
+    expect(gateway.verifyNotification({ ...body, gross_amount: "500000.00" })).toBeUndefined();
+    expect(gateway.verifyNotification({ ...body, order_id: "KIOS-2" })).toBeUndefined();
+    expect(
+      gateway.verifyNotification({
+        ...body,
+        signature_key: midtransSignature("KIOS-1", "200", "50000.00", "other-key"),
+      }),
+    ).toBeUndefined();
+    expect(gateway.verifyNotification({ ...body, signature_key: "abc" })).toBeUndefined();
+    expect(gateway.verifyNotification({ order_id: "KIOS-1" })).toBeUndefined();
+    expect(gateway.verifyNotification("settlement")).toBeUndefined();
+    expect(gateway.verifyNotification(null)).toBeUndefined();
+  });
+});
