@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { signedBody } from "@kios/kit";
+import { ManualClock, signedBody } from "@kios/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SANDBOX_CREDENTIALS } from "../index.ts";
 import { CREDS, type Harness, harness } from "./helpers.ts";
@@ -51,6 +51,8 @@ describe("sandbox authentication", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await harness({
+      // frozen: the 5-minute window is checked to the second, however slow the machine
+      clock: new ManualClock({ frozen: true }),
       accounts: [
         {
           apiId: CREDS.apiId,
