@@ -1,4 +1,4 @@
-// receipt benchmark: how long kios takes to draw one receipt (satori layout + resvg PNG) and
+// receipt and price-list picture benchmark: how long kios takes to draw one receipt (satori layout + resvg PNG) and
 // how big it is, for an airtime order, a PLN token and a two-period bill; against resvg alone
 // drawing an SVG of the same size (the floor of any SVG-to-PNG receipt), in the same run.
 // Goal (issue 17): under 150 ms and 100 KB a receipt.
@@ -7,6 +7,8 @@
 import { parseArgs } from "node:util";
 import { Resvg } from "@resvg/resvg-js";
 import { createI18n, translator } from "../src/bot/i18n.ts";
+import { priceListPictureOf } from "../src/bot/price-list/content.ts";
+import { priceListPng } from "../src/bot/price-list/picture.ts";
 import { receiptOf } from "../src/bot/receipts/receipt.ts";
 import { receiptPng } from "../src/bot/receipts/render.ts";
 import type { Order } from "../src/commerce/orders/types.ts";
@@ -92,4 +94,66 @@ printTable(
   `one receipt drawn (medians of ${REPS})`,
   ["receipt", "ms", "resvg alone, ms", "ratio", "KB", "goal", "met"],
   rows,
+);
+
+// the /harga picture: 150 rows (a picture's most) written as SVG text and drawn by resvg
+// on libuv's pool. "event loop" is the part the bot's thread spends before it is free
+// again; the floor is resvg drawing a blank picture of the same size.
+const ROWS = 150;
+const list = priceListPictureOf(t, {
+  shop: "Toko Kios",
+  scope: { brand: "TELKOMSEL" },
+  items: Array.from({ length: ROWS }, (_, i) => ({
+    code: `TSELD${i}`,
+    name: `Telkomsel Data ${i + 1} GB 30 Hari`,
+    category: i < 40 ? "Pulsa" : "Data",
+    brand: "TELKOMSEL",
+    type: "prepaid" as const,
+    operator: "telkomsel" as const,
+    description: "",
+    startCutOff: i % 25 === 0 ? "00:00" : null,
+    endCutOff: i % 25 === 0 ? "23:59" : null,
+    pausedUntil: null,
+    supplierPrice: 0,
+    price: 5_000 + i * 1_000,
+  })),
+  total: 300,
+  now: at.getTime(),
+  markup: 0,
+});
+await priceListPng(list);
+const total: number[] = [];
+const sync: number[] = [];
+const blank: number[] = [];
+let listBytes = 0;
+let listHeight = 0;
+for (let i = 0; i < Math.max(5, Math.floor(REPS / 3)); i++) {
+  let began = performance.now();
+  const pending = priceListPng(list);
+  sync.push(performance.now() - began);
+  const png = await pending;
+  total.push(performance.now() - began);
+  listBytes = png.length;
+  listHeight = png.readUInt32BE(20);
+  began = performance.now();
+  new Resvg(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="${listHeight}"><rect width="600" height="${listHeight}" fill="#fff"/></svg>`,
+  )
+    .render()
+    .asPng();
+  blank.push(performance.now() - began);
+}
+printTable(
+  `a ${ROWS}-row price-list picture, 600×${listHeight} (medians)`,
+  ["measure", "ms", "blank picture, ms", "ratio", "KB"],
+  [
+    [
+      "drawn, in all",
+      median(total).toFixed(1),
+      median(blank).toFixed(1),
+      (median(total) / median(blank)).toFixed(1),
+      (listBytes / 1024).toFixed(1),
+    ],
+    ["of it on the event loop", median(sync).toFixed(1), "", "", ""],
+  ],
 );

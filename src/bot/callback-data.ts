@@ -48,6 +48,10 @@ export const CB = {
   receipt: "sk",
   /** the figures under a /laporan chart as CSV: lc:<days> */
   laporanCsv: "lc",
+  /** a price list page: hg:<scope key>:<page>, or the categories: hg:i */
+  priceList: "hg",
+  /** a price list as a picture: hi:<scope key> */
+  priceListPicture: "hi",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

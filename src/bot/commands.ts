@@ -9,6 +9,7 @@ const CUSTOMER_COMMANDS = [
   "saldo",
   "deposit",
   "riwayat",
+  "harga",
   "status",
   "lang",
   "help",

@@ -15,6 +15,7 @@ import { historyButtons, historyCommands } from "./features/history.ts";
 import { languageButtons, languageCommands } from "./features/language.ts";
 import { menuFeature } from "./features/menu.ts";
 import { paymentButtons } from "./features/payments.ts";
+import { priceListButtons, priceListCommands } from "./features/price-list.ts";
 import { quickOrderFeature } from "./features/quick-order.ts";
 import { receiptSettingsFeature } from "./features/receipt-settings.ts";
 import { receiptButtons } from "./features/receipts.ts";
@@ -87,6 +88,7 @@ export function createBot(deps: BotDeps): KiosBot {
     checkoutButtons(),
     paymentButtons(),
     receiptButtons(),
+    priceListButtons(),
     historyButtons(),
     languageButtons(),
     adminButtons(),
@@ -109,6 +111,7 @@ export function createBot(deps: BotDeps): KiosBot {
     walletFeature(),
     receiptSettingsFeature(),
     historyCommands(),
+    priceListCommands(),
     statusFeature(),
     adminCommands(),
     quickOrderFeature(),

@@ -163,6 +163,7 @@ describe("start, menu, language, help, unknown input", () => {
       "saldo",
       "deposit",
       "riwayat",
+      "harga",
       "status",
       "lang",
       "help",

@@ -187,7 +187,7 @@ describe("locales", () => {
       ...["pulsa", "pln", "ewallet", "game", "bill", "saldo", "history", "help"].map(
         (e) => `menu-${e}`,
       ),
-      ...["start", "saldo", "deposit", "riwayat", "status", "lang", "help", "cancel"].map(
+      ...["start", "saldo", "deposit", "riwayat", "harga", "status", "lang", "help", "cancel"].map(
         (c) => `cmd-${c}`,
       ),
       ...[

@@ -22,6 +22,7 @@ help-customer =
     /saldo: your balance
     /deposit &lt;amount&gt;: top up, e.g. /deposit 100000
     /riwayat: recent orders
+    /harga [brand|category]: price list, also as a picture
     /status &lt;ref&gt;: one order's status
     /lang: change language (Bahasa Indonesia)
     /cancel: cancel what is in progress
@@ -29,6 +30,7 @@ help-reseller =
     <b>Resellers</b>
     Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, e.g. <code>TSEL10.081234567890</code>.
     /saldo also shows today's spend.
+    /struk: your shop name and prices on receipts (and price-list pictures) for your buyers
 help-admin =
     <b>Admin</b>
     /balance: supplier balance
@@ -442,3 +444,21 @@ receipt-settings-usage = Change with: /struk name &lt;your shop&gt; · /struk pr
 receipt-settings-resellers = /struk is for resellers.
 receipt-settings-bad-name = A shop name of 1–{ $max } characters, e.g. /struk name Budi's Shop.
 receipt-settings-bad-markup = The amount added is a number of rupiah, e.g. /struk price 2000.
+cmd-harga = Price list
+price-list-index =
+    📋 <b>Price list</b>
+    Choose a category, or type /harga &lt;brand or category&gt;, e.g. /harga telkomsel or /harga telkomsel data.
+price-list-title = 📋 <b>{ $scope }</b> · { $count } on sale · { $page }/{ $pages }
+price-list-reseller = Your reseller prices.
+price-list-admin-fee = admin fee { $price }
+price-list-not-found = Nothing is for sale under a brand or category “{ $text }”. Choose a category:
+price-list-suggest = Which one do you mean?
+btn-price-list-picture = 🖼 Picture to share
+btn-price-list-index = 📋 All categories
+price-list-picture-title = Price List { $scope }
+price-list-picture-as-of = As of { $when }
+price-list-picture-more = … and { $more } more.
+price-list-picture-footer = Prices may change without notice.
+price-list-picture-caption = 📋 { $scope }: { $count } on sale, as of { $when }.
+price-list-picture-cut = The picture holds the first { $shown }; narrow it with /harga &lt;brand&gt; &lt;category&gt;.
+price-list-picture-markup = Prices in the picture include your { $markup } (/struk price).

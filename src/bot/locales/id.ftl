@@ -22,6 +22,7 @@ help-customer =
     /saldo: cek saldo
     /deposit &lt;jumlah&gt;: isi saldo, misalnya /deposit 100000
     /riwayat: transaksi terakhir
+    /harga [brand|kategori]: daftar harga, juga sebagai gambar
     /status &lt;ref&gt;: status satu transaksi
     /lang: ganti bahasa (English)
     /cancel: batalkan proses yang sedang berjalan
@@ -29,6 +30,7 @@ help-reseller =
     <b>Reseller</b>
     Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
     /saldo juga menampilkan belanja hari ini.
+    /struk: nama toko dan harga di struk (dan gambar daftar harga) untuk pembelimu
 help-admin =
     <b>Admin</b>
     /balance: saldo supplier
@@ -442,3 +444,21 @@ receipt-settings-usage = Ubah dengan: /struk nama &lt;nama tokomu&gt; · /struk 
 receipt-settings-resellers = /struk hanya untuk reseller.
 receipt-settings-bad-name = Nama toko 1–{ $max } huruf, misalnya /struk nama Toko Budi.
 receipt-settings-bad-markup = Tambahan harga berupa angka rupiah, misalnya /struk harga 2000.
+cmd-harga = Daftar harga
+price-list-index =
+    📋 <b>Daftar harga</b>
+    Pilih kategori, atau ketik /harga &lt;brand atau kategori&gt;, misalnya /harga telkomsel atau /harga telkomsel data.
+price-list-title = 📋 <b>{ $scope }</b> · { $count } produk · { $page }/{ $pages }
+price-list-reseller = Harga reseller kamu.
+price-list-admin-fee = admin { $price }
+price-list-not-found = Tidak ada brand atau kategori “{ $text }” yang dijual. Pilih kategori:
+price-list-suggest = Maksud kamu yang mana?
+btn-price-list-picture = 🖼 Gambar untuk dibagikan
+btn-price-list-index = 📋 Semua kategori
+price-list-picture-title = Daftar Harga { $scope }
+price-list-picture-as-of = Per { $when }
+price-list-picture-more = … dan { $more } produk lagi.
+price-list-picture-footer = Harga dapat berubah sewaktu-waktu.
+price-list-picture-caption = 📋 { $scope }: { $count } produk, per { $when }.
+price-list-picture-cut = Gambar memuat { $shown } produk pertama; persempit dengan /harga &lt;brand&gt; &lt;kategori&gt;.
+price-list-picture-markup = Harga di gambar sudah ditambah { $markup } (/struk harga).

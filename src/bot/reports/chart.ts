@@ -1,16 +1,13 @@
-import { createRequire } from "node:module";
 import { Resvg } from "@resvg/resvg-js";
 import * as vega from "vega";
 import * as vegaLite from "vega-lite";
 import type { DailyFigures, TopProduct } from "../../commerce/orders/daily.ts";
+import { INTER_FILES } from "../pictures/layout.ts";
 
 // the owner's chart, drawn server-side: a Vega-Lite spec compiled to Vega, rendered to SVG
 // (no canvas needed), rasterised by resvg with the Inter font from npm.
 
-const require = createRequire(import.meta.url);
-const FONTS = ["400Regular/Inter_400Regular.ttf", "700Bold/Inter_700Bold.ttf"].map((f) =>
-  require.resolve(`@expo-google-fonts/inter/${f}`),
-);
+const FONTS = Object.values(INTER_FILES);
 
 export interface ChartLabels {
   title: string;

@@ -5,6 +5,7 @@ export * from "./categories.ts";
 export * from "./errors.ts";
 export * from "./markup-rules.ts";
 export * from "./operators.ts";
+export * from "./price-list.ts";
 export * from "./prices.ts";
 export * from "./pricing.ts";
 export * from "./queries.ts";

@@ -49,7 +49,8 @@ export interface PageOptions extends TierOptions {
 }
 
 const DEFAULT_PAGE_SIZE = 10;
-const MAX_PAGE_SIZE = 100;
+/** the most rows one query returns */
+export const MAX_PAGE_SIZE = 100;
 
 function toItem(row: Record<string, unknown>): CatalogueItem {
   return {
@@ -68,7 +69,8 @@ function toItem(row: Record<string, unknown>): CatalogueItem {
   };
 }
 
-async function page(
+/** sellable products matching a condition on products aliased p, paged (see PricedQuery) */
+export async function productsWhere(
   db: Executor,
   where: SQL,
   opts: PageOptions,
@@ -136,7 +138,7 @@ export function productsByOperator(
 ): Promise<Page<CatalogueItem>> {
   const ops = typeof operator === "string" ? [operator] : [...operator];
   if (ops.length === 0) return Promise.resolve({ items: [], total: 0 });
-  return page(db, catalogueFilters.byOperator(ops, category), opts);
+  return productsWhere(db, catalogueFilters.byOperator(ops, category), opts);
 }
 
 /** one brand's products of a type (a game, an e-wallet, a bill kind) */
@@ -146,7 +148,7 @@ export function productsByBrand(
   brand: string,
   opts: PageOptions,
 ): Promise<Page<CatalogueItem>> {
-  return page(db, catalogueFilters.byBrand(type, brand), opts);
+  return productsWhere(db, catalogueFilters.byBrand(type, brand), opts);
 }
 
 export function productsByCategory(
@@ -154,7 +156,7 @@ export function productsByCategory(
   category: string,
   opts: PageOptions,
 ): Promise<Page<CatalogueItem>> {
-  return page(db, catalogueFilters.byCategory(category), opts);
+  return productsWhere(db, catalogueFilters.byCategory(category), opts);
 }
 
 /** a sellable product with the tier's price, or null */
@@ -163,7 +165,7 @@ export async function productByCode(
   code: string,
   opts: TierOptions,
 ): Promise<CatalogueItem | null> {
-  const found = await page(db, catalogueFilters.byCode(code), { ...opts, limit: 1 });
+  const found = await productsWhere(db, catalogueFilters.byCode(code), { ...opts, limit: 1 });
   return found.items[0] ?? null;
 }
 
@@ -177,7 +179,7 @@ export function searchProducts(
   opts: PageOptions,
 ): Promise<Page<CatalogueItem>> {
   if (searchWords(text).length === 0) return Promise.resolve({ items: [], total: 0 });
-  return page(
+  return productsWhere(
     db,
     catalogueFilters.byText(text),
     opts,

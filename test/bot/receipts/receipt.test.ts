@@ -5,6 +5,7 @@ import { createI18n, translator } from "../../../src/bot/i18n.ts";
 import { type BillInquiry, receiptOf } from "../../../src/bot/receipts/receipt.ts";
 import { receiptPng } from "../../../src/bot/receipts/render.ts";
 import type { Order } from "../../../src/commerce/orders/types.ts";
+import { pngSize } from "../../helpers/png.ts";
 
 // receipts (struk) from known orders: an airtime order, a PLN token and a two-period bill.
 // Each is checked as text (what the receipt says) and as a picture (a PNG that decodes, in
@@ -50,13 +51,6 @@ function order(over: Partial<Order>): Order {
     updatedAt: at,
     ...over,
   } as Order;
-}
-
-/** width and height from a PNG's IHDR, and that it is one */
-function pngSize(png: Buffer): { width: number; height: number } {
-  expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
-  expect(png.subarray(12, 16).toString("latin1")).toBe("IHDR");
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 async function drawn(name: string, r: ReturnType<typeof receiptOf>) {

@@ -1,0 +1,142 @@
+import { closureOf } from "../../commerce/catalogue/availability.ts";
+import type { PriceListScope } from "../../commerce/catalogue/price-list.ts";
+import type { Tier } from "../../commerce/catalogue/pricing.ts";
+import type { CatalogueItem } from "../../commerce/catalogue/queries.ts";
+import { escapeHtml, rupiah, wibDateTime, wibTime } from "../format.ts";
+import type { Translate } from "../i18n.ts";
+
+// what /harga says: a page of the caller's prices as chat text, and the whole list as the
+// lines of a picture to forward. Rows are grouped under what the scope leaves open (the
+// brand within a category, the category within a brand); a closed product says when it
+// opens again.
+
+export const PRICE_LIST_PAGE_SIZE = 15;
+/** a picture holds this many rows; Telegram shows a photo up to 10,000 px wide + high */
+export const PICTURE_MAX_ROWS = 150;
+
+/** "Pulsa · TELKOMSEL" */
+export function scopeLabel(scope: PriceListScope): string {
+  return [scope.category, scope.brand].filter((s) => s !== undefined).join(" · ");
+}
+
+/** the heading a row goes under: the parts of its name the scope leaves open */
+function groupOf(scope: PriceListScope, item: CatalogueItem): string | undefined {
+  const parts = [
+    scope.category === undefined ? item.category : undefined,
+    scope.brand === undefined ? item.brand : undefined,
+  ].filter((s) => s !== undefined);
+  return parts.length > 0 ? parts.join(" · ") : undefined;
+}
+
+/** a bill's price is its admin fee, paid on top of the bill */
+function priceText(t: Translate, item: CatalogueItem, price: number): string {
+  return item.type === "pasca"
+    ? t("price-list-admin-fee", { price: rupiah(price) })
+    : rupiah(price);
+}
+
+/** items in groups, in their order: a new group whenever the heading changes */
+function grouped<T>(
+  scope: PriceListScope,
+  items: readonly CatalogueItem[],
+  row: (item: CatalogueItem) => T,
+): { heading: string | undefined; rows: T[] }[] {
+  const groups: { heading: string | undefined; rows: T[] }[] = [];
+  for (const item of items) {
+    const heading = groupOf(scope, item);
+    const last = groups.at(-1);
+    if (last && last.heading === heading) last.rows.push(row(item));
+    else groups.push({ heading, rows: [row(item)] });
+  }
+  return groups;
+}
+
+/** one page of the list, as chat HTML */
+export function priceListText(
+  t: Translate,
+  o: {
+    scope: PriceListScope;
+    items: readonly CatalogueItem[];
+    total: number;
+    page: number;
+    pages: number;
+    tier: Tier;
+    now: number;
+  },
+): string {
+  const lines = [
+    t("price-list-title", {
+      scope: escapeHtml(scopeLabel(o.scope)),
+      count: String(o.total),
+      page: String(o.page + 1),
+      pages: String(o.pages),
+    }),
+  ];
+  if (o.tier === "reseller") lines.push(t("price-list-reseller"));
+  for (const group of grouped(o.scope, o.items, (item) => item)) {
+    lines.push("");
+    if (group.heading) lines.push(`<b>${escapeHtml(group.heading)}</b>`);
+    for (const item of group.rows) {
+      const closed = closureOf(item, o.now);
+      // resellers order by code (KODE.TUJUAN); customers tap through the menu
+      const code = o.tier === "reseller" ? `<code>${escapeHtml(item.code)}</code> ` : "";
+      const row = `${code}${escapeHtml(item.name)} · ${priceText(t, item, item.price)}`;
+      lines.push(
+        closed ? `⛔ ${row} · ${t("product-closed-label", { until: wibTime(closed.until) })}` : row,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+interface PictureRow {
+  name: string;
+  price: string;
+  /** "tutup s/d 00:15 WIB" for a closed product */
+  closed?: string | undefined;
+}
+
+/** what a price-list picture says */
+export interface PriceListPicture {
+  shop: string;
+  title: string;
+  asOf: string;
+  groups: { heading: string | undefined; rows: PictureRow[] }[];
+  /** a line saying how many more products did not fit */
+  more?: string | undefined;
+  footer: string;
+}
+
+/**
+ * the list as a picture for the caller's buyers: the shop's (or the reseller's own) name,
+ * and each price with the amount they add (/struk harga) so it reads as their price
+ */
+export function priceListPictureOf(
+  t: Translate,
+  o: {
+    shop: string;
+    scope: PriceListScope;
+    items: readonly CatalogueItem[];
+    total: number;
+    now: number;
+    markup: number;
+  },
+): PriceListPicture {
+  const shown = o.items.slice(0, PICTURE_MAX_ROWS);
+  const more = o.total - shown.length;
+  return {
+    shop: o.shop,
+    title: t("price-list-picture-title", { scope: scopeLabel(o.scope) }),
+    asOf: t("price-list-picture-as-of", { when: wibDateTime(o.now) }),
+    groups: grouped(o.scope, shown, (item) => {
+      const closed = closureOf(item, o.now);
+      return {
+        name: item.name,
+        price: priceText(t, item, item.price + o.markup),
+        closed: closed ? t("product-closed-label", { until: wibTime(closed.until) }) : undefined,
+      };
+    }),
+    more: more > 0 ? t("price-list-picture-more", { more: String(more) }) : undefined,
+    footer: t("price-list-picture-footer"),
+  };
+}
