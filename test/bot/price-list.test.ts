@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setMarkupRule } from "../../src/commerce/catalogue/markup-rules.ts";
 import { productByCode } from "../../src/commerce/catalogue/queries.ts";
 import { setReceiptSettings } from "../../src/commerce/receipt-settings.ts";
-import { users } from "../../src/db/schema.ts";
+import { products, users } from "../../src/db/schema.ts";
 import { labels } from "../helpers/chat-driver.ts";
 import { testDriver } from "../helpers/db.ts";
 import { type Journey, startJourney } from "../helpers/e2e.ts";
@@ -77,12 +77,12 @@ describe(`/harga in chat (${testDriver})`, () => {
   it("marks products that are closed, with when they open", async () => {
     const db = j.app.app.database.db;
     const until = new Date(j.clock.now() + 3_600_000);
-    await db.execute(sql`update products set paused_until = ${until} where code = 'TSEL5'`);
+    await db.update(products).set({ pausedUntil: until }).where(eq(products.code, "TSEL5"));
     const at = j.say(CUSTOMER, "/harga pulsa telkomsel");
     const list = await j.waitMessage(CUSTOMER, /Pulsa · TELKOMSEL/, at);
     expect(list.text).toMatch(/⛔ Telkomsel 5\.000 · Rp[\d.]+ · tutup s\/d \d\d:\d\d WIB/);
     expect(list.text).not.toMatch(/⛔ Telkomsel 10\.000/);
-    await db.execute(sql`update products set paused_until = null where code = 'TSEL5'`);
+    await db.update(products).set({ pausedUntil: null }).where(eq(products.code, "TSEL5"));
   });
 
   it("answers a name it does not know, and offers the names that hold a part", async () => {
