@@ -10,6 +10,7 @@ import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { DEMO_BALANCE, PLAYGROUND_CUSTOMER } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";
+import { lastBotMessage, openAirtimeCard } from "./chat-page.ts";
 
 // what a newcomer does after `npm start`: open the page and buy airtime by clicking, with
 // the real kios (its bot, engine and sandbox supplier) behind the page
@@ -33,20 +34,6 @@ describe(`buying airtime in the playground, in Chromium (${testDriver})`, () => 
     await t?.stop();
   });
 
-  /** the last bot message whose text (not its buttons) matches */
-  const lastBotMessage = (text: RegExp) =>
-    page
-      .locator('[data-testid="message"][data-sender="bot"]')
-      .filter({ has: page.getByTestId("message-text").filter({ hasText: text }) })
-      .last();
-
-  async function send(text: string) {
-    const input = page.getByTestId("input");
-    await input.click();
-    await input.fill(text);
-    await input.press("Enter");
-  }
-
   it("opens the page, buys Telkomsel 10.000 by clicking, and sees the SN", async () => {
     if (missing) throw new Error(missing);
     const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
@@ -57,30 +44,7 @@ describe(`buying airtime in the playground, in Chromium (${testDriver})`, () => 
 
     await page.goto(`${t.baseUrl}/`);
     await page.locator("[data-ready=true]").waitFor();
-    await send("/start");
-
-    const menu = lastBotMessage(/Halo/);
-    await menu.getByTestId("button").filter({ hasText: "Pulsa & Data" }).click();
-    await lastBotMessage(/nomor HP/).waitFor();
-    await send("0812 3456 7901");
-    await lastBotMessage(/pulsa atau paket data/)
-      .getByTestId("button")
-      .filter({ hasText: /^Pulsa$/ })
-      .click();
-
-    const list = lastBotMessage(/Pulsa Telkomsel untuk 081234567901/);
-    const buttons = list.getByTestId("button");
-    const item = buttons.filter({ hasText: /^Telkomsel 10\.000 ·/ });
-    await buttons.first().waitFor();
-    // a paged list: turn pages until the product shows, waiting for each page to render
-    for (let pageNo = 0; pageNo < 10 && (await item.count()) === 0; pageNo++) {
-      const shown = await buttons.allTextContents();
-      await buttons.filter({ hasText: "▶️" }).click();
-      await expect.poll(() => buttons.allTextContents(), { timeout: STEP_MS }).not.toEqual(shown);
-    }
-    await item.click();
-
-    const card = lastBotMessage(/Konfirmasi pembelian/);
+    const card = await openAirtimeCard(page, "0812 3456 7901", STEP_MS);
     const cardText = (await card.getByTestId("message-text").textContent()) ?? "";
     expect(cardText).toContain("Produk: Telkomsel 10.000");
     const price = Number(/Harga: Rp([\d.]+)/.exec(cardText)?.[1]?.replaceAll(".", ""));
@@ -88,7 +52,7 @@ describe(`buying airtime in the playground, in Chromium (${testDriver})`, () => 
     await card.getByTestId("button").filter({ hasText: /Bayar/ }).click();
 
     // the same message moves to ✅ with the serial number
-    const done = lastBotMessage(/Berhasil/);
+    const done = lastBotMessage(page, /Berhasil/);
     await done.waitFor();
     expect(await done.getByTestId("message-text").textContent()).toMatch(/SN/);
     await page.screenshot({ path: join(SCREENSHOTS, "playground-airtime.png") });

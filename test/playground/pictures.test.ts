@@ -9,6 +9,7 @@ import {
 import { PLAYGROUND_ADMIN } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";
+import { lastBotMessage, openAirtimeCard, send } from "./chat-page.ts";
 
 // pictures where people look, as the playground shows them: a purchase's receipt (🧾 Struk)
 // and the owner's /laporan chart render as images in the chat page, in Chromium.
@@ -37,17 +38,6 @@ describe(`receipts and charts in the playground, in Chromium (${testDriver})`, (
     await t?.stop();
   });
 
-  const botMessages = () => page.locator('[data-testid="message"][data-sender="bot"]');
-  const lastBotMessage = (text: RegExp) =>
-    botMessages()
-      .filter({ has: page.getByTestId("message-text").filter({ hasText: text }) })
-      .last();
-  async function send(text: string) {
-    const input = page.getByTestId("input");
-    await input.click();
-    await input.fill(text);
-    await input.press("Enter");
-  }
   /** the last picture in the chat, once the browser has decoded it */
   async function lastPicture(): Promise<{ width: number; height: number }> {
     const img = page.locator("img.photo").last();
@@ -66,29 +56,9 @@ describe(`receipts and charts in the playground, in Chromium (${testDriver})`, (
   }, async () => {
     if (missing) throw new Error(missing);
     // a reseller-style quick way to a card: the menu, a number, Pulsa, the product
-    await send("/start");
-    await lastBotMessage(/Halo/).getByTestId("button").filter({ hasText: "Pulsa & Data" }).click();
-    await lastBotMessage(/nomor HP/).waitFor();
-    await send("0812 3456 7921");
-    await lastBotMessage(/pulsa atau paket data/)
-      .getByTestId("button")
-      .filter({ hasText: /^Pulsa$/ })
-      .click();
-    const list = lastBotMessage(/Pulsa Telkomsel untuk 081234567921/);
-    const buttons = list.getByTestId("button");
-    const item = buttons.filter({ hasText: /^Telkomsel 10\.000 ·/ });
-    await buttons.first().waitFor();
-    for (let pageNo = 0; pageNo < 10 && (await item.count()) === 0; pageNo++) {
-      const shown = await buttons.allTextContents();
-      await buttons.filter({ hasText: "▶️" }).click();
-      await expect.poll(() => buttons.allTextContents(), { timeout: STEP_MS }).not.toEqual(shown);
-    }
-    await item.click();
-    await lastBotMessage(/Konfirmasi pembelian/)
-      .getByTestId("button")
-      .filter({ hasText: /Bayar/ })
-      .click();
-    const done = lastBotMessage(/Berhasil/);
+    const card = await openAirtimeCard(page, "0812 3456 7921", STEP_MS);
+    await card.getByTestId("button").filter({ hasText: /Bayar/ }).click();
+    const done = lastBotMessage(page, /Berhasil/);
     await done.getByTestId("button").filter({ hasText: "Struk" }).click();
     const receipt = await lastPicture();
     expect(receipt.width).toBe(480);
@@ -100,7 +70,7 @@ describe(`receipts and charts in the playground, in Chromium (${testDriver})`, (
       .locator(`[data-testid="user-option"][data-user-id="${PLAYGROUND_ADMIN.id}"]`)
       .click();
     await page.getByTestId("current-user").filter({ hasText: PLAYGROUND_ADMIN.name }).waitFor();
-    await send("/laporan 7");
+    await send(page, "/laporan 7");
     const chart = await lastPicture();
     expect(chart.width).toBeGreaterThan(900);
     await page.screenshot({ path: join(SCREENSHOTS, "playground-laporan.png") });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   browserMissing,
@@ -10,6 +10,7 @@ import { debitWallet, walletBalance } from "../../src/commerce/wallet/ledger.ts"
 import { DEMO_BALANCE, PLAYGROUND_CUSTOMER } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";
+import { lastBotMessage, openAirtimeCard, send } from "./chat-page.ts";
 
 // what a newcomer does after `npm start` to top up: /deposit, the QR, the sandbox's Pay
 // button beside it, and the balance arriving in the same message; then "Top up and buy":
@@ -40,21 +41,8 @@ describe(`topping up by QRIS in the playground, in Chromium (${testDriver})`, ()
     await t?.stop();
   });
 
-  const lastBotMessage = (text: RegExp) =>
-    page
-      .locator('[data-testid="message"][data-sender="bot"]')
-      .filter({ has: page.getByTestId("message-text").filter({ hasText: text }) })
-      .last();
-
-  async function send(text: string) {
-    const input = page.getByTestId("input");
-    await input.click();
-    await input.fill(text);
-    await input.press("Enter");
-  }
-
   /** clicks the QR's sandbox button: its page opens in a new tab, where Pay is pressed */
-  async function payInSandbox(qr: ReturnType<typeof lastBotMessage>) {
+  async function payInSandbox(qr: Locator) {
     const opened = context.waitForEvent("page");
     await qr.getByTestId("button").filter({ hasText: "Bayar (sandbox)" }).click();
     const tab = await opened;
@@ -71,8 +59,8 @@ describe(`topping up by QRIS in the playground, in Chromium (${testDriver})`, ()
     if (missing) throw new Error(missing);
     const problems: string[] = [];
     page.on("pageerror", (err) => problems.push(err.message));
-    await send("/deposit 50000");
-    const qr = lastBotMessage(/Bayar Rp50\.000 dengan QRIS/);
+    await send(page, "/deposit 50000");
+    const qr = lastBotMessage(page, /Bayar Rp50\.000 dengan QRIS/);
     await qr.waitFor();
     // the QR is a real picture
     const img = qr.locator("img.photo");
@@ -82,7 +70,7 @@ describe(`topping up by QRIS in the playground, in Chromium (${testDriver})`, ()
     await page.screenshot({ path: join(SCREENSHOTS, "playground-qris.png") });
 
     await payInSandbox(qr);
-    const paid = lastBotMessage(/✅ Saldo masuk Rp50\.000/);
+    const paid = lastBotMessage(page, /✅ Saldo masuk Rp50\.000/);
     await paid.waitFor();
     expect(await paid.getByTestId("message-text").textContent()).toContain(
       `Saldo kamu: Rp${(DEMO_BALANCE + 50_000).toLocaleString("id-ID")}`,
@@ -107,38 +95,20 @@ describe(`topping up by QRIS in the playground, in Chromium (${testDriver})`, ()
       key: "test:short",
     });
 
-    await send("/start");
-    await lastBotMessage(/Halo/).getByTestId("button").filter({ hasText: "Pulsa & Data" }).click();
-    await lastBotMessage(/nomor HP/).waitFor();
-    await send("0812 3456 7911");
-    await lastBotMessage(/pulsa atau paket data/)
-      .getByTestId("button")
-      .filter({ hasText: /^Pulsa$/ })
-      .click();
-    const list = lastBotMessage(/Pulsa Telkomsel untuk 081234567911/);
-    const buttons = list.getByTestId("button");
-    const item = buttons.filter({ hasText: /^Telkomsel 10\.000 ·/ });
-    await buttons.first().waitFor();
-    for (let pageNo = 0; pageNo < 10 && (await item.count()) === 0; pageNo++) {
-      const shown = await buttons.allTextContents();
-      await buttons.filter({ hasText: "▶️" }).click();
-      await expect.poll(() => buttons.allTextContents(), { timeout: STEP_MS }).not.toEqual(shown);
-    }
-    await item.click();
-    const card = lastBotMessage(/Konfirmasi pembelian/);
+    const card = await openAirtimeCard(page, "0812 3456 7911", STEP_MS);
     await card.getByTestId("button").filter({ hasText: /Bayar/ }).click();
 
-    const short = lastBotMessage(/Saldo tidak cukup/);
+    const short = lastBotMessage(page, /Saldo tidak cukup/);
     await short
       .getByTestId("button")
       .filter({ hasText: /& beli/ })
       .click();
-    const qr = lastBotMessage(/dengan QRIS/);
+    const qr = lastBotMessage(page, /dengan QRIS/);
     await qr.waitFor();
     await payInSandbox(qr);
 
     // the card that was short is bought by itself
-    const done = lastBotMessage(/Berhasil/);
+    const done = lastBotMessage(page, /Berhasil/);
     // on a failure, the chat's last messages say where it stopped
     await done.waitFor().catch(async (e) => {
       console.log(
@@ -147,7 +117,10 @@ describe(`topping up by QRIS in the playground, in Chromium (${testDriver})`, ()
       throw e;
     });
     expect(await done.getByTestId("message-text").textContent()).toMatch(/SN/);
-    await lastBotMessage(/✅ Saldo masuk Rp10\.000\nDipakai untuk pembelian di atas/).waitFor();
+    await lastBotMessage(
+      page,
+      /✅ Saldo masuk Rp10\.000\nDipakai untuk pembelian di atas/,
+    ).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "playground-top-up-and-buy.png") });
   });
 });

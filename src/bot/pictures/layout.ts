@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Resvg } from "@resvg/resvg-js";
+import { renderAsync } from "@resvg/resvg-js";
 import satori from "satori";
 
 // pictures drawn in-process, without a browser: satori lays a tree of flexbox boxes out to
@@ -45,5 +45,7 @@ export async function picturePng(tree: PictureNode, width: number): Promise<Buff
     width,
     fonts: loadFonts(),
   });
-  return new Resvg(svg, { fitTo: { mode: "width", value: width } }).render().asPng();
+  // rasterised on libuv's pool: the bot's thread is free meanwhile
+  const image = await renderAsync(svg, { fitTo: { mode: "width", value: width } });
+  return image.asPng();
 }

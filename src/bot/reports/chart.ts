@@ -1,4 +1,4 @@
-import { Resvg } from "@resvg/resvg-js";
+import { renderAsync } from "@resvg/resvg-js";
 import * as vega from "vega";
 import * as vegaLite from "vega-lite";
 import type { DailyFigures, TopProduct } from "../../commerce/orders/daily.ts";
@@ -112,14 +112,13 @@ export async function chartSvg(spec: vegaLite.TopLevelSpec): Promise<string> {
   }
 }
 
-/** the SVG as a PNG */
-export function chartPng(svg: string): Buffer {
-  return new Resvg(svg, {
+/** the SVG as a PNG, drawn on libuv's pool so the bot's thread stays free */
+export async function chartPng(svg: string): Promise<Buffer> {
+  const image = await renderAsync(svg, {
     font: { fontFiles: FONTS, loadSystemFonts: false, defaultFontFamily: "Inter" },
     fitTo: { mode: "zoom", value: 1.5 },
-  })
-    .render()
-    .asPng();
+  });
+  return image.asPng();
 }
 
 /** the daily figures as CSV: the chart's data, to open in a spreadsheet */

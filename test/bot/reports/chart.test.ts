@@ -141,7 +141,7 @@ describe(`the owner's chart (${testDriver})`, () => {
     // amounts as kios writes them: a dot per thousand
     expect(svg).toContain("300.000");
     expect(svg).not.toContain("300,000");
-    const png = chartPng(svg);
+    const png = await chartPng(svg);
     const { width, height } = pngSize(png);
     expect(width).toBeGreaterThan(900);
     expect(height).toBeGreaterThan(600);

@@ -38,7 +38,7 @@ export function adminLaporan(): Composer<BotContext> {
     const orders = sum((d) => d.orders);
     const success = sum((d) => d.success);
     const svg = await chartSvg(chartSpec(labels(ctx.t, days), series, top));
-    await ctx.replyWithPhoto(new InputFile(chartPng(svg), `laporan-${days}.png`), {
+    await ctx.replyWithPhoto(new InputFile(await chartPng(svg), `laporan-${days}.png`), {
       caption: ctx.t("laporan-caption", {
         days: String(days),
         orders: String(orders),
