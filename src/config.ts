@@ -176,6 +176,7 @@ const schema = z.object({
     emptyToUndefined,
     z.string().trim().max(40, { message: "must be at most 40 characters" }).optional(),
   ),
+  SHOP_LOGO: optionalString,
   INBOX_CONCURRENCY: concurrency("64", "chats"),
   SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
@@ -279,6 +280,8 @@ export interface Config {
   depositManual: boolean;
   /** the shop's name on receipts; undefined: the bot's name */
   shopName: string | undefined;
+  /** a PNG, JPEG or SVG file shown above the shop's name on receipts and price lists */
+  shopLogo: string | undefined;
   /** how many chats' updates one worker process handles at once */
   inboxConcurrency: number;
   /** how many orders one worker process settles at once (status checks, supplier reports) */
@@ -384,6 +387,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     paymentTopUpStep: p.PAYMENT_TOPUP_STEP,
     depositManual: p.DEPOSIT_MANUAL,
     shopName: p.SHOP_NAME,
+    shopLogo: p.SHOP_LOGO,
     inboxConcurrency: p.INBOX_CONCURRENCY,
     settleConcurrency: p.SETTLE_CONCURRENCY,
     productPause: {

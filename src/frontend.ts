@@ -1,6 +1,7 @@
 import { freePort } from "@kios/kit";
 import type { FrontendFactory, HttpListen, Role } from "./app.ts";
 import { telegramFrontend } from "./bot/frontend.ts";
+import { readLogo } from "./bot/pictures/logo.ts";
 import { type Config, ConfigError } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { playgroundAdminIds, playgroundFrontend } from "./playground/mode.ts";
@@ -25,6 +26,8 @@ export async function chooseFrontend(
   logger: Logger,
   options: { role?: Role; pollingTimeoutSeconds?: number } = {},
 ): Promise<FrontendChoice> {
+  // read once at start: a bad file stops the start with a line saying what is wrong
+  const shopLogo = config.shopLogo ? readLogo(config.shopLogo) : undefined;
   if (config.botToken) {
     return {
       kind: "telegram",
@@ -40,6 +43,7 @@ export async function chooseFrontend(
         supplierTesting: config.supplierTesting,
         maxAmount: config.maxAmount,
         shopName: config.shopName,
+        shopLogo,
         inboxConcurrency: config.inboxConcurrency,
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,
@@ -77,6 +81,7 @@ export async function chooseFrontend(
       logger,
       pollingTimeoutSeconds: options.pollingTimeoutSeconds,
       shopName: config.shopName,
+      shopLogo,
     }),
   };
 }

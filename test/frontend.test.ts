@@ -30,6 +30,18 @@ describe("choosing the chat front end", () => {
     expect(problems[0]).not.toContain("secret-123");
   });
 
+  it("refuses a SHOP_LOGO it can't read, with one line naming it", async () => {
+    const config = parseConfig({ PORT: "0", SHOP_LOGO: "/nonexistent/logo.png" });
+    const refused = await chooseFrontend(config, logger).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).problems).toEqual([
+      "SHOP_LOGO: /nonexistent/logo.png can't be read",
+    ]);
+  });
+
   it("runs a web or worker process with real credentials and no bot (the bot runs elsewhere)", async () => {
     const config = parseConfig({ ...REAL_SUPPLIER, PORT: "0" });
     const choice = await chooseFrontend(config, logger, { role: "web" });

@@ -2,6 +2,7 @@ import type { UserFromGetMe } from "grammy/types";
 import type { OrderDeps } from "../commerce/orders/deps.ts";
 import type { PaymentDeps } from "../commerce/payments/deps.ts";
 import type { Logger } from "../logger.ts";
+import type { Logo } from "./pictures/logo.ts";
 
 interface BotConfig {
   adminIds: readonly number[];
@@ -10,6 +11,8 @@ interface BotConfig {
   maxAmount?: number;
   /** the shop's name on receipts (SHOP_NAME); default the bot's name */
   shopName?: string | undefined;
+  /** the shop's logo on receipts and price-list pictures (SHOP_LOGO) */
+  shopLogo?: Logo | undefined;
 }
 
 /** deposits by QR through a payment gateway */

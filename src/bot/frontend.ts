@@ -9,6 +9,7 @@ import { createUpdatePipeline } from "./inbox/pipeline.ts";
 import { inboxStats, pruneHandledUpdates } from "./inbox/store.ts";
 import { createBot } from "./index.ts";
 import { createNotificationSender } from "./notify/send.ts";
+import type { Logo } from "./pictures/logo.ts";
 import { pruneConversations } from "./storage.ts";
 import { createTelegramWebhookRoute, setTelegramWebhook } from "./webhook.ts";
 
@@ -25,6 +26,8 @@ export interface TelegramFrontendOptions {
   maxAmount?: number;
   /** the shop's name on receipts (SHOP_NAME) */
   shopName?: string | undefined;
+  /** the shop's logo on receipts and price-list pictures (SHOP_LOGO) */
+  shopLogo?: Logo | undefined;
   /** how many chats one worker handles at once */
   inboxConcurrency?: number;
   logger: Logger;
@@ -55,6 +58,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         supplierTesting: o.supplierTesting,
         maxAmount: o.maxAmount,
         shopName: o.shopName,
+        shopLogo: o.shopLogo,
       },
       orders,
       payments,
@@ -99,6 +103,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         orders,
         payPageUrl: payments?.payPageUrl,
         receiptShop: () => o.shopName ?? bot.botInfo.first_name,
+        receiptLogo: o.shopLogo,
       }),
       async health(): Promise<HealthReport["checks"]> {
         if (!pipeline) return {};

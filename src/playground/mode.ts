@@ -2,6 +2,7 @@ import type { PlaygroundUser } from "@kios/bot-api-server";
 import type { Hono } from "hono";
 import type { Frontend, FrontendFactory } from "../app.ts";
 import { telegramFrontend } from "../bot/frontend.ts";
+import type { Logo } from "../bot/pictures/logo.ts";
 import { upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
 import type { Logger } from "../logger.ts";
@@ -32,6 +33,8 @@ export interface PlaygroundOptions {
   pollingTimeoutSeconds?: number;
   /** the shop's name on receipts (SHOP_NAME) */
   shopName?: string | undefined;
+  /** the shop's logo on receipts and price-list pictures (SHOP_LOGO) */
+  shopLogo?: Logo | undefined;
 }
 
 /** the admin ids the playground runs with: the configured ones plus the demo admin */
@@ -61,6 +64,7 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
       logger: o.logger,
       pollingTimeoutSeconds: o.pollingTimeoutSeconds,
       shopName: o.shopName,
+      shopLogo: o.shopLogo,
     })(core);
     return {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is

@@ -190,6 +190,7 @@ export function priceListButtons(): Composer<BotContext> {
     const png = await priceListPng(
       priceListPictureOf(ctx.t, {
         shop: settings.shopName ?? ctx.deps.config.shopName ?? ctx.me.first_name,
+        logo: settings.shopName ? undefined : ctx.deps.config.shopLogo,
         scope,
         items,
         total,

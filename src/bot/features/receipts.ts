@@ -26,6 +26,7 @@ export function receiptButtons(): Composer<BotContext> {
       chatId: ctx.chat!.id,
       replyTo: ctx.callbackQuery.message?.message_id,
       shop: ctx.deps.config.shopName ?? ctx.me.first_name,
+      logo: ctx.deps.config.shopLogo,
     });
   });
   return composer;

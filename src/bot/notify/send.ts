@@ -21,6 +21,7 @@ import { dailyReportText } from "../features/admin/report.ts";
 import { escapeHtml, rupiah, wibTime } from "../format.ts";
 import { PLAIN } from "../html.ts";
 import { type Translate, type TranslationSource, translator } from "../i18n.ts";
+import type { Logo } from "../pictures/logo.ts";
 import { sendReceipt } from "../receipts/send.ts";
 import { showPayment } from "../services/payments.ts";
 import { findQuote } from "../services/queries.ts";
@@ -44,6 +45,8 @@ export interface NotificationSenderDeps {
   payPageUrl?: ((gatewayOrderId: string) => string) | undefined;
   /** the shop's name on receipts (SHOP_NAME, else the bot's name) */
   receiptShop?: () => string;
+  /** the shop's logo on receipts (SHOP_LOGO) */
+  receiptLogo?: Logo | undefined;
 }
 
 function isGone(err: unknown): boolean {
@@ -84,6 +87,7 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
           chatId: n.chatId,
           replyTo: order.messageId ?? n.messageId ?? undefined,
           shop: deps.receiptShop(),
+          logo: deps.receiptLogo,
         });
       }
     }

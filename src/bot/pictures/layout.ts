@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { renderAsync } from "@resvg/resvg-js";
 import satori from "satori";
+import type { Logo } from "./logo.ts";
 
 // pictures drawn in-process, without a browser: satori lays a tree of flexbox boxes out to
 // SVG with the Inter font from npm, resvg rasterises it. Receipts and price lists use it;
@@ -30,7 +31,7 @@ function loadFonts() {
 /** an element as satori takes it: React-shaped, without React */
 export interface PictureNode {
   type: string;
-  props: { style?: Record<string, unknown>; children?: unknown };
+  props: { style?: Record<string, unknown>; children?: unknown; [attribute: string]: unknown };
 }
 
 /** a flex box (satori lays out every div with more than one child as flex) */
@@ -38,6 +39,12 @@ export const box = (style: Record<string, unknown>, children: unknown): PictureN
   type: "div",
   props: { style: { display: "flex", ...style }, children },
 });
+
+/** the shop's logo, centred */
+export const logoNode = (logo: Logo): PictureNode =>
+  box({ justifyContent: "center", marginBottom: 6 }, [
+    { type: "img", props: { src: logo.dataUri, width: logo.width, height: logo.height } },
+  ]);
 
 /** the tree as a PNG `width` pixels wide, as tall as it lays out */
 export async function picturePng(tree: PictureNode, width: number): Promise<Buffer> {

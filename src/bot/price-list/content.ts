@@ -4,6 +4,7 @@ import type { Tier } from "../../commerce/catalogue/pricing.ts";
 import type { CatalogueItem } from "../../commerce/catalogue/queries.ts";
 import { escapeHtml, rupiah, wibDateTime, wibTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
+import type { Logo } from "../pictures/logo.ts";
 
 // what /harga says: a page of the caller's prices as chat text, and the whole list as the
 // lines of a picture to forward. Rows are grouped under what the scope leaves open (the
@@ -99,6 +100,8 @@ interface PictureRow {
 /** what a price-list picture says */
 export interface PriceListPicture {
   shop: string;
+  /** the shop's logo above its name (not on a reseller's own list) */
+  logo?: Logo | undefined;
   title: string;
   asOf: string;
   groups: { heading: string | undefined; rows: PictureRow[] }[];
@@ -115,6 +118,7 @@ export function priceListPictureOf(
   t: Translate,
   o: {
     shop: string;
+    logo?: Logo | undefined;
     scope: PriceListScope;
     items: readonly CatalogueItem[];
     total: number;
@@ -126,6 +130,7 @@ export function priceListPictureOf(
   const more = o.total - shown.length;
   return {
     shop: o.shop,
+    logo: o.logo,
     title: t("price-list-picture-title", { scope: scopeLabel(o.scope) }),
     asOf: t("price-list-picture-as-of", { when: wibDateTime(o.now) }),
     groups: grouped(o.scope, shown, (item) => {

@@ -38,6 +38,13 @@ export function priceListSvg(p: PriceListPicture): string {
   const right = W - PAD - 10;
   const parts: string[] = [];
   let y = PAD;
+  if (p.logo) {
+    const { dataUri, width, height } = p.logo;
+    parts.push(
+      `<image href="${dataUri}" x="${(W - width) / 2}" y="${y}" width="${width}" height="${height}"/>`,
+    );
+    y += height + 6;
+  }
   parts.push(text(W / 2, y + 28, 28, p.shop, { bold: true, anchor: "middle" }));
   y += 40;
   parts.push(text(W / 2, y + 19, 19, p.title, { anchor: "middle" }));

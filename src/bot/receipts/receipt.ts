@@ -2,6 +2,7 @@ import type { Order } from "../../commerce/orders/types.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 import { rupiah, wibDateTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
+import type { Logo } from "../pictures/logo.ts";
 import { plnToken } from "../views/order.ts";
 
 // what a receipt (struk) says, in the buyer's language: plain text lines the renderer lays
@@ -10,6 +11,8 @@ import { plnToken } from "../views/order.ts";
 
 export interface Receipt {
   shop: string;
+  /** the shop's logo above its name (SHOP_LOGO), not on a reseller's own receipts */
+  logo?: Logo | undefined;
   title: string;
   when: string;
   rows: [label: string, value: string][];
@@ -34,6 +37,7 @@ export function receiptOf(
   o: {
     order: Order;
     shop: string;
+    logo?: Logo | undefined;
     /** what to print as paid (a reseller's own selling price); default the order's price */
     price?: number | undefined;
     bill?: BillInquiry | undefined;
@@ -47,6 +51,7 @@ export function receiptOf(
   ];
   const receipt: Receipt = {
     shop: o.shop,
+    logo: o.logo,
     title: t("receipt-title"),
     when: wibDateTime((order.finalAt ?? order.createdAt).getTime()),
     rows,

@@ -1,4 +1,4 @@
-import { box, type PictureNode, picturePng } from "../pictures/layout.ts";
+import { box, logoNode, type PictureNode, picturePng } from "../pictures/layout.ts";
 import type { Receipt } from "./receipt.ts";
 
 // a receipt as a PNG (pictures/layout.ts): about 30 ms and 30 KB each.
@@ -14,6 +14,7 @@ const rule = () => box({ borderTop: "2px dashed #bbb", margin: "10px 0" }, "");
 
 function tree(r: Receipt): PictureNode {
   const children: PictureNode[] = [
+    ...(r.logo ? [logoNode(r.logo)] : []),
     box({ fontSize: 26, fontWeight: 700, justifyContent: "center" }, r.shop),
     box({ fontSize: 16, color: "#666", justifyContent: "center", marginTop: 2 }, r.title),
     box({ fontSize: 16, color: "#666", justifyContent: "center" }, r.when),

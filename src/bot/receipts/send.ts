@@ -6,6 +6,7 @@ import type { Database } from "../../db/client.ts";
 import { inquiries } from "../../db/schema.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 import type { Translate } from "../i18n.ts";
+import type { Logo } from "../pictures/logo.ts";
 import { type BillInquiry, receiptOf } from "./receipt.ts";
 import { receiptPng } from "./render.ts";
 
@@ -16,7 +17,14 @@ import { receiptPng } from "./render.ts";
 export async function sendReceipt(
   api: Api,
   db: Database,
-  r: { t: Translate; order: Order; chatId: number; replyTo?: number | undefined; shop: string },
+  r: {
+    t: Translate;
+    order: Order;
+    chatId: number;
+    replyTo?: number | undefined;
+    shop: string;
+    logo?: Logo | undefined;
+  },
 ): Promise<void> {
   const { order } = r;
   let bill: BillInquiry | undefined;
@@ -29,6 +37,8 @@ export async function sendReceipt(
     receiptOf(r.t, {
       order,
       shop: settings.shopName ?? r.shop,
+      // a reseller's own shop name stands alone: the shop's logo is not theirs
+      logo: settings.shopName ? undefined : r.logo,
       price: order.price + settings.markup,
       bill,
     }),
