@@ -48,6 +48,8 @@ export const CB = {
   receipt: "sk",
   /** the figures under a /laporan chart as CSV: lc:<days> */
   laporanCsv: "lc",
+  /** admin opens a paused product again: pr:<code> */
+  productResume: "pr",
   /** a price list page: hg:<scope key>:<page>, or the categories: hg:i */
   priceList: "hg",
   /** a price list as a picture: hi:<scope key> */

@@ -48,6 +48,7 @@ help-admin =
     /payment &lt;number|order id&gt;: look up a QRIS top-up
     /export &lt;YYYY-MM&gt;: a month's orders as CSV
     /laporan [7|30|90]: a chart of revenue, margin and orders
+    /resume &lt;CODE&gt;: reopen a paused product
 unknown-command = Unknown command. Type /start to open the menu.
 fallback = Sorry, I didn't get that. Pick from the menu below.
 stale-button = This button is no longer valid.
@@ -462,3 +463,11 @@ price-list-picture-footer = Prices may change without notice.
 price-list-picture-caption = 📋 { $scope }: { $count } on sale, as of { $when }.
 price-list-picture-cut = The picture holds the first { $shown }; narrow it with /harga &lt;brand&gt; &lt;category&gt;.
 price-list-picture-markup = Prices in the picture include your { $markup } (/struk price).
+cmd-resume = Reopen a paused product
+btn-product-resume = ▶️ Reopen now
+admin-resume-usage = Usage: /resume &lt;CODE&gt;, e.g. /resume TSEL10: reopens a paused product.
+admin-resume-done = ▶️ { $code } is open to buyers again.
+admin-resume-not-paused = { $code } is not paused.
+admin-resume-toast = { $code } reopened
+admin-resume-by = ▶️ reopened by { $admin }
+admin-resume-already = (no longer paused)

@@ -48,6 +48,7 @@ help-admin =
     /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
     /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
     /laporan [7|30|90]: grafik pendapatan, margin dan pesanan
+    /resume &lt;KODE&gt;: buka lagi produk yang dijeda
 unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
 fallback = Maaf, saya belum paham. Pilih dari menu di bawah ini.
 stale-button = Tombol ini sudah tidak berlaku.
@@ -462,3 +463,11 @@ price-list-picture-footer = Harga dapat berubah sewaktu-waktu.
 price-list-picture-caption = 📋 { $scope }: { $count } produk, per { $when }.
 price-list-picture-cut = Gambar memuat { $shown } produk pertama; persempit dengan /harga &lt;brand&gt; &lt;kategori&gt;.
 price-list-picture-markup = Harga di gambar sudah ditambah { $markup } (/struk harga).
+cmd-resume = Buka lagi produk yang dijeda
+btn-product-resume = ▶️ Buka lagi sekarang
+admin-resume-usage = Gunakan: /resume &lt;KODE&gt;, misalnya /resume TSEL10: membuka lagi produk yang dijeda.
+admin-resume-done = ▶️ { $code } dibuka lagi untuk pembeli.
+admin-resume-not-paused = { $code } tidak sedang dijeda.
+admin-resume-toast = { $code } dibuka lagi
+admin-resume-by = ▶️ dibuka lagi oleh { $admin }
+admin-resume-already = (sudah tidak dijeda)

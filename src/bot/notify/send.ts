@@ -1,4 +1,4 @@
-import { type Api, GrammyError } from "grammy";
+import { type Api, GrammyError, InlineKeyboard } from "grammy";
 import type {
   Notification,
   NotificationSender,
@@ -15,6 +15,7 @@ import { findDeposit } from "../../commerce/wallet/deposits.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
+import { CB, cb } from "../callback-data.ts";
 import { STAGE, showCard } from "../cards.ts";
 import { describeCheck } from "../features/admin/reconciliation.ts";
 import { dailyReportText } from "../features/admin/report.ts";
@@ -47,6 +48,16 @@ export interface NotificationSenderDeps {
   receiptShop?: () => string;
   /** the shop's logo on receipts (SHOP_LOGO) */
   receiptLogo?: Logo | undefined;
+}
+
+/** "open it again now" under a pause notice, when the code fits callback data */
+function resumeKeyboard(t: Translate, code: string): InlineKeyboard | undefined {
+  try {
+    return new InlineKeyboard().text(t("btn-product-resume"), cb(CB.productResume, code));
+  } catch {
+    // a code callback data can't carry: /resume CODE still opens it
+    return undefined;
+  }
 }
 
 function isGone(err: unknown): boolean {
@@ -337,7 +348,9 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
                 why: t(`product-paused-${p.reason}`),
               }),
             ];
-            await api.sendMessage(n.chatId, text.join("\n"));
+            await api.sendMessage(n.chatId, text.join("\n"), {
+              reply_markup: resumeKeyboard(t, p.code),
+            });
           }
           break;
         case "payment_final":

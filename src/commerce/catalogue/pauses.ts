@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
@@ -88,4 +88,21 @@ export async function pauseIfFailing(
       },
     });
   }
+}
+
+/**
+ * opens a paused product again before its time (an admin's decision; its code in any
+ * case). Returns it, or undefined when it was not paused.
+ */
+export async function resumeProduct(
+  db: Executor,
+  code: string,
+  now: Date,
+): Promise<{ code: string; name: string } | undefined> {
+  const [resumed] = await db
+    .update(products)
+    .set({ pausedUntil: null, pauseReason: null })
+    .where(and(sql`lower(${products.code}) = lower(${code.trim()})`, gt(products.pausedUntil, now)))
+    .returning({ code: products.code, name: products.name });
+  return resumed;
 }

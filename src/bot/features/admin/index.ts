@@ -6,6 +6,7 @@ import { adminDepositButtons } from "./deposits.ts";
 import { adminExport } from "./export.ts";
 import { adminLaporan, adminLaporanButtons } from "./laporan.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
+import { adminPauseButtons, adminPauses } from "./pauses.ts";
 import { adminPayments } from "./payments.ts";
 import { adminReconButtons, adminReconciliation } from "./reconciliation.ts";
 import { adminTestOrder } from "./test-order.ts";
@@ -31,6 +32,7 @@ export const ADMIN_COMMANDS = [
   "payment",
   "export",
   "laporan",
+  "resume",
 ] as const;
 
 export function adminCommands(): Composer<BotContext> {
@@ -39,6 +41,7 @@ export function adminCommands(): Composer<BotContext> {
     .filter((ctx) => ctx.isAdmin)
     .use(
       adminCatalogue(),
+      adminPauses(),
       adminWallet(),
       adminOrders(),
       adminBroadcast(),
@@ -56,6 +59,12 @@ export function adminButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer
     .filter((ctx) => ctx.isAdmin)
-    .use(adminDepositButtons(), adminOrderButtons(), adminReconButtons(), adminLaporanButtons());
+    .use(
+      adminDepositButtons(),
+      adminOrderButtons(),
+      adminReconButtons(),
+      adminLaporanButtons(),
+      adminPauseButtons(),
+    );
   return composer;
 }
