@@ -9,7 +9,7 @@ import {
   scopeByKey,
   scopeKey,
 } from "../../commerce/catalogue/price-list.ts";
-import { loadPricing } from "../../commerce/catalogue/prices.ts";
+import { loadPricing, type PricingContext } from "../../commerce/catalogue/prices.ts";
 import type { Tier } from "../../commerce/catalogue/pricing.ts";
 import { catalogueReady } from "../../commerce/catalogue/queries.ts";
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
@@ -67,7 +67,7 @@ async function listView(
   scope: PriceListScope,
   scopes: readonly ScopeCount[],
   wanted: number,
-  pricing: Awaited<ReturnType<typeof loadPricing>>,
+  pricing: PricingContext,
 ): Promise<View> {
   const db = ctx.deps.orders.db;
   const tier = tierOf(ctx);
