@@ -88,6 +88,8 @@ export interface AppDeps {
   /** settings of the embedded sandbox, used when no supplier is configured */
   sandbox?: Parameters<typeof connectSupplier>[0]["sandbox"];
   frontend?: FrontendFactory;
+  /** how often the catalogue-sync worker polls its queue, seconds (default 10) */
+  catalogueSyncPollSeconds?: number;
 }
 
 export interface App {
@@ -208,6 +210,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
             db: database.db,
             supplier: supplierCounted,
             logger,
+            pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
           })
         : undefined;
       frontend = await deps.frontend?.({

@@ -38,6 +38,8 @@ export async function bootApp(
     clock?: Clock;
     /** with no BOT_TOKEN, run the playground as `npm start` does (default: no chat front end) */
     playground?: boolean;
+    /** the catalogue-sync worker's poll (default 10 s) */
+    catalogueSyncPollSeconds?: number;
   } = {},
 ): Promise<TestApp> {
   const parsed: Config = parseConfig({ PORT: "0", ...options.env });
@@ -64,6 +66,7 @@ export async function bootApp(
     frontend: choice?.frontend,
     http: choice?.http,
     adminIds: choice?.adminIds,
+    catalogueSyncPollSeconds: options.catalogueSyncPollSeconds,
   });
   await app.start();
   return {
