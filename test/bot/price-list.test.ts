@@ -94,6 +94,12 @@ describe(`/harga in chat (${testDriver})`, () => {
     at = j.say(CUSTOMER, "/harga pln");
     await j.waitMessage(CUSTOMER, /📋 PLN · \d+ produk/, at);
 
+    // a product's code: its line, and its list a tap away
+    at = j.say(CUSTOMER, "/harga tsel10");
+    const one = await j.waitMessage(CUSTOMER, /^Telkomsel 10\.000 · Rp[\d.]+$/, at);
+    j.tap(CUSTOMER, one, /Pulsa · TELKOMSEL/);
+    await j.waitEdit(CUSTOMER, one.message_id, /📋 Pulsa · TELKOMSEL · \d+ produk/);
+
     at = j.say(CUSTOMER, "/harga tel");
     const many = await j.waitMessage(CUSTOMER, /Maksud kamu/, at);
     expect(labels(many)).toEqual(expect.arrayContaining(["TELKOM", "TELKOMSEL"]));

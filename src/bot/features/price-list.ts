@@ -11,7 +11,7 @@ import {
 } from "../../commerce/catalogue/price-list.ts";
 import { loadPricing, type PricingContext } from "../../commerce/catalogue/prices.ts";
 import type { Tier } from "../../commerce/catalogue/pricing.ts";
-import { catalogueReady } from "../../commerce/catalogue/queries.ts";
+import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
@@ -22,6 +22,7 @@ import {
   PICTURE_MAX_ROWS,
   PRICE_LIST_PAGE_SIZE,
   priceListPictureOf,
+  priceListRow,
   priceListText,
   scopeLabel,
 } from "../price-list/content.ts";
@@ -134,7 +135,24 @@ export function priceListCommands(): Composer<BotContext> {
       view = indexView(scopes, ctx.t("price-list-index"));
     } else {
       const match = resolvePriceListScope(scopes, typed);
-      if (match === undefined) {
+      const product =
+        match === undefined
+          ? await productByCode(ctx.deps.orders.db, typed.toUpperCase(), {
+              tier: tierOf(ctx),
+              pricing,
+            })
+          : null;
+      if (product) {
+        // a product's code: its line, and its brand's list in its category one tap away
+        const scope = { brand: product.brand, category: product.category };
+        view = {
+          text: priceListRow(ctx.t, product, tierOf(ctx), ctx.deps.orders.clock.now()),
+          keyboard: new InlineKeyboard().text(
+            `📋 ${scopeLabel(scope)}`,
+            cb(CB.priceList, scopeKey(scope), 0),
+          ),
+        };
+      } else if (match === undefined) {
         const shown = typed.length > 40 ? `${typed.slice(0, 40)}…` : typed;
         view = indexView(scopes, ctx.t("price-list-not-found", { text: escapeHtml(shown) }));
       } else if ("suggestions" in match) {

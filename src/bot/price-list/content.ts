@@ -52,6 +52,17 @@ function grouped<T>(
   return groups;
 }
 
+/** one product's line: its name and price, closed ones marked (chat HTML) */
+export function priceListRow(t: Translate, item: CatalogueItem, tier: Tier, now: number): string {
+  const closed = closureOf(item, now);
+  // resellers order by code (KODE.TUJUAN); customers tap through the menu
+  const code = tier === "reseller" ? `<code>${escapeHtml(item.code)}</code> ` : "";
+  const row = `${code}${escapeHtml(item.name)} · ${priceText(t, item, item.price)}`;
+  return closed
+    ? `⛔ ${row} · ${t("product-closed-label", { until: wibTime(closed.until) })}`
+    : row;
+}
+
 /** one page of the list, as chat HTML */
 export function priceListText(
   t: Translate,
@@ -77,15 +88,7 @@ export function priceListText(
   for (const group of grouped(o.scope, o.items, (item) => item)) {
     lines.push("");
     if (group.heading) lines.push(`<b>${escapeHtml(group.heading)}</b>`);
-    for (const item of group.rows) {
-      const closed = closureOf(item, o.now);
-      // resellers order by code (KODE.TUJUAN); customers tap through the menu
-      const code = o.tier === "reseller" ? `<code>${escapeHtml(item.code)}</code> ` : "";
-      const row = `${code}${escapeHtml(item.name)} · ${priceText(t, item, item.price)}`;
-      lines.push(
-        closed ? `⛔ ${row} · ${t("product-closed-label", { until: wibTime(closed.until) })}` : row,
-      );
-    }
+    for (const item of group.rows) lines.push(priceListRow(t, item, o.tier, o.now));
   }
   return lines.join("\n");
 }
