@@ -18,9 +18,7 @@ const KEY = DEFAULT_GATEWAY_CREDENTIALS.serverKey;
 describe(`QRIS deposits in chat (${testDriver})`, () => {
   let j: Journey;
   beforeAll(async () => {
-    j = await startJourney();
-    j.user(E2E_ADMIN, { first_name: "Owner" });
-    await j.waitMessage(E2E_ADMIN, /Halo/, j.say(E2E_ADMIN, "/start"));
+    j = await startJourney({ adminStarted: true });
   });
   afterAll(() => j?.stop());
 

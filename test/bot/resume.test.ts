@@ -12,9 +12,7 @@ import { E2E_ADMIN, type Journey, startJourney } from "../helpers/e2e.ts";
 describe(`reopening a paused product (${testDriver})`, () => {
   let j: Journey;
   beforeAll(async () => {
-    j = await startJourney({ env: { PAYMENT_GATEWAY: "none" } });
-    j.user(E2E_ADMIN, { first_name: "Owner" });
-    await j.waitMessage(E2E_ADMIN, /Halo/, j.say(E2E_ADMIN, "/start"));
+    j = await startJourney({ env: { PAYMENT_GATEWAY: "none" }, adminStarted: true });
   });
   afterAll(() => j?.stop());
 

@@ -38,6 +38,8 @@ export async function startJourney(
     rateLimits?: boolean;
     /** more configuration (e.g. PAYMENT_GATEWAY=none) */
     env?: Record<string, string>;
+    /** the admin (E2E_ADMIN, "Owner") has opened the bot with /start */
+    adminStarted?: boolean;
   } = {},
 ): Promise<Journey> {
   const telegram = await startBotApiServer({
@@ -63,6 +65,10 @@ export async function startJourney(
   const app = await bootApp({ env, clock, logLevel: "info", sandbox: { settleDelayMs: 300 } });
   const driver = createChatDriver(telegram, 20_000);
   let funded = 0;
+  if (options.adminStarted) {
+    driver.user(E2E_ADMIN, { first_name: "Owner" });
+    await driver.waitMessage(E2E_ADMIN, /Halo/, driver.say(E2E_ADMIN, "/start"));
+  }
   return {
     ...driver,
     app,

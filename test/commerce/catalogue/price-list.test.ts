@@ -12,21 +12,10 @@ import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import type { Database } from "../../../src/db/client.ts";
 import type { SupplierProduct } from "../../../src/supplier/types.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
-import { createFakeSupplier } from "../../helpers/fake-supplier.ts";
+import { createFakeSupplier, product } from "../../helpers/fake-supplier.ts";
 
 // /harga's list: the products of a brand, a category or both, each with the caller's tier
 // price, grouped by category then brand, cheapest first; a text names its scope.
-
-const product = (p: Partial<SupplierProduct> & Pick<SupplierProduct, "code">): SupplierProduct => ({
-  name: p.code,
-  category: "Pulsa",
-  brand: "TELKOMSEL",
-  type: "prepaid",
-  price: 10_000,
-  active: true,
-  desc: "",
-  ...p,
-});
 
 const PREPAID: SupplierProduct[] = [
   product({ code: "TSEL10", name: "Telkomsel 10.000", price: 10_100 }),
