@@ -3,4 +3,5 @@
 export { type Clock, ManualClock, systemClock } from "./src/clock.ts";
 export { freePort, listen, type RunningServer } from "./src/listen.ts";
 export { midtransSignature } from "./src/midtrans.ts";
+export { type Rng, seededRng } from "./src/rng.ts";
 export * from "./src/signature.ts";

@@ -1,4 +1,4 @@
-import { listen, systemClock } from "@kios/kit";
+import { listen, seededRng, systemClock } from "@kios/kit";
 import { pino } from "pino";
 import { createGatewayApp } from "./app.ts";
 import { createChargeBook } from "./charges.ts";
@@ -24,18 +24,6 @@ export const NO_GATEWAY_FAULTS: GatewayFaults = {
   chargeLostAnswerRate: 0,
   latencyMs: 0,
 };
-
-/** a small seeded generator (mulberry32), so a seed replays the same faults */
-function dice(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export interface GatewaySandbox {
   app: ReturnType<typeof createGatewayApp>;
@@ -102,7 +90,8 @@ export function createGatewaySandbox(
     merchantId,
     charges,
     faults: () => faults,
-    roll: dice(options.seed ?? 1),
+    // seeded, so a seed replays the same faults
+    roll: seededRng(options.seed ?? 1),
     logger,
     baseUrl,
     controls,

@@ -1,22 +1,10 @@
 import { createHash } from "node:crypto";
+import { type Rng, seededRng } from "@kios/kit";
 
 // deterministic randomness: the catalogue, faults and generated data must be the same on
 // every run with the same seed, so nothing here touches Math.random.
 
-/** a uniform generator in [0, 1) */
-export type Rng = () => number;
-
-/** mulberry32: tiny, fast and good enough for test data */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { type Rng, seededRng };
 
 /** a 32-bit FNV-1a hash, for seeding a generator from a string */
 export function hashString(text: string): number {
