@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_BOT, type MessageView, startBotApiServer } from "@kios/bot-api-server";
@@ -188,19 +188,23 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     );
   }
 
-  /** waits until `worker` holds unhandled updates (its id is host:pid:random), so a kill
-   * lands while work is in hand; a worker that never holds any fails the test later */
-  async function holdingClaims(worker: KiosProcess, timeoutMs: number): Promise<void> {
+  /** SIGKILLs `worker` once it holds unhandled updates (its id is host:pid:random; waiting
+   * up to timeoutMs), and returns the ones it held just before the kill */
+  async function killHolding(worker: KiosProcess, timeoutMs: number): Promise<number[]> {
     const deadline = Date.now() + timeoutMs;
+    let held: number[] = [];
     while (Date.now() < deadline) {
       const { rows } = await database.handle.executeSql(
-        `select count(*)::int as n from telegram_updates
+        `select update_id from telegram_updates
            where handled_at is null and claimed_until > now() and claimed_by like $1`,
         [`%:${worker.pid}:%`],
       );
-      if (Number(rows[0]?.n) > 0) return;
+      held = rows.map((r) => Number(r.update_id));
+      if (held.length > 0) break;
       await new Promise((r) => setTimeout(r, 5));
     }
+    await worker.kill();
+    return held;
   }
 
   it("handles every update once its 200 went out, each chat in order, money once", async () => {
@@ -227,10 +231,10 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
       }),
     );
     // mid-run: a worker, then a web instance, killed outright and started again
+    let heldAtKill: number[] = [];
     const chaos = (async () => {
       await new Promise((r) => setTimeout(r, 1500));
-      await holdingClaims(workers[0]!, 20_000);
-      await workers[0]!.kill();
+      heldAtKill = await killHolding(workers[0]!, 20_000);
       await new Promise((r) => setTimeout(r, 1000));
       await workers[0]!.start(60_000);
       await webs[1]!.proc.kill();
@@ -304,9 +308,15 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     // the kills happened while work was in hand
     expect(workers[0]!.starts).toBe(2);
     expect(webs[1]!.proc.starts).toBe(2);
-    const logs = ["worker0", "worker1", "worker2"]
-      .map((name) => readFileSync(join(logDir, `${name}.log`), "utf8"))
-      .join("");
-    expect(logs).toContain("took back the updates of a worker that died");
+    // what the killed worker held was handled again by another: taken back when its lease
+    // was seen free, or when the claim ran out (either is correct). A claim it finished in
+    // the instant before the kill is not retried, so not all of them need be.
+    expect(heldAtKill.length).toBeGreaterThan(0);
+    const { rows: retried } = await database.handle.executeSql(
+      `select count(*)::int as n from telegram_updates
+         where update_id = any($1::bigint[]) and handled_at is not null and attempts > 1`,
+      [heldAtKill],
+    );
+    expect(Number(retried[0]?.n)).toBeGreaterThan(0);
   }, 300_000);
 });
