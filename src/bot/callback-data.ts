@@ -38,6 +38,11 @@ export const CB = {
   decide: "od",
   /** admin confirms a balance check's unexplained rise as a supplier top-up: rt:<checkId> */
   reconTopup: "rt",
+  /**
+   * admin says a /supplier_topup that matched a booked one is another top-up of that amount:
+   * ta:<booked topupId>:<the command's messageId>
+   */
+  anotherTopup: "ta",
   /** cancel a QR payment: pc:<paymentId> */
   paymentCancel: "pc",
   /** top up the shortfall by QR, then buy the card: tb:<quoteId> */

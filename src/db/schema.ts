@@ -496,12 +496,22 @@ export const supplierTopups = pgTable(
     /** the admin who recorded it (null: the command line) */
     recordedBy: bigint("recorded_by", { mode: "number" }),
     /** the balance check whose unexplained rise this top-up explains */
-    checkId: bigint("check_id", { mode: "number" }).unique(),
+    checkId: bigint("check_id", { mode: "number" }),
     createdAt: createdAt(),
+    /**
+     * set when an admin reversed a booking made in error (/supplier_topup_reverse): a second
+     * ledger transfer undoes it, and reconciliation no longer counts it
+     */
+    reversedAt: tstz("reversed_at"),
+    reversedBy: bigint("reversed_by", { mode: "number" }),
   },
   (t) => [
     check("supplier_topups_positive", sql`${t.amount} > 0`),
     index("supplier_topups_effective").on(t.effectiveAt),
+    // a rise is explained by one top-up at a time; a reversed one frees it
+    uniqueIndex("supplier_topups_check_once")
+      .on(t.checkId)
+      .where(sql`${t.checkId} is not null and ${t.reversedAt} is null`),
   ],
 );
 
@@ -515,6 +525,11 @@ export const supplierBalanceChecks = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     /** when the supplier's answer arrived: the end of this check's window */
     readAt: tstz("read_at").notNull(),
+    /**
+     * when the balance request was sent: the supplier read its balance somewhere between
+     * this and readAt (null: checks stored before it was kept)
+     */
+    requestedAt: tstz("requested_at"),
     balance: money("balance").notNull(),
     /** orders sent by readAt and not final then: the supplier may have charged them */
     openCount: integer("open_count").notNull(),
@@ -528,6 +543,19 @@ export const supplierBalanceChecks = pgTable(
     actualChange: money("actual_change"),
     drift: money("drift"),
     tolerance: money("tolerance").notNull().default(0),
+    /**
+     * orders in flight at the reading: how much higher (rise) or lower (fall) than kios's
+     * count the supplier's figure may be because of them. Open orders may be refunded
+     * already or not have arrived yet; orders settled between the request and the answer
+     * may fall on either side of the reading.
+     */
+    inFlightRise: money("in_flight_rise").notNull().default(0),
+    inFlightFall: money("in_flight_fall").notNull().default(0),
+    /**
+     * the part of this check's drift that in-flight orders may explain, not reported: the
+     * next check adds it to its own, so it is reported there unless it resolved
+     */
+    carried: money("carried").notNull().default(0),
     status: text("status", { enum: ["baseline", "ok", "drift", "explained"] }).notNull(),
     createdAt: createdAt(),
   },

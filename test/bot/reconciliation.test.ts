@@ -44,7 +44,7 @@ describe("reconciliation in chat", () => {
 
   it("/supplier_topup records the owner's top-up; bad input gets the usage", async () => {
     const m = await admin("/supplier_topup 1jt transfer BCA", /Tercatat/);
-    expect(m.text).toBe("✅ Tercatat: top-up supplier Rp1.000.000.");
+    expect(m.text).toMatch(/^✅ Tercatat: top-up supplier Rp1\.000\.000 \(#\d+\)\.$/);
     await admin("/supplier_topup lots", /Gunakan: \/supplier_topup/);
   });
 
@@ -125,5 +125,77 @@ describe("reconciliation in chat", () => {
     expect(report.text).toMatch(/Kemarin\nPesanan: [1-9]\d* /);
     expect(report.text).toContain("Kegagalan menurut penyebab");
     h.clock.advance(-24 * 3600_000);
+  });
+});
+
+describe("two admins and one supplier top-up", () => {
+  let h: BotHarness;
+  const A = ADMIN_ID;
+  const B = ADMIN_ID + 1;
+  const balance = () => h.sandbox.account().balance;
+  beforeAll(async () => {
+    h = await startBotHarness({ adminIds: [A, B] });
+    h.user(A, { first_name: "Owner" });
+    h.user(B, { first_name: "Staff" });
+    await h.waitMessage(A, /Halo Owner/, h.say(A, "/start"));
+    await h.waitMessage(B, /Halo Staff/, h.say(B, "/start"));
+  });
+  afterAll(() => h?.stop());
+
+  const say = (who: number, text: string, expectRe: RegExp) =>
+    h.waitMessage(who, expectRe, h.say(who, text));
+
+  it("A taps the rise's button, B then types /supplier_topup: B is told who booked it, and when", async () => {
+    await say(A, "/recon", /Cek saldo supplier/);
+    h.clock.advance(1_000);
+    h.sandbox.account().setBalance(balance() + 250_000);
+    const found = await say(A, "/recon", /Selisih: \+Rp250\.000/);
+    const prepaid = await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid);
+    h.tap(A, found, /Ya, top-up/);
+    await h.waitEdit(A, found.message_id, /dikonfirmasi sebagai top-up/);
+
+    const told = await say(B, "/supplier_topup 250000", /Sudah dicatat/);
+    expect(told.text).toMatch(
+      /^Sudah dicatat: top-up #(\d+) sebesar Rp250\.000, oleh Owner \(1000001\) pada \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} WIB\./,
+    );
+    expect(labels(told)).toEqual(["➕ Top-up lain Rp250.000"]);
+    expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid + 250_000);
+  });
+
+  it("B types first, A's tap is told; a real second top-up of that amount is one tap away", async () => {
+    h.clock.advance(1_000);
+    h.sandbox.account().setBalance(balance() + 300_000);
+    const found = await say(A, "/recon", /Selisih: \+Rp300\.000/);
+    const recorded = await say(B, "/supplier_topup 300000 BCA", /Tercatat/);
+    expect(recorded.text).toContain("Ini menjelaskan selisih pada cek");
+    const prepaid = await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid);
+    h.tap(A, found, /Ya, top-up/);
+    const edited = await h.waitEdit(A, found.message_id, /dikonfirmasi sebagai top-up/);
+    expect(labels(edited)).toEqual([]);
+    expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid);
+
+    // A then makes a second top-up of the same amount, and says so
+    const asked = await say(A, "/supplier_topup 300000", /Sudah dicatat/);
+    expect(asked.text).toContain("oleh Staff (1000002)");
+    h.tap(A, asked, /Top-up lain/);
+    const second = await h.waitMessage(A, /Tercatat/, asked.message_id);
+    expect(second.text).toMatch(/Rp300\.000 \(#\d+\)/);
+    expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid + 300_000);
+  });
+
+  it("/supplier_topup_reverse takes a booking made in error back once, both entries kept", async () => {
+    const m = await say(A, "/supplier_topup 70000 typo", /Tercatat/);
+    const id = /#(\d+)/.exec(m.text ?? "")?.[1];
+    const prepaid = await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid);
+    const done = await say(B, `/supplier_topup_reverse #${id} typed by mistake`, /dibatalkan/);
+    expect(done.text).toBe(
+      `↩️ Top-up #${id} (Rp70.000) dibatalkan: entri pembalik dicatat, dan keduanya tetap ada di buku besar.`,
+    );
+    expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid - 70_000);
+    const again = await say(A, `/supplier_topup_reverse ${id}`, /sudah dibatalkan/);
+    expect(again.text).toContain("oleh Staff (1000002)");
+    await say(A, "/supplier_topup_reverse 999999", /Tidak ada top-up supplier #999999/);
+    await say(A, "/supplier_topup_reverse", /Gunakan: \/supplier_topup_reverse/);
+    expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid - 70_000);
   });
 });

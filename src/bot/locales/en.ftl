@@ -45,6 +45,7 @@ help-admin =
     /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
     /recon: check the supplier balance against the books
     /supplier_topup &lt;amount&gt; [note]: record a top-up of the supplier account
+    /supplier_topup_reverse &lt;number&gt; [note]: reverse a top-up booked in error
     /payment &lt;number|order id&gt;: look up a QRIS top-up
     /export &lt;YYYY-MM&gt;: a month's orders as CSV
     /laporan [7|30|90]: a chart of revenue, margin and orders
@@ -323,6 +324,7 @@ cmd-broadcast = Message every user
 cmd-test = Test order (testing mode)
 cmd-recon = Check the supplier balance against the books
 cmd-supplier_topup = Record a top-up of the supplier account
+cmd-supplier_topup_reverse = Reverse a supplier top-up booked in error
 cmd-payment = Look up a QRIS top-up
 cmd-export = A month's orders as CSV
 cmd-laporan = A chart of revenue and orders
@@ -340,10 +342,18 @@ recon-explained = ✅ The difference was confirmed as a supplier top-up.
 recon-rise = The balance rose by more than kios knows of. Was it a top-up?
 recon-orders = Orders of the window:
 btn-recon-topup = ✅ It was a top-up of { $amount }
-recon-topup-recorded = ✅ Recorded: a supplier top-up of { $amount }.
+recon-topup-recorded = ✅ Recorded: a supplier top-up of { $amount } (#{ $id }).
 recon-topup-explains = It explains the difference found at check #{ $check }.
 recon-topup-usage = Use: /supplier_topup &lt;amount&gt; [note], e.g. /supplier_topup 1000000 BCA transfer.
-recon-topup-already = Already recorded.
+recon-topup-already = Already booked: top-up #{ $id } of { $amount }, recorded by { $by } on { $at }.
+recon-topup-by-cli = the command line
+recon-topup-another-hint = Nothing was booked now. If you made another top-up of this amount, tap below.
+btn-recon-another = ➕ Another top-up of { $amount }
+recon-reverse-usage = Use: /supplier_topup_reverse &lt;number&gt; [note], e.g. /supplier_topup_reverse 12 typed twice.
+recon-reverse-done = ↩️ Top-up #{ $id } ({ $amount }) reversed: a reversing entry was booked, and both stay in the ledger.
+recon-reverse-unexplained = The rise found at check #{ $check } is unexplained again.
+recon-reverse-not-found = There is no supplier top-up #{ $id }.
+recon-reverse-already = Top-up #{ $id } was already reversed by { $by } on { $at }.
 recon-topup-not-a-rise = This check found no unexplained rise.
 recon-failed = The supplier balance could not be read ({ $code }). Try again later.
 recon-low-title = 🪫 <b>Supplier balance low</b>

@@ -45,6 +45,7 @@ help-admin =
     /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
     /recon: cocokkan saldo supplier dengan pembukuan
     /supplier_topup &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
+    /supplier_topup_reverse &lt;nomor&gt; [catatan]: batalkan top-up yang salah catat
     /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
     /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
     /laporan [7|30|90]: grafik pendapatan, margin dan pesanan
@@ -324,6 +325,7 @@ cmd-user = Info user
 cmd-test = Pesanan uji (mode testing)
 cmd-recon = Cocokkan saldo supplier dengan pembukuan
 cmd-supplier_topup = Catat top-up saldo supplier
+cmd-supplier_topup_reverse = Batalkan top-up supplier yang salah catat
 cmd-payment = Lihat satu isi saldo QRIS
 cmd-export = Pesanan sebulan sebagai CSV
 cmd-laporan = Grafik pendapatan dan pesanan
@@ -340,10 +342,18 @@ recon-explained = ✅ Selisihnya dikonfirmasi sebagai top-up supplier.
 recon-rise = Saldo naik lebih dari yang diketahui kios. Apakah ini top-up?
 recon-orders = Pesanan dalam periode ini:
 btn-recon-topup = ✅ Ya, top-up { $amount }
-recon-topup-recorded = ✅ Tercatat: top-up supplier { $amount }.
+recon-topup-recorded = ✅ Tercatat: top-up supplier { $amount } (#{ $id }).
 recon-topup-explains = Ini menjelaskan selisih pada cek #{ $check }.
 recon-topup-usage = Gunakan: /supplier_topup &lt;jumlah&gt; [catatan], mis. /supplier_topup 1000000 transfer BCA.
-recon-topup-already = Sudah tercatat.
+recon-topup-already = Sudah dicatat: top-up #{ $id } sebesar { $amount }, oleh { $by } pada { $at }.
+recon-topup-by-cli = baris perintah
+recon-topup-another-hint = Tidak ada yang dicatat sekarang. Jika ini top-up lain dengan jumlah yang sama, ketuk di bawah.
+btn-recon-another = ➕ Top-up lain { $amount }
+recon-reverse-usage = Gunakan: /supplier_topup_reverse &lt;nomor&gt; [catatan], mis. /supplier_topup_reverse 12 tercatat dua kali.
+recon-reverse-done = ↩️ Top-up #{ $id } ({ $amount }) dibatalkan: entri pembalik dicatat, dan keduanya tetap ada di buku besar.
+recon-reverse-unexplained = Kenaikan pada cek #{ $check } kembali belum dijelaskan.
+recon-reverse-not-found = Tidak ada top-up supplier #{ $id }.
+recon-reverse-already = Top-up #{ $id } sudah dibatalkan oleh { $by } pada { $at }.
 recon-topup-not-a-rise = Cek ini tidak menemukan kenaikan yang belum dijelaskan.
 recon-failed = Saldo supplier tidak dapat dibaca ({ $code }). Coba lagi nanti.
 recon-low-title = 🪫 <b>Saldo supplier menipis</b>

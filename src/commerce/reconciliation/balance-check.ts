@@ -7,6 +7,7 @@ import type { Supplier } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderDeps } from "../orders/deps.ts";
 import { resolveOrder } from "../orders/resolve.ts";
+import { lockReconciliation } from "./lock.ts";
 
 // Balance reconciliation (docs/reconciliation.md). The supplier takes an order's price when
 // the order arrives and gives it back when the order fails (its document: "failed; balance
@@ -60,7 +61,7 @@ async function windowFigures(
       coalesce(sum(coalesce(supplier_price, cost)) filter (where succeeded), 0) as success_cost,
       (select coalesce(sum(amount), 0) from supplier_topups
         where (${from}::timestamptz is null or effective_at > ${from}::timestamptz)
-          and effective_at <= ${to}::timestamptz) as topups
+          and effective_at <= ${to}::timestamptz and reversed_at is null) as topups
     from (
       select cost, supplier_price,
         (final_at is null or final_at > ${to}::timestamptz) as open,
@@ -112,7 +113,7 @@ export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<Bala
   const tolerance = deps.tolerance ?? 0;
   return deps.db.transaction(async (tx) => {
     // one check at a time: the window of each starts where the one before ended
-    await tx.execute(sql`select pg_advisory_xact_lock(7240118207)`);
+    await lockReconciliation(tx);
     const previous = await latestBalanceCheck(tx);
     const figures = await windowFigures(tx, previous?.readAt, readAt);
     let computed: Pick<BalanceCheck, "expectedChange" | "actualChange" | "drift" | "status"> = {

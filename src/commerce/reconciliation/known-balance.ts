@@ -21,7 +21,7 @@ export async function knownSupplierBalance(
       - coalesce((select sum(coalesce(o.supplier_price, o.cost)) from orders o
           where o.submitted_at > c.read_at and not o.testing and o.status <> 'failed'), 0)
       + coalesce((select sum(t.amount) from supplier_topups t
-          where t.effective_at > c.read_at), 0) as known
+          where t.effective_at > c.read_at and t.reversed_at is null), 0) as known
     from supplier_balance_checks c
     order by c.id desc
     limit 1`);

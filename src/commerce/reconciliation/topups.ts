@@ -1,22 +1,122 @@
-import { eq, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client.ts";
 import { supplierBalanceChecks, supplierTopups } from "../../db/schema.ts";
-import { assertAmount, bookSupplierTopup, MAX_OPERATION_AMOUNT } from "../wallet/ledger.ts";
-import { latestBalanceCheck } from "./balance-check.ts";
+import {
+  assertAmount,
+  bookSupplierTopup,
+  MAX_OPERATION_AMOUNT,
+  reverseSupplierTopupTransfer,
+} from "../wallet/ledger.ts";
+import { type BalanceCheck, latestBalanceCheck } from "./balance-check.ts";
+import { exactReading, inFlightPart, withinBand } from "./in-flight.ts";
+import { lockReconciliation } from "./lock.ts";
 
 // money the owner puts into the supplier account. Each top-up is a row (its window) and a
-// ledger transfer keyed by the row, booked in one transaction.
+// ledger transfer keyed by the row, booked in one transaction. A rise a check found is
+// explained once, by the check's button or by /supplier_topup, whichever comes first: every
+// path takes the reconciliation lock and looks at what is booked before it books.
 
-type SupplierTopup = typeof supplierTopups.$inferSelect;
+export type SupplierTopup = typeof supplierTopups.$inferSelect;
 
 export type TopupResult =
   | { ok: true; topup: SupplierTopup; explainedCheckId: number | null }
-  | { ok: false; reason: "not_a_rise" | "already_explained" | "check_not_found" };
+  /** the top-up that is already booked: who recorded it and when */
+  | { ok: false; reason: "already_booked"; topup: SupplierTopup }
+  | { ok: false; reason: "not_a_rise" | "check_not_found" };
+
+const live = isNull(supplierTopups.reversedAt);
+
+export async function findSupplierTopup(
+  exec: Executor,
+  id: number,
+): Promise<SupplierTopup | undefined> {
+  const [topup] = await exec.select().from(supplierTopups).where(eq(supplierTopups.id, id));
+  return topup;
+}
+
+/** the top-up (not reversed) that explains a check, if one does */
+async function explanationOf(tx: Executor, checkId: number): Promise<SupplierTopup | undefined> {
+  const [topup] = await tx
+    .select()
+    .from(supplierTopups)
+    .where(and(eq(supplierTopups.checkId, checkId), live));
+  return topup;
+}
 
 /**
- * records a top-up an admin made. When the latest balance check found a rise of exactly
- * this amount that nothing explained (the money arrived before it was recorded), the
- * top-up is dated to that check and explains it; otherwise it takes effect now.
+ * a top-up of this amount already booked for the latest check's window: the one that
+ * explains its rise, or one recorded since it. A second admin recording the same money
+ * finds it here.
+ */
+async function sameTopup(
+  tx: Executor,
+  last: BalanceCheck | undefined,
+  amount: number,
+): Promise<SupplierTopup | undefined> {
+  const since = last
+    ? or(eq(supplierTopups.checkId, last.id), gt(supplierTopups.effectiveAt, last.readAt))
+    : undefined;
+  const [topup] = await tx
+    .select()
+    .from(supplierTopups)
+    .where(and(eq(supplierTopups.amount, amount), live, since))
+    .orderBy(desc(supplierTopups.id))
+    .limit(1);
+  return topup;
+}
+
+/** books a top-up dated to a check, explaining its rise (the caller holds the lock) */
+async function explainCheck(
+  tx: Executor,
+  check: BalanceCheck,
+  e: { key: string; amount: number; note?: string | undefined; recordedBy?: number | undefined },
+): Promise<TopupResult> {
+  const [topup] = await tx
+    .insert(supplierTopups)
+    .values({
+      key: e.key,
+      amount: e.amount,
+      note: e.note ?? "",
+      effectiveAt: check.readAt,
+      recordedBy: e.recordedBy ?? null,
+      checkId: check.id,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!topup) throw new Error(`top-up ${e.key} meets another booking`);
+  await bookSupplierTopup(tx, {
+    topupId: topup.id,
+    amount: topup.amount,
+    memo: topup.note || `explains balance check ${check.id}`,
+    actorId: e.recordedBy,
+  });
+  await tx
+    .update(supplierBalanceChecks)
+    .set({
+      status: "explained",
+      topups: sql`${supplierBalanceChecks.topups} + ${topup.amount}`,
+      carried: inFlightPart((check.drift ?? 0) - topup.amount, check),
+    })
+    .where(eq(supplierBalanceChecks.id, check.id));
+  return { ok: true, topup, explainedCheckId: check.id };
+}
+
+/** the latest check's rise, as far as a top-up of this amount accounts for it */
+function explains(check: BalanceCheck | undefined, amount: number): check is BalanceCheck {
+  return (
+    check?.status === "drift" &&
+    check.drift !== null &&
+    check.drift > 0 &&
+    withinBand(check.drift - amount, check)
+  );
+}
+
+/**
+ * records a top-up an admin made. When the latest balance check found a rise this amount
+ * accounts for (the money arrived before it was recorded), the top-up is dated to that
+ * check and explains it; otherwise it takes effect now. When a top-up of the same amount is
+ * already booked for that window (the check's button, another admin), nothing is booked
+ * and the caller is told which, unless `another` says this is a second one.
  */
 export async function recordSupplierTopup(
   db: Database,
@@ -27,22 +127,23 @@ export async function recordSupplierTopup(
     note?: string;
     recordedBy?: number | undefined;
     now: Date;
+    /** the admin confirmed it is another top-up of the same amount */
+    another?: boolean;
   },
 ): Promise<TopupResult> {
   assertAmount(t.amount, "amount", MAX_OPERATION_AMOUNT);
-  const [repeated] = await db.select().from(supplierTopups).where(eq(supplierTopups.key, t.key));
-  if (repeated) return { ok: true, topup: repeated, explainedCheckId: repeated.checkId };
-  const last = await latestBalanceCheck(db);
-  if (last?.status === "drift" && last.drift === t.amount) {
-    const explained = await confirmRiseAsTopup(db, {
-      key: t.key,
-      checkId: last.id,
-      note: t.note,
-      recordedBy: t.recordedBy,
-    });
-    if (explained.ok) return explained;
-  }
   return db.transaction(async (tx) => {
+    await lockReconciliation(tx);
+    const [repeated] = await tx.select().from(supplierTopups).where(eq(supplierTopups.key, t.key));
+    if (repeated) return { ok: true, topup: repeated, explainedCheckId: repeated.checkId };
+    const last = await latestBalanceCheck(tx);
+    if (!t.another) {
+      const same = await sameTopup(tx, last, t.amount);
+      if (same) return { ok: false, reason: "already_booked", topup: same };
+      if (explains(last, t.amount)) {
+        return explainCheck(tx, last, { ...t, amount: t.amount });
+      }
+    }
     const [topup] = await tx
       .insert(supplierTopups)
       .values({
@@ -52,74 +153,108 @@ export async function recordSupplierTopup(
         effectiveAt: t.now,
         recordedBy: t.recordedBy ?? null,
       })
-      .onConflictDoNothing({ target: supplierTopups.key })
       .returning();
-    if (!topup) {
-      // the same command, recorded meanwhile by a concurrent delivery
-      const [same] = await tx.select().from(supplierTopups).where(eq(supplierTopups.key, t.key));
-      if (!same) throw new Error("the top-up was not stored");
-      return { ok: true as const, topup: same, explainedCheckId: same.checkId };
-    }
+    if (!topup) throw new Error("the top-up was not stored");
     await bookSupplierTopup(tx, {
       topupId: topup.id,
       amount: topup.amount,
       memo: topup.note,
       actorId: t.recordedBy,
     });
-    return { ok: true as const, topup, explainedCheckId: null };
+    return { ok: true, topup, explainedCheckId: null };
   });
 }
 
 /**
  * an admin confirms that a check's unexplained rise was a top-up: recorded as one, dated
- * to the check, once (a second tap finds it explained)
+ * to the check, once (a second tap, or a /supplier_topup that came first, is told who
+ * booked it). Only for a rise nothing in flight could explain: its amount is exact.
  */
 export async function confirmRiseAsTopup(
   db: Database,
-  c: {
-    checkId: number;
-    /** default "check:<id>" */
-    key?: string;
-    note?: string | undefined;
-    recordedBy?: number | undefined;
-  },
+  c: { checkId: number; note?: string | undefined; recordedBy?: number | undefined },
 ): Promise<TopupResult> {
   return db.transaction(async (tx) => {
+    await lockReconciliation(tx);
     const [check] = await tx
       .select()
       .from(supplierBalanceChecks)
-      .where(eq(supplierBalanceChecks.id, c.checkId))
-      .for("update");
-    if (!check) return { ok: false as const, reason: "check_not_found" as const };
+      .where(eq(supplierBalanceChecks.id, c.checkId));
+    if (!check) return { ok: false, reason: "check_not_found" };
     if (check.status === "explained") {
-      return { ok: false as const, reason: "already_explained" as const };
+      const topup = await explanationOf(tx, check.id);
+      if (topup) return { ok: false, reason: "already_booked", topup };
     }
     if (check.status !== "drift" || check.drift === null || check.drift <= 0) {
-      return { ok: false as const, reason: "not_a_rise" as const };
+      return { ok: false, reason: "not_a_rise" };
     }
-    const [topup] = await tx
-      .insert(supplierTopups)
-      .values({
-        key: c.key ?? `check:${check.id}`,
-        amount: check.drift,
-        note: c.note ?? "",
-        effectiveAt: check.readAt,
-        recordedBy: c.recordedBy ?? null,
-        checkId: check.id,
-      })
-      .onConflictDoNothing()
+    if (!exactReading(check)) return { ok: false, reason: "not_a_rise" };
+    // a rise explained before and reversed since keeps its first key
+    const [reversed] = await tx
+      .select({ n: count() })
+      .from(supplierTopups)
+      .where(eq(supplierTopups.checkId, check.id));
+    const n = reversed?.n ?? 0;
+    return explainCheck(tx, check, {
+      key: n === 0 ? `check:${check.id}` : `check:${check.id}:${n}`,
+      amount: check.drift,
+      note: c.note,
+      recordedBy: c.recordedBy,
+    });
+  });
+}
+
+export type ReversalResult =
+  | { ok: true; topup: SupplierTopup }
+  | { ok: false; reason: "already_reversed"; topup: SupplierTopup }
+  | { ok: false; reason: "not_found" };
+
+/**
+ * undoes a top-up booked in error: a second ledger transfer, keyed to the top-up, moves the
+ * money back (both stay in the ledger), and reconciliation stops counting it. A rise it
+ * explained is unexplained again.
+ */
+export async function reverseSupplierTopup(
+  db: Database,
+  r: { topupId: number; reversedBy?: number | undefined; note?: string; now: Date },
+): Promise<ReversalResult> {
+  return db.transaction(async (tx) => {
+    await lockReconciliation(tx);
+    const [topup] = await tx.select().from(supplierTopups).where(eq(supplierTopups.id, r.topupId));
+    if (!topup) return { ok: false, reason: "not_found" };
+    if (topup.reversedAt) return { ok: false, reason: "already_reversed", topup };
+    const [reversed] = await tx
+      .update(supplierTopups)
+      .set({ reversedAt: r.now, reversedBy: r.reversedBy ?? null })
+      .where(eq(supplierTopups.id, topup.id))
       .returning();
-    if (!topup) return { ok: false as const, reason: "already_explained" as const };
-    await bookSupplierTopup(tx, {
+    if (!reversed) throw new Error(`top-up ${topup.id} vanished`);
+    await reverseSupplierTopupTransfer(tx, {
       topupId: topup.id,
       amount: topup.amount,
-      memo: topup.note || `confirmed from balance check ${check.id}`,
-      actorId: c.recordedBy,
+      memo: r.note || `reverses supplier top-up ${topup.id}`,
+      actorId: r.reversedBy,
     });
-    await tx
-      .update(supplierBalanceChecks)
-      .set({ status: "explained", topups: sql`${supplierBalanceChecks.topups} + ${topup.amount}` })
-      .where(eq(supplierBalanceChecks.id, check.id));
-    return { ok: true as const, topup, explainedCheckId: check.id };
+    if (topup.checkId !== null) await unexplain(tx, topup);
+    return { ok: true, topup: reversed };
   });
+}
+
+/** the check a reversed top-up explained finds its rise unexplained again */
+async function unexplain(tx: Executor, topup: SupplierTopup): Promise<void> {
+  const [check] = await tx
+    .select()
+    .from(supplierBalanceChecks)
+    .where(eq(supplierBalanceChecks.id, topup.checkId ?? -1));
+  if (check?.status !== "explained") return;
+  const latest = await latestBalanceCheck(tx);
+  await tx
+    .update(supplierBalanceChecks)
+    .set({
+      status: "drift",
+      topups: sql`${supplierBalanceChecks.topups} - ${topup.amount}`,
+      // a later check already started from this one as it was
+      carried: latest?.id === check.id ? inFlightPart(check.drift ?? 0, check) : undefined,
+    })
+    .where(eq(supplierBalanceChecks.id, check.id));
 }

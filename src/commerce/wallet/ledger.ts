@@ -303,6 +303,23 @@ export async function bookSupplierTopup(
   });
 }
 
+/** a top-up booked in error goes back: once, keyed to the top-up, the first transfer kept */
+export async function reverseSupplierTopupTransfer(
+  exec: Executor,
+  t: { topupId: number; amount: number; memo: string; actorId?: number | undefined },
+): Promise<TransferResult> {
+  return transfer(exec, {
+    key: `supplier_topup:${t.topupId}:reversal`,
+    kind: "supplier_topup",
+    memo: t.memo,
+    actorId: t.actorId,
+    legs: [
+      { account: SHOP_ACCOUNTS.supplierPrepaid, amount: -t.amount },
+      { account: SHOP_ACCOUNTS.ownerFunds, amount: t.amount },
+    ],
+  });
+}
+
 const holdKey = (orderId: number) => `order:${orderId}:hold`;
 /** capture and release share one key: an order is settled once, one way or the other */
 const settleKey = (orderId: number) => `order:${orderId}:settle`;

@@ -137,9 +137,10 @@ describe(`supplier balance reconciliation (${testDriver})`, () => {
     const prepaidBefore = await accountBalance(h.deps.db, SHOP_ACCOUNTS.supplierPrepaid);
     const confirmed = await confirmRiseAsTopup(h.deps.db, { checkId: rise.id, recordedBy: 1 });
     expect(confirmed).toMatchObject({ ok: true, explainedCheckId: rise.id });
-    expect(await confirmRiseAsTopup(h.deps.db, { checkId: rise.id })).toEqual({
+    expect(await confirmRiseAsTopup(h.deps.db, { checkId: rise.id })).toMatchObject({
       ok: false,
-      reason: "already_explained",
+      reason: "already_booked",
+      topup: { recordedBy: 1, amount: 250_000 },
     });
     expect(await accountBalance(h.deps.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(
       prepaidBefore + 250_000,

@@ -9,6 +9,7 @@ import { adminOrderButtons, adminOrders } from "./orders.ts";
 import { adminPauseButtons, adminPauses } from "./pauses.ts";
 import { adminPayments } from "./payments.ts";
 import { adminReconButtons, adminReconciliation } from "./reconciliation.ts";
+import { adminSupplierTopupButtons, adminSupplierTopups } from "./supplier-topups.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
 
@@ -29,6 +30,7 @@ export const ADMIN_COMMANDS = [
   "test",
   "recon",
   "supplier_topup",
+  "supplier_topup_reverse",
   "payment",
   "export",
   "laporan",
@@ -47,6 +49,7 @@ export function adminCommands(): Composer<BotContext> {
       adminBroadcast(),
       adminTestOrder(),
       adminReconciliation(),
+      adminSupplierTopups(),
       adminPayments(),
       adminExport(),
       adminLaporan(),
@@ -63,6 +66,7 @@ export function adminButtons(): Composer<BotContext> {
       adminDepositButtons(),
       adminOrderButtons(),
       adminReconButtons(),
+      adminSupplierTopupButtons(),
       adminLaporanButtons(),
       adminPauseButtons(),
     );

@@ -6,20 +6,16 @@ import {
   ordersOfCheck,
   settleOpenOrders,
 } from "../../../commerce/reconciliation/balance-check.ts";
-import {
-  confirmRiseAsTopup,
-  recordSupplierTopup,
-} from "../../../commerce/reconciliation/topups.ts";
-import { MAX_OPERATION_AMOUNT } from "../../../commerce/wallet/ledger.ts";
+import { confirmRiseAsTopup } from "../../../commerce/reconciliation/topups.ts";
 import type { Database } from "../../../db/client.ts";
 import { SupplierError } from "../../../supplier/types.ts";
 import { CB, cbInt, cbPattern, parseCb } from "../../callback-data.ts";
 import type { BotContext } from "../../context.ts";
 import { editMessage } from "../../edit.ts";
-import { parseAmount, rupiah } from "../../format.ts";
+import { rupiah } from "../../format.ts";
 import type { Translate } from "../../i18n.ts";
 import { reconCheckKeyboard, reconCheckText } from "../../views/reconciliation.ts";
-import { words } from "./args.ts";
+import { alreadyBooked } from "./supplier-topups.ts";
 
 /** a check as admins read it: its figures, the balance before it, the orders of its window */
 export async function describeCheck(db: Database, t: Translate, check: BalanceCheck) {
@@ -55,44 +51,9 @@ async function recon(ctx: BotContext): Promise<void> {
   await ctx.reply(shown.text, { reply_markup: shown.keyboard });
 }
 
-/** /supplier_topup <amount> [note]: the owner put money into the supplier account */
-async function supplierTopup(ctx: BotContext): Promise<void> {
-  const [amountText, ...note] = words(ctx.match as string);
-  const amount = amountText ? parseAmount(amountText) : undefined;
-  if (amount === undefined) {
-    await ctx.reply(ctx.t("recon-topup-usage"));
-    return;
-  }
-  const max = ctx.deps.config.maxAmount ?? MAX_OPERATION_AMOUNT;
-  if (amount > max) {
-    await ctx.reply(ctx.t("admin-amount-too-large", { max: rupiah(max) }));
-    return;
-  }
-  const result = await recordSupplierTopup(ctx.deps.orders.db, {
-    // one admin message records once, however often the update is delivered
-    key: `admin:${ctx.chat!.id}:${ctx.msg!.message_id}`,
-    amount,
-    note: note.join(" ").slice(0, 200),
-    recordedBy: ctx.from?.id,
-    now: new Date(ctx.deps.orders.clock.now()),
-  });
-  if (!result.ok) {
-    await ctx.reply(
-      ctx.t(`recon-topup-${result.reason === "already_explained" ? "already" : "not-a-rise"}`),
-    );
-    return;
-  }
-  const lines = [ctx.t("recon-topup-recorded", { amount: rupiah(result.topup.amount) })];
-  if (result.explainedCheckId !== null) {
-    lines.push(ctx.t("recon-topup-explains", { check: result.explainedCheckId }));
-  }
-  await ctx.reply(lines.join("\n"));
-}
-
 export function adminReconciliation(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("recon", recon);
-  composer.command("supplier_topup", supplierTopup);
   return composer;
 }
 
@@ -109,8 +70,14 @@ export function adminReconButtons(): Composer<BotContext> {
     const result = await confirmRiseAsTopup(db, { checkId, recordedBy: ctx.from.id });
     await ctx.answerCallbackQuery({
       text: result.ok
-        ? ctx.t("recon-topup-recorded", { amount: rupiah(result.topup.amount) })
-        : ctx.t(result.reason === "not_a_rise" ? "recon-topup-not-a-rise" : "recon-topup-already"),
+        ? ctx.t("recon-topup-recorded", {
+            amount: rupiah(result.topup.amount),
+            id: String(result.topup.id),
+          })
+        : result.reason === "already_booked"
+          ? await alreadyBooked(ctx, result.topup, true)
+          : ctx.t("recon-topup-not-a-rise"),
+      show_alert: !result.ok,
     });
     const check = await findBalanceCheck(db, checkId);
     const message = ctx.callbackQuery.message;
