@@ -53,6 +53,7 @@ export const reconCommand: Command = {
               `check #${check.id} at ${check.readAt.toISOString()}: ${check.status}`,
               `balance ${formatRupiah(check.balance)}; moved ${signed(check.actualChange)}, expected ${signed(check.expectedChange)}`,
               `top-ups ${formatRupiah(check.topups)}; ${check.successCount} successful orders ${formatRupiah(check.successCost)}; open ${check.openCount} (${formatRupiah(check.openCost)}, counted as charged)`,
+              `in flight at the reading: up to +${formatRupiah(check.inFlightRise)} / -${formatRupiah(check.inFlightFall)}; carried to the next check ${signed(check.carried)}`,
               `drift ${signed(check.drift)} (tolerance ${formatRupiah(check.tolerance)})`,
             ].join("\n"),
           );

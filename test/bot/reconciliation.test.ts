@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmQuote } from "../../src/commerce/orders/place.ts";
+import { createQuote } from "../../src/commerce/orders/quotes.ts";
 import { checkSupplierBalance } from "../../src/commerce/reconciliation/balance-check.ts";
 import { queueDailyReport } from "../../src/commerce/reconciliation/jobs.ts";
 import { accountBalance, SHOP_ACCOUNTS } from "../../src/commerce/wallet/ledger.ts";
@@ -181,6 +183,35 @@ describe("two admins and one supplier top-up", () => {
     const second = await h.waitMessage(A, /Tercatat/, asked.message_id);
     expect(second.text).toMatch(/Rp300\.000 \(#\d+\)/);
     expect(await accountBalance(h.db, SHOP_ACCOUNTS.supplierPrepaid)).toBe(prepaid + 300_000);
+  });
+
+  it("a rise read while an order was open has no button; typed, its amount explains the check", async () => {
+    h.clock.advance(1_000);
+    await say(A, "/recon", /Cek saldo supplier/);
+    // pending at the supplier: open at the next reading, so that reading is uncertain by it
+    const u = 7201;
+    h.user(u);
+    await h.fund(u, 100_000);
+    const q = await createQuote(h.orders, {
+      userId: u,
+      chatId: u,
+      productCode: "TSEL10",
+      destination: "081234567903",
+    });
+    if (!q.ok) throw new Error(q.reason);
+    const placed = await confirmQuote(h.orders, { quoteId: q.quote.id, userId: u });
+    expect(placed).toMatchObject({ ok: true, order: { status: "pending" } });
+    h.sandbox.account().setBalance(balance() + 400_000);
+    h.clock.advance(1_000);
+    const found = await say(A, "/recon", /Selisih: \+Rp400\.000/);
+    expect(labels(found)).toEqual([]);
+    expect(found.text).toContain("Sedang berjalan saat pembacaan ini");
+    expect(found.text).toContain("Jika ini top-up, catat dengan /supplier_topup");
+    const typed = await say(B, "/supplier_topup 400000", /Tercatat/);
+    expect(typed.text).toContain("Ini menjelaskan selisih pada cek");
+    h.clock.advance(1_000);
+    const next = await say(A, "/recon", /Cek saldo supplier/);
+    expect(next.text).toContain("✅ Sesuai catatan kios.");
   });
 
   it("/supplier_topup_reverse takes a booking made in error back once, both entries kept", async () => {

@@ -1,5 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import type { BalanceCheck, WindowOrder } from "../../commerce/reconciliation/balance-check.ts";
+import { exactReading } from "../../commerce/reconciliation/in-flight.ts";
 import { CB, cb } from "../callback-data.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../format.ts";
 import type { Translate } from "../i18n.ts";
@@ -37,11 +38,29 @@ export function reconCheckText(
       held: rupiah(check.openCost),
     }),
   );
-  if (check.status === "ok") lines.push(t("recon-ok"));
-  else if (check.status === "explained") lines.push(t("recon-explained"));
+  // what the check before carried in (orders in flight at its reading), when any
+  const carriedIn = (check.drift ?? 0) - ((check.actualChange ?? 0) - (check.expectedChange ?? 0));
+  if (carriedIn !== 0) lines.push(t("recon-carried-in", { amount: change(carriedIn) }));
+  if (!exactReading(check)) {
+    lines.push(
+      t("recon-in-flight", {
+        rise: rupiah(check.inFlightRise),
+        fall: rupiah(check.inFlightFall),
+      }),
+    );
+  }
+  if (check.status === "ok") {
+    lines.push(
+      check.carried === 0
+        ? t("recon-ok")
+        : t("recon-ok-carried", { carried: change(check.carried) }),
+    );
+  } else if (check.status === "explained") lines.push(t("recon-explained"));
   else {
     lines.push(t("recon-drift", { drift: change(check.drift ?? 0) }));
-    if ((check.drift ?? 0) > 0) lines.push(t("recon-rise"));
+    if ((check.drift ?? 0) > 0) {
+      lines.push(exactReading(check) ? t("recon-rise") : t("recon-rise-uncertain"));
+    }
   }
   if (check.status === "drift" && orders.length > 0) {
     lines.push("", t("recon-orders"));
@@ -54,9 +73,14 @@ export function reconCheckText(
   return lines.join("\n");
 }
 
-/** the "it was a top-up" button, for a check whose balance rose unexplained */
+/**
+ * the "it was a top-up" button, for a check whose balance rose unexplained and had nothing
+ * in flight at its reading: then the rise is exactly what arrived
+ */
 export function reconCheckKeyboard(t: Translate, check: BalanceCheck): InlineKeyboard | undefined {
-  if (check.status !== "drift" || (check.drift ?? 0) <= 0) return undefined;
+  if (check.status !== "drift" || (check.drift ?? 0) <= 0 || !exactReading(check)) {
+    return undefined;
+  }
   return new InlineKeyboard().text(
     t("btn-recon-topup", { amount: rupiah(check.drift ?? 0) }),
     cb(CB.reconTopup, String(check.id)),

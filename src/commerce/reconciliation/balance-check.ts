@@ -7,6 +7,7 @@ import type { Supplier } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderDeps } from "../orders/deps.ts";
 import { resolveOrder } from "../orders/resolve.ts";
+import { inFlightPart, withinBand } from "./in-flight.ts";
 import { lockReconciliation } from "./lock.ts";
 
 // Balance reconciliation (docs/reconciliation.md). The supplier takes an order's price when
@@ -16,6 +17,10 @@ import { lockReconciliation } from "./lock.ts";
 //   − the cost of orders that became successful in the window
 //   − the growth of what is still open (sent, not final: charged, maybe to be refunded)
 // and whatever else moved it is drift. Open orders are counted as charged and listed apart.
+// The supplier reads its balance somewhere between kios's request and its answer: orders in
+// flight then (open, or settled in between) may fall on either side of the reading. They
+// bound how far the reading may stray (in-flight.ts); a difference inside that bound is not
+// reported but carried to the next check, which reports it unless those orders resolved it.
 
 export type BalanceCheck = typeof supplierBalanceChecks.$inferSelect;
 
@@ -43,6 +48,30 @@ interface WindowFigures {
   successCount: number;
   successCost: number;
   topups: number;
+}
+
+/**
+ * what orders settled between the balance request and its answer may have moved on either
+ * side of the reading: a success may not have arrived yet (the reading may be higher), a
+ * failure may not be refunded yet (the reading may be lower)
+ */
+async function settledBetween(
+  exec: Executor,
+  requestedAt: Date,
+  readAt: Date,
+): Promise<{ successCost: number; failureCost: number }> {
+  const from = requestedAt.toISOString();
+  const to = readAt.toISOString();
+  const result = await exec.execute(sql`
+    select
+      coalesce(sum(coalesce(supplier_price, cost)) filter (where status = 'success'), 0)
+        as success_cost,
+      coalesce(sum(cost) filter (where status = 'failed'), 0) as failure_cost
+    from orders
+    where not testing and submitted_at is not null
+      and final_at > ${from}::timestamptz and final_at <= ${to}::timestamptz`);
+  const row = rowsOf(result)[0] ?? {};
+  return { successCost: toNumber(row.success_cost), failureCost: toNumber(row.failure_cost) };
 }
 
 /** what kios recorded for the window (after, at]: `after` undefined means from the start */
@@ -107,8 +136,10 @@ export async function findBalanceCheck(
  */
 export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<BalanceCheck> {
   await deps.settleOpen?.();
+  const requestedAt = new Date(deps.clock.now());
   const { balance } = await deps.supplier.balance();
-  // the window ends when the answer arrived: what kios sent before it, the supplier had
+  // the window ends when the answer arrived: what kios sent before it is counted as charged,
+  // and what was in flight since the request bounds how far that may be off
   const readAt = new Date(deps.clock.now());
   const tolerance = deps.tolerance ?? 0;
   return deps.db.transaction(async (tx) => {
@@ -116,31 +147,47 @@ export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<Bala
     await lockReconciliation(tx);
     const previous = await latestBalanceCheck(tx);
     const figures = await windowFigures(tx, previous?.readAt, readAt);
-    let computed: Pick<BalanceCheck, "expectedChange" | "actualChange" | "drift" | "status"> = {
-      expectedChange: null,
-      actualChange: null,
-      drift: null,
-      status: "baseline",
+    const between = await settledBetween(tx, requestedAt, readAt);
+    const band = {
+      // open orders may be refunded already or not have arrived yet
+      inFlightRise: figures.openCost + between.successCost,
+      inFlightFall: between.failureCost,
+      tolerance,
     };
+    let computed: Pick<
+      BalanceCheck,
+      "expectedChange" | "actualChange" | "drift" | "status" | "carried"
+    > = { expectedChange: null, actualChange: null, drift: null, status: "baseline", carried: 0 };
     if (previous) {
       const expected =
         figures.topups - figures.successCost - (figures.openCost - previous.openCost);
       const actual = balance - previous.balance;
-      const drift = actual - expected;
+      let drift = actual - expected + previous.carried;
+      if (previous.status === "baseline") {
+        // a baseline has no difference to carry: what was in flight at it is settled here,
+        // once, the other way round (what its reading lacked shows now as a fall)
+        drift -= inFlightPart(drift, {
+          inFlightRise: previous.inFlightFall,
+          inFlightFall: previous.inFlightRise,
+          tolerance: 0,
+        });
+      }
       computed = {
         expectedChange: expected,
         actualChange: actual,
         drift,
-        status: Math.abs(drift) > tolerance ? "drift" : "ok",
+        status: withinBand(drift, band) ? "ok" : "drift",
+        carried: inFlightPart(drift, band),
       };
     }
     const [check] = await tx
       .insert(supplierBalanceChecks)
       .values({
         readAt,
+        requestedAt,
         balance,
         previousId: previous?.id ?? null,
-        tolerance,
+        ...band,
         ...figures,
         ...computed,
       })
