@@ -7,6 +7,7 @@ import { alertLowBalance } from "../reconciliation/balance-check.ts";
 import {
   type KnownSupplierBalance,
   knownSupplierBalance,
+  reserveSupplierBalance,
 } from "../reconciliation/known-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
@@ -86,6 +87,8 @@ export async function confirmQuote(
       }
 
       if (!quote.testing) {
+        // a first look, before the wallet's: a buyer is not sent to top up for an order the
+        // supplier balance can't take (the reservation below is what holds)
         const supplier = await knownSupplierBalance(tx);
         if (supplier && supplier.known < quote.cost) {
           throw new Refused({ ok: false, reason: "supplier_unavailable" }, supplier);
@@ -166,6 +169,9 @@ export async function confirmQuote(
             missing: quote.price - balance,
           });
         }
+        // the balance guard reserves: with this order stored, one Pay at a time
+        const short = await reserveSupplierBalance(tx, { id: order.id, cost: quote.cost });
+        if (short) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
       }
       return order;
     });

@@ -1,0 +1,128 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { confirmQuote } from "../../../src/commerce/orders/place.ts";
+import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
+import { knownSupplierBalance } from "../../../src/commerce/reconciliation/known-balance.ts";
+import { SHOP_ACCOUNTS, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
+import { orders } from "../../../src/db/schema.ts";
+import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
+import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
+import { testDriver } from "../../helpers/db.ts";
+
+// the supplier balance guard reserves: a burst of Pays sends no more than the estimate
+// covers, counting orders stored but not yet sent, however the Pays interleave.
+
+describe(`the supplier balance guard reserves (${testDriver})`, () => {
+  let h: CommerceHarness;
+  const cost = () => h.sandbox.catalogue().find((p) => p.code === "TSEL10")!.price;
+
+  beforeAll(async () => {
+    h = await bootCommerce();
+    // one purchase first: the shop's shared accounts exist, as in any shop that sold once
+    const user = await h.newUser(100_000);
+    const q = await h.quote(user, "081234567901");
+    expect((await confirmQuote(h.deps, { quoteId: q.id, userId: user })).ok).toBe(true);
+  });
+  afterAll(() => h.stop());
+
+  /** a reading of the supplier balance that covers this many TSEL10 orders (and a half) */
+  async function readingFor(orders: number) {
+    h.sandbox.account().setBalance(orders * cost() + Math.floor(cost() / 2));
+    h.clock.advance(10);
+    const reading = await checkSupplierBalance({
+      db: h.deps.db,
+      supplier: h.supplier,
+      clock: h.clock,
+    });
+    h.clock.advance(10);
+    return reading;
+  }
+
+  /**
+   * on PostgreSQL, holds the shop's shared holds account (as a Pay committing does) until
+   * every Pay of the burst waits behind it, so they all reach that point at once; PGlite
+   * runs one transaction at a time, and the burst interleaves between them
+   */
+  async function burst<T>(pays: (() => Promise<T>)[]): Promise<T[]> {
+    if (testDriver !== "postgres") return Promise.all(pays.map((pay) => pay()));
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const holding = h.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from accounts where key = ${SHOP_ACCOUNTS.holds} for update`);
+      locked();
+      await new Promise<void>((r) => {
+        release = r;
+      });
+    });
+    await isLocked;
+    const running = pays.map((pay) => pay());
+    await vi.waitFor(
+      async () => {
+        const waiting = await h.deps.db.execute(
+          sql`select count(*) as n from pg_stat_activity
+               where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        expect(toNumber(rowsOf(waiting)[0]?.n)).toBeGreaterThanOrEqual(pays.length);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    release();
+    await holding;
+    return Promise.all(running);
+  }
+
+  it("concurrent Pays send only what the known balance covers; the rest hold nothing", async () => {
+    await readingFor(2);
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => h.newUser(100_000)));
+    const quotes = await Promise.all(buyers.map((u) => h.quote(u, "081234567901")));
+    const before = h.sandbox.requests().length;
+    const results = await burst(
+      buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect(results.filter((r) => !r.ok && r.reason === "supplier_unavailable")).toHaveLength(4);
+    // the supplier got two orders and refused none for its balance
+    const sent = h.sandbox.requests().slice(before);
+    expect(sent).toHaveLength(2);
+    expect(h.sandbox.account().balance).toBeGreaterThanOrEqual(0);
+    for (const [i, r] of results.entries()) {
+      if (!r.ok) expect(await walletBalance(h.deps.db, buyers[i]!)).toBe(100_000);
+    }
+    expect((await verifyLedger(h.database.handle)).ok).toBe(true);
+  });
+
+  it("an order stored but not sent yet counts against the estimate", async () => {
+    const reading = await readingFor(1);
+    const user = await h.newUser(100_000);
+    const q = await h.quote(user, "081234567901");
+    // a Pay that stored its order and was stopped before sending it (a crash, a slow hop)
+    await h.deps.db.insert(orders).values({
+      refId: "K-STORED-1",
+      confirmKey: q.id,
+      userId: user,
+      chatId: user,
+      kind: "prepaid",
+      productCode: "TSEL10",
+      productName: "Telkomsel 10.000",
+      destination: "081234567901",
+      price: q.price,
+      cost: cost(),
+      status: "created",
+      createdAt: new Date(h.clock.now()),
+    });
+    expect(await knownSupplierBalance(h.deps.db)).toEqual({
+      checkId: reading.id,
+      known: reading.balance - cost(),
+    });
+    const other = await h.newUser(100_000);
+    const q2 = await h.quote(other, "081234567901");
+    expect(await confirmQuote(h.deps, { quoteId: q2.id, userId: other })).toEqual({
+      ok: false,
+      reason: "supplier_unavailable",
+    });
+  });
+});
