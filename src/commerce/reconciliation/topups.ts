@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { supplierBalanceChecks, supplierTopups } from "../../db/schema.ts";
 import {
@@ -44,25 +44,51 @@ async function explanationOf(tx: Executor, checkId: number): Promise<SupplierTop
 }
 
 /**
- * a top-up of this amount already booked for the latest check's window: the one that
- * explains its rise, or one recorded since it. A second admin recording the same money
- * finds it here.
+ * the latest check that found a rise, explained or not: the rise an admin's top-up is most
+ * likely about, even when checks ran since (they start after it, and do not see it again)
+ */
+async function latestRise(tx: Executor): Promise<BalanceCheck | undefined> {
+  const [check] = await tx
+    .select()
+    .from(supplierBalanceChecks)
+    .where(
+      and(
+        inArray(supplierBalanceChecks.status, ["drift", "explained"]),
+        gt(supplierBalanceChecks.drift, 0),
+      ),
+    )
+    .orderBy(desc(supplierBalanceChecks.id))
+    .limit(1);
+  return check;
+}
+
+/**
+ * a top-up of this amount already booked: the one that explains the latest rise, or one
+ * recorded since the latest check. A second admin recording the same money finds it here.
  */
 async function sameTopup(
   tx: Executor,
-  last: BalanceCheck | undefined,
+  rise: BalanceCheck | undefined,
   amount: number,
 ): Promise<SupplierTopup | undefined> {
-  const since = last
-    ? or(eq(supplierTopups.checkId, last.id), gt(supplierTopups.effectiveAt, last.readAt))
-    : undefined;
-  const [topup] = await tx
+  if (rise?.status === "explained") {
+    const explained = await explanationOf(tx, rise.id);
+    if (explained?.amount === amount) return explained;
+  }
+  const last = await latestBalanceCheck(tx);
+  const [since] = await tx
     .select()
     .from(supplierTopups)
-    .where(and(eq(supplierTopups.amount, amount), live, since))
+    .where(
+      and(
+        eq(supplierTopups.amount, amount),
+        live,
+        last ? gt(supplierTopups.effectiveAt, last.readAt) : undefined,
+      ),
+    )
     .orderBy(desc(supplierTopups.id))
     .limit(1);
-  return topup;
+  return since;
 }
 
 /** books a top-up dated to a check, explaining its rise (the caller holds the lock) */
@@ -90,18 +116,24 @@ async function explainCheck(
     memo: topup.note || `explains balance check ${check.id}`,
     actorId: e.recordedBy,
   });
+  const latest = await latestBalanceCheck(tx);
   await tx
     .update(supplierBalanceChecks)
     .set({
       status: "explained",
       topups: sql`${supplierBalanceChecks.topups} + ${topup.amount}`,
-      carried: inFlightPart((check.drift ?? 0) - topup.amount, check),
+      // what in-flight orders still explain goes on to the next check; a later check
+      // already started from this one as it was
+      carried:
+        latest?.id === check.id
+          ? inFlightPart((check.drift ?? 0) - topup.amount, check)
+          : undefined,
     })
     .where(eq(supplierBalanceChecks.id, check.id));
   return { ok: true, topup, explainedCheckId: check.id };
 }
 
-/** the latest check's rise, as far as a top-up of this amount accounts for it */
+/** an unexplained rise, as far as a top-up of this amount accounts for it */
 function explains(check: BalanceCheck | undefined, amount: number): check is BalanceCheck {
   return (
     check?.status === "drift" &&
@@ -112,11 +144,12 @@ function explains(check: BalanceCheck | undefined, amount: number): check is Bal
 }
 
 /**
- * records a top-up an admin made. When the latest balance check found a rise this amount
- * accounts for (the money arrived before it was recorded), the top-up is dated to that
- * check and explains it; otherwise it takes effect now. When a top-up of the same amount is
- * already booked for that window (the check's button, another admin), nothing is booked
- * and the caller is told which, unless `another` says this is a second one.
+ * records a top-up an admin made. When the latest rise a check found is unexplained and
+ * this amount accounts for it (the money arrived before it was recorded), the top-up is
+ * dated to that check and explains it; otherwise it takes effect now. When a top-up of the
+ * same amount is already booked (it explains that rise, or was recorded since the latest
+ * check), nothing is booked and the caller is told which, unless `another` says this is a
+ * second one.
  */
 export async function recordSupplierTopup(
   db: Database,
@@ -136,13 +169,11 @@ export async function recordSupplierTopup(
     await lockReconciliation(tx);
     const [repeated] = await tx.select().from(supplierTopups).where(eq(supplierTopups.key, t.key));
     if (repeated) return { ok: true, topup: repeated, explainedCheckId: repeated.checkId };
-    const last = await latestBalanceCheck(tx);
     if (!t.another) {
-      const same = await sameTopup(tx, last, t.amount);
+      const rise = await latestRise(tx);
+      const same = await sameTopup(tx, rise, t.amount);
       if (same) return { ok: false, reason: "already_booked", topup: same };
-      if (explains(last, t.amount)) {
-        return explainCheck(tx, last, { ...t, amount: t.amount });
-      }
+      if (explains(rise, t.amount)) return explainCheck(tx, rise, t);
     }
     const [topup] = await tx
       .insert(supplierTopups)

@@ -116,6 +116,35 @@ describe(`supplier top-ups are booked once (${testDriver})`, () => {
     expect((await verifyLedger(h.database.handle)).ok).toBe(true);
   });
 
+  it("a check ran between the rise and the booking: the command still explains that rise, once", async () => {
+    const rise = await riseOf(210_000);
+    // the next hour's check finds nothing new; the admin records the top-up after it
+    expect(await check()).toMatchObject({ status: "ok", drift: 0 });
+    const typed = await command(B, 210_000);
+    expect(typed).toMatchObject({ ok: true, explainedCheckId: rise.id });
+    expect(await check()).toMatchObject({ status: "ok", drift: 0 });
+    // and the owner, tapping the old alert's button later, is told
+    expect(await confirmRiseAsTopup(h.deps.db, { checkId: rise.id, recordedBy: A })).toMatchObject({
+      ok: false,
+      reason: "already_booked",
+      topup: { recordedBy: B },
+    });
+  });
+
+  it("a tap on the rise's button, a check, then /supplier_topup: told, booked once", async () => {
+    const rise = await riseOf(220_000);
+    await confirmRiseAsTopup(h.deps.db, { checkId: rise.id, recordedBy: A });
+    expect(await check()).toMatchObject({ status: "ok", drift: 0 });
+    const before = await prepaid();
+    expect(await command(B, 220_000)).toMatchObject({
+      ok: false,
+      reason: "already_booked",
+      topup: { recordedBy: A, checkId: rise.id },
+    });
+    expect(await prepaid()).toBe(before);
+    expect(await check()).toMatchObject({ status: "ok", drift: 0 });
+  });
+
   it("the same amount typed twice before a check asks first; 'another' books a second", async () => {
     await check();
     const before = await prepaid();
