@@ -71,6 +71,29 @@ export interface ChargeFact {
   status: "pending" | "settlement" | "expire" | "cancel" | "deny";
 }
 
+/** a supplier balance check as kios stored it (times in ms since the epoch) */
+export interface CheckFact {
+  id: number;
+  readAt: number;
+  /** the reading of the check before (null: a baseline) */
+  previousReadAt: number | null;
+  status: "baseline" | "ok" | "drift" | "explained";
+  drift: number | null;
+  inFlightRise: number;
+  inFlightFall: number;
+  tolerance: number;
+}
+
+/** a supplier top-up as kios booked it */
+export interface TopupFact {
+  id: number;
+  amount: number;
+  /** the check whose rise it explains */
+  checkId: number | null;
+  reversed: boolean;
+  recordedBy: number | null;
+}
+
 export interface Facts {
   orders: OrderFact[];
   payments: PaymentFact[];
@@ -82,6 +105,12 @@ export interface Facts {
   credits: Map<number, number>;
   /** the balance of shop:supplier_cost (the database was fresh: this is its change) */
   supplierCost: number;
+  /** the balance of shop:supplier_prepaid: the supplier top-ups booked */
+  supplierPrepaid: number;
+  /** what the owner put into the supplier account during the run, and when */
+  ownerTopups: { amount: number; at: number }[];
+  checks: CheckFact[];
+  topups: TopupFact[];
   supplierBalance: { before: number; after: number };
   transactions: SupplierTransactionFact[];
   requests: Pick<SandboxRequest, "refId" | "result">[];

@@ -1,11 +1,13 @@
 import type { Journal } from "./customers.ts";
 import type {
   ChargeFact,
+  CheckFact,
   Facts,
   MessageFact,
   NotificationFact,
   OrderFact,
   PaymentFact,
+  TopupFact,
 } from "./facts.ts";
 import { runKiosCommand } from "./processes.ts";
 import type { World } from "./world.ts";
@@ -18,6 +20,7 @@ export async function gatherFacts(o: {
   journal: Journal;
   adminIds: number[];
   supplierStartBalance: number;
+  ownerTopups: Facts["ownerTopups"];
 }): Promise<Facts> {
   const { db, sandbox, telegram, gateway } = o.world;
   const orders = (
@@ -67,6 +70,45 @@ export async function gatherFacts(o: {
     ),
   );
   const cost = await db.executeSql("select balance from accounts where key = 'shop:supplier_cost'");
+  const prepaid = await db.executeSql(
+    "select balance from accounts where key = 'shop:supplier_prepaid'",
+  );
+  const ms = (v: unknown) => (v === null ? null : Number(v));
+  const checks = (
+    await db.executeSql(
+      `select c.id, extract(epoch from c.read_at) * 1000 as read_ms,
+              extract(epoch from p.read_at) * 1000 as previous_ms, c.status, c.drift,
+              c.in_flight_rise, c.in_flight_fall, c.tolerance
+         from supplier_balance_checks c
+         left join supplier_balance_checks p on p.id = c.previous_id
+        order by c.id`,
+    )
+  ).rows.map(
+    (r): CheckFact => ({
+      id: Number(r.id),
+      readAt: Number(r.read_ms),
+      previousReadAt: ms(r.previous_ms),
+      status: r.status as CheckFact["status"],
+      drift: ms(r.drift),
+      inFlightRise: Number(r.in_flight_rise),
+      inFlightFall: Number(r.in_flight_fall),
+      tolerance: Number(r.tolerance),
+    }),
+  );
+  const topups = (
+    await db.executeSql(
+      `select id, amount, check_id, reversed_at is not null as reversed, recorded_by
+         from supplier_topups order by id`,
+    )
+  ).rows.map(
+    (r): TopupFact => ({
+      id: Number(r.id),
+      amount: Number(r.amount),
+      checkId: ms(r.check_id),
+      reversed: r.reversed === true,
+      recordedBy: ms(r.recorded_by),
+    }),
+  );
   const payments = (
     await db.executeSql(
       `select p.id, p.gateway_order_id, p.user_id, p.amount, p.status,
@@ -124,6 +166,10 @@ export async function gatherFacts(o: {
     wallets,
     credits: new Map(o.journal.credits),
     supplierCost: Number(cost.rows[0]?.balance ?? 0),
+    supplierPrepaid: Number(prepaid.rows[0]?.balance ?? 0),
+    ownerTopups: [...o.ownerTopups],
+    checks,
+    topups,
     supplierBalance: { before: o.supplierStartBalance, after: sandbox.account().balance },
     transactions: sandbox.transactions().map((t) => ({
       refId: t.refId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Facts, OrderFact } from "./facts.ts";
+import type { CheckFact, Facts, OrderFact } from "./facts.ts";
 import { CHECKS, reconcile } from "./reconcile.ts";
 
 // each invariant of the fault campaign, fed books that break it: a check that cannot fail
@@ -30,6 +30,22 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
   };
 }
 
+const TOPUP = 5_000_000;
+
+function check(over: Partial<CheckFact> = {}): CheckFact {
+  return {
+    id: 1,
+    readAt: NOW - 10_000,
+    previousReadAt: NOW - 20_000,
+    status: "ok",
+    drift: 0,
+    inFlightRise: 0,
+    inFlightFall: 0,
+    tolerance: 0,
+    ...over,
+  };
+}
+
 /** one successful order, consistent everywhere */
 function books(): Facts {
   return {
@@ -51,7 +67,24 @@ function books(): Facts {
     wallets: new Map([[USER, 100_000 + 50_000 - 10_400]]),
     credits: new Map([[USER, 100_000]]),
     supplierCost: 10_100,
-    supplierBalance: { before: 1_000_000, after: 1_000_000 - 10_100 },
+    // the owner put Rp5.000.000 into the supplier account; a check found it, booked once
+    supplierBalance: { before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
+    supplierPrepaid: TOPUP,
+    ownerTopups: [{ amount: TOPUP, at: NOW - 50_000 }],
+    checks: [
+      check({ id: 1, readAt: NOW - 90_000, previousReadAt: null, status: "baseline", drift: null }),
+      // an order was open at the rise's reading: it may read up to its cost off
+      check({
+        id: 2,
+        readAt: NOW - 40_000,
+        previousReadAt: NOW - 90_000,
+        status: "explained",
+        drift: TOPUP,
+        inFlightRise: 10_100,
+      }),
+      check({ id: 3, readAt: NOW - 10_000, previousReadAt: NOW - 40_000 }),
+    ],
+    topups: [{ id: 1, amount: TOPUP, checkId: 2, reversed: false, recordedBy: ADMIN }],
     transactions: [
       {
         refId: "K1",
@@ -178,6 +211,55 @@ describe("campaign reconciliation", () => {
     const f = books();
     f.supplierCost = 10_000;
     expect(CHECKS.supplierBalanceMatchesCost(f)).toHaveLength(1);
+  });
+
+  it("supplier-cost: the owner's top-up left out of the supplier's books", () => {
+    const f = books();
+    f.ownerTopups = [];
+    expect(checksOf(f)).toContain("supplier-cost");
+  });
+
+  it("topup-once: the owner's top-up booked twice, not at all, or prepaid off", () => {
+    const twice = books();
+    // the second admin's /supplier_topup booked it again, dated now
+    twice.topups.push({ id: 2, amount: TOPUP, checkId: null, reversed: false, recordedBy: 2 });
+    twice.supplierPrepaid = 2 * TOPUP;
+    expect(CHECKS.topupsBookedOnce(twice)).toEqual([
+      expect.objectContaining({ detail: `a supplier top-up of ${TOPUP}: made 1 times, booked 2` }),
+    ]);
+    // reversed, the second booking no longer counts
+    twice.topups[1] = { ...twice.topups[1]!, reversed: true };
+    twice.supplierPrepaid = TOPUP;
+    expect(CHECKS.topupsBookedOnce(twice)).toEqual([]);
+    const none = books();
+    none.topups = [];
+    expect(checksOf(none)).toContain("topup-once");
+    const prepaid = books();
+    prepaid.supplierPrepaid = 2 * TOPUP;
+    expect(CHECKS.topupsBookedOnce(prepaid)[0]!.detail).toContain("shop:supplier_prepaid");
+  });
+
+  it("recon-verdict: a phantom rise, the fall after it, or the owner's top-up missed", () => {
+    const phantom = books();
+    // an order sent while the balance request travelled, counted as charged: +10.100
+    phantom.checks[2] = check({ id: 3, status: "drift", drift: 10_100 });
+    expect(CHECKS.reconVerdicts(phantom)).toEqual([
+      expect.objectContaining({ detail: expect.stringContaining("a phantom rise of 10100") }),
+    ]);
+    const fall = books();
+    fall.checks[2] = check({ id: 3, status: "drift", drift: -10_100 });
+    expect(CHECKS.reconVerdicts(fall)[0]!.detail).toContain("a false loss of -10100");
+    // within what was in flight at its reading, the same difference is no verdict
+    const inFlight = books();
+    inFlight.checks[2] = check({ id: 3, status: "ok", drift: 10_100, inFlightRise: 10_100 });
+    expect(reconcile(inFlight)).toEqual([]);
+    // the rise check read more than the owner put in, beyond what was in flight
+    const more = books();
+    more.checks[1] = { ...more.checks[1]!, drift: TOPUP + 20_200 };
+    expect(CHECKS.reconVerdicts(more)).toHaveLength(1);
+    const missed = books();
+    missed.checks[1] = { ...missed.checks[1]!, status: "ok", drift: TOPUP, inFlightRise: TOPUP };
+    expect(CHECKS.reconVerdicts(missed)[0]!.detail).toContain("is ok where the owner put in");
   });
 
   it("bill-once: one bill paid by two users", () => {

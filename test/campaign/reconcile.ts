@@ -92,17 +92,72 @@ export const successConfirmedBySupplier: Check = (f) => {
     );
 };
 
-/** what left the supplier balance is what kios booked as supplier cost */
+/** what left the supplier balance (the owner's top-ups aside) is what kios booked as supplier cost */
 export const supplierBalanceMatchesCost: Check = (f) => {
-  const spent = f.supplierBalance.before - f.supplierBalance.after;
+  const toppedUp = f.ownerTopups.reduce((sum, t) => sum + t.amount, 0);
+  const spent = f.supplierBalance.before + toppedUp - f.supplierBalance.after;
   return spent === f.supplierCost
     ? []
     : [
         v(
           "supplier-cost",
-          `supplier balance fell by ${spent}; shop:supplier_cost is ${f.supplierCost}`,
+          `supplier balance fell by ${spent} (top-ups aside); shop:supplier_cost is ${f.supplierCost}`,
         ),
       ];
+};
+
+/**
+ * each top-up the owner made is booked once, whichever admin booked it and by which path
+ * (the check's button, /supplier_topup), and shop:supplier_prepaid holds exactly those
+ */
+export const topupsBookedOnce: Check = (f) => {
+  const out: Violation[] = [];
+  const live = f.topups.filter((t) => !t.reversed);
+  const made = countBy(f.ownerTopups, (t) => String(t.amount));
+  const booked = countBy(live, (t) => String(t.amount));
+  for (const amount of new Set([...made.keys(), ...booked.keys()])) {
+    const m = made.get(amount) ?? 0;
+    const b = booked.get(amount) ?? 0;
+    if (m !== b) {
+      out.push(v("topup-once", `a supplier top-up of ${amount}: made ${m} times, booked ${b}`));
+    }
+  }
+  const sum = live.reduce((total, t) => total + t.amount, 0);
+  if (f.supplierPrepaid !== sum) {
+    out.push(
+      v("topup-once", `shop:supplier_prepaid is ${f.supplierPrepaid}; live top-ups sum to ${sum}`),
+    );
+  }
+  return out;
+};
+
+/**
+ * every balance check's verdict is what happened: the check after the owner's top-up
+ * finds that rise, and no check reports a difference the books don't have (a phantom rise
+ * from orders in flight, or the fall after it). The sandbox loses no money: the only real
+ * difference is the owner's unrecorded top-up.
+ */
+export const reconVerdicts: Check = (f) => {
+  const out: Violation[] = [];
+  for (const c of f.checks) {
+    if (c.status === "baseline" || c.drift === null || c.previousReadAt === null) continue;
+    const from = c.previousReadAt;
+    const real = f.ownerTopups
+      .filter((t) => t.at > from && t.at <= c.readAt)
+      .reduce((sum, t) => sum + t.amount, 0);
+    const off = c.drift - real;
+    if (off > c.inFlightRise + c.tolerance || off < -c.inFlightFall - c.tolerance) {
+      out.push(
+        v(
+          "recon-verdict",
+          `check ${c.id} found ${c.drift} where the owner put in ${real}: a ${off > 0 ? "phantom rise" : "false loss"} of ${off} beyond what was in flight (+${c.inFlightRise}/-${c.inFlightFall})`,
+        ),
+      );
+    } else if (real > 0 !== (c.status === "drift" || c.status === "explained")) {
+      out.push(v("recon-verdict", `check ${c.id} is ${c.status} where the owner put in ${real}`));
+    }
+  }
+  return out;
 };
 
 /** a bill (product and customer number) is paid at most once, at the supplier and in kios */
@@ -301,6 +356,8 @@ export const CHECKS = {
   nothingRefundedThatSupplierCompleted,
   successConfirmedBySupplier,
   supplierBalanceMatchesCost,
+  topupsBookedOnce,
+  reconVerdicts,
   billsPaidOnce,
   ordersFinal,
   oneFinalMessage,

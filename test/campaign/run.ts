@@ -1,11 +1,12 @@
 import { rmSync } from "node:fs";
 import { setTier as setRole } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
-import { startChaos } from "./chaos.ts";
+import { sleep, startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
 import { emptyDepositJournal, runDepositor } from "./deposits.ts";
 import { gatherFacts } from "./gather.ts";
 import { parseOptions } from "./options.ts";
+import { emptyOwnerJournal, owner } from "./owner.ts";
 import { reconcile, waitingByRule } from "./reconcile.ts";
 import { random } from "./rng.ts";
 import { settle } from "./settle.ts";
@@ -13,6 +14,7 @@ import {
   ADMIN_ID,
   CAMPAIGN_FAULTS,
   CAMPAIGN_GATEWAY_FAULTS,
+  STAFF_ID,
   SUPPLIER_START_BALANCE,
   startWorld,
   type World,
@@ -28,6 +30,8 @@ const FIRST_CUSTOMER_ID = 8_100_000;
 const FIRST_DEPOSITOR_ID = 8_500_000;
 /** each depositor tops up this many times by QRIS */
 const DEPOSITS_EACH = 3;
+/** what the owner puts into the supplier account during the run */
+const OWNER_TOPUP = 5_000_000;
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
@@ -65,6 +69,21 @@ async function main(): Promise<number> {
     // the customers, most of them resellers (quick orders), every fifth one on the menu
     w.telegram.user(ADMIN_ID, { first_name: "Owner", language_code: "id" });
     w.telegram.sendText(ADMIN_ID, "/start");
+    w.telegram.user(STAFF_ID, { first_name: "Staff", language_code: "id" });
+    w.telegram.sendText(STAFF_ID, "/start");
+    const owners = emptyOwnerJournal();
+    const shop = owner({
+      telegram: w.telegram,
+      sandbox: w.sandbox,
+      ownerId: ADMIN_ID,
+      staffId: STAFF_ID,
+      journal: owners,
+      answerMs: options.answerSeconds * 1000,
+      tries: 3,
+    });
+    // the first reading, before anyone buys: the baseline the run's checks compare with
+    await shop.recon();
+    say("baseline balance check");
     const customers: Customer[] = [];
     for (let index = 0; index < options.customers; index++) {
       const id = FIRST_CUSTOMER_ID + index;
@@ -137,17 +156,32 @@ async function main(): Promise<number> {
       customersDone,
       log: say,
     });
+    // a third into the budget the owner tops the supplier account up: a check finds the
+    // rise, and the owner and the staff book it at the same moment
+    let customersFinished = false;
+    void customersDone.then(() => {
+      customersFinished = true;
+    });
+    const ownerDone = (async () => {
+      while (!customersFinished && ordersStarted < options.orders / 3) await sleep(50);
+      await shop.topUp(OWNER_TOPUP);
+      say(`owner topped up and booked: ${JSON.stringify(owners)}`);
+    })();
     await customersDone;
     say(`customers done (${ordersStarted} orders started)`);
     const kills = await chaos.done;
+    await ownerDone;
 
     const settled = await settle(w, options.settleSeconds * 1000);
     say(`settle: ${JSON.stringify(settled)}`);
+    // and a last reading once everything settled: it must agree with the books
+    await shop.recon();
     const facts = await gatherFacts({
       world: w,
       journal,
       adminIds: [ADMIN_ID],
       supplierStartBalance: SUPPLIER_START_BALANCE,
+      ownerTopups: owners.topups,
     });
     const violations = reconcile(facts);
 
@@ -177,6 +211,10 @@ async function main(): Promise<number> {
       deposits_silent: deposits.endings["pay-silently"],
       deposits_forged: deposits.endings["pay-forged"],
       menu_buys: journal.scenarios["menu-buy"],
+      recon_checks: facts.checks.length,
+      topup_button: owners.buttonOffered ? 1 : 0,
+      topup_bookings: owners.booked,
+      topup_already: owners.alreadyBooked,
       retries: journal.retries,
       abandoned: journal.abandoned,
       refused: journal.refused,

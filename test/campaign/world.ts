@@ -58,6 +58,8 @@ export const CAMPAIGN_GATEWAY_FAULTS: GatewayFaults = {
 export const SUPPLIER_START_BALANCE = 1_000_000_000_000;
 
 export const ADMIN_ID = 9_000_001;
+/** a second admin: the owner's staff, who books supplier top-ups too */
+export const STAFF_ID = 9_000_002;
 
 /** kios's own supplier timeout is 15 s: a held reply must outlast it to be a timeout */
 const SLOW_REPLY_MS = 16_000;
@@ -140,7 +142,7 @@ export async function startWorld(o: {
       PAYMENT_GATEWAY: "midtrans",
       MIDTRANS_SERVER_KEY: DEFAULT_GATEWAY_CREDENTIALS.serverKey,
       MIDTRANS_BASE_URL: gateway.url,
-      ADMIN_IDS: String(ADMIN_ID),
+      ADMIN_IDS: `${ADMIN_ID},${STAFF_ID}`,
       PORT: String(port),
       LOG_LEVEL: "info",
     });
