@@ -16,8 +16,8 @@ import { words } from "./args.ts";
 
 // the owner's money into the supplier account, as admins record it: /supplier_topup, the
 // "another top-up" button when the same amount is already booked, /supplier_topup_reverse.
-// A top-up is booked once (design rule 16's keyed transfer): a second admin is told who
-// booked it and when.
+// A top-up is booked once: a second admin recording the same money is told who booked it
+// and when, and a reversal is a second transfer keyed to the top-up, never an edit.
 
 /** who recorded an admin action: their name (and id) as kios knows them */
 async function adminName(ctx: BotContext, id: number | null, plain = false): Promise<string> {
