@@ -1,6 +1,6 @@
 import { type Api, GrammyError } from "grammy";
 import type { Database } from "../../db/client.ts";
-import type { Leases } from "../../jobs/lease.ts";
+import type { Lease, Leases } from "../../jobs/lease.ts";
 import type { Logger } from "../../logger.ts";
 import { storeUpdates } from "./store.ts";
 
@@ -63,7 +63,13 @@ export function createPoller(o: PollerOptions): Poller {
       );
     });
 
-  async function pollAsLeader(): Promise<void> {
+  async function pollAsLeader(lease: Lease): Promise<void> {
+    // a lost lease means another process may poll now: this one stops, and stands again
+    const lost = () => {
+      log.warn({ err: lease.signal.reason }, "lost the poller's lease: stopping polling");
+      abort.abort();
+    };
+    lease.signal.addEventListener("abort", lost, { once: true });
     polling = true;
     log.info("polling Telegram for updates");
     try {
@@ -71,7 +77,7 @@ export function createPoller(o: PollerOptions): Poller {
       await o.api.deleteWebhook(undefined, signalFor(abort));
       let offset: number | undefined;
       let failures = 0;
-      while (!stopped) {
+      while (!stopped && !lease.signal.aborted) {
         try {
           const updates = await o.api.getUpdates(
             {
@@ -88,7 +94,7 @@ export function createPoller(o: PollerOptions): Poller {
           }
           failures = 0;
         } catch (err) {
-          if (stopped) return;
+          if (stopped || lease.signal.aborted) return;
           failures += 1;
           // 409: another getUpdates or a webhook; a network error: Telegram is unreachable
           const conflict = err instanceof GrammyError && err.error_code === 409;
@@ -99,6 +105,9 @@ export function createPoller(o: PollerOptions): Poller {
       }
     } finally {
       polling = false;
+      lease.signal.removeEventListener("abort", lost);
+      // the abort was this lease's only: the next term gets a fresh controller
+      if (lease.signal.aborted && !stopped) abort = new AbortController();
     }
   }
 
