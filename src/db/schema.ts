@@ -611,25 +611,35 @@ export const chatCards = pgTable(
 /**
  * conversations v2 state, one row per chat. `revision` counts its writes: a write names the
  * revision it read and fails when another process wrote in between, so no flow is ever
- * silently overwritten.
+ * silently overwritten. A flow that ends leaves an empty state rather than no row, so the
+ * update that ended it stays recorded.
  */
 export const botState = pgTable("bot_state", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
   revision: integer("revision").notNull().default(1),
   updatedAt: tstz("updated_at").notNull().defaultNow(),
+  /**
+   * the inbox update (bot and update_id) whose handling wrote this state, in the same
+   * write: that update, run again after a crash, is not applied a second time
+   */
+  botId: bigint("bot_id", { mode: "number" }),
+  updateId: bigint("update_id", { mode: "number" }),
 });
 
 /**
  * the update inbox: every Telegram update, stored whole before it is acknowledged (webhook)
  * or confirmed (polling), then handled by a worker. A chat's updates are handled one at a
  * time in update_id order; `claimed_until` is the claim's lease (and, with no owner, the
- * time a retried update waits until). update_id is unique, so a redelivery is ignored.
+ * time a retried update waits until). An update is its bot's and update_id: one seen within
+ * a day is a redelivery and ignored; older, the id was used again and the row is replaced.
  */
 export const telegramUpdates = pgTable(
   "telegram_updates",
   {
-    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    /** the bot the update came to (the number before its token's colon); 0: from before */
+    botId: bigint("bot_id", { mode: "number" }).notNull().default(0),
+    updateId: bigint("update_id", { mode: "number" }).notNull(),
     /** the chat the update belongs to (the sender for chat-less updates; 0 for neither) */
     chatId: bigint("chat_id", { mode: "number" }).notNull().default(0),
     /** the sender (0 for none): the worker reads their user row with the update */
@@ -645,6 +655,7 @@ export const telegramUpdates = pgTable(
     error: text("error"),
   },
   (t) => [
+    primaryKey({ columns: [t.botId, t.updateId] }),
     // a chat's unhandled updates, and all unhandled updates oldest first: the claim's two walks
     index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
     index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { createUpdatePipeline, type UpdatePipeline } from "../../src/bot/inbox/pipeline.ts";
-import { inboxStats, pruneHandledUpdates } from "../../src/bot/inbox/store.ts";
+import { botIdOfToken, inboxStats, pruneHandledUpdates } from "../../src/bot/inbox/store.ts";
 import { createBot } from "../../src/bot/index.ts";
 import {
   createTelegramWebhookRoute,
@@ -87,7 +87,12 @@ describe("webhook and polling", () => {
     });
     await pipeline.start();
     pipelines.push(pipeline);
-    const route = createTelegramWebhookRoute({ secret: SECRET, path, db: deps.orders.db });
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path,
+      botId: botIdOfToken(deps.token),
+      db: deps.orders.db,
+    });
     const server = await serve(route);
     return { bot, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
   }
@@ -143,6 +148,7 @@ describe("webhook and polling", () => {
     const route = createTelegramWebhookRoute({
       secret: SECRET,
       path: "web-only",
+      botId: botIdOfToken(deps.token),
       db: deps.orders.db,
     });
     const server = await serve(route);
@@ -174,7 +180,12 @@ describe("webhook and polling", () => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    const route = createTelegramWebhookRoute({ secret: SECRET, path: "down", db: failing });
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path: "down",
+      botId: botIdOfToken(deps.token),
+      db: failing,
+    });
     const server = await serve(route);
     const res = await post(
       `http://127.0.0.1:${server.port}/telegram/down`,

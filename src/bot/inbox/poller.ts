@@ -2,7 +2,7 @@ import { type Api, GrammyError } from "grammy";
 import type { Database } from "../../db/client.ts";
 import type { Lease, Leases } from "../../jobs/lease.ts";
 import type { Logger } from "../../logger.ts";
-import { storeUpdates } from "./store.ts";
+import { botIdOfToken, storeUpdates } from "./store.ts";
 
 // long polling into the inbox. One process polls at a time, whichever holds the poller's
 // lease (a PostgreSQL advisory lock, gone with its process): the others try for it every
@@ -44,6 +44,7 @@ const signalFor = (c: AbortController) => c.signal as unknown as ApiSignal;
 
 export function createPoller(o: PollerOptions): Poller {
   const log = o.logger.child({ component: "poller" });
+  const botId = botIdOfToken(o.api.token);
   const electionMs = o.electionMs ?? 2000;
   let stopped = true;
   let polling = false;
@@ -89,7 +90,7 @@ export function createPoller(o: PollerOptions): Poller {
             signalFor(abort),
           );
           if (updates.length > 0) {
-            await storeUpdates(o.db, updates);
+            await storeUpdates(o.db, botId, updates);
             offset = updates[updates.length - 1]!.update_id + 1;
           }
           failures = 0;
