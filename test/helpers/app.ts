@@ -40,6 +40,11 @@ export async function bootApp(
     playground?: boolean;
     /** the catalogue-sync worker's poll (default 10 s) */
     catalogueSyncPollSeconds?: number;
+    /**
+     * open the database the env names (DATABASE_URL or PGLITE_DIR) as `npm start` does,
+     * instead of a fresh test database; stop() leaves it for the next boot
+     */
+    databaseFromEnv?: boolean;
   } = {},
 ): Promise<TestApp> {
   const parsed: Config = parseConfig({ PORT: "0", ...options.env });
@@ -50,7 +55,9 @@ export async function bootApp(
     pretty: false,
     destination: sink.stream,
   });
-  const database = await createTestDatabase();
+  const database: TestDatabase | undefined = options.databaseFromEnv
+    ? undefined
+    : await createTestDatabase();
   // a chat front end only when asked for: the bot (BOT_TOKEN) or the playground
   const choice =
     parsed.botToken || options.playground
@@ -59,7 +66,7 @@ export async function bootApp(
   const app = await createApp({
     config: parsed,
     logger,
-    database: database.handle,
+    database: database?.handle,
     role: options.role,
     sandbox: { settleDelayMs: 200, ...options.sandbox },
     clock: options.clock,
@@ -73,10 +80,14 @@ export async function bootApp(
     app,
     baseUrl: `http://127.0.0.1:${app.port ?? 0}`,
     logs: sink.text,
-    database,
+    database: database ?? {
+      handle: app.database,
+      url: parsed.databaseUrl,
+      destroy: async () => {},
+    },
     async stop() {
       await app.stop();
-      await database.destroy();
+      await database?.destroy();
     },
   };
 }
