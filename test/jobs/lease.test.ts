@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLeases, type Leases } from "../../src/jobs/lease.ts";
+import { createLeases, LeaseLostError, type Leases } from "../../src/jobs/lease.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../helpers/db.ts";
 
 // leases: held while work runs, gone with the process. A process holds one per running job
@@ -107,7 +107,7 @@ describe(`leases (${testDriver})`, () => {
       );
       const [backend] = await leaseBackends();
       await database.handle.executeSql("select pg_terminate_backend($1)", [backend]);
-      expect(String(await lost)).toMatch(/lease was lost/);
+      expect(await lost).toBeInstanceOf(LeaseLostError);
       // the keys are free for others at once; here only once the old holder is done
       expect(await other.free(["job:1", "job:2"])).toEqual(new Set(["job:1", "job:2"]));
       expect(await mine.hold(["job:1"], async () => "twice")).toEqual({ held: false });

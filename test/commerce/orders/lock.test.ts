@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withOrderLock } from "../../../src/commerce/orders/lock.ts";
+import { OrderLockLostError, withOrderLock } from "../../../src/commerce/orders/lock.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -110,7 +110,9 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
         };
       },
     };
-    await expect(resolveOrder({ ...h.deps, supplier: stalled }, orderId)).rejects.toThrow(/lock/);
+    await expect(resolveOrder({ ...h.deps, supplier: stalled }, orderId)).rejects.toBeInstanceOf(
+      OrderLockLostError,
+    );
     // no refund, no state: the order is the other settler's to settle
     const [row] = await h.deps.db.select().from(orders).where(eq(orders.id, orderId));
     expect(row?.status).toBe(placed.order.status);
