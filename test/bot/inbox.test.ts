@@ -12,6 +12,7 @@ import {
 } from "../../src/bot/inbox/drain.ts";
 import { createPoller, type Poller } from "../../src/bot/inbox/poller.ts";
 import {
+  adoptUpdates,
   type ClaimedUpdate,
   claimUpdates,
   finishUpdates,
@@ -135,6 +136,15 @@ describe(`the update inbox (${testDriver})`, () => {
     expect(await storeUpdates(db, BOT + 1, [textUpdate(5, 81, "new bot")])).toEqual([]);
     const rows = await db.select().from(telegramUpdates).where(eq(telegramUpdates.updateId, 5));
     expect(rows.map((r) => r.botId).sort()).toEqual([BOT, BOT + 1]);
+  });
+
+  it("gives rows stored before updates had a bot to the bot that runs now", async () => {
+    // bot 0: what the migration gives the rows it finds
+    await storeUpdates(db, 0, [textUpdate(3, 83)]);
+    expect(await adoptUpdates(db, BOT)).toBe(1);
+    // so Telegram's redelivery of it is still recognised
+    expect(await storeUpdates(db, BOT, [textUpdate(3, 83)])).toEqual([]);
+    expect(await adoptUpdates(db, BOT)).toBe(0);
   });
 
   it("takes an update_id seen more than a day ago as a new update, not a redelivery", async () => {
@@ -442,6 +452,35 @@ describe(`polling into the inbox (${testDriver})`, () => {
     telegram.sendText(9101, "lagi");
     await until(async () => (await stored()).length === 2, 5000);
   });
+
+  // a lease connection cut under a live poller: only a server has one
+  if (testDriver === "postgres") {
+    it("a poller whose lease connection drops stops, and polls again only under a new lease", async () => {
+      const holder = async () => {
+        const { rows } = await database.handle.executeSql(
+          `select l.pid from pg_locks l
+           where l.locktype = 'advisory' and l.objsubid = 1 and l.granted
+             and l.classid = ((hashtextextended('kios.lease:telegram-poller', 0) >> 32) & 4294967295)::oid
+             and l.objid = (hashtextextended('kios.lease:telegram-poller', 0) & 4294967295)::oid`,
+        );
+        return rows[0] === undefined ? undefined : Number(rows[0].pid);
+      };
+      const a = poller();
+      await until(async () => a.polling, 5000);
+      const first = await holder();
+      expect(first).toBeDefined();
+      await database.handle.executeSql("select pg_terminate_backend($1)", [first]);
+      // it polls again only once it holds the lease again, on another connection
+      await until(async () => {
+        const now = await holder();
+        return now !== undefined && now !== first;
+      }, 10_000);
+      await until(async () => a.polling, 5000);
+      telegram.user(9103, { first_name: "Citra" });
+      telegram.sendText(9103, "masih ada?");
+      await until(async () => (await stored()).length === 1, 5000);
+    });
+  }
 
   it("confirms a batch to Telegram only after storing it", async () => {
     const real = database.handle.db;
