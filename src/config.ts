@@ -237,7 +237,7 @@ export interface SupplierCredentials {
 
 type PaymentsConfig =
   | { gateway: "midtrans"; serverKey: string; baseUrl: string; production: boolean }
-  /** the embedded gateway sandbox: never beside a real supplier (rule 8) */
+  /** the embedded gateway sandbox: never beside a real supplier (design rule 8) */
   | { gateway: "sandbox" };
 
 export interface Config {

@@ -20,7 +20,7 @@ export interface GatewayConnection {
 
 /**
  * the payment gateway the configuration names: Midtrans with the shop's server key, or, with
- * neither a supplier nor a gateway configured, the embedded gateway sandbox (rule 8: never
+ * neither a supplier nor a gateway configured, the embedded gateway sandbox (design rule 8: never
  * beside a real supplier). undefined: no gateway; deposits are manual transfers.
  */
 export async function connectGateway(deps: {

@@ -157,7 +157,7 @@ describe("parseConfig", () => {
       SUPPLIER_SECRET_KEY: "secret-1234",
     };
 
-    it("runs the gateway sandbox only when nothing real is configured (rule 8)", () => {
+    it("runs the gateway sandbox only when nothing real is configured (design rule 8)", () => {
       expect(parseConfig({}).payments).toEqual({ gateway: "sandbox" });
       expect(parseConfig(SUPPLIER).payments).toBeUndefined();
       expect(parseConfig({ PAYMENT_GATEWAY: "none" }).payments).toBeUndefined();

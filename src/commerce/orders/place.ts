@@ -31,8 +31,8 @@ async function existingOrder(deps: OrderDeps, quoteId: string): Promise<Order | 
 }
 
 /**
- * the Pay button. Rule 1: the order (ref_id, price, hold) is committed before the supplier
- * is called. Rule 3: one quote makes at most one order and one hold, however many times or
+ * the Pay button. Design rule 1: the order (ref_id, price, hold) is committed before the supplier
+ * is called. Design rule 3: one quote makes at most one order and one hold, however many times or
  * places it is confirmed; only the confirmation that created the order calls the supplier.
  */
 export async function confirmQuote(
@@ -235,7 +235,7 @@ async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
   }
 }
 
-/** records what the supplier said about a just-submitted order (rule 2: unknown is not failed). */
+/** records what the supplier said about a just-submitted order (design rule 2: unknown is not failed). */
 async function applySubmitOutcome(
   deps: OrderDeps,
   order: Order,
