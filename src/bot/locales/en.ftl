@@ -444,6 +444,7 @@ receipt-settings-auto-off = Send receipts automatically: no
 receipt-settings-usage = Change with: /struk name &lt;your shop&gt; · /struk price &lt;amount added, e.g. 2000&gt; · /struk auto on|off (a - clears the name or the amount).
 receipt-settings-resellers = /struk is for resellers.
 receipt-settings-bad-name = A shop name of 1–{ $max } characters, e.g. /struk name Budi's Shop.
+receipt-settings-bad-name-characters = A shop name cannot hold control characters (such as a tab or a line break): type it on one line, e.g. /struk name Budi's Shop.
 receipt-settings-bad-markup = The amount added is a number of rupiah, e.g. /struk price 2000.
 cmd-harga = Price list
 price-list-index =

@@ -444,6 +444,7 @@ receipt-settings-auto-off = Kirim struk otomatis: tidak
 receipt-settings-usage = Ubah dengan: /struk nama &lt;nama tokomu&gt; · /struk harga &lt;tambahan, misalnya 2000&gt; · /struk otomatis on|off (tanda - menghapus nama atau tambahan).
 receipt-settings-resellers = /struk hanya untuk reseller.
 receipt-settings-bad-name = Nama toko 1–{ $max } huruf, misalnya /struk nama Toko Budi.
+receipt-settings-bad-name-characters = Nama toko tidak boleh berisi karakter kontrol (seperti tab atau baris baru): tulis dalam satu baris, misalnya /struk nama Toko Budi.
 receipt-settings-bad-markup = Tambahan harga berupa angka rupiah, misalnya /struk harga 2000.
 cmd-harga = Daftar harga
 price-list-index =
