@@ -32,6 +32,7 @@ import type { Leases } from "./jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { Logger } from "./logger.ts";
 import { openAppDatabase } from "./open-database.ts";
+import { configuredOrderDeps } from "./order-engine.ts";
 import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
 import { createMetrics, type Metrics } from "./server/metrics.ts";
 import { countingErrors } from "./supplier/counted.ts";
@@ -168,21 +169,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const supplierCounted = countingErrors(connected.supplier, (code) =>
       metrics.supplierErrors.inc({ code }),
     );
-    const base = {
+    const base = configuredOrderDeps(config, {
       db: database.db,
       supplier: supplierCounted,
       clock,
       logger,
-      testing: config.supplierTesting,
       adminIds,
-      recon: { tolerance: config.reconTolerance, lowBalance: config.supplierLowBalance },
-      productPause: config.productPause,
       onOrderFinal: (order: Order) =>
         metrics.orderLatency.observe(
           { status: order.status },
           ((order.finalAt?.getTime() ?? clock.now()) - order.createdAt.getTime()) / 1000,
         ),
-    };
+    });
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)
     const { engine, catalogueJobs } = await database.exclusive(async () => {
