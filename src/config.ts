@@ -104,6 +104,23 @@ const schema = z.object({
       .min(0, { message: "must be between 0 and 65535" })
       .max(65535, { message: "must be between 0 and 65535" }),
   ),
+  // metrics and the detailed health on a listener of their own; unset: none
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: "must be a whole number" })
+      .int({ message: "must be a whole number" })
+      .min(0, { message: "must be between 0 and 65535" })
+      .max(65535, { message: "must be between 0 and 65535" })
+      .optional(),
+  ),
+  METRICS_HOST: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "127.0.0.1",
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.:-]{1,253}$/, { message: "must be an IP address or a host name" }),
+  ),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -199,6 +216,8 @@ const EXAMPLES: Record<string, string> = {
   WEBHOOK_SECRET: "a-long-random-string",
   PORT: "8080",
   HOST: "0.0.0.0",
+  METRICS_PORT: "9464",
+  METRICS_HOST: "127.0.0.1",
   DATABASE_URL: "postgres://user:password@localhost:5432/kios",
   PGLITE_DIR: "./data/pglite",
   SUPPLIER_BASE_URL: "https://supplier.example/v1",
@@ -252,6 +271,11 @@ export interface Config {
    * the playground (its control API credits wallets without asking who you are)
    */
   host: string | undefined;
+  /**
+   * where /metrics and the detailed /healthz are served, apart from the public port;
+   * undefined (METRICS_PORT unset): nowhere
+   */
+  metrics: { port: number; host: string } | undefined;
   databaseUrl: string | undefined;
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
@@ -342,6 +366,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       describe("MIDTRANS_SERVER_KEY", "is required when PAYMENT_GATEWAY=midtrans", undefined),
     );
   }
+  // one port can't be both (0 picks a free port for each)
+  if (p.METRICS_PORT !== undefined && p.METRICS_PORT !== 0 && p.METRICS_PORT === p.PORT) {
+    problems.push(describe("METRICS_PORT", "must differ from PORT", String(p.METRICS_PORT)));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const supplierGiven = given.length === needed.length;
@@ -367,6 +395,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webhookSecret: p.WEBHOOK_SECRET,
     port: p.PORT,
     host: p.HOST,
+    metrics:
+      p.METRICS_PORT === undefined ? undefined : { port: p.METRICS_PORT, host: p.METRICS_HOST },
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     supplier:

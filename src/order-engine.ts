@@ -21,6 +21,7 @@ export function configuredOrderDeps(
     /** default ADMIN_IDS (the playground adds its demo admin) */
     adminIds?: readonly number[] | undefined;
     onOrderFinal?: ((order: Order) => void) | undefined;
+    onOrderSubmitted?: ((order: Order) => void) | undefined;
   },
 ): OrderDeps {
   return {
@@ -33,5 +34,6 @@ export function configuredOrderDeps(
     recon: { tolerance: config.reconTolerance, lowBalance: config.supplierLowBalance },
     productPause: config.productPause,
     ...(parts.onOrderFinal ? { onOrderFinal: parts.onOrderFinal } : {}),
+    ...(parts.onOrderSubmitted ? { onOrderSubmitted: parts.onOrderSubmitted } : {}),
   };
 }

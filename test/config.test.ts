@@ -96,6 +96,26 @@ describe("parseConfig", () => {
     expect(problems.find((p) => p.startsWith("DATABASE_URL "))).toMatch(/postgres:\/\//);
   });
 
+  it("serves metrics only when METRICS_PORT is set, on 127.0.0.1 unless METRICS_HOST says", () => {
+    expect(parseConfig({}).metrics).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({
+      port: 9464,
+      host: "127.0.0.1",
+    });
+    expect(parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({
+      port: 9464,
+      host: "10.0.0.5",
+    });
+    // 0 picks a free port for each listener
+    expect(parseConfig({ PORT: "0", METRICS_PORT: "0" }).metrics?.port).toBe(0);
+    expect(problemsOf({ PORT: "9000", METRICS_PORT: "9000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must differ from PORT/),
+    ]);
+    expect(problemsOf({ METRICS_PORT: "70000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must be between 0 and 65535/),
+    ]);
+  });
+
   it("never echoes a secret value in its messages", () => {
     const problems = problemsOf({ BOT_TOKEN: "not-a-token-but-secret" });
     expect(problems.join("\n")).not.toContain("not-a-token-but-secret");

@@ -201,6 +201,7 @@ export async function confirmQuote(
     { orderId: submitted.id, refId: submitted.refId, product: submitted.productCode },
     "order submitted",
   );
+  deps.onOrderSubmitted?.(submitted);
   const outcome = await submit(deps, submitted);
   const order = await applySubmitOutcome(deps, submitted, outcome);
   return { ok: true, order, duplicate: false };
