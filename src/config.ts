@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
+import { hasControlCharacters } from "./plain-text.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -141,6 +142,18 @@ const schema = z.object({
     z.enum(["signature", "key"], { message: "must be signature or key" }),
   ),
   SUPPLIER_TESTING: booleanFlag(false),
+  // per request. A status read makes up to four attempts, which must end inside its job's
+  // 120 s lease (order-check, supplier-report): 4 × 25 s plus the backoff does. A timed-out
+  // order stays unknown and is asked about later (design rule 2)
+  SUPPLIER_TIMEOUT_MS: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "15000",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,6}$/, { message: "must be a whole number of milliseconds" })
+      .transform(Number)
+      .refine((n) => n >= 1000 && n <= 25_000, { message: "must be between 1000 and 25000" }),
+  ),
   ADMIN_IDS: z.preprocess(
     (v) => emptyToUndefined(v) ?? "",
     z
@@ -187,11 +200,21 @@ const schema = z.object({
   MIDTRANS_IS_PRODUCTION: booleanFlag(false),
   MIDTRANS_BASE_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
   PAYMENT_EXPIRY_MINUTES: concurrency("15", "minutes"),
-  PAYMENT_TOPUP_STEP: rupiahSetting("10000"),
+  // 0 would make every "top up and buy" amount NaN; above the largest deposit, every one
+  // would be too large
+  PAYMENT_TOPUP_STEP: rupiahSetting("10000").refine((n) => n >= 1 && n <= 100_000_000, {
+    message: "must be between 1 and 100000000",
+  }),
   DEPOSIT_MANUAL: booleanFlag(true),
   SHOP_NAME: z.preprocess(
     emptyToUndefined,
-    z.string().trim().max(40, { message: "must be at most 40 characters" }).optional(),
+    z
+      .string()
+      .trim()
+      .max(40, { message: "must be at most 40 characters" })
+      // drawn on receipts and price lists (SVG), which a control character breaks
+      .refine((v) => !hasControlCharacters(v), { message: "must not hold control characters" })
+      .optional(),
   ),
   SHOP_LOGO: optionalString,
   INBOX_CONCURRENCY: concurrency("64", "chats"),
@@ -226,6 +249,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_SECRET_KEY: "your-secret-key",
   SUPPLIER_INTERFACE: "signature",
   SUPPLIER_TESTING: "false",
+  SUPPLIER_TIMEOUT_MS: "15000",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
   PRODUCT_PAUSE_AFTER: "3/5",
@@ -282,6 +306,8 @@ export interface Config {
   supplier: SupplierCredentials | undefined;
   supplierInterface: "signature" | "key";
   supplierTesting: boolean;
+  /** how long one supplier request may take before it is given up (ms) */
+  supplierTimeoutMs: number;
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
@@ -410,6 +436,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
+    supplierTimeoutMs: p.SUPPLIER_TIMEOUT_MS,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
     payments,
