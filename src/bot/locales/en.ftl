@@ -127,6 +127,7 @@ card-bill-amount = Bill: { $amount }
 card-admin = Admin fee: { $amount }
 card-total = Total: <b>{ $price }</b>
 card-balance = Balance: { $before } → { $after }
+card-balance-now = Balance: { $balance }
 card-testing = 🧪 Test mode: no balance is taken.
 card-deadline = ⏱ Pay before <b>{ $time }</b> (valid for 5 minutes).
 card-short = ⚠️ You are { $missing } short. Top up first with /deposit.

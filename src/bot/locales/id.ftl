@@ -127,6 +127,7 @@ card-bill-amount = Tagihan: { $amount }
 card-admin = Biaya admin: { $amount }
 card-total = Total bayar: <b>{ $price }</b>
 card-balance = Saldo: { $before } → { $after }
+card-balance-now = Saldo: { $balance }
 card-testing = 🧪 Mode uji: tidak ada saldo yang dipotong.
 card-deadline = ⏱ Bayar sebelum <b>{ $time }</b> (berlaku 5 menit).
 card-short = ⚠️ Saldo kurang { $missing }. Isi saldo dulu dengan /deposit.
