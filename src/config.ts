@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
+import { hasControlCharacters } from "./plain-text.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -104,6 +105,23 @@ const schema = z.object({
       .min(0, { message: "must be between 0 and 65535" })
       .max(65535, { message: "must be between 0 and 65535" }),
   ),
+  // metrics and the detailed health on a listener of their own; unset: none
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: "must be a whole number" })
+      .int({ message: "must be a whole number" })
+      .min(0, { message: "must be between 0 and 65535" })
+      .max(65535, { message: "must be between 0 and 65535" })
+      .optional(),
+  ),
+  METRICS_HOST: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "127.0.0.1",
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.:-]{1,253}$/, { message: "must be an IP address or a host name" }),
+  ),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -124,6 +142,18 @@ const schema = z.object({
     z.enum(["signature", "key"], { message: "must be signature or key" }),
   ),
   SUPPLIER_TESTING: booleanFlag(false),
+  // per request. A status read makes up to four attempts, which must end inside its job's
+  // 120 s lease (order-check, supplier-report): 4 × 25 s plus the backoff does. A timed-out
+  // order stays unknown and is asked about later (design rule 2)
+  SUPPLIER_TIMEOUT_MS: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "15000",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,6}$/, { message: "must be a whole number of milliseconds" })
+      .transform(Number)
+      .refine((n) => n >= 1000 && n <= 25_000, { message: "must be between 1000 and 25000" }),
+  ),
   ADMIN_IDS: z.preprocess(
     (v) => emptyToUndefined(v) ?? "",
     z
@@ -170,11 +200,21 @@ const schema = z.object({
   MIDTRANS_IS_PRODUCTION: booleanFlag(false),
   MIDTRANS_BASE_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
   PAYMENT_EXPIRY_MINUTES: concurrency("15", "minutes"),
-  PAYMENT_TOPUP_STEP: rupiahSetting("10000"),
+  // 0 would make every "top up and buy" amount NaN; above the largest deposit, every one
+  // would be too large
+  PAYMENT_TOPUP_STEP: rupiahSetting("10000").refine((n) => n >= 1 && n <= 100_000_000, {
+    message: "must be between 1 and 100000000",
+  }),
   DEPOSIT_MANUAL: booleanFlag(true),
   SHOP_NAME: z.preprocess(
     emptyToUndefined,
-    z.string().trim().max(40, { message: "must be at most 40 characters" }).optional(),
+    z
+      .string()
+      .trim()
+      .max(40, { message: "must be at most 40 characters" })
+      // drawn on receipts and price lists (SVG), which a control character breaks
+      .refine((v) => !hasControlCharacters(v), { message: "must not hold control characters" })
+      .optional(),
   ),
   SHOP_LOGO: optionalString,
   INBOX_CONCURRENCY: concurrency("64", "chats"),
@@ -199,6 +239,8 @@ const EXAMPLES: Record<string, string> = {
   WEBHOOK_SECRET: "a-long-random-string",
   PORT: "8080",
   HOST: "0.0.0.0",
+  METRICS_PORT: "9464",
+  METRICS_HOST: "127.0.0.1",
   DATABASE_URL: "postgres://user:password@localhost:5432/kios",
   PGLITE_DIR: "./data/pglite",
   SUPPLIER_BASE_URL: "https://supplier.example/v1",
@@ -207,6 +249,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_SECRET_KEY: "your-secret-key",
   SUPPLIER_INTERFACE: "signature",
   SUPPLIER_TESTING: "false",
+  SUPPLIER_TIMEOUT_MS: "15000",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
   PRODUCT_PAUSE_AFTER: "3/5",
@@ -252,12 +295,19 @@ export interface Config {
    * the playground (its control API credits wallets without asking who you are)
    */
   host: string | undefined;
+  /**
+   * where /metrics and the detailed /healthz are served, apart from the public port;
+   * undefined (METRICS_PORT unset): nowhere
+   */
+  metrics: { port: number; host: string } | undefined;
   databaseUrl: string | undefined;
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
   supplier: SupplierCredentials | undefined;
   supplierInterface: "signature" | "key";
   supplierTesting: boolean;
+  /** how long one supplier request may take before it is given up (ms) */
+  supplierTimeoutMs: number;
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
@@ -342,6 +392,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       describe("MIDTRANS_SERVER_KEY", "is required when PAYMENT_GATEWAY=midtrans", undefined),
     );
   }
+  // one port can't be both (0 picks a free port for each)
+  if (p.METRICS_PORT !== undefined && p.METRICS_PORT !== 0 && p.METRICS_PORT === p.PORT) {
+    problems.push(describe("METRICS_PORT", "must differ from PORT", String(p.METRICS_PORT)));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const supplierGiven = given.length === needed.length;
@@ -367,6 +421,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webhookSecret: p.WEBHOOK_SECRET,
     port: p.PORT,
     host: p.HOST,
+    metrics:
+      p.METRICS_PORT === undefined ? undefined : { port: p.METRICS_PORT, host: p.METRICS_HOST },
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     supplier:
@@ -380,6 +436,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
+    supplierTimeoutMs: p.SUPPLIER_TIMEOUT_MS,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
     payments,

@@ -96,6 +96,75 @@ describe("parseConfig", () => {
     expect(problems.find((p) => p.startsWith("DATABASE_URL "))).toMatch(/postgres:\/\//);
   });
 
+  it("serves metrics only when METRICS_PORT is set, on 127.0.0.1 unless METRICS_HOST says", () => {
+    expect(parseConfig({}).metrics).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({
+      port: 9464,
+      host: "127.0.0.1",
+    });
+    expect(parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({
+      port: 9464,
+      host: "10.0.0.5",
+    });
+    // 0 picks a free port for each listener
+    expect(parseConfig({ PORT: "0", METRICS_PORT: "0" }).metrics?.port).toBe(0);
+    expect(problemsOf({ PORT: "9000", METRICS_PORT: "9000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must differ from PORT/),
+    ]);
+    expect(problemsOf({ METRICS_PORT: "70000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must be between 0 and 65535/),
+    ]);
+  });
+
+  // a number that can't work stops the start, instead of failing every "top up and buy"
+  it.each([
+    ["PORT", "65536"],
+    ["METRICS_PORT", "-1"],
+    ["MAX_AMOUNT", "999"],
+    ["RECON_TOLERANCE", "-1"],
+    ["SUPPLIER_LOW_BALANCE", "1.5"],
+    ["PRODUCT_PAUSE_AFTER", "0/5"],
+    ["PRODUCT_PAUSE_AFTER", "6/5"],
+    ["PRODUCT_PAUSE_MINUTES", "0"],
+    ["PAYMENT_EXPIRY_MINUTES", "0"],
+    ["PAYMENT_EXPIRY_MINUTES", "1001"],
+    ["PAYMENT_TOPUP_STEP", "0"],
+    ["PAYMENT_TOPUP_STEP", "100000001"],
+    ["INBOX_CONCURRENCY", "0"],
+    ["SETTLE_CONCURRENCY", "1001"],
+    ["SUPPLIER_TIMEOUT_MS", "999"],
+    ["SUPPLIER_TIMEOUT_MS", "25001"],
+    ["SUPPLIER_TIMEOUT_MS", "15s"],
+  ])("refuses %s=%s, naming the range", (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name} `));
+    expect(problems[0]).toMatch(/for example/);
+  });
+
+  it("takes the edges of each range", () => {
+    const config = parseConfig({
+      PAYMENT_TOPUP_STEP: "1",
+      PAYMENT_EXPIRY_MINUTES: "1000",
+      SUPPLIER_TIMEOUT_MS: "1000",
+    });
+    expect(config).toMatchObject({
+      paymentTopUpStep: 1,
+      paymentExpiryMinutes: 1000,
+      supplierTimeoutMs: 1000,
+    });
+    expect(parseConfig({ SUPPLIER_TIMEOUT_MS: "25000" }).supplierTimeoutMs).toBe(25_000);
+    expect(parseConfig({}).supplierTimeoutMs).toBe(15_000);
+    expect(parseConfig({ PAYMENT_TOPUP_STEP: "100000000" }).paymentTopUpStep).toBe(100_000_000);
+  });
+
+  it("refuses a SHOP_NAME with a control character, which would break every picture", () => {
+    expect(problemsOf({ SHOP_NAME: "Toko\u0001Budi" })).toEqual([
+      expect.stringMatching(/^SHOP_NAME must not hold control characters/),
+    ]);
+    expect(parseConfig({ SHOP_NAME: "Toko Budi" }).shopName).toBe("Toko Budi");
+  });
+
   it("never echoes a secret value in its messages", () => {
     const problems = problemsOf({ BOT_TOKEN: "not-a-token-but-secret" });
     expect(problems.join("\n")).not.toContain("not-a-token-but-secret");

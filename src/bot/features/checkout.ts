@@ -8,7 +8,7 @@ import { STAGE, showCard } from "../cards.ts";
 import type { BotContext } from "../context.ts";
 import { editMessage } from "../edit.ts";
 import { escapeHtml, rupiah, wibTime } from "../format.ts";
-import { findQuote, type QuoteSummary } from "../services/queries.ts";
+import { findQuote } from "../services/queries.ts";
 import { billAlreadyPaidText, refusalText, requestQuote } from "../services/quotes.ts";
 import { orderCard } from "../views/order.ts";
 import { quoteCard } from "../views/quote.ts";
@@ -50,17 +50,6 @@ export async function offerQuote(
   }
   const card = quoteCard(ctx.t, outcome.quote);
   await send(card.text, card.keyboard);
-}
-
-/** the ⏳ view of a quote being paid (the order's own view replaces it once it is stored) */
-function processingText(ctx: BotContext, q: QuoteSummary): string {
-  return [
-    ctx.t("order-processing"),
-    ctx.t("order-product", { product: escapeHtml(q.productName) }),
-    ctx.t("order-destination", { destination: escapeHtml(q.destination) }),
-    ctx.t("order-price", { price: rupiah(q.price) }),
-    ctx.t("order-wait"),
-  ].join("\n");
 }
 
 /** shows a stage of the pressed card (forward only, see cards.ts) */
@@ -169,21 +158,26 @@ export function checkoutButtons(): Composer<BotContext> {
     }
     const messageId = ctx.callbackQuery.message?.message_id;
     // the tap's answer and the ⏳ go out while the order is placed, not before it: the
-    // supplier is asked without waiting two round trips to Telegram. The card's stages only
-    // move forward, so a ⏳ that lands after the result is not shown over it.
+    // supplier is asked without waiting two round trips to Telegram. The ⏳ is the stored
+    // order's own view, ref included, so support can find an order still waiting for the
+    // supplier. The card's stages only move forward, so a ⏳ that lands after the result is
+    // not shown over it.
     const log = ctx.deps.logger;
     const answered = ctx
       .answerCallbackQuery()
       .catch((err: unknown) => log.warn({ err, quoteId }, "answering the Pay tap failed"));
-    const hourglass = showStage(ctx, quoteId, STAGE.paying, processingText(ctx, quote)).catch(
-      (err: unknown) => log.warn({ err, quoteId }, "showing ⏳ failed"),
-    );
+    let hourglass: Promise<void> = Promise.resolve();
     let result: ConfirmResult;
     try {
       result = await confirmQuote(ctx.deps.orders, {
         quoteId,
         userId: ctx.from.id,
         messageId,
+        onSubmitted: (order) => {
+          hourglass = showOrder(ctx, order).catch((err: unknown) =>
+            log.warn({ err, quoteId }, "showing ⏳ failed"),
+          );
+        },
       });
     } catch (err) {
       log.error({ err, quoteId }, "confirming a quote failed");

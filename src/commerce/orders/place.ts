@@ -37,7 +37,16 @@ async function existingOrder(deps: OrderDeps, quoteId: string): Promise<Order | 
  */
 export async function confirmQuote(
   deps: OrderDeps,
-  c: { quoteId: string; userId: number; messageId?: number | undefined },
+  c: {
+    quoteId: string;
+    userId: number;
+    messageId?: number | undefined;
+    /**
+     * told once the order is stored and about to go to the supplier (the bot shows its ⏳
+     * with the ref then, not after the supplier's answer)
+     */
+    onSubmitted?: ((order: Order) => void) | undefined;
+  },
 ): Promise<ConfirmResult> {
   const now = new Date(deps.clock.now());
   const log = deps.logger.child({ component: "orders" });
@@ -201,6 +210,8 @@ export async function confirmQuote(
     { orderId: submitted.id, refId: submitted.refId, product: submitted.productCode },
     "order submitted",
   );
+  deps.onOrderSubmitted?.(submitted);
+  c.onSubmitted?.(submitted);
   const outcome = await submit(deps, submitted);
   const order = await applySubmitOutcome(deps, submitted, outcome);
   return { ok: true, order, duplicate: false };
