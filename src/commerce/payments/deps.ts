@@ -28,5 +28,14 @@ export function nextPaymentCheckDelay(checks: number): number {
   return Math.min(3_000 * 2 ** checks, 60_000);
 }
 
+/**
+ * how long a payment is left to its charge call: the gateway's own timeouts and a margin for
+ * the writes around it. The first check is due 3 s after the row is stored, but a charge may
+ * take longer, and a QR on its way to the buyer must not be cancelled
+ */
+export function chargeWindowMs(gateway: PaymentGateway): number {
+  return gateway.chargeTimeoutMs + 15_000;
+}
+
 /** a payment still unknown to the gateway this long after its row was written was never created there */
 export const NEVER_CREATED_MS = 10 * 60_000;
