@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { getPaymentByOrderId } from "../../src/commerce/payments/payments.ts";
 import { sweepPayments } from "../../src/commerce/payments/resolve.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import { notifications, payments, transfers } from "../../src/db/schema.ts";
+import { notifications, orders, payments, transfers } from "../../src/db/schema.ts";
 import { airtimeCard } from "../e2e/steps.ts";
 import { labels } from "../helpers/chat-driver.ts";
 import { testDriver } from "../helpers/db.ts";
@@ -192,6 +192,73 @@ describe(`QRIS deposits in chat (${testDriver})`, () => {
     expect(done.text).toMatch(/SN/);
     const after = await getPaymentByOrderId(db(), payment.gatewayOrderId);
     expect(after?.purchase).toBe("placed");
+  });
+
+  // a refused or timed-out charge, or a QR that ends unpaid, never leaves the card stuck:
+  // it says what happened and offers a new top-up, or Pay once the wallet holds enough
+  it("Top up and buy: after any end of the top-up the card says so and offers a way forward", async () => {
+    const u = 71_009;
+    j.user(u);
+    await j.fund(u, 3_000);
+    const card = await airtimeCard(j, u, "081234567002");
+    j.tap(u, card, /Bayar/);
+    const short = await j.waitEdit(u, card.message_id, /Saldo tidak cukup/);
+    const topUpLabel = labels(short).find((l) => /& beli/.test(l))!;
+
+    // the gateway refuses the charge
+    sandbox().setFaults({ chargeErrorRate: 1 });
+    j.tap(u, short, /& beli/);
+    const refused = await j.waitEdit(u, card.message_id, /QRIS tidak tersedia/);
+    expect(refused.text).toContain("Tidak ada yang ditagih");
+    expect(labels(refused)).toEqual([topUpLabel, "💳 Isi saldo", "❌ Batal"]);
+
+    // its answer is lost: the charge may exist, but no QR was shown
+    sandbox().setFaults({ chargeErrorRate: 0, chargeLostAnswerRate: 1 });
+    j.tap(u, refused, /& beli/);
+    const lost = await vi.waitFor(
+      async () => {
+        // the refused charge (an HTTP 500: kios can't know nothing was made) and this one
+        const rows = await db()
+          .select()
+          .from(payments)
+          .where(eq(payments.userId, u))
+          .orderBy(asc(payments.id));
+        const unseen = rows.filter((r) => r.status === "created" && r.chargingUntil === null);
+        expect(unseen).toHaveLength(2);
+        return unseen[1]!;
+      },
+      { timeout: 10_000 },
+    );
+    sandbox().setFaults({ chargeLostAnswerRate: 0 });
+
+    // a third tap gets its QR: the earlier ones don't hold the card
+    const seen = j.lastId(u);
+    j.tap(u, await j.waitEdit(u, card.message_id, /QRIS tidak tersedia/), /& beli/);
+    const qr = await j.waitMessage(u, /dengan QRIS/, seen);
+    await j.waitEdit(u, card.message_id, /Menunggu isi saldo/);
+    // the lost charge is found and cancelled at the gateway, never payable unseen
+    await vi.waitFor(
+      () =>
+        expect(
+          sandbox()
+            .charges()
+            .find((c) => c.orderId === lost.gatewayOrderId)?.status,
+        ).toBe("cancel"),
+      { timeout: 15_000 },
+    );
+
+    // the QR expires unpaid, while the wallet got enough by other means: Pay again buys
+    await j.fund(u, 20_000);
+    const shown = await paymentOf(u);
+    sandbox().expire(shown.gatewayOrderId);
+    await j.waitEdit(u, qr.message_id, /kedaluwarsa/);
+    const expired = await j.waitEdit(u, card.message_id, /kedaluwarsa/);
+    expect(labels(expired)).toEqual(["🔁 Bayar lagi", "❌ Batal"]);
+    expect(expired.text).toContain("Saldo kamu: Rp23.000");
+    j.tap(u, expired, /Bayar lagi/);
+    await j.waitEdit(u, card.message_id, /Berhasil|berhasil|diproses/);
+    const made = await db().select().from(orders).where(eq(orders.userId, u));
+    expect(made).toHaveLength(1);
   });
 
   // Midtrans's QRIS reference answers a charge with the QR picture's link and no qr_string

@@ -21,7 +21,12 @@ export interface PaymentJobs {
 }
 
 export const DEFAULT_EXPIRY_MINUTES = 15;
-export const DEFAULT_TOP_UP_STEP = 10_000;
+const DEFAULT_TOP_UP_STEP = 10_000;
+
+/** "Top up and buy": the shortfall, rounded up to the shop's step (a QR for Rp3.217 is odd to pay) */
+export function topUpAmount(missing: number, step = DEFAULT_TOP_UP_STEP): number {
+  return Math.ceil(missing / step) * step;
+}
 
 /** when to ask about an open payment again: quickly at first (people pay in seconds), then each minute */
 export function nextPaymentCheckDelay(checks: number): number {
