@@ -199,6 +199,7 @@ const schema = z.object({
   MIDTRANS_SERVER_KEY: optionalString,
   MIDTRANS_IS_PRODUCTION: booleanFlag(false),
   MIDTRANS_BASE_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
+  PAYMENT_GATEWAY_TESTING: booleanFlag(false),
   PAYMENT_EXPIRY_MINUTES: concurrency("15", "minutes"),
   // 0 would make every "top up and buy" amount NaN; above the largest deposit, every one
   // would be too large
@@ -258,6 +259,7 @@ const EXAMPLES: Record<string, string> = {
   MIDTRANS_SERVER_KEY: "Mid-server-your-key",
   MIDTRANS_IS_PRODUCTION: "true",
   MIDTRANS_BASE_URL: "https://api.midtrans.com",
+  PAYMENT_GATEWAY_TESTING: "false",
   PAYMENT_EXPIRY_MINUTES: "15",
   PAYMENT_TOPUP_STEP: "10000",
   DEPOSIT_MANUAL: "true",
@@ -279,7 +281,17 @@ export interface SupplierCredentials {
 }
 
 type PaymentsConfig =
-  | { gateway: "midtrans"; serverKey: string; baseUrl: string; production: boolean }
+  | {
+      gateway: "midtrans";
+      serverKey: string;
+      baseUrl: string;
+      production: boolean;
+      /**
+       * set when a test gateway runs beside a real supplier because PAYMENT_GATEWAY_TESTING
+       * allows it (a staging shop): what makes it a test gateway, for the start-up warning
+       */
+      testing: string | undefined;
+    }
   /** the embedded gateway sandbox: never beside a real supplier (design rule 8) */
   | { gateway: "sandbox" };
 
@@ -401,13 +413,29 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const supplierGiven = given.length === needed.length;
   let payments: PaymentsConfig | undefined;
   if (p.PAYMENT_GATEWAY !== "none" && p.MIDTRANS_SERVER_KEY) {
+    const baseUrl =
+      p.MIDTRANS_BASE_URL ??
+      (p.MIDTRANS_IS_PRODUCTION ? MIDTRANS_BASE_URLS.production : MIDTRANS_BASE_URLS.sandbox);
+    // anyone can "pay" a test gateway's QR in its simulator: beside a supplier that charges
+    // real money that is free products, so only a staging shop that says so runs it
+    // (design rule 8, as for the playground)
+    const test = supplierGiven
+      ? testGatewayReasons(p.MIDTRANS_SERVER_KEY, p.MIDTRANS_IS_PRODUCTION, p.MIDTRANS_BASE_URL)
+      : undefined;
+    if (test && !p.PAYMENT_GATEWAY_TESTING) {
+      throw new ConfigError([
+        `PAYMENT_GATEWAY_TESTING is not set: with SUPPLIER_* set kios sells for real, and a test ` +
+          `gateway (${test}) would credit wallets for QRs anyone can pay in its simulator; ` +
+          "set your production MIDTRANS_SERVER_KEY and MIDTRANS_IS_PRODUCTION=true " +
+          "(a staging shop that means it: PAYMENT_GATEWAY_TESTING=true)",
+      ]);
+    }
     payments = {
       gateway: "midtrans",
       serverKey: p.MIDTRANS_SERVER_KEY,
       production: p.MIDTRANS_IS_PRODUCTION,
-      baseUrl:
-        p.MIDTRANS_BASE_URL ??
-        (p.MIDTRANS_IS_PRODUCTION ? MIDTRANS_BASE_URLS.production : MIDTRANS_BASE_URLS.sandbox),
+      baseUrl,
+      testing: test,
     };
   } else if (p.PAYMENT_GATEWAY === undefined && !supplierGiven) {
     payments = { gateway: "sandbox" };
@@ -456,6 +484,37 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierLowBalance: p.SUPPLIER_LOW_BALANCE,
     logLevel: p.LOG_LEVEL,
   };
+}
+
+/** what makes a Midtrans setting a test gateway (its sandbox or a local one); undefined: none */
+function testGatewayReasons(
+  serverKey: string,
+  production: boolean,
+  /** MIDTRANS_BASE_URL as given (without it, MIDTRANS_IS_PRODUCTION chooses) */
+  baseUrl: string | undefined,
+): string | undefined {
+  const reasons: string[] = [];
+  // Midtrans's sandbox keys are "SB-Mid-server-…" (the gateway sandbox's too)
+  if (/^SB-/i.test(serverKey)) reasons.push("a sandbox server key (SB-Mid-server-…)");
+  if (!production) reasons.push("MIDTRANS_IS_PRODUCTION=false");
+  if (baseUrl && isTestHost(new URL(baseUrl).hostname)) {
+    reasons.push("MIDTRANS_BASE_URL at a sandbox or local address");
+  }
+  return reasons.length > 0 ? reasons.join(", ") : undefined;
+}
+
+/** the sandbox API, or an address on this machine (where the gateway sandbox listens) */
+function isTestHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return (
+    host === new URL(MIDTRANS_BASE_URLS.sandbox).hostname ||
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === "0.0.0.0" ||
+    host === "::1" ||
+    host === "::"
+  );
 }
 
 function describe(name: string, message: string, value: string | undefined): string {

@@ -235,13 +235,12 @@ describe("parseConfig", () => {
     });
 
     it("takes Midtrans with its key: sandbox API unless production, or the URL given", () => {
-      expect(
-        parseConfig({ ...SUPPLIER, MIDTRANS_SERVER_KEY: "SB-Mid-server-abc" }).payments,
-      ).toEqual({
+      expect(parseConfig({ MIDTRANS_SERVER_KEY: "SB-Mid-server-abc" }).payments).toEqual({
         gateway: "midtrans",
         serverKey: "SB-Mid-server-abc",
         production: false,
         baseUrl: "https://api.sandbox.midtrans.com",
+        testing: undefined,
       });
       const live = parseConfig({
         PAYMENT_GATEWAY: "midtrans",
@@ -257,6 +256,101 @@ describe("parseConfig", () => {
           .payments,
       ).toMatchObject({ baseUrl: "http://127.0.0.1:9" });
       expect(secretsOf(live)).toContain("Mid-server-abc");
+    });
+
+    // a test gateway credits wallets for QRs anyone can "pay" in its public simulator: beside
+    // a supplier that charges real money, that is free products (design rule 8)
+    describe("a test gateway beside a real supplier", () => {
+      const LIVE = {
+        ...SUPPLIER,
+        PAYMENT_GATEWAY: "midtrans",
+        MIDTRANS_SERVER_KEY: "Mid-server-live-key",
+        MIDTRANS_IS_PRODUCTION: "true",
+      };
+      const refusal = (env: Record<string, string>) => {
+        const problems = problemsOf(env);
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).not.toContain("live-key");
+        expect(problems[0]).not.toContain("sandbox-key");
+        return problems[0]!;
+      };
+
+      it("starts with the production gateway", () => {
+        expect(parseConfig(LIVE).payments).toEqual({
+          gateway: "midtrans",
+          serverKey: "Mid-server-live-key",
+          production: true,
+          baseUrl: "https://api.midtrans.com",
+          testing: undefined,
+        });
+      });
+
+      it("refuses a sandbox key, the sandbox API or a local gateway, with one line saying what to set", () => {
+        const key = refusal({ ...LIVE, MIDTRANS_SERVER_KEY: "SB-Mid-server-sandbox-key" });
+        expect(key).toMatch(
+          /^PAYMENT_GATEWAY_TESTING is not set: with SUPPLIER_\* set kios sells for real/,
+        );
+        expect(key).toContain("a sandbox server key (SB-Mid-server-…)");
+        expect(key).toContain("MIDTRANS_IS_PRODUCTION=true");
+        expect(key).toContain("PAYMENT_GATEWAY_TESTING=true");
+        // the default: the sandbox API
+        const { MIDTRANS_IS_PRODUCTION: _, ...byDefault } = LIVE;
+        expect(refusal(byDefault)).toContain("MIDTRANS_IS_PRODUCTION=false");
+        expect(refusal({ ...LIVE, MIDTRANS_IS_PRODUCTION: "false" })).toContain(
+          "MIDTRANS_IS_PRODUCTION=false",
+        );
+        for (const url of [
+          "http://127.0.0.1:40123",
+          "http://localhost:8081",
+          "http://[::1]:9000",
+          "https://api.sandbox.midtrans.com",
+        ]) {
+          expect(refusal({ ...LIVE, MIDTRANS_BASE_URL: url })).toContain(
+            "MIDTRANS_BASE_URL at a sandbox or local address",
+          );
+        }
+        // the gateway sandbox's own credentials, as the fault campaign sets them
+        expect(
+          refusal({
+            ...SUPPLIER,
+            PAYMENT_GATEWAY: "midtrans",
+            MIDTRANS_SERVER_KEY: "SB-Mid-server-kios-sandbox",
+            MIDTRANS_BASE_URL: "http://127.0.0.1:40123",
+          }),
+        ).toContain(
+          "a sandbox server key (SB-Mid-server-…), MIDTRANS_IS_PRODUCTION=false, MIDTRANS_BASE_URL at a sandbox or local address",
+        );
+        // a proxy in front of the production API is not a test gateway
+        expect(
+          parseConfig({ ...LIVE, MIDTRANS_BASE_URL: "https://midtrans-proxy.shop.example" })
+            .payments,
+        ).toMatchObject({ baseUrl: "https://midtrans-proxy.shop.example", testing: undefined });
+      });
+
+      it("runs a staging shop only when PAYMENT_GATEWAY_TESTING=true says so, and says why", () => {
+        const staging = parseConfig({
+          ...SUPPLIER,
+          MIDTRANS_SERVER_KEY: "SB-Mid-server-sandbox-key",
+          PAYMENT_GATEWAY_TESTING: "true",
+        });
+        expect(staging.payments).toMatchObject({
+          gateway: "midtrans",
+          production: false,
+          testing: "a sandbox server key (SB-Mid-server-…), MIDTRANS_IS_PRODUCTION=false",
+        });
+        expect(problemsOf({ ...SUPPLIER, PAYMENT_GATEWAY_TESTING: "perhaps" })[0]).toMatch(
+          /^PAYMENT_GATEWAY_TESTING must be true or false/,
+        );
+      });
+
+      it("needs no flag without a real supplier (the playground and tests)", () => {
+        expect(
+          parseConfig({
+            MIDTRANS_SERVER_KEY: "SB-Mid-server-x",
+            MIDTRANS_BASE_URL: "http://127.0.0.1:9",
+          }).payments,
+        ).toMatchObject({ gateway: "midtrans", testing: undefined });
+      });
     });
 
     it("refuses a gateway without its key, an unknown gateway and bad numbers, never echoing the key", () => {

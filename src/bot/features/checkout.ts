@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import { cancelQuote } from "../../commerce/orders/cancel.ts";
 import { confirmQuote } from "../../commerce/orders/place.ts";
 import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
-import { DEFAULT_TOP_UP_STEP } from "../../commerce/payments/deps.ts";
+import { topUpAmount } from "../../commerce/payments/deps.ts";
 import { CB, cb, cbPattern, parseCb } from "../callback-data.ts";
 import { STAGE, showCard } from "../cards.ts";
 import type { BotContext } from "../context.ts";
@@ -12,7 +12,6 @@ import { findQuote } from "../services/queries.ts";
 import { billAlreadyPaidText, refusalText, requestQuote } from "../services/quotes.ts";
 import { orderCard } from "../views/order.ts";
 import { quoteCard } from "../views/quote.ts";
-import { topUpAmount } from "./payments.ts";
 
 // the confirmation card and what its buttons do. A card is a stored quote, so its buttons
 // work from any message at any time (also after a restart and while another flow runs):
@@ -101,7 +100,7 @@ async function showConfirmResult(
       const kb = new InlineKeyboard();
       const payments = ctx.deps.payments;
       if (payments) {
-        const amount = topUpAmount(result.missing, payments.deps.topUpStep ?? DEFAULT_TOP_UP_STEP);
+        const amount = topUpAmount(result.missing, payments.deps.topUpStep);
         kb.text(
           ctx.t("btn-top-up-and-buy", { amount: rupiah(amount) }),
           cb(CB.topUpAndBuy, quoteId),

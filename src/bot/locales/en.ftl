@@ -386,6 +386,7 @@ qr-mismatch = ⚠️ { $paid } was paid instead of { $amount }. Your balance is 
 qr-failed = ❌ The payment of { $amount } was declined. Nothing was charged.
 qr-unavailable = QRIS payment is not available right now. Try again in a moment.
 qr-already-sent = The QR for this card was already sent above.
+top-up-unavailable = ⚠️ <b>QRIS is not available right now.</b> Nothing was charged; try the top-up again in a moment.
 qr-cancel-unavailable = It can't be cancelled right now. Try again in a moment.
 btn-qr-sandbox-pay = 🧪 Pay (sandbox)
 btn-deposit-manual = 🏦 Manual transfer

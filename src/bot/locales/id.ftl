@@ -386,6 +386,7 @@ qr-mismatch = ⚠️ Dibayar { $paid }, tidak sama dengan { $amount }. Saldo bel
 qr-failed = ❌ Pembayaran { $amount } ditolak. Tidak ada yang ditagih.
 qr-unavailable = Pembayaran QRIS sedang tidak bisa dipakai. Coba lagi sebentar lagi.
 qr-already-sent = QR untuk kartu ini sudah dikirim di atas.
+top-up-unavailable = ⚠️ <b>QRIS tidak tersedia sekarang.</b> Tidak ada yang ditagih; coba isi lagi sebentar lagi.
 qr-cancel-unavailable = Belum bisa membatalkan. Coba lagi sebentar lagi.
 btn-qr-sandbox-pay = 🧪 Bayar (sandbox)
 btn-deposit-manual = 🏦 Transfer manual
