@@ -103,6 +103,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         logger: o.logger,
         orders,
         payPageUrl: payments?.payPageUrl,
+        topUpStep: payments?.deps.topUpStep,
         receiptShop: () => o.shopName ?? bot.botInfo.first_name,
         receiptLogo: o.shopLogo,
       }),

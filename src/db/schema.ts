@@ -274,6 +274,11 @@ export const payments = pgTable(
     /** a top-up, or a top-up that buys a quote once paid ("Top up and buy") */
     purpose: text("purpose", { enum: ["deposit", "buy"] }).notNull(),
     quoteId: text("quote_id"),
+    /**
+     * purpose buy: this top-up is the card's one QR (a second tap says so). Let go when its
+     * charge fails or its QR ends unpaid, so the card can ask for another
+     */
+    holdsCard: boolean("holds_card").notNull().default(false),
     amount: money("amount").notNull(),
     status: text("status", {
       enum: ["created", "pending", "paid", "expired", "cancelled", "denied", "failed", "mismatch"],
@@ -287,6 +292,11 @@ export const payments = pgTable(
     expiresAt: tstz("expires_at").notNull(),
     /** when the resolver asks the gateway next (null once final) */
     nextCheckAt: tstz("next_check_at"),
+    /**
+     * the charge call is under way until then (null once it answered): the payment is not the
+     * resolver's before, so a QR on its way to the buyer is not cancelled
+     */
+    chargingUntil: tstz("charging_until"),
     checks: integer("checks").notNull().default(0),
     /** for purpose buy: what became of the purchase once paid */
     purchase: text("purchase", { enum: ["placed", "fresh_card", "cancelled"] }),
@@ -303,8 +313,8 @@ export const payments = pgTable(
     check("payments_purpose_known", sql`${t.purpose} in ('deposit', 'buy')`),
     index("payments_user").on(t.userId, t.createdAt),
     index("payments_open").on(t.nextCheckAt).where(sql`${t.status} in ('created', 'pending')`),
-    // one "Top up and buy" per card
-    uniqueIndex("payments_quote").on(t.quoteId).where(sql`${t.quoteId} is not null`),
+    // one "Top up and buy" per card at a time
+    uniqueIndex("payments_card").on(t.quoteId).where(sql`${t.holdsCard}`),
   ],
 );
 

@@ -18,7 +18,6 @@ import { telegramUpdates } from "../../src/db/schema.ts";
 import { createLeases, type Leases } from "../../src/jobs/lease.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createServer } from "../../src/server/app.ts";
-import { createMetrics } from "../../src/server/metrics.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
@@ -65,7 +64,6 @@ describe("webhook and polling", () => {
   async function serve(route: ReturnType<typeof createTelegramWebhookRoute>) {
     const http = createServer({
       logger: deps.logger,
-      metrics: createMetrics(),
       health: async () => ({ ok: true, checks: {} }),
       routes: [route],
     });

@@ -10,6 +10,8 @@ export interface TestApp {
   app: App;
   /** http://127.0.0.1:<port> when the role serves HTTP */
   baseUrl: string;
+  /** http://127.0.0.1:<port> of the metrics listener (METRICS_PORT set) */
+  metricsUrl: string;
   /** every log line the app wrote, as text */
   logs(): string;
   database: TestDatabase;
@@ -79,6 +81,7 @@ export async function bootApp(
   return {
     app,
     baseUrl: `http://127.0.0.1:${app.port ?? 0}`,
+    metricsUrl: `http://127.0.0.1:${app.metricsPort ?? 0}`,
     logs: sink.text,
     database: database ?? {
       handle: app.database,

@@ -18,7 +18,7 @@ import { isFinal, type Order } from "./types.ts";
 
 // pending and unknown orders are settled by asking the supplier (/v1/status with the same
 // ref_id), never by guessing: the supplier's timeout rule; unknown is not failed, and state moves forward only
-// (docs/orders.md, rules 2 and 5).
+// (design rules 2 and 5).
 
 async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined> {
   const [row] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
@@ -118,7 +118,7 @@ async function resolveUnlocked(
 }
 
 /**
- * the supplier has no record of the order. Rule 11: refund only on proof that it can never
+ * the supplier has no record of the order. Design rule 11: refund only on proof that it can never
  * be made. On the signature interface that proof is the request's own signed timestamp
  * lying past the supplier's 5-minute window (plus a margin), seen over several answers,
  * for an order the supplier never answered for. Otherwise the order stays open, keeps its
