@@ -11,7 +11,7 @@ import { syncCatalogue } from "./commerce/catalogue/sync.ts";
 import { registerCatalogueJobs } from "./commerce/catalogue/sync-job.ts";
 import type { NotificationSender } from "./commerce/notifications/outbox.ts";
 import { createSendLimiter } from "./commerce/notifications/send-limiter.ts";
-import { orderCountsByStatus } from "./commerce/orders/counts.ts";
+import { openOrderCounts } from "./commerce/orders/counts.ts";
 import type { OrderDeps } from "./commerce/orders/deps.ts";
 import { sweepOpenOrders } from "./commerce/orders/resolve.ts";
 import type { Order } from "./commerce/orders/types.ts";
@@ -32,8 +32,10 @@ import type { Leases } from "./jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { Logger } from "./logger.ts";
 import { openAppDatabase } from "./open-database.ts";
+import { configuredOrderDeps } from "./order-engine.ts";
 import { type AppEnv, createServer, type HealthReport } from "./server/app.ts";
 import { createMetrics, type Metrics } from "./server/metrics.ts";
+import { createMetricsServer } from "./server/metrics-server.ts";
 import { countingErrors } from "./supplier/counted.ts";
 
 /** which parts a process runs (Procfile): web = HTTP, worker = jobs, all = both. */
@@ -110,6 +112,10 @@ export interface App {
   readonly port: number | undefined;
   /** the address HTTP is bound to once started */
   readonly address: string | undefined;
+  /** the metrics listener's port once started (METRICS_PORT set) */
+  readonly metricsPort: number | undefined;
+  /** the address the metrics listener is bound to */
+  readonly metricsAddress: string | undefined;
   health(): Promise<HealthReport>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -126,7 +132,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const database = deps.database ?? (await openAppDatabase(config));
   const jobs = createJobRunner({ database, logger, supervise: runsJobs });
   const metrics = createMetrics();
-  metrics.watchOrders(() => orderCountsByStatus(database.db));
+  metrics.watchOpenOrders(() => openOrderCounts(database.db));
   metrics.watchSupplier(() => latestBalanceCheck(database.db));
 
   let supplier: SupplierConnection | undefined;
@@ -135,6 +141,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   let orders: OrderDeps | undefined;
   let frontend: Frontend | undefined;
   let server: RunningServer | undefined;
+  let metricsServer: RunningServer | undefined;
   let stopping: Promise<void> | undefined;
 
   async function health(): Promise<HealthReport> {
@@ -168,21 +175,21 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const supplierCounted = countingErrors(connected.supplier, (code) =>
       metrics.supplierErrors.inc({ code }),
     );
-    const base = {
+    const base = configuredOrderDeps(config, {
       db: database.db,
       supplier: supplierCounted,
       clock,
       logger,
-      testing: config.supplierTesting,
       adminIds,
-      recon: { tolerance: config.reconTolerance, lowBalance: config.supplierLowBalance },
-      productPause: config.productPause,
-      onOrderFinal: (order: Order) =>
+      onOrderFinal: (order: Order) => {
+        metrics.orders.inc({ status: order.status });
         metrics.orderLatency.observe(
           { status: order.status },
           ((order.finalAt?.getTime() ?? clock.now()) - order.createdAt.getTime()) / 1000,
-        ),
-    };
+        );
+      },
+      onOrderSubmitted: () => metrics.orders.inc({ status: "submitted" }),
+    });
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)
     const { engine, catalogueJobs } = await database.exclusive(async () => {
@@ -260,7 +267,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
       });
       const http = createServer({
         logger,
-        metrics,
         health,
         routes: [
           supplierReportRoute,
@@ -282,6 +288,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
       supplier.sandbox
         ?.account()
         .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
+    }
+
+    // every role: a worker's own counters (updates, notifications, settled orders) are
+    // only in its process
+    if (config.metrics) {
+      metricsServer = await listen(
+        createMetricsServer({ logger, metrics, health }),
+        config.metrics.port,
+        config.metrics.host,
+      );
     }
 
     if (runsJobs) {
@@ -328,12 +344,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
     get address() {
       return server?.address;
     },
+    get metricsPort() {
+      return metricsServer?.port;
+    },
+    get metricsAddress() {
+      return metricsServer?.address;
+    },
     health,
     start,
     stop() {
       stopping ??= (async () => {
         await frontend?.stop();
         await server?.close();
+        await metricsServer?.close();
         await jobs.stop();
         await supplier?.close();
         await gateway?.close();

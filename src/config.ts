@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
+import { hasControlCharacters } from "./plain-text.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -104,6 +105,23 @@ const schema = z.object({
       .min(0, { message: "must be between 0 and 65535" })
       .max(65535, { message: "must be between 0 and 65535" }),
   ),
+  // metrics and the detailed health on a listener of their own; unset: none
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: "must be a whole number" })
+      .int({ message: "must be a whole number" })
+      .min(0, { message: "must be between 0 and 65535" })
+      .max(65535, { message: "must be between 0 and 65535" })
+      .optional(),
+  ),
+  METRICS_HOST: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "127.0.0.1",
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.:-]{1,253}$/, { message: "must be an IP address or a host name" }),
+  ),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -124,6 +142,18 @@ const schema = z.object({
     z.enum(["signature", "key"], { message: "must be signature or key" }),
   ),
   SUPPLIER_TESTING: booleanFlag(false),
+  // per request. A status read makes up to four attempts, which must end inside its job's
+  // 120 s lease (order-check, supplier-report): 4 × 25 s plus the backoff does. A timed-out
+  // order stays unknown and is asked about later (design rule 2)
+  SUPPLIER_TIMEOUT_MS: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "15000",
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,6}$/, { message: "must be a whole number of milliseconds" })
+      .transform(Number)
+      .refine((n) => n >= 1000 && n <= 25_000, { message: "must be between 1000 and 25000" }),
+  ),
   ADMIN_IDS: z.preprocess(
     (v) => emptyToUndefined(v) ?? "",
     z
@@ -169,12 +199,23 @@ const schema = z.object({
   MIDTRANS_SERVER_KEY: optionalString,
   MIDTRANS_IS_PRODUCTION: booleanFlag(false),
   MIDTRANS_BASE_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
+  PAYMENT_GATEWAY_TESTING: booleanFlag(false),
   PAYMENT_EXPIRY_MINUTES: concurrency("15", "minutes"),
-  PAYMENT_TOPUP_STEP: rupiahSetting("10000"),
+  // 0 would make every "top up and buy" amount NaN; above the largest deposit, every one
+  // would be too large
+  PAYMENT_TOPUP_STEP: rupiahSetting("10000").refine((n) => n >= 1 && n <= 100_000_000, {
+    message: "must be between 1 and 100000000",
+  }),
   DEPOSIT_MANUAL: booleanFlag(true),
   SHOP_NAME: z.preprocess(
     emptyToUndefined,
-    z.string().trim().max(40, { message: "must be at most 40 characters" }).optional(),
+    z
+      .string()
+      .trim()
+      .max(40, { message: "must be at most 40 characters" })
+      // drawn on receipts and price lists (SVG), which a control character breaks
+      .refine((v) => !hasControlCharacters(v), { message: "must not hold control characters" })
+      .optional(),
   ),
   SHOP_LOGO: optionalString,
   INBOX_CONCURRENCY: concurrency("64", "chats"),
@@ -199,6 +240,8 @@ const EXAMPLES: Record<string, string> = {
   WEBHOOK_SECRET: "a-long-random-string",
   PORT: "8080",
   HOST: "0.0.0.0",
+  METRICS_PORT: "9464",
+  METRICS_HOST: "127.0.0.1",
   DATABASE_URL: "postgres://user:password@localhost:5432/kios",
   PGLITE_DIR: "./data/pglite",
   SUPPLIER_BASE_URL: "https://supplier.example/v1",
@@ -207,6 +250,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_SECRET_KEY: "your-secret-key",
   SUPPLIER_INTERFACE: "signature",
   SUPPLIER_TESTING: "false",
+  SUPPLIER_TIMEOUT_MS: "15000",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
   PRODUCT_PAUSE_AFTER: "3/5",
@@ -215,6 +259,7 @@ const EXAMPLES: Record<string, string> = {
   MIDTRANS_SERVER_KEY: "Mid-server-your-key",
   MIDTRANS_IS_PRODUCTION: "true",
   MIDTRANS_BASE_URL: "https://api.midtrans.com",
+  PAYMENT_GATEWAY_TESTING: "false",
   PAYMENT_EXPIRY_MINUTES: "15",
   PAYMENT_TOPUP_STEP: "10000",
   DEPOSIT_MANUAL: "true",
@@ -236,8 +281,18 @@ export interface SupplierCredentials {
 }
 
 type PaymentsConfig =
-  | { gateway: "midtrans"; serverKey: string; baseUrl: string; production: boolean }
-  /** the embedded gateway sandbox: never beside a real supplier (rule 8) */
+  | {
+      gateway: "midtrans";
+      serverKey: string;
+      baseUrl: string;
+      production: boolean;
+      /**
+       * set when a test gateway runs beside a real supplier because PAYMENT_GATEWAY_TESTING
+       * allows it (a staging shop): what makes it a test gateway, for the start-up warning
+       */
+      testing: string | undefined;
+    }
+  /** the embedded gateway sandbox: never beside a real supplier (design rule 8) */
   | { gateway: "sandbox" };
 
 export interface Config {
@@ -252,12 +307,19 @@ export interface Config {
    * the playground (its control API credits wallets without asking who you are)
    */
   host: string | undefined;
+  /**
+   * where /metrics and the detailed /healthz are served, apart from the public port;
+   * undefined (METRICS_PORT unset): nowhere
+   */
+  metrics: { port: number; host: string } | undefined;
   databaseUrl: string | undefined;
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
   supplier: SupplierCredentials | undefined;
   supplierInterface: "signature" | "key";
   supplierTesting: boolean;
+  /** how long one supplier request may take before it is given up (ms) */
+  supplierTimeoutMs: number;
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
@@ -342,18 +404,38 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       describe("MIDTRANS_SERVER_KEY", "is required when PAYMENT_GATEWAY=midtrans", undefined),
     );
   }
+  // one port can't be both (0 picks a free port for each)
+  if (p.METRICS_PORT !== undefined && p.METRICS_PORT !== 0 && p.METRICS_PORT === p.PORT) {
+    problems.push(describe("METRICS_PORT", "must differ from PORT", String(p.METRICS_PORT)));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const supplierGiven = given.length === needed.length;
   let payments: PaymentsConfig | undefined;
   if (p.PAYMENT_GATEWAY !== "none" && p.MIDTRANS_SERVER_KEY) {
+    const baseUrl =
+      p.MIDTRANS_BASE_URL ??
+      (p.MIDTRANS_IS_PRODUCTION ? MIDTRANS_BASE_URLS.production : MIDTRANS_BASE_URLS.sandbox);
+    // anyone can "pay" a test gateway's QR in its simulator: beside a supplier that charges
+    // real money that is free products, so only a staging shop that says so runs it
+    // (design rule 8, as for the playground)
+    const test = supplierGiven
+      ? testGatewayReasons(p.MIDTRANS_SERVER_KEY, p.MIDTRANS_IS_PRODUCTION, p.MIDTRANS_BASE_URL)
+      : undefined;
+    if (test && !p.PAYMENT_GATEWAY_TESTING) {
+      throw new ConfigError([
+        `PAYMENT_GATEWAY_TESTING is not set: with SUPPLIER_* set kios sells for real, and a test ` +
+          `gateway (${test}) would credit wallets for QRs anyone can pay in its simulator; ` +
+          "set your production MIDTRANS_SERVER_KEY and MIDTRANS_IS_PRODUCTION=true " +
+          "(a staging shop that means it: PAYMENT_GATEWAY_TESTING=true)",
+      ]);
+    }
     payments = {
       gateway: "midtrans",
       serverKey: p.MIDTRANS_SERVER_KEY,
       production: p.MIDTRANS_IS_PRODUCTION,
-      baseUrl:
-        p.MIDTRANS_BASE_URL ??
-        (p.MIDTRANS_IS_PRODUCTION ? MIDTRANS_BASE_URLS.production : MIDTRANS_BASE_URLS.sandbox),
+      baseUrl,
+      testing: test,
     };
   } else if (p.PAYMENT_GATEWAY === undefined && !supplierGiven) {
     payments = { gateway: "sandbox" };
@@ -367,6 +449,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webhookSecret: p.WEBHOOK_SECRET,
     port: p.PORT,
     host: p.HOST,
+    metrics:
+      p.METRICS_PORT === undefined ? undefined : { port: p.METRICS_PORT, host: p.METRICS_HOST },
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     supplier:
@@ -380,6 +464,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
+    supplierTimeoutMs: p.SUPPLIER_TIMEOUT_MS,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
     payments,
@@ -399,6 +484,37 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierLowBalance: p.SUPPLIER_LOW_BALANCE,
     logLevel: p.LOG_LEVEL,
   };
+}
+
+/** what makes a Midtrans setting a test gateway (its sandbox or a local one); undefined: none */
+function testGatewayReasons(
+  serverKey: string,
+  production: boolean,
+  /** MIDTRANS_BASE_URL as given (without it, MIDTRANS_IS_PRODUCTION chooses) */
+  baseUrl: string | undefined,
+): string | undefined {
+  const reasons: string[] = [];
+  // Midtrans's sandbox keys are "SB-Mid-server-…" (the gateway sandbox's too)
+  if (/^SB-/i.test(serverKey)) reasons.push("a sandbox server key (SB-Mid-server-…)");
+  if (!production) reasons.push("MIDTRANS_IS_PRODUCTION=false");
+  if (baseUrl && isTestHost(new URL(baseUrl).hostname)) {
+    reasons.push("MIDTRANS_BASE_URL at a sandbox or local address");
+  }
+  return reasons.length > 0 ? reasons.join(", ") : undefined;
+}
+
+/** the sandbox API, or an address on this machine (where the gateway sandbox listens) */
+function isTestHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return (
+    host === new URL(MIDTRANS_BASE_URLS.sandbox).hostname ||
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === "0.0.0.0" ||
+    host === "::1" ||
+    host === "::"
+  );
 }
 
 function describe(name: string, message: string, value: string | undefined): string {

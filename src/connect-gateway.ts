@@ -20,7 +20,7 @@ export interface GatewayConnection {
 
 /**
  * the payment gateway the configuration names: Midtrans with the shop's server key, or, with
- * neither a supplier nor a gateway configured, the embedded gateway sandbox (rule 8: never
+ * neither a supplier nor a gateway configured, the embedded gateway sandbox (design rule 8: never
  * beside a real supplier). undefined: no gateway; deposits are manual transfers.
  */
 export async function connectGateway(deps: {
@@ -31,12 +31,23 @@ export async function connectGateway(deps: {
   const { payments } = deps.config;
   if (!payments) return undefined;
   if (payments.gateway === "midtrans") {
+    if (payments.testing) {
+      // a staging shop: said at every start, where the owner reads what runs
+      deps.logger.warn(
+        { testGateway: payments.testing },
+        "PAYMENT_GATEWAY_TESTING=true: a test gateway beside a real supplier; QRs paid in the " +
+          "gateway's simulator credit real wallets that buy real products. A staging shop only",
+      );
+    }
+    const host = new URL(payments.baseUrl).host;
     return {
       gateway: createMidtransGateway({ serverKey: payments.serverKey, baseUrl: payments.baseUrl }),
       sandbox: undefined,
       payPageUrl: undefined,
       notifyAt: () => {},
-      description: `midtrans at ${new URL(payments.baseUrl).host}`,
+      description: payments.testing
+        ? `midtrans at ${host} (a test gateway: PAYMENT_GATEWAY_TESTING=true)`
+        : `midtrans at ${host}`,
       close: async () => {},
     };
   }

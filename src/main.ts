@@ -24,6 +24,10 @@ export async function main(role: Role = "all"): Promise<void> {
       role,
       database: app.database.kind === "pglite" ? `pglite (${config.pgliteDir})` : "postgres",
       http: app.port === undefined ? "off" : `http://localhost:${app.port}`,
+      metrics:
+        app.metricsPort === undefined
+          ? "off (METRICS_PORT unset)"
+          : `http://${hostInUrl(app.metricsAddress)}:${app.metricsPort}/metrics`,
       supplier: app.supplier?.description,
       payments: app.gateway?.description ?? "manual transfers only",
     },
@@ -69,3 +73,7 @@ export async function main(role: Role = "all"): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
+
+/** an IPv6 address goes in brackets in a URL */
+const hostInUrl = (address: string | undefined) =>
+  address?.includes(":") ? `[${address}]` : (address ?? "localhost");

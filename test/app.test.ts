@@ -44,7 +44,7 @@ describe.each(["signature", "key"] as const)(
     const wire = WIRE[supplierInterface];
     let t: TestApp;
     beforeAll(async () => {
-      t = await bootApp({ env: { SUPPLIER_INTERFACE: supplierInterface } });
+      t = await bootApp({ env: { SUPPLIER_INTERFACE: supplierInterface, METRICS_PORT: "0" } });
     });
     afterAll(() => t.stop());
 
@@ -95,9 +95,13 @@ describe.each(["signature", "key"] as const)(
       expect(logs).not.toContain(wire.otherCall);
       expect(logs).not.toContain(`Bearer ${DEFAULT_SANDBOX_CREDENTIALS.apiKey}`);
 
-      const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(/kios_supplier_reports_total\{result="accepted"\} [1-9]/);
-      expect(metrics).toMatch(/kios_orders\{status="success"\} 1/);
+      // counted as the order moved, in this process: sent, then settled
+      expect(metrics).toMatch(/^kios_orders_total\{status="submitted"\} 1$/m);
+      expect(metrics).toMatch(/^kios_orders_total\{status="success"\} 1$/m);
+      expect(metrics).not.toMatch(/kios_orders_total\{status="failed"\}/);
+      expect(metrics).toMatch(/^kios_open_orders\{status="pending"\} 0$/m);
       expect(metrics).toMatch(/kios_order_latency_seconds_count\{status="success"\} 1/);
     });
 
@@ -108,7 +112,7 @@ describe.each(["signature", "key"] as const)(
         deps.supplier.inquiry({ code: "PLNPOST", customerNo: "123456789019", refId: "X-1" }),
       ).rejects.toThrow();
       await checkSupplierBalance({ db: deps.db, supplier: deps.supplier, clock: deps.clock });
-      const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(/kios_supplier_errors_total\{code="[A-Z_0-9]+"\} 1/);
       expect(metrics).toMatch(/kios_supplier_balance_rupiah [1-9]\d*/);
       expect(metrics).toMatch(/kios_reconciliation_drift_rupiah 0/);

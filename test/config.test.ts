@@ -96,6 +96,75 @@ describe("parseConfig", () => {
     expect(problems.find((p) => p.startsWith("DATABASE_URL "))).toMatch(/postgres:\/\//);
   });
 
+  it("serves metrics only when METRICS_PORT is set, on 127.0.0.1 unless METRICS_HOST says", () => {
+    expect(parseConfig({}).metrics).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({
+      port: 9464,
+      host: "127.0.0.1",
+    });
+    expect(parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({
+      port: 9464,
+      host: "10.0.0.5",
+    });
+    // 0 picks a free port for each listener
+    expect(parseConfig({ PORT: "0", METRICS_PORT: "0" }).metrics?.port).toBe(0);
+    expect(problemsOf({ PORT: "9000", METRICS_PORT: "9000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must differ from PORT/),
+    ]);
+    expect(problemsOf({ METRICS_PORT: "70000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT must be between 0 and 65535/),
+    ]);
+  });
+
+  // a number that can't work stops the start, instead of failing every "top up and buy"
+  it.each([
+    ["PORT", "65536"],
+    ["METRICS_PORT", "-1"],
+    ["MAX_AMOUNT", "999"],
+    ["RECON_TOLERANCE", "-1"],
+    ["SUPPLIER_LOW_BALANCE", "1.5"],
+    ["PRODUCT_PAUSE_AFTER", "0/5"],
+    ["PRODUCT_PAUSE_AFTER", "6/5"],
+    ["PRODUCT_PAUSE_MINUTES", "0"],
+    ["PAYMENT_EXPIRY_MINUTES", "0"],
+    ["PAYMENT_EXPIRY_MINUTES", "1001"],
+    ["PAYMENT_TOPUP_STEP", "0"],
+    ["PAYMENT_TOPUP_STEP", "100000001"],
+    ["INBOX_CONCURRENCY", "0"],
+    ["SETTLE_CONCURRENCY", "1001"],
+    ["SUPPLIER_TIMEOUT_MS", "999"],
+    ["SUPPLIER_TIMEOUT_MS", "25001"],
+    ["SUPPLIER_TIMEOUT_MS", "15s"],
+  ])("refuses %s=%s, naming the range", (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name} `));
+    expect(problems[0]).toMatch(/for example/);
+  });
+
+  it("takes the edges of each range", () => {
+    const config = parseConfig({
+      PAYMENT_TOPUP_STEP: "1",
+      PAYMENT_EXPIRY_MINUTES: "1000",
+      SUPPLIER_TIMEOUT_MS: "1000",
+    });
+    expect(config).toMatchObject({
+      paymentTopUpStep: 1,
+      paymentExpiryMinutes: 1000,
+      supplierTimeoutMs: 1000,
+    });
+    expect(parseConfig({ SUPPLIER_TIMEOUT_MS: "25000" }).supplierTimeoutMs).toBe(25_000);
+    expect(parseConfig({}).supplierTimeoutMs).toBe(15_000);
+    expect(parseConfig({ PAYMENT_TOPUP_STEP: "100000000" }).paymentTopUpStep).toBe(100_000_000);
+  });
+
+  it("refuses a SHOP_NAME with a control character, which would break every picture", () => {
+    expect(problemsOf({ SHOP_NAME: "Toko\u0001Budi" })).toEqual([
+      expect.stringMatching(/^SHOP_NAME must not hold control characters/),
+    ]);
+    expect(parseConfig({ SHOP_NAME: "Toko Budi" }).shopName).toBe("Toko Budi");
+  });
+
   it("never echoes a secret value in its messages", () => {
     const problems = problemsOf({ BOT_TOKEN: "not-a-token-but-secret" });
     expect(problems.join("\n")).not.toContain("not-a-token-but-secret");
@@ -157,7 +226,7 @@ describe("parseConfig", () => {
       SUPPLIER_SECRET_KEY: "secret-1234",
     };
 
-    it("runs the gateway sandbox only when nothing real is configured (rule 8)", () => {
+    it("runs the gateway sandbox only when nothing real is configured (design rule 8)", () => {
       expect(parseConfig({}).payments).toEqual({ gateway: "sandbox" });
       expect(parseConfig(SUPPLIER).payments).toBeUndefined();
       expect(parseConfig({ PAYMENT_GATEWAY: "none" }).payments).toBeUndefined();
@@ -166,13 +235,12 @@ describe("parseConfig", () => {
     });
 
     it("takes Midtrans with its key: sandbox API unless production, or the URL given", () => {
-      expect(
-        parseConfig({ ...SUPPLIER, MIDTRANS_SERVER_KEY: "SB-Mid-server-abc" }).payments,
-      ).toEqual({
+      expect(parseConfig({ MIDTRANS_SERVER_KEY: "SB-Mid-server-abc" }).payments).toEqual({
         gateway: "midtrans",
         serverKey: "SB-Mid-server-abc",
         production: false,
         baseUrl: "https://api.sandbox.midtrans.com",
+        testing: undefined,
       });
       const live = parseConfig({
         PAYMENT_GATEWAY: "midtrans",
@@ -188,6 +256,101 @@ describe("parseConfig", () => {
           .payments,
       ).toMatchObject({ baseUrl: "http://127.0.0.1:9" });
       expect(secretsOf(live)).toContain("Mid-server-abc");
+    });
+
+    // a test gateway credits wallets for QRs anyone can "pay" in its public simulator: beside
+    // a supplier that charges real money, that is free products (design rule 8)
+    describe("a test gateway beside a real supplier", () => {
+      const LIVE = {
+        ...SUPPLIER,
+        PAYMENT_GATEWAY: "midtrans",
+        MIDTRANS_SERVER_KEY: "Mid-server-live-key",
+        MIDTRANS_IS_PRODUCTION: "true",
+      };
+      const refusal = (env: Record<string, string>) => {
+        const problems = problemsOf(env);
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).not.toContain("live-key");
+        expect(problems[0]).not.toContain("sandbox-key");
+        return problems[0]!;
+      };
+
+      it("starts with the production gateway", () => {
+        expect(parseConfig(LIVE).payments).toEqual({
+          gateway: "midtrans",
+          serverKey: "Mid-server-live-key",
+          production: true,
+          baseUrl: "https://api.midtrans.com",
+          testing: undefined,
+        });
+      });
+
+      it("refuses a sandbox key, the sandbox API or a local gateway, with one line saying what to set", () => {
+        const key = refusal({ ...LIVE, MIDTRANS_SERVER_KEY: "SB-Mid-server-sandbox-key" });
+        expect(key).toMatch(
+          /^PAYMENT_GATEWAY_TESTING is not set: with SUPPLIER_\* set kios sells for real/,
+        );
+        expect(key).toContain("a sandbox server key (SB-Mid-server-…)");
+        expect(key).toContain("MIDTRANS_IS_PRODUCTION=true");
+        expect(key).toContain("PAYMENT_GATEWAY_TESTING=true");
+        // the default: the sandbox API
+        const { MIDTRANS_IS_PRODUCTION: _, ...byDefault } = LIVE;
+        expect(refusal(byDefault)).toContain("MIDTRANS_IS_PRODUCTION=false");
+        expect(refusal({ ...LIVE, MIDTRANS_IS_PRODUCTION: "false" })).toContain(
+          "MIDTRANS_IS_PRODUCTION=false",
+        );
+        for (const url of [
+          "http://127.0.0.1:40123",
+          "http://localhost:8081",
+          "http://[::1]:9000",
+          "https://api.sandbox.midtrans.com",
+        ]) {
+          expect(refusal({ ...LIVE, MIDTRANS_BASE_URL: url })).toContain(
+            "MIDTRANS_BASE_URL at a sandbox or local address",
+          );
+        }
+        // the gateway sandbox's own credentials, as the fault campaign sets them
+        expect(
+          refusal({
+            ...SUPPLIER,
+            PAYMENT_GATEWAY: "midtrans",
+            MIDTRANS_SERVER_KEY: "SB-Mid-server-kios-sandbox",
+            MIDTRANS_BASE_URL: "http://127.0.0.1:40123",
+          }),
+        ).toContain(
+          "a sandbox server key (SB-Mid-server-…), MIDTRANS_IS_PRODUCTION=false, MIDTRANS_BASE_URL at a sandbox or local address",
+        );
+        // a proxy in front of the production API is not a test gateway
+        expect(
+          parseConfig({ ...LIVE, MIDTRANS_BASE_URL: "https://midtrans-proxy.shop.example" })
+            .payments,
+        ).toMatchObject({ baseUrl: "https://midtrans-proxy.shop.example", testing: undefined });
+      });
+
+      it("runs a staging shop only when PAYMENT_GATEWAY_TESTING=true says so, and says why", () => {
+        const staging = parseConfig({
+          ...SUPPLIER,
+          MIDTRANS_SERVER_KEY: "SB-Mid-server-sandbox-key",
+          PAYMENT_GATEWAY_TESTING: "true",
+        });
+        expect(staging.payments).toMatchObject({
+          gateway: "midtrans",
+          production: false,
+          testing: "a sandbox server key (SB-Mid-server-…), MIDTRANS_IS_PRODUCTION=false",
+        });
+        expect(problemsOf({ ...SUPPLIER, PAYMENT_GATEWAY_TESTING: "perhaps" })[0]).toMatch(
+          /^PAYMENT_GATEWAY_TESTING must be true or false/,
+        );
+      });
+
+      it("needs no flag without a real supplier (the playground and tests)", () => {
+        expect(
+          parseConfig({
+            MIDTRANS_SERVER_KEY: "SB-Mid-server-x",
+            MIDTRANS_BASE_URL: "http://127.0.0.1:9",
+          }).payments,
+        ).toMatchObject({ gateway: "midtrans", testing: undefined });
+      });
     });
 
     it("refuses a gateway without its key, an unknown gateway and bad numbers, never echoing the key", () => {

@@ -68,16 +68,16 @@ describe("choosing the chat front end", () => {
 
 describe("the update inbox in health and metrics", () => {
   it("a process that drains says so on /healthz and shows the inbox on /metrics", async () => {
-    const t = await bootApp({ playground: true, logLevel: "silent" });
+    const t = await bootApp({ playground: true, logLevel: "silent", env: { METRICS_PORT: "0" } });
     try {
-      const health = (await (await fetch(`${t.baseUrl}/healthz`)).json()) as {
+      const health = (await (await fetch(`${t.metricsUrl}/healthz`)).json()) as {
         ok: boolean;
         checks: Record<string, { ok: boolean; detail?: string }>;
       };
       expect(health.ok).toBe(true);
       expect(health.checks.inbox?.ok).toBe(true);
       expect(health.checks.inbox?.detail).toMatch(/^draining; 0 waiting, oldest 0 s/);
-      const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      const metrics = await (await fetch(`${t.metricsUrl}/metrics`)).text();
       expect(metrics).toMatch(/^kios_inbox_depth 0$/m);
       expect(metrics).toMatch(/^kios_inbox_oldest_age_seconds 0$/m);
     } finally {

@@ -6,7 +6,7 @@ import type { HealthReport } from "../server/app.ts";
 import { registerCommands } from "./commands.ts";
 import { createI18n } from "./i18n.ts";
 import { createUpdatePipeline } from "./inbox/pipeline.ts";
-import { inboxStats, pruneHandledUpdates } from "./inbox/store.ts";
+import { adoptUpdates, botIdOfToken, inboxStats, pruneHandledUpdates } from "./inbox/store.ts";
 import { createBot } from "./index.ts";
 import { createNotificationSender } from "./notify/send.ts";
 import type { Logo } from "./pictures/logo.ts";
@@ -86,6 +86,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
           createTelegramWebhookRoute({
             secret: o.webhookSecret!,
             path: webhookPath(o.token),
+            botId: botIdOfToken(o.token),
             db: orders.db,
             logger: o.logger,
           }),
@@ -102,6 +103,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         logger: o.logger,
         orders,
         payPageUrl: payments?.payPageUrl,
+        topUpStep: payments?.deps.topUpStep,
         receiptShop: () => o.shopName ?? bot.botInfo.first_name,
         receiptLogo: o.shopLogo,
       }),
@@ -124,6 +126,10 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         await pruneConversations(orders.db, new Date(now.getTime() - 86_400_000));
       },
       async start() {
+        // updates stored before the inbox knew bots are this bot's
+        const adopted = await adoptUpdates(orders.db, botIdOfToken(o.token));
+        if (adopted > 0)
+          log.info({ updates: adopted }, "inbox rows from before bots were recorded adopted");
         await bot.init();
         try {
           await registerCommands(bot.api, i18n, o.adminIds, (adminId) =>

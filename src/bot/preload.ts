@@ -13,6 +13,11 @@ export interface Preloaded {
   user: User | null;
   /** the chat's flow state row; null when it has none */
   state: { value: unknown; revision: number } | null;
+  /**
+   * the inbox claim the update runs under: the chat's state is written only while the claim
+   * is still this worker's, and records the update it came from
+   */
+  claim?: { botId: number; updateId: number; worker: string };
 }
 
 const preloaded = new WeakMap<Update, Preloaded>();

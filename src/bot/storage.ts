@@ -1,24 +1,32 @@
 import { createHash } from "node:crypto";
-import type {
-  ConversationData,
-  ConversationStorage,
-  VersionedState,
-  VersionedStateStorage,
+import {
+  type ConversationData,
+  type ConversationStorage,
+  PLUGIN_DATA_VERSION,
+  type VersionedState,
+  type VersionedStateStorage,
 } from "@grammyjs/conversations";
-import { and, eq, like, lt, sql } from "drizzle-orm";
+import { and, eq, like, lt, type SQL, sql } from "drizzle-orm";
 import type { Context } from "grammy";
 import type { Executor } from "../db/client.ts";
 import { botState } from "../db/schema.ts";
-import { preloadedFor } from "./preload.ts";
+import { rowsOf } from "../db/sql-rows.ts";
+import { type Preloaded, preloadedFor } from "./preload.ts";
 
 // conversations v2 replay their builder function from a stored log. The state lives in
 // postgres (bot_state), so a restart or another instance continues a flow; the version
 // changes with the conversations' code, and state of an older version is dropped rather
 // than replayed against code it no longer matches.
+//
+// an update from the inbox writes the chat's state only while its claim is still the
+// worker's (a worker that lost its lease commits nothing), and records itself in the same
+// write: run again after a crash, the inbox sees the state already reflects it. A flow that
+// ends writes an empty state instead of deleting the row, so that record stays.
 
 /**
- * another process wrote this chat's flow state after it was read here: the update must be
- * handled again on top of what that process wrote (the inbox retries it)
+ * another process wrote this chat's flow state after it was read here, or the update's
+ * claim was taken back meanwhile: the update must be handled again on top of what was
+ * written (the inbox retries it, if it is still this worker's)
  */
 export class StateConflictError extends Error {
   constructor(key: string) {
@@ -46,12 +54,26 @@ interface ReadState {
   json: string | undefined;
 }
 
+type Claim = NonNullable<Preloaded["claim"]>;
+
+/** true while the update's claim is still this worker's, and kept so until the write commits */
+function claimHeld(c: Claim): SQL {
+  return sql`exists (select 1 from telegram_updates t
+    where t.bot_id = ${c.botId} and t.update_id = ${c.updateId}
+      and t.claimed_by = ${c.worker} and t.handled_at is null
+    for share)`;
+}
+
 /**
  * bot_state as the conversations' per-context storage. A read remembers the row's revision
  * (on the update's context); the write at the end of the update succeeds only if the row
- * still has it, and a write of what was read is skipped.
+ * still has it (and the update's claim is still held), and a write of what was read is
+ * skipped.
  */
-function botStateAdapter<C extends Context, S>(db: Executor): VersionedStateStorage<C, S> {
+function botStateAdapter<C extends Context, S>(
+  db: Executor,
+  version: string,
+): VersionedStateStorage<C, S> {
   const reads = new WeakMap<C, ReadState>();
   const keyOf = (ctx: C) =>
     ctx.chatId === undefined ? undefined : `${CONVERSATION_KEY_PREFIX}${ctx.chatId}`;
@@ -81,25 +103,7 @@ function botStateAdapter<C extends Context, S>(db: Executor): VersionedStateStor
       return row ? (row.value as VersionedState<S>) : undefined;
     },
     async write(ctx, state) {
-      const key = keyOf(ctx);
-      if (key === undefined) return;
-      const seen = readOf(ctx, key);
-      const json = canonicalJson(state);
-      if (json === seen.json) return;
-      const written =
-        seen.revision === 0
-          ? await db
-              .insert(botState)
-              .values({ key, value: state, revision: 1 })
-              .onConflictDoNothing()
-              .returning({ revision: botState.revision })
-          : await db
-              .update(botState)
-              .set({ value: state, revision: seen.revision + 1, updatedAt: sql`now()` })
-              .where(and(eq(botState.key, key), eq(botState.revision, seen.revision)))
-              .returning({ revision: botState.revision });
-      if (written.length === 0) throw new StateConflictError(key);
-      reads.set(ctx, { key, revision: seen.revision + 1, json });
+      await save(ctx, state);
     },
     async delete(ctx) {
       const key = keyOf(ctx);
@@ -114,14 +118,54 @@ function botStateAdapter<C extends Context, S>(db: Executor): VersionedStateStor
         if (row) throw new StateConflictError(key);
         return;
       }
-      const gone = await db
-        .delete(botState)
-        .where(and(eq(botState.key, key), eq(botState.revision, seen.revision)))
-        .returning({ key: botState.key });
-      if (gone.length === 0) throw new StateConflictError(key);
-      reads.set(ctx, { key, revision: 0, json: undefined });
+      // an empty state, not no row: the update that ended the flow stays recorded
+      await save(ctx, { version: [PLUGIN_DATA_VERSION, version], state: {} } as VersionedState<S>);
     },
   };
+
+  async function save(ctx: C, state: VersionedState<S>): Promise<void> {
+    const key = keyOf(ctx);
+    if (key === undefined) return;
+    const seen = readOf(ctx, key);
+    const json = canonicalJson(state);
+    if (json === seen.json) return;
+    const claim = preloadedFor(ctx.update)?.claim;
+    const written =
+      seen.revision === 0
+        ? claim
+          ? rowsOf<{ revision: number }>(
+              await db.execute(sql`
+                insert into bot_state (key, value, revision, bot_id, update_id)
+                select ${key}, ${JSON.stringify(state)}::jsonb, 1, ${claim.botId}, ${claim.updateId}
+                where ${claimHeld(claim)}
+                on conflict do nothing
+                returning revision`),
+            )
+          : await db
+              .insert(botState)
+              .values({ key, value: state, revision: 1 })
+              .onConflictDoNothing()
+              .returning({ revision: botState.revision })
+        : await db
+            .update(botState)
+            .set({
+              value: state,
+              revision: seen.revision + 1,
+              updatedAt: sql`now()`,
+              botId: claim?.botId ?? null,
+              updateId: claim?.updateId ?? null,
+            })
+            .where(
+              and(
+                eq(botState.key, key),
+                eq(botState.revision, seen.revision),
+                claim ? claimHeld(claim) : undefined,
+              ),
+            )
+            .returning({ revision: botState.revision });
+    if (written.length === 0) throw new StateConflictError(key);
+    reads.set(ctx, { key, revision: seen.revision + 1, json });
+  }
 }
 
 /** the conversations plugin's storage option: per chat, versioned, checked on write */
@@ -132,7 +176,7 @@ export function conversationStorage<C extends Context>(
   return {
     type: "context",
     version,
-    adapter: botStateAdapter<C, ConversationData>(db),
+    adapter: botStateAdapter<C, ConversationData>(db, version),
   };
 }
 

@@ -15,6 +15,8 @@ export interface WebhookRouteOptions {
   secret: string;
   /** the last path segment: POST /telegram/<path> */
   path: string;
+  /** the bot the updates come to: update_ids count per bot */
+  botId: number;
   db: Database;
   logger?: Logger;
 }
@@ -57,7 +59,7 @@ export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<A
       return c.json({ error: "bad_request" }, 400);
     }
     if (!isUpdate(body)) return c.json({ error: "bad_request" }, 400);
-    const fresh = await storeUpdates(options.db, [body]);
+    const fresh = await storeUpdates(options.db, options.botId, [body]);
     if (fresh.length === 0) log?.debug({ updateId: body.update_id }, "duplicate update ignored");
     return c.json({ ok: true });
   });

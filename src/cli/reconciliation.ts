@@ -1,17 +1,49 @@
-import { systemClock } from "@kios/kit";
+import { type Clock, systemClock } from "@kios/kit";
 import {
+  type BalanceCheck,
   checkSupplierBalance,
   settleOpenOrders,
 } from "../commerce/reconciliation/balance-check.ts";
-import { loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { configuredOrderDeps } from "../order-engine.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
-import { SupplierError } from "../supplier/types.ts";
+import { type Supplier, SupplierError } from "../supplier/types.ts";
 import { type Command, parseFlags } from "./command.ts";
 import { withDatabase } from "./database.ts";
 import { cliLogger, print, withSupplier } from "./io.ts";
 
 const signed = (n: number | null) =>
   n === null ? "-" : `${n > 0 ? "+" : n < 0 ? "-" : ""}${formatRupiah(Math.abs(n))}`;
+
+/**
+ * one balance check now, made as the hourly job makes it: the open orders are settled first
+ * by the order engine the server runs (its admins, its pause rule), not a bare one
+ */
+export function reconcileNow(o: {
+  config: Config;
+  db: Database;
+  supplier: Supplier;
+  clock?: Clock;
+  logger: Logger;
+}): Promise<BalanceCheck> {
+  const orders = configuredOrderDeps(o.config, {
+    db: o.db,
+    supplier: o.supplier,
+    clock: o.clock ?? systemClock,
+    logger: o.logger,
+  });
+  return checkSupplierBalance({
+    db: orders.db,
+    supplier: orders.supplier,
+    clock: orders.clock,
+    tolerance: orders.recon?.tolerance,
+    lowBalance: orders.recon?.lowBalance,
+    adminIds: orders.adminIds,
+    settleOpen: () => settleOpenOrders(orders),
+  });
+}
 
 export const reconCommand: Command = {
   name: "recon",
@@ -20,26 +52,12 @@ export const reconCommand: Command = {
   async run(argv) {
     const { values } = parseFlags(argv, { json: { type: "boolean", default: false } });
     const config = await loadConfig();
+    const logger = cliLogger(config);
     return withDatabase((database) =>
-      withSupplier(config, cliLogger(config), async (supplier) => {
-        let check: Awaited<ReturnType<typeof checkSupplierBalance>>;
+      withSupplier(config, logger, async (supplier) => {
+        let check: BalanceCheck;
         try {
-          check = await checkSupplierBalance({
-            db: database.db,
-            supplier,
-            clock: systemClock,
-            tolerance: config.reconTolerance,
-            lowBalance: config.supplierLowBalance,
-            adminIds: config.adminIds,
-            settleOpen: () =>
-              settleOpenOrders({
-                db: database.db,
-                supplier,
-                clock: systemClock,
-                logger: cliLogger(config),
-                testing: config.supplierTesting,
-              }),
-          });
+          check = await reconcileNow({ config, db: database.db, supplier, logger });
         } catch (err) {
           if (!(err instanceof SupplierError)) throw err;
           console.error(`${err.code}: ${err.message}`);

@@ -274,6 +274,11 @@ export const payments = pgTable(
     /** a top-up, or a top-up that buys a quote once paid ("Top up and buy") */
     purpose: text("purpose", { enum: ["deposit", "buy"] }).notNull(),
     quoteId: text("quote_id"),
+    /**
+     * purpose buy: this top-up is the card's one QR (a second tap says so). Let go when its
+     * charge fails or its QR ends unpaid, so the card can ask for another
+     */
+    holdsCard: boolean("holds_card").notNull().default(false),
     amount: money("amount").notNull(),
     status: text("status", {
       enum: ["created", "pending", "paid", "expired", "cancelled", "denied", "failed", "mismatch"],
@@ -287,6 +292,11 @@ export const payments = pgTable(
     expiresAt: tstz("expires_at").notNull(),
     /** when the resolver asks the gateway next (null once final) */
     nextCheckAt: tstz("next_check_at"),
+    /**
+     * the charge call is under way until then (null once it answered): the payment is not the
+     * resolver's before, so a QR on its way to the buyer is not cancelled
+     */
+    chargingUntil: tstz("charging_until"),
     checks: integer("checks").notNull().default(0),
     /** for purpose buy: what became of the purchase once paid */
     purchase: text("purchase", { enum: ["placed", "fresh_card", "cancelled"] }),
@@ -303,8 +313,8 @@ export const payments = pgTable(
     check("payments_purpose_known", sql`${t.purpose} in ('deposit', 'buy')`),
     index("payments_user").on(t.userId, t.createdAt),
     index("payments_open").on(t.nextCheckAt).where(sql`${t.status} in ('created', 'pending')`),
-    // one "Top up and buy" per card
-    uniqueIndex("payments_quote").on(t.quoteId).where(sql`${t.quoteId} is not null`),
+    // one "Top up and buy" per card at a time
+    uniqueIndex("payments_card").on(t.quoteId).where(sql`${t.holdsCard}`),
   ],
 );
 
@@ -639,25 +649,35 @@ export const chatCards = pgTable(
 /**
  * conversations v2 state, one row per chat. `revision` counts its writes: a write names the
  * revision it read and fails when another process wrote in between, so no flow is ever
- * silently overwritten.
+ * silently overwritten. A flow that ends leaves an empty state rather than no row, so the
+ * update that ended it stays recorded.
  */
 export const botState = pgTable("bot_state", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
   revision: integer("revision").notNull().default(1),
   updatedAt: tstz("updated_at").notNull().defaultNow(),
+  /**
+   * the inbox update (bot and update_id) whose handling wrote this state, in the same
+   * write: that update, run again after a crash, is not applied a second time
+   */
+  botId: bigint("bot_id", { mode: "number" }),
+  updateId: bigint("update_id", { mode: "number" }),
 });
 
 /**
  * the update inbox: every Telegram update, stored whole before it is acknowledged (webhook)
  * or confirmed (polling), then handled by a worker. A chat's updates are handled one at a
  * time in update_id order; `claimed_until` is the claim's lease (and, with no owner, the
- * time a retried update waits until). update_id is unique, so a redelivery is ignored.
+ * time a retried update waits until). An update is its bot's and update_id: one seen within
+ * a day is a redelivery and ignored; older, the id was used again and the row is replaced.
  */
 export const telegramUpdates = pgTable(
   "telegram_updates",
   {
-    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    /** the bot the update came to (the number before its token's colon); 0: from before */
+    botId: bigint("bot_id", { mode: "number" }).notNull().default(0),
+    updateId: bigint("update_id", { mode: "number" }).notNull(),
     /** the chat the update belongs to (the sender for chat-less updates; 0 for neither) */
     chatId: bigint("chat_id", { mode: "number" }).notNull().default(0),
     /** the sender (0 for none): the worker reads their user row with the update */
@@ -673,6 +693,7 @@ export const telegramUpdates = pgTable(
     error: text("error"),
   },
   (t) => [
+    primaryKey({ columns: [t.botId, t.updateId] }),
     // a chat's unhandled updates, and all unhandled updates oldest first: the claim's two walks
     index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
     index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { midtransSignature } from "@kios/kit";
 import { z } from "zod";
+import { fetchQrImage, QR_IMAGE_TIMEOUT_MS } from "./qr-image.ts";
 import type {
   CreatedPayment,
   CreatePaymentRequest,
@@ -28,6 +29,8 @@ export interface MidtransOptions {
   /** QRIS acquirer; Midtrans's default is gopay */
   acquirer?: string;
   timeoutMs?: number;
+  /** fetching the QR picture when a charge's answer has no qr_string (default 5 s) */
+  qrImageTimeoutMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -103,6 +106,7 @@ export function createMidtransGateway(options: MidtransOptions): PaymentGateway 
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const qrImageTimeoutMs = options.qrImageTimeoutMs ?? QR_IMAGE_TIMEOUT_MS;
   const authorization = `Basic ${Buffer.from(`${options.serverKey}:`).toString("base64")}`;
 
   async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
@@ -155,6 +159,7 @@ export function createMidtransGateway(options: MidtransOptions): PaymentGateway 
 
   return {
     name: "midtrans",
+    chargeTimeoutMs: timeoutMs + qrImageTimeoutMs,
     status,
 
     async createPayment(r: CreatePaymentRequest): Promise<CreatedPayment> {
@@ -168,7 +173,7 @@ export function createMidtransGateway(options: MidtransOptions): PaymentGateway 
       if (!parsed.success)
         throw new GatewayError("midtrans: a charge answer kios can't read", true);
       const body = parsed.data;
-      if (body.status_code !== "201" || !body.qr_string || !body.transaction_id) {
+      if (body.status_code !== "201") {
         // 5xx-like codes may have created it; a 4xx refusal did not
         const uncertain = body.status_code.startsWith("5");
         throw new GatewayError(
@@ -177,13 +182,33 @@ export function createMidtransGateway(options: MidtransOptions): PaymentGateway 
           Number(body.status_code),
         );
       }
-      return {
+      // created, so from here on an answer kios can't use leaves a payable charge behind:
+      // uncertain, so the caller finds it and cancels it
+      if (!body.transaction_id) {
+        throw new GatewayError("midtrans: a created charge without transaction_id", true, 201);
+      }
+      const base = {
         orderId: r.orderId,
         transactionId: body.transaction_id,
-        qrString: body.qr_string,
         expiresAt:
           jakartaTime(body.expiry_time) ?? new Date(Date.now() + r.expiresInMinutes * 60_000),
       };
+      if (body.qr_string) return { ...base, qrString: body.qr_string };
+      // Midtrans's QRIS reference answers with the picture's link only
+      const link = body.actions?.find((a) => a.name === "generate-qr-code")?.url;
+      if (!link) {
+        throw new GatewayError(
+          "midtrans: a created charge without a QR (qr_string, actions)",
+          true,
+          201,
+        );
+      }
+      const png = await fetchQrImage(link, {
+        baseUrl: options.baseUrl,
+        timeoutMs: qrImageTimeoutMs,
+        fetch: doFetch,
+      });
+      return { ...base, png };
     },
 
     async cancel(orderId: string): Promise<GatewayPaymentStatus> {

@@ -26,13 +26,18 @@ export interface GatewayPaymentStatus {
   raw: string;
 }
 
-export interface CreatedPayment {
+/** the QR a buyer scans, as the gateway gave it */
+export type PaymentQr =
+  /** the QRIS payload: any QRIS app pays it; kios draws the QR from it */
+  | { qrString: string }
+  /** the gateway's own picture of the QR (a PNG), when its answer carries no payload */
+  | { png: Buffer };
+
+export type CreatedPayment = {
   orderId: string;
   transactionId: string;
-  /** the QRIS payload: any QRIS app pays it; kios draws the QR from it */
-  qrString: string;
   expiresAt: Date;
-}
+} & PaymentQr;
 
 export interface CreatePaymentRequest {
   orderId: string;
@@ -64,7 +69,15 @@ export class GatewayError extends Error {
 
 export interface PaymentGateway {
   readonly name: string;
-  /** asks for a QRIS payment; throws GatewayError */
+  /**
+   * the longest createPayment takes before it gives up (its timeouts): until then a payment
+   * whose charge is under way is left to it
+   */
+  readonly chargeTimeoutMs: number;
+  /**
+   * asks for a QRIS payment; throws GatewayError. An answer without a QR kios can show is
+   * an uncertain error: the payment may exist, so it is looked up and cancelled
+   */
   createPayment(request: CreatePaymentRequest): Promise<CreatedPayment>;
   /** the gateway's own word on a payment; throws GatewayError */
   status(orderId: string): Promise<GatewayPaymentStatus>;

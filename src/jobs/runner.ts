@@ -1,7 +1,7 @@
 import PgBoss from "pg-boss";
 import type { DatabaseHandle } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { createLeases, type Leases } from "./lease.ts";
+import { createLeases, type Lease, type Leases } from "./lease.ts";
 
 type JobRunnerState = "stopped" | "starting" | "running" | "failed";
 
@@ -16,12 +16,14 @@ export interface JobRunner {
   stop(): Promise<void>;
   /**
    * pg-boss's work() with each job's lease held while its handler runs, so that another
-   * process can tell the job is alive. Every kios worker registers through this.
+   * process can tell the job is alive. Every kios worker registers through this. The lease's
+   * signal fires when the lease is lost (its connection went): another process may then run
+   * the job again, so a handler that can stop should.
    */
   work<T>(
     queue: string,
     options: WorkOptions,
-    handler: (jobs: Job<T>[]) => Promise<unknown>,
+    handler: (jobs: Job<T>[], lease: Lease) => Promise<unknown>,
   ): Promise<string>;
   /** a timer that lives as long as the runner (stopped with it); runs never overlap */
   every(ms: number, task: () => Promise<void>): void;
@@ -158,7 +160,18 @@ export function createJobRunner({
       workerId = await boss.work(queue, options, async (jobs) => {
         const out = await leases.hold(
           jobs.map((j) => jobLease(j.id)),
-          () => handler(jobs as Job<never>[]),
+          (lease) => {
+            lease.signal.addEventListener(
+              "abort",
+              () =>
+                log.error(
+                  { queue, jobs: jobs.map((j) => j.id), err: lease.signal.reason },
+                  "lost the lease of running jobs: another process may run them again",
+                ),
+              { once: true },
+            );
+            return handler(jobs as Job<never>[], lease);
+          },
         );
         // a job's id is its own: only a bug could find its lease taken
         if (!out.held) throw new Error(`the lease of a ${queue} job is held elsewhere`);

@@ -2,6 +2,7 @@ import type { PlaygroundUser } from "@kios/bot-api-server";
 import type { Hono } from "hono";
 import type { Frontend, FrontendFactory } from "../app.ts";
 import { telegramFrontend } from "../bot/frontend.ts";
+import { lastUpdateId } from "../bot/inbox/store.ts";
 import type { Logo } from "../bot/pictures/logo.ts";
 import { upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
@@ -48,7 +49,12 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
     const { createBotApiServer, createPlaygroundRoutes, DEFAULT_BOT } = await import(
       "@kios/bot-api-server"
     );
-    const botApi = createBotApiServer({ logger: o.logger.child({ component: "bot-api" }) });
+    // update_ids carry on from the last one the inbox stored: a restart on the same data
+    // must not hand out ids the inbox has seen (it would ignore them as redeliveries)
+    const botApi = createBotApiServer({
+      bots: [{ ...DEFAULT_BOT, lastUpdateId: await lastUpdateId(core.orders.db, DEFAULT_BOT.id) }],
+      logger: o.logger.child({ component: "bot-api" }),
+    });
     const adminIds = playgroundAdminIds(o.adminIds);
     const page = createPlaygroundRoutes<AppEnv>({
       botApi,

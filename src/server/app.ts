@@ -3,7 +3,6 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "../logger.ts";
-import type { Metrics } from "./metrics.ts";
 
 export interface HealthReport {
   ok: boolean;
@@ -14,7 +13,6 @@ export type AppEnv = { Variables: { requestId: string } };
 
 export interface ServerDeps {
   logger: Logger;
-  metrics: Metrics;
   health: () => Promise<HealthReport>;
   /** routes of later features, mounted at the root */
   routes?: Hono<AppEnv>[];
@@ -48,14 +46,11 @@ export function createServer(deps: ServerDeps): Hono<AppEnv> {
     }),
   );
 
+  // this port faces Telegram and the gateways: the verdict only. What runs, and the
+  // metrics, are on the metrics listener (metrics-server.ts)
   app.get("/healthz", async (c) => {
     const report = await deps.health();
-    return c.json(report, report.ok ? 200 : 503);
-  });
-
-  app.get("/metrics", async (c) => {
-    const body = await deps.metrics.registry.metrics();
-    return c.text(body, 200, { "content-type": deps.metrics.registry.contentType });
+    return c.json({ ok: report.ok }, report.ok ? 200 : 503);
   });
 
   for (const routes of deps.routes ?? []) app.route("/", routes);

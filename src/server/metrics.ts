@@ -16,8 +16,13 @@ export interface Metrics {
   watchSupplier(
     read: () => Promise<{ balance: number; drift: number | null; readAt: Date } | undefined>,
   ): void;
-  /** orders by status, read from the database at scrape time */
-  watchOrders(count: () => Promise<Record<string, number>>): void;
+  /** orders this process sent to the supplier (submitted) or settled (success, failed) */
+  readonly orders: Counter<"status">;
+  /**
+   * open orders by state, read at scrape time through the open orders' index: its cost
+   * grows with the orders open now, never with every order the shop has had
+   */
+  watchOpenOrders(count: () => Promise<Record<string, number>>): void;
   /** the update inbox's depth and the age of its oldest update, read at scrape time */
   watchInbox(read: () => Promise<{ depth: number; oldestAgeSeconds: number }>): void;
 }
@@ -52,6 +57,12 @@ export function createMetrics(): Metrics {
     buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 14_400],
     registers: [registry],
   });
+  const orders = new Counter({
+    name: "kios_orders_total",
+    help: "Orders this process sent to the supplier (submitted) or settled (success, failed).",
+    labelNames: ["status"],
+    registers: [registry],
+  });
   const supplierErrors = new Counter({
     name: "kios_supplier_errors_total",
     help: "Supplier refusals and failures, by the supplier's (or the client's) code.",
@@ -64,6 +75,7 @@ export function createMetrics(): Metrics {
     notifications,
     updates,
     orderLatency,
+    orders,
     supplierErrors,
     watchSupplier(read) {
       let last: ReturnType<typeof read> | undefined;
@@ -103,10 +115,10 @@ export function createMetrics(): Metrics {
         },
       });
     },
-    watchOrders(count) {
+    watchOpenOrders(count) {
       new Gauge({
-        name: "kios_orders",
-        help: "Orders by status.",
+        name: "kios_open_orders",
+        help: "Open orders by state (created, submitted, unknown, pending).",
         labelNames: ["status"],
         registers: [registry],
         async collect() {

@@ -39,7 +39,7 @@ export function parseRupiah(text: string): number | undefined {
 
 /**
  * an amount that must be whole rupiah: an integer, or text that is one (for the top-level
- * fields the document types as integer, a string is tolerated but a fraction is not).
+ * fields docs/supplier.md#amounts types as integer, a string is tolerated but a fraction is not).
  */
 export function wholeRupiah(value: unknown): number | undefined {
   if (typeof value === "number") return Number.isSafeInteger(value) ? value : undefined;

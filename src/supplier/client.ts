@@ -40,7 +40,7 @@ import {
 // are sent exactly once and answer accepted / rejected / unknown.
 
 export interface SignatureSupplierOptions {
-  /** the document's {base_url}, ending in /v1 (completed when given without it) */
+  /** the supplier's {base_url} (docs/supplier.md#configuration), ending in /v1 (completed when given without it) */
   baseUrl: string;
   apiId: string;
   apiKey: string;
@@ -87,7 +87,7 @@ export function createSignatureSupplier(options: SignatureSupplierOptions): Sign
     const full = { ...ctx, supplierCode: code, message };
     const orderStatus = orderStatusOf(code);
     if (orderStatus) return toOrderTransaction(data, { ...full, status: orderStatus });
-    // the document: a failed bill payment answers with data null
+    // a failed bill payment answers with data null (docs/supplier.md#replies)
     if (code === "BILL_PAYMENT_FAILED" && (data === null || data === undefined)) {
       return failedFromRequest("bill", full);
     }

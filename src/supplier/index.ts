@@ -32,6 +32,7 @@ export function createSupplier(options: CreateSupplierOptions): Supplier {
     return createKeySupplier({
       baseUrl: credentials.baseUrl,
       apiKey: credentials.apiKey,
+      timeoutMs: config.supplierTimeoutMs,
       clock: options.clock,
       logger: options.logger,
       fetch: options.fetch,
@@ -42,6 +43,7 @@ export function createSupplier(options: CreateSupplierOptions): Supplier {
     apiId: credentials.apiId,
     apiKey: credentials.apiKey,
     secretKey: credentials.secretKey,
+    timeoutMs: config.supplierTimeoutMs,
     clock: options.clock,
     logger: options.logger,
     fetch: options.fetch,

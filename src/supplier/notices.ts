@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.ts";
 
-// deprecation warnings in the supplier's replies. The document says the old release's
+// deprecation warnings in the supplier's replies. The supplier's document says the old release's
 // responses "carry a warning" without showing its format, so kios looks for the usual
 // forms: the Deprecation (RFC 9745), Sunset (RFC 8594) and Warning headers, and a
 // `warning` or `deprecation` field in the body. Each endpoint is logged once at warn level

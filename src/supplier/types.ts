@@ -27,7 +27,7 @@ export interface SupplierBalance {
   balanceFormatted: string;
 }
 
-/** normalised: the document's "Pending"/"pending" etc. */
+/** normalised: the wire's "Pending"/"pending" etc. (docs/supplier.md#normalisation-once-at-the-edge) */
 export type TransactionStatus = "pending" | "success" | "failed";
 
 /** one billing period of a bill's `desc.detail` (amounts parsed from strings) */
@@ -162,7 +162,7 @@ export interface Supplier {
 
 /** every code the supplier documents or kios decided (docs/supplier.md), plus kios's own for what went wrong locally */
 const SUPPLIER_ERROR_CODES = [
-  // authentication (the document)
+  // authentication (docs/supplier.md#code-map)
   "INVALID_SIGNATURE",
   "UNAUTHORIZED",
   "INVALID_API_KEY",

@@ -1,13 +1,19 @@
-import { DEFAULT_GATEWAY_CREDENTIALS, midtransSignature } from "@kios/gateway-sandbox";
-import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  DEFAULT_GATEWAY_CREDENTIALS,
+  midtransSignature,
+  NO_GATEWAY_FAULTS,
+} from "@kios/gateway-sandbox";
+import { asc, desc, eq, like } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getPaymentByOrderId } from "../../src/commerce/payments/payments.ts";
+import { sweepPayments } from "../../src/commerce/payments/resolve.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import { payments, transfers } from "../../src/db/schema.ts";
+import { notifications, orders, payments, transfers } from "../../src/db/schema.ts";
 import { airtimeCard } from "../e2e/steps.ts";
 import { labels } from "../helpers/chat-driver.ts";
 import { testDriver } from "../helpers/db.ts";
 import { E2E_ADMIN, type Journey, startJourney } from "../helpers/e2e.ts";
+import { pngSize } from "../helpers/png.ts";
 
 // deposits by QRIS in chat, on kios's full start-up with the embedded gateway sandbox: the QR
 // as a photo, its caption moving to "✅ Saldo masuk" when the gateway says so (by notification
@@ -21,6 +27,7 @@ describe(`QRIS deposits in chat (${testDriver})`, () => {
     j = await startJourney({ adminStarted: true });
   });
   afterAll(() => j?.stop());
+  afterEach(() => j.app.app.gateway?.sandbox?.setFaults(NO_GATEWAY_FAULTS));
 
   const sandbox = () => j.app.app.gateway!.sandbox!;
   const db = () => j.app.app.database.db;
@@ -185,6 +192,155 @@ describe(`QRIS deposits in chat (${testDriver})`, () => {
     expect(done.text).toMatch(/SN/);
     const after = await getPaymentByOrderId(db(), payment.gatewayOrderId);
     expect(after?.purchase).toBe("placed");
+  });
+
+  // a refused or timed-out charge, or a QR that ends unpaid, never leaves the card stuck:
+  // it says what happened and offers a new top-up, or Pay once the wallet holds enough
+  it("Top up and buy: after any end of the top-up the card says so and offers a way forward", async () => {
+    const u = 71_009;
+    j.user(u);
+    await j.fund(u, 3_000);
+    const card = await airtimeCard(j, u, "081234567002");
+    j.tap(u, card, /Bayar/);
+    const short = await j.waitEdit(u, card.message_id, /Saldo tidak cukup/);
+    const topUpLabel = labels(short).find((l) => /& beli/.test(l))!;
+
+    // the gateway refuses the charge
+    sandbox().setFaults({ chargeErrorRate: 1 });
+    j.tap(u, short, /& beli/);
+    const refused = await j.waitEdit(u, card.message_id, /QRIS tidak tersedia/);
+    expect(refused.text).toContain("Tidak ada yang ditagih");
+    expect(labels(refused)).toEqual([topUpLabel, "💳 Isi saldo", "❌ Batal"]);
+
+    // its answer is lost: the charge may exist, but no QR was shown
+    sandbox().setFaults({ chargeErrorRate: 0, chargeLostAnswerRate: 1 });
+    j.tap(u, refused, /& beli/);
+    const lost = await vi.waitFor(
+      async () => {
+        // the refused charge (an HTTP 500: kios can't know nothing was made) and this one
+        const rows = await db()
+          .select()
+          .from(payments)
+          .where(eq(payments.userId, u))
+          .orderBy(asc(payments.id));
+        const unseen = rows.filter((r) => r.status === "created" && r.chargingUntil === null);
+        expect(unseen).toHaveLength(2);
+        return unseen[1]!;
+      },
+      { timeout: 10_000 },
+    );
+    sandbox().setFaults({ chargeLostAnswerRate: 0 });
+
+    // a third tap gets its QR: the earlier ones don't hold the card
+    const seen = j.lastId(u);
+    j.tap(u, await j.waitEdit(u, card.message_id, /QRIS tidak tersedia/), /& beli/);
+    const qr = await j.waitMessage(u, /dengan QRIS/, seen);
+    await j.waitEdit(u, card.message_id, /Menunggu isi saldo/);
+    // the lost charge is found and cancelled at the gateway, never payable unseen
+    await vi.waitFor(
+      () =>
+        expect(
+          sandbox()
+            .charges()
+            .find((c) => c.orderId === lost.gatewayOrderId)?.status,
+        ).toBe("cancel"),
+      { timeout: 15_000 },
+    );
+
+    // the QR expires unpaid, while the wallet got enough by other means: Pay again buys
+    await j.fund(u, 20_000);
+    const shown = await paymentOf(u);
+    sandbox().expire(shown.gatewayOrderId);
+    await j.waitEdit(u, qr.message_id, /kedaluwarsa/);
+    const expired = await j.waitEdit(u, card.message_id, /kedaluwarsa/);
+    expect(labels(expired)).toEqual(["🔁 Bayar lagi", "❌ Batal"]);
+    expect(expired.text).toContain("Saldo kamu: Rp23.000");
+    j.tap(u, expired, /Bayar lagi/);
+    await j.waitEdit(u, card.message_id, /Berhasil|berhasil|diproses/);
+    const made = await db().select().from(orders).where(eq(orders.userId, u));
+    expect(made).toHaveLength(1);
+  });
+
+  // Midtrans's QRIS reference answers a charge with the QR picture's link and no qr_string
+  it("a charge answered with the QR's picture only sends that picture, and it pays", async () => {
+    const u = 71_010;
+    j.user(u);
+    sandbox().setFaults({ chargeQr: "image" });
+    const { qr, payment } = await qrFor(u, "35000");
+    sandbox().setFaults({ chargeQr: "both" });
+    expect(payment).toMatchObject({ status: "pending", qrString: null });
+    const file = await fetch(`${j.telegram.url}/control/files/${qr.photo!.at(-1)!.file_id}`);
+    const sent = Buffer.from(await file.arrayBuffer());
+    pngSize(sent);
+    const gateways = await fetch(
+      `${sandbox().url}/v2/qris/${payment.gatewayTransactionId}/qr-code`,
+    );
+    expect(sent.equals(Buffer.from(await gateways.arrayBuffer()))).toBe(true);
+    sandbox().pay(payment.gatewayOrderId);
+    await j.waitEdit(u, qr.message_id, /^✅ Saldo masuk Rp35\.000/);
+    expect(await walletBalance(db(), u)).toBe(35_000);
+  });
+
+  it("a charge answered without any QR is cancelled at the gateway, never left payable", async () => {
+    const u = 71_011;
+    j.user(u);
+    sandbox().setFaults({ chargeQr: "none" });
+    const at = j.say(u, "/deposit 45000");
+    await j.waitMessage(u, /QRIS sedang tidak bisa dipakai/, at);
+    sandbox().setFaults({ chargeQr: "both" });
+    const payment = await paymentOf(u);
+    // cancelled at the gateway, then the answer applied
+    await vi.waitFor(
+      async () =>
+        expect((await getPaymentByOrderId(db(), payment.gatewayOrderId))?.status).toBe("cancelled"),
+      { timeout: 15_000 },
+    );
+    expect(
+      sandbox()
+        .charges()
+        .find((c) => c.orderId === payment.gatewayOrderId)?.status,
+    ).toBe("cancel");
+    // the buyer was never shown it, so is not told it was cancelled either
+    const owed = await db()
+      .select({ key: notifications.key })
+      .from(notifications)
+      .where(like(notifications.key, `payment:${payment.id}:%`));
+    expect(owed).toEqual([]);
+  });
+
+  // the first check is due 3 s after the row is stored; a slow charge's QR is still shown
+  it("a slow charge's QR is shown and payable, whatever the sweeper does meanwhile", async () => {
+    const u = 71_012;
+    j.user(u);
+    sandbox().setFaults({ chargeAnswerDelayMs: 3_000 });
+    const at = j.say(u, "/deposit 55000");
+    const stored = await vi.waitFor(
+      async () => {
+        const [row] = await db()
+          .select()
+          .from(payments)
+          .where(eq(payments.userId, u))
+          .orderBy(asc(payments.id));
+        expect(row).toBeDefined();
+        return row!;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(stored.status).toBe("created");
+    j.clock.advance(5_000);
+    await sweepPayments(j.app.app.payments!);
+    const qr = await j.waitMessage(u, /dengan QRIS/, at);
+    sandbox().setFaults({ chargeAnswerDelayMs: 0 });
+    expect(
+      sandbox()
+        .charges()
+        .find((c) => c.orderId === stored.gatewayOrderId)?.status,
+    ).toBe("pending");
+    sandbox().pay(stored.gatewayOrderId);
+    await j.waitEdit(u, qr.message_id, /^✅ Saldo masuk Rp55\.000/);
+    expect(
+      j.chat(u).messages.filter((m) => /dibatalkan|gangguan/.test(m.text ?? m.caption ?? "")),
+    ).toEqual([]);
   });
 
   it("the Isi saldo button's flow ends in the QR too", async () => {

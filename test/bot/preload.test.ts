@@ -33,12 +33,17 @@ describe("what the inbox reads with an update", () => {
           text: "hai",
         },
       });
-      await storeUpdates(db, [message(1, 6101), message(2, 6199)]);
+      await storeUpdates(db, 7000000001, [message(1, 6101), message(2, 6199)]);
       const [known, stranger] = await claimUpdates(db, { worker: "t", limit: 10, leaseMs: 60_000 });
       expect(known?.preloaded.user).toEqual(await findUser(db, 6101));
       expect(known?.preloaded.state).toEqual({ value: { a: 1 }, revision: 3 });
       expect(known?.preloaded.chatId).toBe(6101);
-      expect(stranger?.preloaded).toEqual({ chatId: 6199, user: null, state: null });
+      expect(stranger?.preloaded).toEqual({
+        chatId: 6199,
+        user: null,
+        state: null,
+        claim: { botId: 7000000001, updateId: 2, worker: "t" },
+      });
     } finally {
       await database.destroy();
     }

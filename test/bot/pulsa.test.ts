@@ -210,8 +210,17 @@ describe("pulsa & data", () => {
     h.user(u);
     await h.fund(u, 5_000);
     const card = await toCard(u, "081234567901");
-    expect(card.text).toContain("Saldo: Rp5.000 → -Rp5.400");
-    expect(card.text).toContain("⚠️ Saldo kurang Rp5.400.");
+    // no balance "after" below zero: the buyer can't end there, they are short instead
+    expect(card.text).toBe(
+      [
+        "🧾 Konfirmasi pembelian",
+        "Produk: Telkomsel 10.000",
+        "Tujuan: 081234567901",
+        "Harga: Rp10.400",
+        "Saldo: Rp5.000",
+        "⚠️ Saldo kurang Rp5.400. Isi saldo dulu dengan /deposit.",
+      ].join("\n"),
+    );
     expect(labels(card)).toEqual(["✅ Bayar", "❌ Batal", "💳 Isi saldo"]);
     h.tap(u, card, /Bayar/);
     const short = await h.waitEdit(u, card.message_id, /Saldo tidak cukup/);
@@ -231,6 +240,49 @@ describe("pulsa & data", () => {
     h.tap(u, short, /Bayar lagi/);
     await h.waitEdit(u, card.message_id, /Berhasil/);
     expect(await walletBalance(h.db, u)).toBe(4_600);
+  });
+
+  it("shows the order's ref on the ⏳ card while the supplier has not answered", async () => {
+    const u = 3020;
+    h.user(u);
+    await h.fund(u, 50_000);
+    // the supplier answers only when the test lets it: support can match a complaint to
+    // the order from the ⏳ card meanwhile
+    const real = h.orders.supplier;
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    h.orders.supplier = {
+      ...real,
+      order: async (request) => {
+        await held;
+        return real.order(request);
+      },
+    };
+    try {
+      const card = await toCard(u, "081234567901");
+      h.tap(u, card, /Bayar/);
+      const waiting = await h.waitEdit(u, card.message_id, /Ref: /);
+      const order = await orderOf(u);
+      expect(order.status).toBe("submitted");
+      expect(waiting.text).toBe(
+        [
+          "⏳ Diproses",
+          "Produk: Telkomsel 10.000",
+          "Tujuan: 081234567901",
+          "Harga: Rp10.400",
+          `Ref: ${order.refId}`,
+          "Hasilnya akan muncul di pesan ini.",
+        ].join("\n"),
+      );
+      answer();
+      const done = await h.waitEdit(u, card.message_id, /Berhasil/);
+      expect(done.text).toContain(`Ref: ${order.refId}`);
+    } finally {
+      answer();
+      h.orders.supplier = real;
+    }
   });
 
   it("a failed order shows the reason and the refund", async () => {
@@ -254,7 +306,7 @@ describe("pulsa & data", () => {
     h.tap(u, card, /Bayar/);
     const waiting = await h.waitEdit(u, card.message_id, /Diproses/);
     expect(waiting.text).toContain("Hasilnya akan muncul di pesan ini.");
-    // the ⏳ message is shown before the order exists; it stays while the supplier works
+    // the ⏳ message (the stored order, its ref) stays while the supplier works
     const order = await vi.waitFor(async () => {
       const o = await orderOf(u);
       expect(o?.status).toBe("pending");

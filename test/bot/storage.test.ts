@@ -39,17 +39,17 @@ describe("conversation storage", () => {
     expect(await v2(chat(42)).read()).toBeUndefined();
   });
 
-  it("deletes a chat's state, and prunes old ones", async () => {
+  it("ends a chat's flow with an empty state (its row stays), and prunes old ones", async () => {
     const db = database.handle.db;
     const v1 = uniformStorage(conversationStorage(db, "v1"));
     const mine = v1(chat(42));
     await mine.read();
     await mine.delete();
-    expect(await v1(chat(42)).read()).toBeUndefined();
+    expect(await v1(chat(42)).read()).toEqual({});
     await v1(chat(44)).write(data);
     await v1(chat(45)).write(data);
     expect(await pruneConversations(db, new Date(Date.now() - 60_000))).toBe(0);
-    expect(await pruneConversations(db, new Date(Date.now() + 60_000))).toBe(2);
+    expect(await pruneConversations(db, new Date(Date.now() + 60_000))).toBe(3);
     expect(await db.select().from(botState)).toEqual([]);
   });
 

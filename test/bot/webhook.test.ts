@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { createUpdatePipeline, type UpdatePipeline } from "../../src/bot/inbox/pipeline.ts";
-import { inboxStats, pruneHandledUpdates } from "../../src/bot/inbox/store.ts";
+import { botIdOfToken, inboxStats, pruneHandledUpdates } from "../../src/bot/inbox/store.ts";
 import { createBot } from "../../src/bot/index.ts";
 import {
   createTelegramWebhookRoute,
@@ -18,7 +18,6 @@ import { telegramUpdates } from "../../src/db/schema.ts";
 import { createLeases, type Leases } from "../../src/jobs/lease.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createServer } from "../../src/server/app.ts";
-import { createMetrics } from "../../src/server/metrics.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
@@ -65,7 +64,6 @@ describe("webhook and polling", () => {
   async function serve(route: ReturnType<typeof createTelegramWebhookRoute>) {
     const http = createServer({
       logger: deps.logger,
-      metrics: createMetrics(),
       health: async () => ({ ok: true, checks: {} }),
       routes: [route],
     });
@@ -87,7 +85,12 @@ describe("webhook and polling", () => {
     });
     await pipeline.start();
     pipelines.push(pipeline);
-    const route = createTelegramWebhookRoute({ secret: SECRET, path, db: deps.orders.db });
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path,
+      botId: botIdOfToken(deps.token),
+      db: deps.orders.db,
+    });
     const server = await serve(route);
     return { bot, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
   }
@@ -143,6 +146,7 @@ describe("webhook and polling", () => {
     const route = createTelegramWebhookRoute({
       secret: SECRET,
       path: "web-only",
+      botId: botIdOfToken(deps.token),
       db: deps.orders.db,
     });
     const server = await serve(route);
@@ -174,7 +178,12 @@ describe("webhook and polling", () => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    const route = createTelegramWebhookRoute({ secret: SECRET, path: "down", db: failing });
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path: "down",
+      botId: botIdOfToken(deps.token),
+      db: failing,
+    });
     const server = await serve(route);
     const res = await post(
       `http://127.0.0.1:${server.port}/telegram/down`,

@@ -142,6 +142,9 @@ export async function startWorld(o: {
       PAYMENT_GATEWAY: "midtrans",
       MIDTRANS_SERVER_KEY: DEFAULT_GATEWAY_CREDENTIALS.serverKey,
       MIDTRANS_BASE_URL: gateway.url,
+      // the sandbox supplier stands in for a real one: kios runs a test gateway beside it
+      // only when told to
+      PAYMENT_GATEWAY_TESTING: "true",
       ADMIN_IDS: `${ADMIN_ID},${STAFF_ID}`,
       PORT: String(port),
       LOG_LEVEL: "info",

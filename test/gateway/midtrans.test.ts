@@ -8,6 +8,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMidtransGateway } from "../../src/gateway/midtrans.ts";
 import { GatewayError, type PaymentGateway } from "../../src/gateway/types.ts";
+import { pngSize } from "../helpers/png.ts";
 
 // kios's Midtrans client against the gateway sandbox over HTTP: the QRIS charge, status,
 // cancel, and the notification's signature, with what goes wrong on the way.
@@ -34,7 +35,7 @@ describe("Midtrans client", () => {
       amount: 50_000,
       expiresInMinutes: 15,
     });
-    expect(created.qrString).toMatch(/^000201/);
+    expect("qrString" in created && created.qrString).toMatch(/^000201/);
     expect(created.expiresAt.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(created.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000 + 1_000);
     expect(await gateway.status(id)).toMatchObject({ state: "pending", amount: 50_000 });
@@ -92,6 +93,106 @@ describe("Midtrans client", () => {
       timeoutMs: 500,
     });
     expect(await down.status("x").catch((e: unknown) => e)).toMatchObject({ uncertain: true });
+  });
+
+  // Midtrans's own QRIS reference shows a charge answer with the generate-qr-code link and no
+  // qr_string: kios shows that picture; an answer with no QR at all may still have made a
+  // payable charge, so it is uncertain (looked up and cancelled), never "refused"
+  it("takes the QR picture from the generate-qr-code link when the answer has no qr_string", async () => {
+    sandbox.setFaults({ chargeQr: "image" });
+    const id = orderId();
+    const created = await gateway.createPayment({
+      orderId: id,
+      amount: 25_000,
+      expiresInMinutes: 15,
+    });
+    expect("qrString" in created).toBe(false);
+    const png = "png" in created ? created.png : Buffer.alloc(0);
+    expect(pngSize(png).width).toBeGreaterThan(100);
+    const served = await fetch(`${sandbox.url}/v2/qris/${created.transactionId}/qr-code`);
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+    expect(await gateway.status(id)).toMatchObject({ state: "pending", amount: 25_000 });
+  });
+
+  it("takes a charge answer without a QR it can use as uncertain", async () => {
+    sandbox.setFaults({ chargeQr: "none" });
+    const id = orderId();
+    const none = await gateway
+      .createPayment({ orderId: id, amount: 10_000, expiresInMinutes: 15 })
+      .catch((e: unknown) => e);
+    expect(none).toBeInstanceOf(GatewayError);
+    expect(none).toMatchObject({ uncertain: true });
+    // the charge exists and can be paid: the caller must find it and cancel it
+    expect((await gateway.status(id)).state).toBe("pending");
+  });
+
+  it("fetches the QR picture only as a small PNG, in time, from the gateway or over https", async () => {
+    const answer = (url: string) => ({
+      status_code: "201",
+      transaction_id: "trx-1",
+      order_id: "KIOS-IMG",
+      transaction_status: "pending",
+      actions: [{ name: "generate-qr-code", method: "GET", url }],
+    });
+    const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+    const stub = (image: () => Response, chargeUrl: string) => {
+      const fetched: string[] = [];
+      const client = createMidtransGateway({
+        serverKey: KEY,
+        baseUrl: "http://127.0.0.1:9",
+        qrImageTimeoutMs: 200,
+        fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+          const url = String(input);
+          if (url.endsWith("/v2/charge")) return Response.json(answer(chargeUrl));
+          fetched.push(url);
+          // the image is fetched without the server key
+          expect(new Headers(init?.headers).get("authorization")).toBeNull();
+          return image();
+        }) as typeof fetch,
+      });
+      return {
+        fetched,
+        create: () =>
+          client.createPayment({ orderId: "KIOS-IMG", amount: 10_000, expiresInMinutes: 15 }),
+      };
+    };
+    const ok = stub(() => new Response(png), "https://api.midtrans.com/v2/qris/trx-1/qr-code");
+    expect(await ok.create()).toMatchObject({ transactionId: "trx-1", png });
+    expect(ok.fetched).toEqual(["https://api.midtrans.com/v2/qris/trx-1/qr-code"]);
+    const local = stub(() => new Response(png), "http://127.0.0.1:9/v2/qris/trx-1/qr-code");
+    expect(await local.create()).toMatchObject({ png });
+
+    const refusedOnes = [
+      // not a PNG
+      stub(() => new Response("<html>"), "https://api.midtrans.com/q"),
+      // too big for a QR
+      stub(
+        () => new Response(Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024)])),
+        "https://api.midtrans.com/q",
+      ),
+      // an error answer
+      stub(() => new Response(png, { status: 404 }), "https://api.midtrans.com/q"),
+      // plain http elsewhere than the gateway itself
+      stub(() => new Response(png), "http://elsewhere.example/q"),
+      // too slow
+      stub(
+        () =>
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.enqueue(png.subarray(0, 4));
+              },
+            }),
+          ),
+        "https://api.midtrans.com/q",
+      ),
+    ];
+    for (const one of refusedOnes) {
+      const err = await one.create().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(err).toMatchObject({ uncertain: true });
+    }
+    expect(refusedOnes[3]!.fetched).toEqual([]);
   });
 
   it("verifies a notification's signature_key, and nothing else passes", () => {

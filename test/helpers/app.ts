@@ -10,6 +10,8 @@ export interface TestApp {
   app: App;
   /** http://127.0.0.1:<port> when the role serves HTTP */
   baseUrl: string;
+  /** http://127.0.0.1:<port> of the metrics listener (METRICS_PORT set) */
+  metricsUrl: string;
   /** every log line the app wrote, as text */
   logs(): string;
   database: TestDatabase;
@@ -40,6 +42,11 @@ export async function bootApp(
     playground?: boolean;
     /** the catalogue-sync worker's poll (default 10 s) */
     catalogueSyncPollSeconds?: number;
+    /**
+     * open the database the env names (DATABASE_URL or PGLITE_DIR) as `npm start` does,
+     * instead of a fresh test database; stop() leaves it for the next boot
+     */
+    databaseFromEnv?: boolean;
   } = {},
 ): Promise<TestApp> {
   const parsed: Config = parseConfig({ PORT: "0", ...options.env });
@@ -50,7 +57,9 @@ export async function bootApp(
     pretty: false,
     destination: sink.stream,
   });
-  const database = await createTestDatabase();
+  const database: TestDatabase | undefined = options.databaseFromEnv
+    ? undefined
+    : await createTestDatabase();
   // a chat front end only when asked for: the bot (BOT_TOKEN) or the playground
   const choice =
     parsed.botToken || options.playground
@@ -59,7 +68,7 @@ export async function bootApp(
   const app = await createApp({
     config: parsed,
     logger,
-    database: database.handle,
+    database: database?.handle,
     role: options.role,
     sandbox: { settleDelayMs: 200, ...options.sandbox },
     clock: options.clock,
@@ -72,11 +81,16 @@ export async function bootApp(
   return {
     app,
     baseUrl: `http://127.0.0.1:${app.port ?? 0}`,
+    metricsUrl: `http://127.0.0.1:${app.metricsPort ?? 0}`,
     logs: sink.text,
-    database,
+    database: database ?? {
+      handle: app.database,
+      url: parsed.databaseUrl,
+      destroy: async () => {},
+    },
     async stop() {
       await app.stop();
-      await database.destroy();
+      await database?.destroy();
     },
   };
 }

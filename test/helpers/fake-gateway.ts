@@ -14,9 +14,11 @@ export interface FakeGateway extends PaymentGateway {
   set(orderId: string, state: PaymentState): void;
   /** the next createPayment makes the payment but its answer is lost (a timeout) */
   loseNextCreateAnswer(): void;
+  /** the next createPayment is refused outright: nothing is made */
+  refuseNextCreate(): void;
   /** the status API fails until told otherwise */
   statusDown: boolean;
-  /** called as createPayment starts (to look at the database then) */
+  /** called while createPayment is under way: the payment exists, its answer is not back yet */
   onCreate?: (orderId: string) => Promise<void>;
   calls: { create: number; status: number; cancel: number };
 }
@@ -24,6 +26,7 @@ export interface FakeGateway extends PaymentGateway {
 export function createFakeGateway(): FakeGateway {
   const payments: FakeGateway["payments"] = new Map();
   let loseAnswer = false;
+  let refuse = false;
   const statusOf = (orderId: string): GatewayPaymentStatus => {
     const p = payments.get(orderId);
     if (!p) return { orderId, state: "not_found", raw: "404" };
@@ -37,13 +40,18 @@ export function createFakeGateway(): FakeGateway {
   };
   const gateway: FakeGateway = {
     name: "fake",
+    chargeTimeoutMs: 15_000,
     payments,
     statusDown: false,
     calls: { create: 0, status: 0, cancel: 0 },
     async createPayment(r): Promise<CreatedPayment> {
       gateway.calls.create++;
-      await gateway.onCreate?.(r.orderId);
+      if (refuse) {
+        refuse = false;
+        throw new GatewayError("charge refused (400)", false, 400);
+      }
       payments.set(r.orderId, { amount: r.amount, state: "pending" });
+      await gateway.onCreate?.(r.orderId);
       if (loseAnswer) {
         loseAnswer = false;
         throw new GatewayError("timeout", true);
@@ -80,6 +88,9 @@ export function createFakeGateway(): FakeGateway {
     },
     loseNextCreateAnswer() {
       loseAnswer = true;
+    },
+    refuseNextCreate() {
+      refuse = true;
     },
   };
   return gateway;

@@ -16,7 +16,7 @@ import {
 } from "./contract-kit.ts";
 
 // the shared contract, once per wire interface: each client against the real sandbox over
-// real HTTP. Every code of the document and docs/supplier.md is reached and mapped, and every row
+// real HTTP. Every code of docs/supplier.md#code-map is reached and mapped, and every row
 // of the sandbox's outcome table is played. Interface-only cases: contract-signature.test.ts
 // and key/contract.test.ts.
 

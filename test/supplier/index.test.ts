@@ -96,4 +96,35 @@ describe("createSupplier", () => {
       /no supplier credentials/,
     );
   });
+
+  it.each(["signature", "key"] as const)(
+    "gives up on a %s order after SUPPLIER_TIMEOUT_MS, leaving it unknown",
+    async (supplierInterface) => {
+      // a supplier that never answers: only the client's timeout ends the call
+      const silent: typeof fetch = (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        });
+      const supplier = createSupplier({
+        config: parseConfig({ SUPPLIER_INTERFACE: supplierInterface, SUPPLIER_TIMEOUT_MS: "1000" }),
+        credentials: {
+          baseUrl: "http://supplier.invalid/v1",
+          apiId: "a",
+          apiKey: "k",
+          secretKey: "s",
+        },
+        fetch: silent,
+      });
+      const outcome = await supplier.order({
+        cmd: "prepaid",
+        code: "TSEL10",
+        customerNo: "081234567890",
+        refId: "K-TIMEOUT-1",
+      });
+      expect(outcome).toMatchObject({ outcome: "unknown" });
+      expect(outcome.outcome === "unknown" && outcome.reason).toMatch(/within 1000 ms/);
+    },
+    // the default (15 s) would pass this bound only by failing the assertion above
+    40_000,
+  );
 });

@@ -18,6 +18,11 @@ export interface BotDefinition {
   id?: number;
   username: string;
   firstName: string;
+  /**
+   * the last update_id this bot has given out (default 0): a server started again on stored
+   * data continues after it, as Telegram does, so the bot never sees an id twice
+   */
+  lastUpdateId?: number;
 }
 
 export interface BotApiServerOptions {
@@ -53,6 +58,7 @@ export const DEFAULT_BOT: Readonly<Required<BotDefinition>> = Object.freeze({
   id: 7000000001,
   username: "kios_playground_bot",
   firstName: "Kios",
+  lastUpdateId: 0,
 });
 
 /** a sink for the default silent logger, so no server pipes into stdout */
@@ -65,11 +71,15 @@ function botConfig(def: BotDefinition): BotConfig {
   const id = def.id ?? fromToken;
   if (!Number.isSafeInteger(id) || id <= 0)
     throw new Error(`bot ${def.username}: no id in its token`);
+  const lastUpdateId = def.lastUpdateId ?? 0;
+  if (!Number.isSafeInteger(lastUpdateId) || lastUpdateId < 0)
+    throw new Error(`bot ${def.username}: lastUpdateId must be a whole number, 0 or more`);
   return {
     token: def.token,
     id,
     username: def.username.replace(/^@/, ""),
     firstName: def.firstName,
+    lastUpdateId,
   };
 }
 

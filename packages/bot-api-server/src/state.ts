@@ -17,6 +17,8 @@ export interface BotConfig {
   id: number;
   username: string;
   firstName: string;
+  /** the update_id the bot's counter starts after */
+  lastUpdateId: number;
 }
 
 /** one earlier version of an edited message */

@@ -50,8 +50,9 @@ function createBot(
   clock: Clock,
   rateLimits?: Partial<RateLimitSettings>,
 ): BotState {
-  // update ids keep counting across resets; see updates.ts
-  let lastUpdateId = 0;
+  // update ids keep counting across resets (see updates.ts), and across restarts from
+  // where the caller says the last server stopped
+  let lastUpdateId = config.lastUpdateId;
   return {
     config,
     me: {

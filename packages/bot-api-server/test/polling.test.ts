@@ -1,6 +1,6 @@
 import type { Update } from "@grammyjs/types";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningBotApiServer } from "../index.ts";
+import { DEFAULT_BOT, type RunningBotApiServer } from "../index.ts";
 import { call, expectUpdate, later, ok, start } from "./helpers.ts";
 
 describe("getUpdates", () => {
@@ -42,6 +42,17 @@ describe("getUpdates", () => {
     server.reset();
     server.user(42);
     expect(server.sendText(42, "lagi").update_id).toBe(c.update_id! + 1);
+  });
+
+  it("continues a bot's update_ids after the last one it is given: a restart on stored data", async () => {
+    const again = await start({ bots: [{ ...DEFAULT_BOT, lastUpdateId: 41 }] });
+    try {
+      again.user(42, { first_name: "Budi" });
+      expect(again.sendText(42, "lagi").update_id).toBe(42);
+      expect(again.sendText(42, "dan lagi").update_id).toBe(43);
+    } finally {
+      await again.close();
+    }
   });
 
   it("keeps only the last -offset updates for a negative offset", async () => {

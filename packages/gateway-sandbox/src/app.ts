@@ -116,7 +116,8 @@ export function createGatewayApp(d: GatewayAppDeps): Hono {
     if (d.roll() < f.chargeLostAnswerRate) {
       return c.json(errorBody("504", "Gateway timeout"), 504);
     }
-    return c.json({
+    if (f.chargeAnswerDelayMs > 0) await sleep(f.chargeAnswerDelayMs);
+    const answer: Record<string, unknown> = {
       status_code: "201",
       status_message: "QRIS transaction is created",
       transaction_id: created.transactionId,
@@ -138,7 +139,10 @@ export function createGatewayApp(d: GatewayAppDeps): Hono {
       qr_string: created.qrString,
       acquirer: created.acquirer,
       expiry_time: jakartaTime(created.expiresAt),
-    });
+    };
+    if (f.chargeQr !== "both") delete answer.qr_string;
+    if (f.chargeQr === "none") delete answer.actions;
+    return c.json(answer);
   });
 
   app.get("/v2/qris/:transactionId/qr-code", async (c) => {

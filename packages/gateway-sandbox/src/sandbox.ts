@@ -23,6 +23,8 @@ export const NO_GATEWAY_FAULTS: GatewayFaults = {
   chargeErrorRate: 0,
   chargeLostAnswerRate: 0,
   latencyMs: 0,
+  chargeQr: "both",
+  chargeAnswerDelayMs: 0,
 };
 
 export interface GatewaySandbox {

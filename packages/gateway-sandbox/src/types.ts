@@ -36,6 +36,13 @@ export interface GatewayFaults {
   chargeLostAnswerRate: number;
   /** added to every answer */
   latencyMs: number;
+  /**
+   * the QR a charge's answer carries: "both" (qr_string and the generate-qr-code link),
+   * "image" (the link only, as Midtrans's QRIS reference shows it) or "none"
+   */
+  chargeQr: "both" | "image" | "none";
+  /** a charge is made at once, but its answer waits this long (a slow charge) */
+  chargeAnswerDelayMs: number;
 }
 
 export interface GatewaySandboxOptions {

@@ -11,8 +11,6 @@ import {
   verifyCallback,
 } from "../index.ts";
 
-const repoRoot = join(import.meta.dirname, "..", "..", "..");
-
 interface VectorFile {
   credentials: { api_id: string; api_key: string; secret_key: string };
   timestamp: number;
@@ -27,7 +25,7 @@ interface VectorFile {
 }
 
 const vectors: VectorFile = JSON.parse(
-  readFileSync(join(repoRoot, "..", "shared", "supplier-signature-vectors.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "fixtures", "supplier-signature-vectors.json"), "utf8"),
 );
 const creds = {
   apiId: vectors.credentials.api_id,
@@ -35,7 +33,7 @@ const creds = {
   secretKey: vectors.credentials.secret_key,
 };
 
-describe("signature vectors (../shared/supplier-signature-vectors.json)", () => {
+describe("signature vectors (fixtures/supplier-signature-vectors.json)", () => {
   it("has cases to check", () => {
     expect(vectors.cases.length).toBeGreaterThanOrEqual(4);
   });

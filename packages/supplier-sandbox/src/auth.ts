@@ -4,7 +4,7 @@ import type { Account, AccountKey, Accounts } from "./accounts.ts";
 import { failure, validationError } from "./envelope.ts";
 import type { Reply } from "./types.ts";
 
-// the document's signature check, in this order (README.md): unknown api_id, stale timestamp,
+// the signature check of docs/supplier.md#requests, in this order (README.md): unknown api_id, stale timestamp,
 // a revoked key's signature, then no match at all.
 
 const TOLERANCE_SECONDS = 5 * 60;

@@ -5,7 +5,7 @@ import { dayOfMonth, previousPeriods, wibMonth } from "./time.ts";
 
 // what an inquiry finds: a bill derived from the product and customer number alone (the same
 // number always owes the same), with one detail entry per sheet. Amounts inside detail are
-// strings, as the document says.
+// strings (docs/supplier.md#amounts).
 
 export interface BillData {
   customerName: string;

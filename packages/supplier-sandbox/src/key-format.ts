@@ -104,7 +104,7 @@ export function trxIdFor(apiId: string, refId: string): string {
 }
 
 /**
- * the document's transaction record, plus `type` and, for bill payments, the bill. A
+ * the transaction record (docs/supplier.md#the-transaction-record), plus `type` and, for bill payments, the bill. A
  * pending transaction is `pending` in the reply that created it and `processing` after.
  */
 function keyRecord(t: StoredTransaction, view: "created" | "later"): Record<string, unknown> {
@@ -118,7 +118,7 @@ function keyRecord(t: StoredTransaction, view: "created" | "later"): Record<stri
     type: t.kind === "bill" ? "pasca" : t.cmd,
     price: t.price,
     status,
-    // the document types sn as a string: empty until success
+    // sn is a string: empty until success (docs/supplier.md#the-transaction-record)
     sn: t.status === "success" ? t.serial : "",
     created_at: formatIsoWib(t.createdAt),
   };

@@ -121,7 +121,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
     else if ((PRODUCT_KINDS as readonly string[]).includes(type)) {
       list = deps.catalogue.byType[type as (typeof PRODUCT_KINDS)[number]];
     } else {
-      // the document's type is "e.g. a category": Pulsa, Data, PDAM, …
+      // type is "e.g. a category" (docs/supplier.md#products): Pulsa, Data, PDAM, …
       list = deps.catalogue.all.filter((p) => p.category.toLowerCase() === type);
       if (list.length === 0) {
         return keyValidationError({
@@ -139,7 +139,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
     if (!parsed.ok) return keyFromReply(parsed.reply);
     const { product_code: code, customer_id: customerNo, ref_id: refId, testing } = parsed.value;
     const apiId = caller.account.apiId;
-    // the document: a repeat returns the stored transaction, whatever else it says
+    // a repeat returns the stored transaction, whatever else it says (docs/supplier.md#requests-1)
     const existing = deps.store.transaction(apiId, refId);
     if (existing) {
       deps.store.noteRepeat(existing, deps.clock.now());

@@ -41,7 +41,7 @@ export function placeOrder(deps: OrderDeps, caller: Caller, body: Record<string,
   const givenRef = parsed.value.ref_id || undefined;
 
   if (givenRef) {
-    // the document: a repeat returns the stored transaction, whatever else it says
+    // a repeat returns the stored transaction, whatever else it says (docs/supplier.md#ref_id)
     const existing = deps.store.transaction(apiId, givenRef);
     if (existing) {
       deps.store.noteRepeat(existing, deps.clock.now());

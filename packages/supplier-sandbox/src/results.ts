@@ -36,7 +36,7 @@ export function wireResult(
     admin: bill.admin,
     total: bill.total,
     sn,
-    // the document: desc is absent in the pending result
+    // desc is absent in the pending result (docs/supplier.md#replies)
     ...(as === "pending" ? {} : { desc: bill.desc }),
     created_at: formatWib(t.createdAt),
   };
@@ -56,7 +56,7 @@ const MESSAGES = {
 } as const;
 
 /**
- * the reply carrying a transaction. `via: "pay"` follows the document for a failed bill
+ * the reply carrying a transaction. `via: "pay"` follows docs/supplier.md#replies for a failed bill
  * payment (data null); a status query always shows the record.
  */
 export function transactionReply(t: StoredTransaction, via: "submit" | "status"): Reply {

@@ -9,7 +9,7 @@ import type {
 } from "./types.ts";
 
 // transactions and inquiry sessions, keyed by account and ref_id (a ref_id is unique per
-// account, as the document's idempotency rule needs).
+// account, as ref_id idempotency needs: docs/supplier.md#ref_id).
 
 export interface StoredTransaction {
   apiId: string;

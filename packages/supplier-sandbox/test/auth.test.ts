@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SANDBOX_CREDENTIALS } from "../index.ts";
 import { CREDS, type Harness, harness } from "./helpers.ts";
 
-// from the shared supplier-signature-vectors.json, kept here so the test stands alone
+// the cases of packages/kit/test/fixtures/supplier-signature-vectors.json, each with its path
 const vectors = {
   credentials: { api_id: "KIOS-TEST-01", api_key: "ak_test_5f2c", secret_key: "sk_test_9b41e7" },
   timestamp: 1767225600,
@@ -87,7 +87,7 @@ describe("sandbox authentication", () => {
     });
   });
 
-  it("accepts the document's test vectors byte for byte", async () => {
+  it("accepts the signature test vectors byte for byte", async () => {
     h.clock.set(vectors.timestamp * 1000);
     try {
       for (const c of vectors.cases) {

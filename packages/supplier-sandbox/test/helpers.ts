@@ -10,7 +10,7 @@ import {
   startSandbox,
 } from "../index.ts";
 
-// talks to a real sandbox over HTTP, signing requests the way the document says.
+// talks to a real sandbox over HTTP, signing requests as docs/supplier.md#requests says.
 
 export const CREDS: SigningCredentials = { ...DEFAULT_SANDBOX_CREDENTIALS };
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_SANDBOX_BALANCE, SANDBOX_PRODUCT_CODES, trxIdFor } from "../index.ts";
 import { CREDS, type Harness, harness, phone } from "./helpers.ts";
 
-// the key-based interface of the sandbox: Bearer auth, the document's alternate paths and
+// the key-based interface of the sandbox: Bearer auth, the alternate paths (docs/supplier.md#requests-1) and
 // record, kios's rc table, and the same accounts, catalogue, outcomes and idempotency as
 // the signature interface.
 
@@ -182,7 +182,7 @@ describe("the sandbox's key interface", () => {
   });
 
   describe("POST /v1/transaction (orders)", () => {
-    it("901: rc 00 with the document's record plus type; charged once; a repeat returns it", async () => {
+    it("901: rc 00 with the transaction record plus type; charged once; a repeat returns it", async () => {
       const answer = await transaction({ ref_id: "K-901" });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ status: "success", rc: "00" });

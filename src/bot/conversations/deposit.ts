@@ -1,12 +1,10 @@
-import { InputFile } from "grammy";
 import { setPaymentMessage } from "../../commerce/payments/payments.ts";
 import type { FlowContext } from "../context.ts";
 import { withManualButton } from "../features/payments.ts";
 import { parseAmount, rupiah } from "../format.ts";
 import { translator } from "../i18n.ts";
-import { qrPng } from "../payments/qr.ts";
 import { startDeposit } from "../services/deposits.ts";
-import { createQrOffer } from "../services/payments.ts";
+import { createQrOffer, qrPhoto } from "../services/payments.ts";
 import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
 import type { FlowEnv } from "./env.ts";
 import { ask, type Convo, type FlowArgs } from "./kit.ts";
@@ -35,8 +33,7 @@ export function depositFlow(env: FlowEnv) {
         if (offer.ok) {
           const keyboard = withManualButton(t, payments.manual, offer.keyboard, amount);
           // the photo is drawn again on a replay (the same QR), the message stored once
-          const photo = new InputFile(await qrPng(offer.qrString), "qris.png");
-          const sent = await ctx.replyWithPhoto(photo, {
+          const sent = await ctx.replyWithPhoto(await qrPhoto(offer), {
             caption: offer.caption,
             reply_markup: keyboard,
           });
@@ -45,7 +42,7 @@ export function depositFlow(env: FlowEnv) {
           );
           return;
         }
-        if (offer.text !== t("qr-unavailable") || !payments.manual) {
+        if (offer.reason !== "unavailable" || !payments.manual) {
           await ctx.reply(offer.text);
           continue;
         }

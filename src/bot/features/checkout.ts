@@ -2,17 +2,16 @@ import { Composer, InlineKeyboard } from "grammy";
 import { cancelQuote } from "../../commerce/orders/cancel.ts";
 import { confirmQuote } from "../../commerce/orders/place.ts";
 import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
-import { DEFAULT_TOP_UP_STEP } from "../../commerce/payments/deps.ts";
+import { topUpAmount } from "../../commerce/payments/deps.ts";
 import { CB, cb, cbPattern, parseCb } from "../callback-data.ts";
 import { STAGE, showCard } from "../cards.ts";
 import type { BotContext } from "../context.ts";
 import { editMessage } from "../edit.ts";
 import { escapeHtml, rupiah, wibTime } from "../format.ts";
-import { findQuote, type QuoteSummary } from "../services/queries.ts";
+import { findQuote } from "../services/queries.ts";
 import { billAlreadyPaidText, refusalText, requestQuote } from "../services/quotes.ts";
 import { orderCard } from "../views/order.ts";
 import { quoteCard } from "../views/quote.ts";
-import { topUpAmount } from "./payments.ts";
 
 // the confirmation card and what its buttons do. A card is a stored quote, so its buttons
 // work from any message at any time (also after a restart and while another flow runs):
@@ -50,17 +49,6 @@ export async function offerQuote(
   }
   const card = quoteCard(ctx.t, outcome.quote);
   await send(card.text, card.keyboard);
-}
-
-/** the ⏳ view of a quote being paid (the order's own view replaces it once it is stored) */
-function processingText(ctx: BotContext, q: QuoteSummary): string {
-  return [
-    ctx.t("order-processing"),
-    ctx.t("order-product", { product: escapeHtml(q.productName) }),
-    ctx.t("order-destination", { destination: escapeHtml(q.destination) }),
-    ctx.t("order-price", { price: rupiah(q.price) }),
-    ctx.t("order-wait"),
-  ].join("\n");
 }
 
 /** shows a stage of the pressed card (forward only, see cards.ts) */
@@ -112,7 +100,7 @@ async function showConfirmResult(
       const kb = new InlineKeyboard();
       const payments = ctx.deps.payments;
       if (payments) {
-        const amount = topUpAmount(result.missing, payments.deps.topUpStep ?? DEFAULT_TOP_UP_STEP);
+        const amount = topUpAmount(result.missing, payments.deps.topUpStep);
         kb.text(
           ctx.t("btn-top-up-and-buy", { amount: rupiah(amount) }),
           cb(CB.topUpAndBuy, quoteId),
@@ -169,21 +157,26 @@ export function checkoutButtons(): Composer<BotContext> {
     }
     const messageId = ctx.callbackQuery.message?.message_id;
     // the tap's answer and the ⏳ go out while the order is placed, not before it: the
-    // supplier is asked without waiting two round trips to Telegram. The card's stages only
-    // move forward, so a ⏳ that lands after the result is not shown over it.
+    // supplier is asked without waiting two round trips to Telegram. The ⏳ is the stored
+    // order's own view, ref included, so support can find an order still waiting for the
+    // supplier. The card's stages only move forward, so a ⏳ that lands after the result is
+    // not shown over it.
     const log = ctx.deps.logger;
     const answered = ctx
       .answerCallbackQuery()
       .catch((err: unknown) => log.warn({ err, quoteId }, "answering the Pay tap failed"));
-    const hourglass = showStage(ctx, quoteId, STAGE.paying, processingText(ctx, quote)).catch(
-      (err: unknown) => log.warn({ err, quoteId }, "showing ⏳ failed"),
-    );
+    let hourglass: Promise<void> = Promise.resolve();
     let result: ConfirmResult;
     try {
       result = await confirmQuote(ctx.deps.orders, {
         quoteId,
         userId: ctx.from.id,
         messageId,
+        onSubmitted: (order) => {
+          hourglass = showOrder(ctx, order).catch((err: unknown) =>
+            log.warn({ err, quoteId }, "showing ⏳ failed"),
+          );
+        },
       });
     } catch (err) {
       log.error({ err, quoteId }, "confirming a quote failed");

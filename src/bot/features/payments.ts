@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { DEFAULT_TOP_UP_STEP } from "../../commerce/payments/deps.ts";
+import { topUpAmount } from "../../commerce/payments/deps.ts";
 import { paymentForQuote } from "../../commerce/payments/payments.ts";
 import { cancelPayment } from "../../commerce/payments/resolve.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
@@ -13,15 +13,11 @@ import { startDeposit } from "../services/deposits.ts";
 import { createQrOffer, sendQrOffer, showPayment } from "../services/payments.ts";
 import { findQuote } from "../services/queries.ts";
 import { depositCreatedText, depositRefusedText } from "../views/deposit.ts";
+import { topUpEndedCard } from "../views/top-up-card.ts";
 
 // deposits by QR (QRIS through the payment gateway): the QR comes as a photo whose caption
 // moves to "✅ Saldo masuk" when the gateway confirms it; "Top up and buy" on a short card
 // asks for the shortfall and buys the card once it is paid.
-
-/** the shortfall, rounded up to the shop's step (a QR for Rp3.217 is odd to pay) */
-export function topUpAmount(missing: number, step: number): number {
-  return Math.ceil(missing / step) * step;
-}
 
 /** a top-up of this amount: a QR when a gateway is configured, else the manual transfer */
 export async function offerDeposit(ctx: BotContext, amount: number): Promise<void> {
@@ -119,14 +115,14 @@ export function paymentButtons(): Composer<BotContext> {
     }
     const existing = await paymentForQuote(ctx.deps.orders.db, quoteId);
     if (existing) {
-      // one "Top up and buy" per card: its QR is already in the chat
+      // one "Top up and buy" per card at a time: its QR is already in the chat
       await ctx.answerCallbackQuery({ text: ctx.t("qr-already-sent") });
       return;
     }
     await ctx.answerCallbackQuery();
     const balance = await walletBalance(ctx.deps.orders.db, ctx.from.id);
     const missing = Math.max(quote.price - balance, 1);
-    const amount = topUpAmount(missing, payments.deps.topUpStep ?? DEFAULT_TOP_UP_STEP);
+    const amount = topUpAmount(missing, payments.deps.topUpStep);
     const offer = await createQrOffer(payments, ctx.t, {
       userId: ctx.from.id,
       chatId: message.chat.id,
@@ -135,8 +131,30 @@ export function paymentButtons(): Composer<BotContext> {
       quoteId,
       cardMessageId: message.message_id,
     });
-    if (!offer.ok) {
+    if (!offer.ok && offer.reason === "duplicate") {
+      // a second tap that raced this one: its QR is on the way
       await ctx.reply(offer.text);
+      return;
+    }
+    if (!offer.ok) {
+      // no QR was shown: the card says so and offers the way forward again
+      const card = topUpEndedCard(ctx.t, {
+        what: offer.reason === "unavailable" ? ctx.t("top-up-unavailable") : offer.text,
+        quote,
+        balance: await walletBalance(ctx.deps.orders.db, ctx.from.id),
+        topUpStep: payments.deps.topUpStep,
+      });
+      const shown = await showCard(
+        { api: ctx.api, db: ctx.deps.orders.db },
+        {
+          chatId: message.chat.id,
+          messageId: message.message_id,
+          quoteId,
+          stage: STAGE.paying,
+          ...card,
+        },
+      );
+      if (shown === "gone") await ctx.reply(card.text, { reply_markup: card.keyboard });
       return;
     }
     // the card waits for the top-up; Cancel on it still voids the purchase

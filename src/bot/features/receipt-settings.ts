@@ -6,6 +6,7 @@ import {
   receiptSettingsOf,
   setReceiptSettings,
 } from "../../commerce/receipt-settings.ts";
+import { hasControlCharacters } from "../../plain-text.ts";
 import type { BotContext } from "../context.ts";
 import { escapeHtml, parseAmount, rupiah } from "../format.ts";
 
@@ -46,6 +47,11 @@ export function receiptSettingsFeature(): Composer<BotContext> {
       case "name": {
         if (value === "" || value.length > MAX_RECEIPT_NAME) {
           await ctx.reply(ctx.t("receipt-settings-bad-name", { max: String(MAX_RECEIPT_NAME) }));
+          return;
+        }
+        // the name is drawn on pictures (SVG), which a control character breaks
+        if (hasControlCharacters(value)) {
+          await ctx.reply(ctx.t("receipt-settings-bad-name-characters"));
           return;
         }
         settings = await setReceiptSettings(db, userId, { shopName: value === "-" ? null : value });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { DatabaseHandle } from "../../db/client.ts";
-import type { Leases } from "../../jobs/lease.ts";
+import type { Lease, Leases } from "../../jobs/lease.ts";
 import type { Logger } from "../../logger.ts";
 import {
   type ClaimedUpdate,
@@ -11,6 +11,7 @@ import {
   finishUpdates,
   releaseClaims,
   retryUpdate,
+  type UpdateKey,
 } from "./store.ts";
 import { Wakeup } from "./wakeup.ts";
 
@@ -19,6 +20,11 @@ import { Wakeup } from "./wakeup.ts";
 // id; it holds a lease under that id for as long as it runs, so when its process dies
 // (SIGKILL included) the others see the lease free and take its updates back within
 // seconds, without waiting for the claims' own expiry.
+//
+// the id is the lease's generation. A worker whose lease is lost while its process lives
+// (its lease connection cut) stops claiming under that id and goes on under a new lease and
+// id; the others take back what it held, and what it was still handling commits nothing:
+// marking handled and writing the chat's state both require the claim to be the id's.
 
 /** what became of one update */
 export type UpdateOutcome =
@@ -45,6 +51,7 @@ export interface InboxDrainOptions {
 }
 
 export interface InboxDrain {
+  /** the id its claims are made under now (a new one with each lease) */
   readonly id: string;
   /** true while the loop runs */
   readonly draining: boolean;
@@ -60,16 +67,22 @@ const DEFAULT_LEASE_MS = 30_000;
 
 const workerLease = (id: string) => `inbox-worker:${id}`;
 
+const keyOf = (k: UpdateKey) => `${k.botId}:${k.updateId}`;
+const newWorkerId = () => `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
 export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
-  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const db = o.database.db;
   const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const idleMs = o.idleMs ?? 1000;
   const reclaimMs = o.reclaimMs ?? 2000;
-  const log = o.logger.child({ component: "inbox", worker: id });
   const wakeup = new Wakeup();
-  const inFlight = new Map<number, Promise<void>>();
+  const inFlight = new Map<string, { claim: ClaimedUpdate; task: Promise<void> }>();
+  /** the id of the lease held now: new claims are made under it */
+  let worker = newWorkerId();
+  let log = o.logger.child({ component: "inbox", worker });
   let stopped = true;
+  /** set once the updates in hand are done: upkeep (claims' renewal) runs until then */
+  let closed = true;
   let draining = false;
   let loop: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
@@ -77,33 +90,47 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
 
   // updates finishing together are marked handled in one statement: with many chats in
   // hand, completions come in bursts (the Bot API's answers), and one write serves them all
-  let finishing: { updateId: number; done: (mine: boolean) => void; fail: (e: unknown) => void }[] =
-    [];
-  function finishHandled(updateId: number): Promise<boolean> {
+  let finishing: {
+    claim: ClaimedUpdate;
+    done: (mine: boolean) => void;
+    fail: (e: unknown) => void;
+  }[] = [];
+  function finishHandled(claim: ClaimedUpdate): Promise<boolean> {
     return new Promise((done, fail) => {
-      finishing.push({ updateId, done, fail });
+      finishing.push({ claim, done, fail });
       if (finishing.length === 1) setImmediate(flushFinished);
     });
   }
   function flushFinished() {
     const batch = finishing;
     finishing = [];
-    finishUpdates(db, { worker: id, updateIds: batch.map((b) => b.updateId) }).then(
-      (ids) => {
-        const mine = new Set(ids);
-        for (const b of batch) b.done(mine.has(b.updateId));
-      },
-      (err: unknown) => {
-        for (const b of batch) b.fail(err);
-      },
-    );
+    // one statement per lease generation (almost always one)
+    for (const id of new Set(batch.map((b) => b.claim.worker))) {
+      const mine = batch.filter((b) => b.claim.worker === id);
+      finishUpdates(db, { worker: id, keys: mine.map((b) => b.claim) }).then(
+        (keys) => {
+          const still = new Set(keys.map(keyOf));
+          for (const b of mine) b.done(still.has(keyOf(b.claim)));
+        },
+        (err: unknown) => {
+          for (const b of mine) b.fail(err);
+        },
+      );
+    }
   }
 
   async function settle(c: ClaimedUpdate, outcome: UpdateOutcome): Promise<void> {
     if (outcome.kind === "retry" && c.attempts < MAX_UPDATE_ATTEMPTS) {
       // 0.25 s, 0.5 s, 1 s, 2 s: a conflict clears as soon as the other writer is done
       const delayMs = 250 * 2 ** (c.attempts - 1);
-      await retryUpdate(db, { worker: id, updateId: c.updateId, delayMs, error: outcome.error });
+      const mine = await retryUpdate(db, {
+        worker: c.worker,
+        key: c,
+        delayMs,
+        error: outcome.error,
+      });
+      if (!mine)
+        log.warn({ updateId: c.updateId }, "an update's claim was taken back while it was handled");
       o.onResult?.("retried");
       return;
     }
@@ -112,8 +139,8 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
         ? `gave up after ${c.attempts} attempts: ${outcome.error}`
         : outcome.error;
     const mine = error
-      ? (await finishUpdates(db, { worker: id, updateIds: [c.updateId], error })).length > 0
-      : await finishHandled(c.updateId);
+      ? (await finishUpdates(db, { worker: c.worker, keys: [c], error })).length > 0
+      : await finishHandled(c);
     if (!mine) log.warn({ updateId: c.updateId }, "an update's claim ran out while it was handled");
     o.onResult?.(outcome.kind === "retry" ? "abandoned" : error ? "failed" : "handled");
   }
@@ -144,38 +171,88 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   }
 
   function begin(c: ClaimedUpdate) {
+    // per claim: after a lost lease the same update may be in hand twice, under two ids
+    const key = `${c.worker}/${keyOf(c)}`;
     const task = run(c)
       .catch((err) =>
         log.error({ err, updateId: c.updateId }, "recording an update's outcome failed"),
       )
       .finally(() => {
-        inFlight.delete(c.updateId);
+        inFlight.delete(key);
         wakeup.wake();
       });
-    inFlight.set(c.updateId, task);
+    inFlight.set(key, { claim: c, task });
   }
 
-  async function drainLoop(): Promise<void> {
-    while (!stopped) {
-      const room = o.concurrency - inFlight.size;
-      let claimed: ClaimedUpdate[] = [];
-      if (room > 0) {
-        try {
-          claimed = await claimUpdates(db, { worker: id, limit: room, leaseMs });
-        } catch (err) {
-          log.error({ err }, "claiming updates failed");
-          await wakeup.wait(idleMs);
-          continue;
+  /** claims and handles under one lease, until the drain stops or the lease is lost */
+  async function drainLoop(lease: Lease): Promise<void> {
+    const wake = () => wakeup.wake();
+    lease.signal.addEventListener("abort", wake, { once: true });
+    try {
+      while (!stopped && !lease.signal.aborted) {
+        const room = o.concurrency - inFlight.size;
+        let claimed: ClaimedUpdate[] = [];
+        if (room > 0) {
+          try {
+            claimed = await claimUpdates(db, { worker, limit: room, leaseMs });
+          } catch (err) {
+            log.error({ err }, "claiming updates failed");
+            await wakeup.wait(idleMs);
+            continue;
+          }
+          for (const c of claimed) begin(c);
         }
-        for (const c of claimed) begin(c);
+        if (claimed.length < room || room <= 0) await wakeup.wait(idleMs);
       }
-      if (claimed.length < room || room <= 0) await wakeup.wait(idleMs);
+    } finally {
+      lease.signal.removeEventListener("abort", wake);
     }
-    await Promise.allSettled([...inFlight.values()]);
+  }
+
+  /** the drain's life: one lease after another, each under a new id, until it stops */
+  async function lead(ready: () => void): Promise<void> {
+    while (!stopped) {
+      const id = newWorkerId();
+      try {
+        const out = await o.leases.hold([workerLease(id)], async (lease) => {
+          worker = id;
+          log = o.logger.child({ component: "inbox", worker });
+          draining = true;
+          ready();
+          try {
+            await drainLoop(lease);
+          } finally {
+            draining = false;
+          }
+          if (lease.signal.aborted && !stopped) {
+            log.warn(
+              { err: lease.signal.reason, inHand: inFlight.size },
+              "lost the inbox worker's lease: going on under a new one",
+            );
+          }
+        });
+        if (!out.held) throw new Error(`the inbox lease ${id} is held elsewhere`);
+      } catch (err) {
+        log.error({ err }, "the inbox drain could not take its lease; trying again");
+        ready();
+        await wakeup.wait(idleMs);
+      }
+    }
+    // stopping: the updates in hand end first (their claims renewed meanwhile)
+    await Promise.allSettled([...inFlight.values()].map((f) => f.task));
+  }
+
+  /** renews the claims in hand, each under the id it was made with */
+  async function extend(): Promise<void> {
+    const byWorker = new Map<string, ClaimedUpdate[]>();
+    for (const { claim } of inFlight.values()) {
+      byWorker.set(claim.worker, [...(byWorker.get(claim.worker) ?? []), claim]);
+    }
+    for (const [id, keys] of byWorker) await extendClaims(db, { worker: id, keys, leaseMs });
   }
 
   async function reclaim(): Promise<void> {
-    const holders = (await claimHolders(db)).filter((w) => w !== id);
+    const holders = (await claimHolders(db)).filter((w) => w !== worker);
     if (holders.length === 0) return;
     const free = await o.leases.free(holders.map(workerLease));
     const dead = holders.filter((w) => free.has(workerLease(w)));
@@ -189,7 +266,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   function every(ms: number, task: () => Promise<void>) {
     let busy = false;
     const timer = setInterval(() => {
-      if (busy || stopped) return;
+      if (busy || closed) return;
       busy = true;
       task()
         .catch((err) => log.error({ err }, "inbox upkeep failed"))
@@ -202,7 +279,9 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   }
 
   return {
-    id,
+    get id() {
+      return worker;
+    },
     get draining() {
       return draining;
     },
@@ -212,27 +291,12 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     async start() {
       if (!stopped) return;
       stopped = false;
+      closed = false;
       let ready!: () => void;
       const started = new Promise<void>((r) => {
         ready = r;
       });
-      loop = o.leases
-        .hold([workerLease(id)], async () => {
-          draining = true;
-          ready();
-          try {
-            await drainLoop();
-          } finally {
-            draining = false;
-          }
-        })
-        .then((out) => {
-          if (!out.held) throw new Error(`the inbox lease ${id} is held elsewhere`);
-        })
-        .catch((err) => {
-          log.error({ err }, "the inbox drain stopped");
-          ready();
-        });
+      loop = lead(ready);
       await started;
       try {
         unlisten = await o.database.listen("kios_inbox", () => wakeup.wake());
@@ -240,9 +304,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
         // without notifications the worker still finds work, on its idle poll
         log.warn({ err }, "LISTEN kios_inbox failed: polling the inbox instead");
       }
-      every(Math.max(1000, Math.floor(leaseMs / 3)), () =>
-        extendClaims(db, { worker: id, updateIds: [...inFlight.keys()], leaseMs }),
-      );
+      every(Math.max(1000, Math.floor(leaseMs / 3)), extend);
       every(reclaimMs, reclaim);
       await reclaim().catch((err) => log.error({ err }, "reclaiming updates failed"));
       log.info({ concurrency: o.concurrency }, "draining the update inbox");
@@ -250,9 +312,11 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     async stop() {
       if (stopped) return;
       stopped = true;
-      for (const t of timers.splice(0)) clearInterval(t);
       wakeup.wake();
       await loop;
+      // only now: an update still in hand keeps its claim until it is done
+      closed = true;
+      for (const t of timers.splice(0)) clearInterval(t);
       await unlisten?.().catch(() => {});
     },
   };

@@ -6,13 +6,17 @@ import type { UpdateOutcome } from "./drain.ts";
 import type { ClaimedUpdate } from "./store.ts";
 
 /**
- * runs one update through the bot for the inbox. A conflict on the chat's flow state means
+ * runs one update through the bot for the inbox, unless the chat's state shows it already
+ * ran (a worker died between writing the state and marking the update handled). A conflict on the chat's flow state means
  * another process handled something of this chat meanwhile: the update is tried again on
  * top of it. Any other failure is the bot's to report (the user hears it) and the update
  * counts as handled: running a failing handler again would fail again.
  */
 export function updateHandler(bot: KiosBot): (claimed: ClaimedUpdate) => Promise<UpdateOutcome> {
-  return async ({ update, preloaded }) => {
+  return async ({ update, preloaded, applied }) => {
+    // run before, up to its state write, by a worker that died before marking it handled:
+    // what it answered stands, and running it on the state it left would contradict it
+    if (applied) return { kind: "handled" };
     preload(update, preloaded);
     try {
       await bot.handleUpdate(update);

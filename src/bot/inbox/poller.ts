@@ -1,8 +1,8 @@
 import { type Api, GrammyError } from "grammy";
 import type { Database } from "../../db/client.ts";
-import type { Leases } from "../../jobs/lease.ts";
+import type { Lease, Leases } from "../../jobs/lease.ts";
 import type { Logger } from "../../logger.ts";
-import { storeUpdates } from "./store.ts";
+import { botIdOfToken, storeUpdates } from "./store.ts";
 
 // long polling into the inbox. One process polls at a time, whichever holds the poller's
 // lease (a PostgreSQL advisory lock, gone with its process): the others try for it every
@@ -44,6 +44,7 @@ const signalFor = (c: AbortController) => c.signal as unknown as ApiSignal;
 
 export function createPoller(o: PollerOptions): Poller {
   const log = o.logger.child({ component: "poller" });
+  const botId = botIdOfToken(o.api.token);
   const electionMs = o.electionMs ?? 2000;
   let stopped = true;
   let polling = false;
@@ -63,7 +64,13 @@ export function createPoller(o: PollerOptions): Poller {
       );
     });
 
-  async function pollAsLeader(): Promise<void> {
+  async function pollAsLeader(lease: Lease): Promise<void> {
+    // a lost lease means another process may poll now: this one stops, and stands again
+    const lost = () => {
+      log.warn({ err: lease.signal.reason }, "lost the poller's lease: stopping polling");
+      abort.abort();
+    };
+    lease.signal.addEventListener("abort", lost, { once: true });
     polling = true;
     log.info("polling Telegram for updates");
     try {
@@ -71,7 +78,7 @@ export function createPoller(o: PollerOptions): Poller {
       await o.api.deleteWebhook(undefined, signalFor(abort));
       let offset: number | undefined;
       let failures = 0;
-      while (!stopped) {
+      while (!stopped && !lease.signal.aborted) {
         try {
           const updates = await o.api.getUpdates(
             {
@@ -83,12 +90,12 @@ export function createPoller(o: PollerOptions): Poller {
             signalFor(abort),
           );
           if (updates.length > 0) {
-            await storeUpdates(o.db, updates);
+            await storeUpdates(o.db, botId, updates);
             offset = updates[updates.length - 1]!.update_id + 1;
           }
           failures = 0;
         } catch (err) {
-          if (stopped) return;
+          if (stopped || lease.signal.aborted) return;
           failures += 1;
           // 409: another getUpdates or a webhook; a network error: Telegram is unreachable
           const conflict = err instanceof GrammyError && err.error_code === 409;
@@ -99,6 +106,9 @@ export function createPoller(o: PollerOptions): Poller {
       }
     } finally {
       polling = false;
+      lease.signal.removeEventListener("abort", lost);
+      // the abort was this lease's only: the next term gets a fresh controller
+      if (lease.signal.aborted && !stopped) abort = new AbortController();
     }
   }
 

@@ -1,4 +1,4 @@
-import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
 import type { User } from "../../commerce/users.ts";
 import type { Executor } from "../../db/client.ts";
@@ -57,33 +57,113 @@ export function chatIdOf(update: Update): number {
   return from?.id ?? 0;
 }
 
+/** an update in the inbox: update_ids count per bot */
+export interface UpdateKey {
+  botId: number;
+  updateId: number;
+}
+
+/** the bot a token belongs to: the number before its colon, as Telegram makes them */
+export function botIdOfToken(token: string): number {
+  const id = Number(token.split(":")[0]);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("a bot token starts with its bot's id");
+  return id;
+}
+
 /**
- * stores updates; answers the ids that were new (a redelivered update_id is ignored). Once
+ * how long an update_id stays a redelivery: Telegram gives an update up after a day. Past
+ * it the id is a new update's (Telegram may start a bot's ids anew after a week without
+ * updates), and the old, handled row is replaced.
+ */
+const REDELIVERY_WINDOW_SECONDS = 86_400;
+
+/**
+ * stores a bot's updates; answers the ids that were new (a redelivery is ignored). Once
  * this resolves the updates are durable and may be acknowledged.
  */
-export async function storeUpdates(db: Executor, updates: readonly Update[]): Promise<number[]> {
-  if (updates.length === 0) return [];
+export async function storeUpdates(
+  db: Executor,
+  botId: number,
+  updates: readonly Update[],
+): Promise<number[]> {
+  // one row per id: an upsert may not touch a row twice in one statement
+  const unique = [...new Map(updates.map((u) => [u.update_id, u])).values()];
+  if (unique.length === 0) return [];
+  const t = telegramUpdates;
   const rows = await db
-    .insert(telegramUpdates)
+    .insert(t)
     .values(
-      updates.map((u) => ({
+      unique.map((u) => ({
+        botId,
         updateId: u.update_id,
         chatId: chatIdOf(u),
         userId: senderOf(u),
         payload: u as object,
       })),
     )
-    .onConflictDoNothing()
-    .returning({ id: telegramUpdates.updateId });
+    .onConflictDoUpdate({
+      target: [t.botId, t.updateId],
+      set: {
+        chatId: sql`excluded.chat_id`,
+        userId: sql`excluded.user_id`,
+        payload: sql`excluded.payload`,
+        receivedAt: sql`now()`,
+        claimedBy: null,
+        claimedUntil: null,
+        attempts: 0,
+        handledAt: null,
+        error: null,
+      },
+      // an unhandled row is never replaced: it is the one to handle
+      setWhere: sql`${t.handledAt} is not null
+        and ${t.receivedAt} < now() - make_interval(secs => ${REDELIVERY_WINDOW_SECONDS})`,
+    })
+    .returning({ id: t.updateId });
   return rows.map((r) => r.id);
 }
 
-export interface ClaimedUpdate {
-  updateId: number;
+/**
+ * rows stored before updates were keyed by bot (bot 0) become the running bot's, so its
+ * redeliveries of them are still recognised
+ */
+export async function adoptUpdates(db: Executor, botId: number): Promise<number> {
+  const result = await db.execute(sql`
+    update telegram_updates t set bot_id = ${botId}
+    where t.bot_id = 0 and not exists (
+      select 1 from telegram_updates o where o.bot_id = ${botId} and o.update_id = t.update_id)
+    returning t.update_id`);
+  return rowsOf(result).length;
+}
+
+/** the highest update_id stored for a bot (0 for none): where a new counter must start */
+export async function lastUpdateId(db: Executor, botId: number): Promise<number> {
+  const result = await db.execute(
+    sql`select coalesce(max(update_id), 0) as id from telegram_updates where bot_id = ${botId}`,
+  );
+  return toNumber(rowsOf<{ id: unknown }>(result)[0]?.id);
+}
+
+/** the rows of these keys, for a WHERE */
+function keysIn(keys: readonly UpdateKey[]): SQL {
+  const list = sql.join(
+    keys.map((k) => sql`(${k.botId}::bigint, ${k.updateId}::bigint)`),
+    sql`, `,
+  );
+  return sql`(${telegramUpdates.botId}, ${telegramUpdates.updateId}) in (${list})`;
+}
+
+export interface ClaimedUpdate extends UpdateKey {
   chatId: number;
   update: Update;
   /** this claim included: 1 on the first try */
   attempts: number;
+  /** the worker (lease generation) the claim is of: what it writes is fenced by it */
+  worker: string;
+  /**
+   * the chat's state was written by this very update: it ran before, and its worker died
+   * before marking it handled. Running it again would contradict what it already answered.
+   */
+  applied: boolean;
   /** the sender's user row and the chat's flow state, read in the same statement */
   preloaded: Preloaded;
 }
@@ -103,15 +183,16 @@ export async function claimUpdates(
   // looks at before it has `limit` of them
   const result = await db.execute(sql`
     with free as (
-      select t.update_id
+      select t.bot_id, t.update_id
       from telegram_updates t
       where t.handled_at is null
         and (t.claimed_until is null or t.claimed_until < now())
         and not exists (
           select 1 from telegram_updates e
-          where e.chat_id = t.chat_id and e.handled_at is null and e.update_id < t.update_id
+          where e.chat_id = t.chat_id and e.handled_at is null
+            and (e.update_id < t.update_id or (e.update_id = t.update_id and e.bot_id < t.bot_id))
         )
-      order by t.update_id
+      order by t.update_id, t.bot_id
       limit ${o.limit}
       for update of t skip locked
     )
@@ -120,14 +201,18 @@ export async function claimUpdates(
         claimed_until = now() + make_interval(secs => ${o.leaseMs / 1000}),
         attempts = u.attempts + 1
     from free
-    where u.update_id = free.update_id
+    where u.bot_id = free.bot_id and u.update_id = free.update_id
       and u.handled_at is null
       and (u.claimed_until is null or u.claimed_until < now())
-    returning u.update_id, u.chat_id, u.payload, u.attempts,
+    returning u.bot_id, u.update_id, u.chat_id, u.payload, u.attempts,
       (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
-      (select jsonb_build_object('value', s.value, 'revision', s.revision) from bot_state s
+      (select jsonb_build_object('value', s.value, 'revision', s.revision,
+          'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
+            and s.updated_at >= u.received_at, false))
+        from bot_state s
         where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row`);
   return rowsOf<{
+    bot_id: unknown;
     update_id: unknown;
     chat_id: unknown;
     payload: unknown;
@@ -136,78 +221,79 @@ export async function claimUpdates(
     state_row: unknown;
   }>(result)
     .map((r) => {
+      const botId = toNumber(r.bot_id);
+      const updateId = toNumber(r.update_id);
       const chatId = toNumber(r.chat_id);
-      const state = json<{ value: unknown; revision: number }>(r.state_row);
+      const state = json<{ value: unknown; revision: number; applied: boolean }>(r.state_row);
       return {
-        updateId: toNumber(r.update_id),
+        botId,
+        updateId,
         chatId,
         update: json<Update>(r.payload)!,
         attempts: toNumber(r.attempts),
+        worker: o.worker,
+        applied: state?.applied === true,
         preloaded: {
           chatId,
           user: userFromJson(json<Record<string, unknown>>(r.user_row)),
           state: state ? { value: state.value, revision: toNumber(state.revision) } : null,
+          claim: { botId, updateId, worker: o.worker },
         },
       };
     })
-    .sort((a, b) => a.updateId - b.updateId);
+    .sort((a, b) => a.updateId - b.updateId || a.botId - b.botId);
 }
 
 /**
  * marks claimed updates handled, all with the same error (none, mostly) in one statement;
- * answers the ids that were still this worker's (a claim that ran out is not)
+ * answers the ones that were still this worker's (a claim that ran out is not)
  */
 export async function finishUpdates(
   db: Executor,
-  o: { worker: string; updateIds: readonly number[]; error?: string | undefined },
-): Promise<number[]> {
-  if (o.updateIds.length === 0) return [];
+  o: { worker: string; keys: readonly UpdateKey[]; error?: string | undefined },
+): Promise<UpdateKey[]> {
+  if (o.keys.length === 0) return [];
+  const t = telegramUpdates;
   const rows = await db
-    .update(telegramUpdates)
+    .update(t)
     .set({ handledAt: sql`now()`, claimedUntil: null, error: o.error ?? null })
-    .where(
-      and(
-        inArray(telegramUpdates.updateId, [...o.updateIds]),
-        sql`${telegramUpdates.claimedBy} = ${o.worker} and ${telegramUpdates.handledAt} is null`,
-      ),
-    )
-    .returning({ id: telegramUpdates.updateId });
-  return rows.map((r) => r.id);
+    .where(and(keysIn(o.keys), sql`${t.claimedBy} = ${o.worker} and ${t.handledAt} is null`))
+    .returning({ botId: t.botId, updateId: t.updateId });
+  return rows;
 }
 
-/** gives a claimed update back to be tried again after `delayMs` (by any worker) */
+/**
+ * gives a claimed update back to be tried again after `delayMs` (by any worker); false
+ * when the claim was no longer this worker's
+ */
 export async function retryUpdate(
   db: Executor,
-  o: { worker: string; updateId: number; delayMs: number; error: string },
-): Promise<void> {
-  await db
-    .update(telegramUpdates)
+  o: { worker: string; key: UpdateKey; delayMs: number; error: string },
+): Promise<boolean> {
+  const t = telegramUpdates;
+  const rows = await db
+    .update(t)
     .set({
       claimedBy: null,
       claimedUntil: sql`now() + make_interval(secs => ${o.delayMs / 1000})`,
       error: o.error,
     })
-    .where(
-      sql`${telegramUpdates.updateId} = ${o.updateId} and ${telegramUpdates.claimedBy} = ${o.worker}
-          and ${telegramUpdates.handledAt} is null`,
-    );
+    .where(and(keysIn([o.key]), sql`${t.claimedBy} = ${o.worker} and ${t.handledAt} is null`))
+    .returning({ id: t.updateId });
+  return rows.length > 0;
 }
 
 /** renews the lease of claims still being handled */
 export async function extendClaims(
   db: Executor,
-  o: { worker: string; updateIds: readonly number[]; leaseMs: number },
+  o: { worker: string; keys: readonly UpdateKey[]; leaseMs: number },
 ): Promise<void> {
-  if (o.updateIds.length === 0) return;
+  if (o.keys.length === 0) return;
+  const t = telegramUpdates;
   await db
-    .update(telegramUpdates)
+    .update(t)
     .set({ claimedUntil: sql`now() + make_interval(secs => ${o.leaseMs / 1000})` })
-    .where(
-      and(
-        inArray(telegramUpdates.updateId, [...o.updateIds]),
-        sql`${telegramUpdates.claimedBy} = ${o.worker} and ${telegramUpdates.handledAt} is null`,
-      ),
-    );
+    .where(and(keysIn(o.keys), sql`${t.claimedBy} = ${o.worker} and ${t.handledAt} is null`));
 }
 
 /** the workers that hold live claims now */

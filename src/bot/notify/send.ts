@@ -7,7 +7,7 @@ import type {
 import type { OrderDeps } from "../../commerce/orders/deps.ts";
 import { getOrder, getOrderByConfirmKey } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
-import { getPayment } from "../../commerce/payments/payments.ts";
+import { getPayment, type Payment } from "../../commerce/payments/payments.ts";
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import { findBalanceCheck } from "../../commerce/reconciliation/balance-check.ts";
 import { findUser, markBlocked } from "../../commerce/users.ts";
@@ -30,7 +30,9 @@ import { refusalText, requestQuote } from "../services/quotes.ts";
 import { decisionButtons, openOrderLine, recheckButton } from "../views/admin-order.ts";
 import { depositAdminCard, depositDecidedText } from "../views/deposit.ts";
 import { orderCard, orderPush } from "../views/order.ts";
+import { paymentCaption } from "../views/payment.ts";
 import { quoteCard } from "../views/quote.ts";
+import { topUpEndedCard } from "../views/top-up-card.ts";
 
 export interface NotificationSenderDeps {
   /** the bot's api (bot.api: with auto-retry for 429s) */
@@ -44,6 +46,8 @@ export interface NotificationSenderDeps {
   orders?: OrderDeps;
   /** the gateway sandbox's pay page (the playground) */
   payPageUrl?: ((gatewayOrderId: string) => string) | undefined;
+  /** "Top up and buy" rounds the shortfall up to this (PAYMENT_TOPUP_STEP) */
+  topUpStep?: number | undefined;
   /** the shop's name on receipts (SHOP_NAME, else the bot's name) */
   receiptShop?: () => string;
   /** the shop's logo on receipts (SHOP_LOGO) */
@@ -211,6 +215,31 @@ export function createNotificationSender(deps: NotificationSenderDeps): Notifica
     if (!payment) return;
     const t = await languageOf(payment.userId);
     await showPayment(api, { db, payPageUrl: deps.payPageUrl }, t, payment);
+    const unpaid = ["expired", "cancelled", "denied", "failed", "mismatch"];
+    if (unpaid.includes(payment.status)) await topUpEnded(t, payment);
+  }
+
+  /**
+   * a "Top up and buy" whose QR ended unpaid: its card (which waited for it) says what
+   * happened and offers Pay or another top-up; a card the buyer cancelled says that
+   */
+  async function topUpEnded(t: Translate, payment: Payment) {
+    if (payment.purpose !== "buy" || !payment.quoteId || payment.cardMessageId === null) return;
+    const quote = await findQuote(db, payment.quoteId, payment.userId);
+    if (!quote) return;
+    const where = { chatId: payment.chatId, messageId: payment.cardMessageId, quoteId: quote.id };
+    if (quote.cancelledAt) {
+      await showCard({ api, db }, { ...where, stage: STAGE.cancelled, text: t("card-cancelled") });
+      return;
+    }
+    const card = topUpEndedCard(t, {
+      what: paymentCaption(t, payment),
+      quote,
+      balance: await walletBalance(db, payment.userId),
+      topUpStep: deps.topUpStep,
+    });
+    // forward only: a card that shows an order (Pay meanwhile) keeps it
+    await showCard({ api, db }, { ...where, stage: STAGE.paying, ...card });
   }
 
   async function paymentMismatch(n: Notification, paymentId: number) {

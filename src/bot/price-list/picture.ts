@@ -1,4 +1,5 @@
 import { renderAsync } from "@resvg/resvg-js";
+import { plainText } from "../../plain-text.ts";
 import { INTER_FILES } from "../pictures/layout.ts";
 import type { PriceListPicture } from "./content.ts";
 
@@ -14,8 +15,13 @@ const NOTE = 16;
 const HEADING = 28;
 const NAME_CHARS = 44;
 
+// a name stored before kios refused control characters must not stop the drawing
 const xml = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  plainText(s)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 function text(

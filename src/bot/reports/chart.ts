@@ -2,6 +2,7 @@ import { renderAsync } from "@resvg/resvg-js";
 import * as vega from "vega";
 import * as vegaLite from "vega-lite";
 import type { DailyFigures, TopProduct } from "../../commerce/orders/daily.ts";
+import { xmlSafe } from "../../plain-text.ts";
 import { INTER_FILES } from "../pictures/layout.ts";
 
 // the owner's chart, drawn server-side: a Vega-Lite spec compiled to Vega, rendered to SVG
@@ -114,7 +115,8 @@ export async function chartSvg(spec: vegaLite.TopLevelSpec): Promise<string> {
 
 /** the SVG as a PNG, drawn on libuv's pool so the bot's thread stays free */
 export async function chartPng(svg: string): Promise<Buffer> {
-  const image = await renderAsync(svg, {
+  // a product name stored with a control character must not stop the drawing
+  const image = await renderAsync(xmlSafe(svg), {
     font: { fontFiles: FONTS, loadSystemFonts: false, defaultFontFamily: "Inter" },
     fitTo: { mode: "zoom", value: 1.5 },
   });

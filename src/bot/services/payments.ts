@@ -14,11 +14,22 @@ export type QrOffer =
   | {
       ok: true;
       paymentId: number;
-      qrString: string;
+      /** the QRIS payload kios draws, or the gateway's own picture of it (base64 PNG) */
+      qr: { qrString: string } | { pngBase64: string };
       caption: string;
       keyboard: InlineKeyboardMarkup | undefined;
     }
-  | { ok: false; text: string };
+  /** limit: the amount is outside the shop's limits; duplicate: this card's QR is out already */
+  | { ok: false; reason: "limit" | "duplicate" | "unavailable"; text: string };
+
+/** the QR's photo: drawn from its payload, or the gateway's picture as it came */
+export async function qrPhoto(offer: Extract<QrOffer, { ok: true }>): Promise<InputFile> {
+  const png =
+    "qrString" in offer.qr
+      ? await qrPng(offer.qr.qrString)
+      : Buffer.from(offer.qr.pngBase64, "base64");
+  return new InputFile(png, "qris.png");
+}
 
 /** asks the gateway for a QR of this amount (the row is stored first) */
 export async function createQrOffer(
@@ -37,13 +48,21 @@ export async function createQrOffer(
   if (!outcome.ok) {
     switch (outcome.reason) {
       case "amount_too_small":
-        return { ok: false, text: t("deposit-too-small", { min: rupiah(outcome.limit) }) };
+        return {
+          ok: false,
+          reason: "limit",
+          text: t("deposit-too-small", { min: rupiah(outcome.limit) }),
+        };
       case "amount_too_large":
-        return { ok: false, text: t("deposit-too-large", { max: rupiah(outcome.limit) }) };
+        return {
+          ok: false,
+          reason: "limit",
+          text: t("deposit-too-large", { max: rupiah(outcome.limit) }),
+        };
       case "duplicate":
-        return { ok: false, text: t("qr-already-sent") };
+        return { ok: false, reason: "duplicate", text: t("qr-already-sent") };
       default:
-        return { ok: false, text: t("qr-unavailable") };
+        return { ok: false, reason: "unavailable", text: t("qr-unavailable") };
     }
   }
   const p = outcome.payment;
@@ -51,7 +70,10 @@ export async function createQrOffer(
   return {
     ok: true,
     paymentId: p.id,
-    qrString: p.qrString ?? "",
+    qr:
+      "qrString" in outcome.qr
+        ? { qrString: outcome.qr.qrString }
+        : { pngBase64: outcome.qr.png.toString("base64") },
     caption: paymentCaption(t, p),
     keyboard: keyboard ? { inline_keyboard: keyboard.inline_keyboard } : undefined,
   };
@@ -63,8 +85,7 @@ export async function sendQrOffer(
   send: (photo: InputFile, caption: string, keyboard?: InlineKeyboardMarkup) => Promise<Message>,
   offer: Extract<QrOffer, { ok: true }>,
 ): Promise<void> {
-  const photo = new InputFile(await qrPng(offer.qrString), "qris.png");
-  const sent = await send(photo, offer.caption, offer.keyboard);
+  const sent = await send(await qrPhoto(offer), offer.caption, offer.keyboard);
   await setPaymentMessage(deps.orders.db, offer.paymentId, sent.message_id);
 }
 

@@ -14,6 +14,8 @@ export interface QuoteSummary {
   expiresAt: Date;
   /** an admin's test quote: its fresh quote must be a test too */
   testing: boolean;
+  /** the buyer cancelled the card */
+  cancelledAt: Date | null;
 }
 
 /** one of this user's quotes (another user's is simply not found) */
@@ -32,6 +34,7 @@ export async function findQuote(
       price: quotes.price,
       expiresAt: quotes.expiresAt,
       testing: quotes.testing,
+      cancelledAt: quotes.cancelledAt,
     })
     .from(quotes)
     .innerJoin(products, eq(products.code, quotes.productCode))

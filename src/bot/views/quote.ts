@@ -95,7 +95,10 @@ export function quoteCard(t: Translate, q: QuoteView): Card {
     q.bill
       ? t("card-total", { price: rupiah(q.price) })
       : t("card-price", { price: rupiah(q.price) }),
-    t("card-balance", { before: rupiah(q.balance), after: rupiah(q.balanceAfter) }),
+    // a balance can't end below zero: a buyer who is short sees what they have and the gap
+    short
+      ? t("card-balance-now", { balance: rupiah(q.balance) })
+      : t("card-balance", { before: rupiah(q.balance), after: rupiah(q.balanceAfter) }),
     q.testing && t("card-testing"),
     q.bill && t("card-deadline", { time: wibTime(q.expiresAt) }),
     short && t("card-short", { missing: rupiah(-q.balanceAfter) }),

@@ -1,3 +1,4 @@
+import { hasControlCharacters, plainText } from "../../plain-text.ts";
 import type { ProductCmd, SupplierProduct } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
 import { operatorOfBrand } from "./operators.ts";
@@ -27,7 +28,9 @@ export interface PreparedCatalogue {
   duplicates: string[];
 }
 
-const text = (v: unknown): string | null => (typeof v === "string" ? v.trim() : null);
+// the supplier's words without control characters: PostgreSQL refuses a NUL, and any of
+// them stops a price-list picture from being drawn
+const text = (v: unknown): string | null => (typeof v === "string" ? plainText(v.trim()) : null);
 const optionalText = (v: unknown): string | null => {
   const s = text(v);
   return s ? s : null;
@@ -65,6 +68,9 @@ export function prepareCatalogue(lists: Record<ProductCmd, SupplierProduct[]>): 
 
 function shape(raw: SupplierProduct, cmd: ProductCmd): IncomingProduct | null {
   if (typeof raw !== "object" || raw === null) return null;
+  // a code is sent back to the supplier as it came: one holding a control character is
+  // left out rather than changed
+  if (typeof raw.code === "string" && hasControlCharacters(raw.code)) return null;
   const code = text(raw.code);
   const name = text(raw.name);
   const category = text(raw.category);

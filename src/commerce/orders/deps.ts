@@ -23,6 +23,8 @@ export interface OrderDeps {
   billPayMarginMs?: number;
   /** told of every order that became final (the app's latency metric) */
   onOrderFinal?: (order: Order) => void;
+  /** told of every order sent to the supplier, once (the app's order counter) */
+  onOrderSubmitted?: (order: Order) => void;
   /** when failing products are closed for a while (default DEFAULT_PAUSE_POLICY) */
   productPause?: PausePolicy;
   /** supplier balance checks: the drift tolerated, and the balance that alerts (rupiah) */

@@ -109,7 +109,14 @@ export async function* exportFile(
     yield `${piece}${first ? "]\n" : "\n]\n"}`;
     return;
   }
-  const csv = stringify({ header: true, columns: EXPORT_COLUMNS, cast: { boolean: String } });
+  // supplier text (product names, SNs, failure reasons) is written as text: a cell starting
+  // with = + - @ gets a leading ' so a spreadsheet never runs it as a formula
+  const csv = stringify({
+    header: true,
+    columns: EXPORT_COLUMNS,
+    cast: { boolean: String },
+    escape_formulas: true,
+  });
   const out: string[] = [];
   let buffered = 0;
   csv.on("data", (chunk: Buffer | string) => {

@@ -32,13 +32,22 @@ async function existingOrder(deps: OrderDeps, quoteId: string): Promise<Order | 
 }
 
 /**
- * the Pay button. Rule 1: the order (ref_id, price, hold) is committed before the supplier
- * is called. Rule 3: one quote makes at most one order and one hold, however many times or
+ * the Pay button. Design rule 1: the order (ref_id, price, hold) is committed before the supplier
+ * is called. Design rule 3: one quote makes at most one order and one hold, however many times or
  * places it is confirmed; only the confirmation that created the order calls the supplier.
  */
 export async function confirmQuote(
   deps: OrderDeps,
-  c: { quoteId: string; userId: number; messageId?: number | undefined },
+  c: {
+    quoteId: string;
+    userId: number;
+    messageId?: number | undefined;
+    /**
+     * told once the order is stored and about to go to the supplier (the bot shows its ⏳
+     * with the ref then, not after the supplier's answer)
+     */
+    onSubmitted?: ((order: Order) => void) | undefined;
+  },
 ): Promise<ConfirmResult> {
   const now = new Date(deps.clock.now());
   const log = deps.logger.child({ component: "orders" });
@@ -207,6 +216,8 @@ export async function confirmQuote(
     { orderId: submitted.id, refId: submitted.refId, product: submitted.productCode },
     "order submitted",
   );
+  deps.onOrderSubmitted?.(submitted);
+  c.onSubmitted?.(submitted);
   const outcome = await submit(deps, submitted);
   const order = await applySubmitOutcome(deps, submitted, outcome);
   return { ok: true, order, duplicate: false };
@@ -241,7 +252,7 @@ async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
   }
 }
 
-/** records what the supplier said about a just-submitted order (rule 2: unknown is not failed). */
+/** records what the supplier said about a just-submitted order (design rule 2: unknown is not failed). */
 async function applySubmitOutcome(
   deps: OrderDeps,
   order: Order,

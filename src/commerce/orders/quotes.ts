@@ -122,7 +122,7 @@ export async function createBillQuote(
   const markup = markedUpAdmin - inquiry.admin;
   const price = Math.max(inquiry.total, inquiry.tagihan + inquiry.admin) + markup;
   const admin = price - inquiry.tagihan;
-  // never trust a window longer than the document's five minutes
+  // never trust a window longer than the five minutes of docs/supplier.md#replies
   const expiresAt = new Date(Math.min(inquiry.expiresAt.getTime(), now + INQUIRY_TTL_MS));
   const testing = testingAllowed(deps, q);
   const id = newQuoteId();

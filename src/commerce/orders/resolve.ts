@@ -12,13 +12,13 @@ import {
   SIGNED_REQUEST_WINDOW_MS,
   STUCK_AFTER_MS,
 } from "./deps.ts";
-import { withOrderLock } from "./lock.ts";
+import { type OrderFence, withOrderLock } from "./lock.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
 
 // pending and unknown orders are settled by asking the supplier (/v1/status with the same
 // ref_id), never by guessing: the supplier's timeout rule; unknown is not failed, and state moves forward only
-// (docs/orders.md, rules 2 and 5).
+// (design rules 2 and 5).
 
 async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined> {
   const [row] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
@@ -35,14 +35,17 @@ export async function resolveOrder(
   options: { checkSettled?: boolean } = {},
 ): Promise<Order | undefined> {
   // one check of an order at a time, across processes: a report and a poll arriving
-  // together ask the supplier once each, in turn, and the second finds the first's result
-  return withOrderLock(deps.db, orderId, () => resolveUnlocked(deps, orderId, options));
+  // together ask the supplier once each, in turn, and the second finds the first's result.
+  // Every write below goes through the lock's fence: a check that lost the lock while it
+  // waited for the supplier commits nothing (OrderLockLostError)
+  return withOrderLock(deps.db, orderId, (fence) => resolveUnlocked(deps, orderId, options, fence));
 }
 
 async function resolveUnlocked(
   deps: OrderDeps,
   orderId: number,
   options: { checkSettled?: boolean },
+  fence: OrderFence,
 ): Promise<Order | undefined> {
   const order = await load(deps, orderId);
   if (!order) return order;
@@ -59,16 +62,17 @@ async function resolveUnlocked(
     // still be on its way in another process
     if (now.getTime() - order.createdAt.getTime() < CREATED_ABANDONED_MS) return order;
     log.warn("order interrupted before it was sent: releasing its hold");
-    const moved = await deps.db.transaction((tx) =>
-      finaliseOrder(
+    const moved = await deps.db.transaction(async (tx) => {
+      await fence(tx);
+      return finaliseOrder(
         tx,
         order,
         { status: "failed", reason: "interrupted before it was sent to the supplier" },
         now,
         true,
         { from: ["created"], onFinal: deps.onOrderFinal },
-      ),
-    );
+      );
+    });
     await deps.jobs?.kickNotifications();
     return moved ?? (await load(deps, orderId));
   }
@@ -78,21 +82,22 @@ async function resolveUnlocked(
     status = await deps.supplier.status(order.refId);
   } catch (err) {
     log.warn({ err }, "status check failed; trying again later");
-    await reschedule(deps, order, now);
+    await reschedule(deps, order, now, fence);
     return load(deps, orderId);
   }
 
-  if (!status.found) return notFound(deps, order, now);
+  if (!status.found) return notFound(deps, order, now, fence);
 
   const fin = finalisationOf(status.transaction);
   if (fin) {
-    const moved = await deps.db.transaction((tx) =>
-      finaliseOrder(tx, order, fin, now, true, {
+    const moved = await deps.db.transaction(async (tx) => {
+      await fence(tx);
+      return finaliseOrder(tx, order, fin, now, true, {
         adminIds: deps.adminIds,
         pause: deps.productPause,
         onFinal: deps.onOrderFinal,
-      }),
-    );
+      });
+    });
     if (moved) log.info({ status: moved.status }, "order settled by status check");
     const after = moved ?? (await load(deps, orderId));
     // settled meanwhile by something else: does it agree with the supplier?
@@ -101,25 +106,31 @@ async function resolveUnlocked(
     return after;
   }
   // still pending at the supplier: unknown becomes pending, pending stays
-  await deps.db.transaction((tx) =>
-    markOpen(tx, order, "pending", now, new Date(now.getTime() + 1000), {
+  await deps.db.transaction(async (tx) => {
+    await fence(tx);
+    await markOpen(tx, order, "pending", now, new Date(now.getTime() + 1000), {
       code: status.transaction.supplierCode,
       message: status.transaction.message,
-    }),
-  );
-  await reschedule(deps, order, now);
+    });
+  });
+  await reschedule(deps, order, now, fence);
   return load(deps, orderId);
 }
 
 /**
- * the supplier has no record of the order. Rule 11: refund only on proof that it can never
+ * the supplier has no record of the order. Design rule 11: refund only on proof that it can never
  * be made. On the signature interface that proof is the request's own signed timestamp
  * lying past the supplier's 5-minute window (plus a margin), seen over several answers,
  * for an order the supplier never answered for. Otherwise the order stays open, keeps its
  * next check, and is flagged to the admins (on the key interface, with a refund / keep
  * waiting choice, since nothing there bounds when the supplier may still make it).
  */
-async function notFound(deps: OrderDeps, order: Order, now: Date): Promise<Order | undefined> {
+async function notFound(
+  deps: OrderDeps,
+  order: Order,
+  now: Date,
+  fence: OrderFence,
+): Promise<Order | undefined> {
   const log = deps.logger.child({ component: "resolver", orderId: order.id, refId: order.refId });
   const signedAt =
     (order.requestTimestamp ??
@@ -132,8 +143,9 @@ async function notFound(deps: OrderDeps, order: Order, now: Date): Promise<Order
     order.checks >= NOT_FOUND_MIN_CHECKS;
   if (provenNeverMade) {
     log.warn("the supplier has no record of this order and can no longer accept it: refunding");
-    const moved = await deps.db.transaction((tx) =>
-      finaliseOrder(
+    const moved = await deps.db.transaction(async (tx) => {
+      await fence(tx);
+      return finaliseOrder(
         tx,
         order,
         {
@@ -145,8 +157,8 @@ async function notFound(deps: OrderDeps, order: Order, now: Date): Promise<Order
         true,
         // only from what was read: a racing answer from the supplier wins
         { from: [order.status], onFinal: deps.onOrderFinal },
-      ),
-    );
+      );
+    });
     await deps.jobs?.kickNotifications();
     if (moved) return moved;
   }
@@ -154,7 +166,7 @@ async function notFound(deps: OrderDeps, order: Order, now: Date): Promise<Order
     deps.supplier.interface === "key" &&
     now.getTime() - signedAt > NOT_FOUND_ASK_ADMIN_MS &&
     order.decision === null;
-  await reschedule(deps, order, now, askAdmin ? "not_found" : undefined);
+  await reschedule(deps, order, now, fence, askAdmin ? "not_found" : undefined);
   return load(deps, order.id);
 }
 
@@ -162,6 +174,7 @@ async function reschedule(
   deps: OrderDeps,
   order: Order,
   now: Date,
+  fence: OrderFence,
   /** flag now, whatever the age, for this reason (the admins are asked to decide) */
   reason?: "not_found",
 ): Promise<void> {
@@ -171,6 +184,7 @@ async function reschedule(
   const stuck = age > stuckAfter || reason !== undefined;
   const flagNow = (stuck && !order.flaggedAt) || reason !== undefined;
   await deps.db.transaction(async (tx) => {
+    await fence(tx);
     await scheduleCheck(tx, order.id, new Date(now.getTime() + delay), stuck);
     if (!flagNow) return;
     for (const adminId of deps.adminIds ?? []) {

@@ -21,11 +21,25 @@ export interface PaymentJobs {
 }
 
 export const DEFAULT_EXPIRY_MINUTES = 15;
-export const DEFAULT_TOP_UP_STEP = 10_000;
+const DEFAULT_TOP_UP_STEP = 10_000;
+
+/** "Top up and buy": the shortfall, rounded up to the shop's step (a QR for Rp3.217 is odd to pay) */
+export function topUpAmount(missing: number, step = DEFAULT_TOP_UP_STEP): number {
+  return Math.ceil(missing / step) * step;
+}
 
 /** when to ask about an open payment again: quickly at first (people pay in seconds), then each minute */
 export function nextPaymentCheckDelay(checks: number): number {
   return Math.min(3_000 * 2 ** checks, 60_000);
+}
+
+/**
+ * how long a payment is left to its charge call: the gateway's own timeouts and a margin for
+ * the writes around it. The first check is due 3 s after the row is stored, but a charge may
+ * take longer, and a QR on its way to the buyer must not be cancelled
+ */
+export function chargeWindowMs(gateway: PaymentGateway): number {
+  return gateway.chargeTimeoutMs + 15_000;
 }
 
 /** a payment still unknown to the gateway this long after its row was written was never created there */

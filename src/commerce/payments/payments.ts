@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { payments } from "../../db/schema.ts";
-import { GatewayError, type GatewayPaymentStatus } from "../../gateway/types.ts";
+import { GatewayError, type GatewayPaymentStatus, type PaymentQr } from "../../gateway/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { depositLimits } from "../wallet/deposits.ts";
 import { creditFromGateway, MAX_OPERATION_AMOUNT } from "../wallet/ledger.ts";
 import {
+  chargeWindowMs,
   DEFAULT_EXPIRY_MINUTES,
   NEVER_CREATED_MS,
   nextPaymentCheckDelay,
@@ -24,7 +25,8 @@ type PaymentStatus = Payment["status"];
 const OPEN: PaymentStatus[] = ["created", "pending"];
 
 export type StartPaymentResult =
-  | { ok: true; payment: Payment }
+  /** the QR to show: the payment is pending and was not shown yet */
+  | { ok: true; payment: Payment; qr: PaymentQr }
   | { ok: false; reason: "amount_too_small" | "amount_too_large"; limit: number }
   | { ok: false; reason: "gateway_unavailable"; payment?: Payment }
   | { ok: false; reason: "duplicate" };
@@ -36,8 +38,9 @@ function newGatewayOrderId(): string {
 
 /**
  * asks the gateway for a QRIS payment. The row is stored first; if the gateway's answer is
- * lost (timeout, 5xx), the row stays "created" and the resolver asks the gateway about it,
- * so a payment the gateway did create is never lost.
+ * lost (timeout, 5xx) or unusable, the row stays "created" and the resolver asks the gateway
+ * about it, so a payment the gateway did create is never lost (and never left payable).
+ * While the charge call is under way the payment is its own: the resolver leaves it alone.
  */
 export async function startPayment(
   deps: PaymentDeps,
@@ -65,6 +68,9 @@ export async function startPayment(
   if (p.amount > limits.max) return { ok: false, reason: "amount_too_large", limit: limits.max };
   const minutes = deps.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES;
   const now = clock.now();
+  // the charge's own time: no check before it is over (a crash leaves it to the sweeper after)
+  const chargingUntil = new Date(now + chargeWindowMs(deps.gateway));
+  const purpose = p.purpose ?? "deposit";
   let row: Payment | undefined;
   try {
     [row] = await db
@@ -74,55 +80,109 @@ export async function startPayment(
         gatewayOrderId: newGatewayOrderId(),
         userId: p.userId,
         chatId: p.chatId,
-        purpose: p.purpose ?? "deposit",
+        purpose,
         quoteId: p.quoteId ?? null,
+        holdsCard: purpose === "buy" && p.quoteId !== undefined,
         cardMessageId: p.cardMessageId ?? null,
         amount: p.amount,
         expiresAt: new Date(now + minutes * 60_000),
-        nextCheckAt: new Date(now + nextPaymentCheckDelay(0)),
+        chargingUntil,
+        nextCheckAt: chargingUntil,
       })
       .returning();
   } catch (err) {
-    // this card's "Top up and buy" was asked for already (a second tap)
+    // this card's "Top up and buy" has a QR that can still be paid (a second tap)
     if (isUniqueViolation(err)) return { ok: false, reason: "duplicate" };
     throw err;
   }
   const stored = row!;
   const log = logger.child({ component: "payments", paymentId: stored.id });
+  let created: Awaited<ReturnType<typeof deps.gateway.createPayment>>;
   try {
-    const created = await deps.gateway.createPayment({
+    created = await deps.gateway.createPayment({
       orderId: stored.gatewayOrderId,
       amount: stored.amount,
       expiresInMinutes: minutes,
     });
-    const [pending] = await db
-      .update(payments)
-      .set({
-        status: "pending",
-        qrString: created.qrString,
-        gatewayTransactionId: created.transactionId,
-        expiresAt: created.expiresAt,
-        updatedAt: new Date(clock.now()),
-      })
-      .where(and(eq(payments.id, stored.id), eq(payments.status, "created")))
-      .returning();
-    log.info({ orderId: stored.gatewayOrderId, amount: stored.amount }, "payment created");
-    await deps.jobs?.scheduleCheck(stored.id, nextPaymentCheckDelay(0));
-    return { ok: true, payment: pending ?? (await getPayment(db, stored.id))! };
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     log.warn({ err: err.message, uncertain: err.uncertain }, "payment not created");
+    // the buyer sees no QR: the card (if any) may ask for another
     if (!err.uncertain) {
       // refused outright: nothing exists at the gateway
       await db
         .update(payments)
-        .set({ status: "failed", nextCheckAt: null, updatedAt: new Date(clock.now()) })
+        .set({
+          status: "failed",
+          chargingUntil: null,
+          nextCheckAt: null,
+          holdsCard: false,
+          updatedAt: new Date(clock.now()),
+        })
         .where(and(eq(payments.id, stored.id), eq(payments.status, "created")));
       return { ok: false, reason: "gateway_unavailable" };
     }
     // it may exist: the resolver asks, and cancels it if it does
+    const [left] = await db
+      .update(payments)
+      .set({
+        chargingUntil: null,
+        nextCheckAt: new Date(clock.now() + nextPaymentCheckDelay(0)),
+        holdsCard: false,
+        updatedAt: new Date(clock.now()),
+      })
+      .where(and(eq(payments.id, stored.id), eq(payments.status, "created")))
+      .returning();
     await deps.jobs?.scheduleCheck(stored.id, nextPaymentCheckDelay(0));
-    return { ok: false, reason: "gateway_unavailable", payment: stored };
+    return { ok: false, reason: "gateway_unavailable", payment: left ?? stored };
+  }
+  const [pending] = await db
+    .update(payments)
+    .set({
+      status: "pending",
+      qrString: "qrString" in created ? created.qrString : null,
+      gatewayTransactionId: created.transactionId,
+      expiresAt: created.expiresAt,
+      chargingUntil: null,
+      nextCheckAt: new Date(clock.now() + nextPaymentCheckDelay(0)),
+      updatedAt: new Date(clock.now()),
+    })
+    .where(and(eq(payments.id, stored.id), eq(payments.status, "created")))
+    .returning();
+  if (!pending) {
+    // the answer came after the payment was settled without it (a charge slower than its
+    // window was taken for lost): its QR is never shown, and never left payable
+    await reconcileUnshown(deps, stored.id);
+    return { ok: false, reason: "gateway_unavailable" };
+  }
+  log.info({ orderId: stored.gatewayOrderId, amount: stored.amount }, "payment created");
+  await deps.jobs?.scheduleCheck(stored.id, nextPaymentCheckDelay(0));
+  const qr: PaymentQr =
+    "qrString" in created ? { qrString: created.qrString } : { png: created.png };
+  return { ok: true, payment: pending, qr };
+}
+
+/** a charge whose answer found its payment no longer open: cancelled at the gateway unless paid */
+async function reconcileUnshown(deps: PaymentDeps, paymentId: number): Promise<void> {
+  const { db, logger } = deps.orders;
+  const log = logger.child({ component: "payments", paymentId });
+  const payment = await getPayment(db, paymentId);
+  if (!payment || payment.status === "paid" || payment.status === "mismatch") {
+    log.warn({ status: payment?.status }, "a charge's answer came after its payment was final");
+    return;
+  }
+  try {
+    const status = await deps.gateway.cancel(payment.gatewayOrderId);
+    const level = status.state === "paid" ? "error" : "warn";
+    // paid at the gateway for a payment kios closed: the admins' to look at (/payment)
+    log[level](
+      { status: payment.status, gateway: status.state, orderId: payment.gatewayOrderId },
+      "a charge's answer came after its payment was final; cancelled at the gateway",
+    );
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    // it expires at the gateway by itself; nobody was shown its QR
+    log.warn({ err: err.message }, "a late charge could not be cancelled");
   }
 }
 
@@ -139,9 +199,12 @@ export async function getPaymentByOrderId(
   return row;
 }
 
-/** the "Top up and buy" payment of a card, if one was asked for */
+/** the "Top up and buy" payment that holds a card: its QR can still be paid, or was paid */
 export async function paymentForQuote(db: Executor, quoteId: string): Promise<Payment | undefined> {
-  const [row] = await db.select().from(payments).where(eq(payments.quoteId, quoteId));
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.quoteId, quoteId), eq(payments.holdsCard, true)));
   return row;
 }
 
@@ -226,6 +289,9 @@ export async function applyGatewayStatus(
         paidAmount:
           next === "mismatch" ? (status.amount ?? null) : next === "paid" ? row.amount : null,
         nextCheckAt: null,
+        chargingUntil: null,
+        // a top-up that ended unpaid lets its card ask for another
+        holdsCard: next === "paid" ? row.holdsCard : false,
         settledAt: next === "paid" || next === "mismatch" ? now : null,
         updatedAt: now,
       })
@@ -251,12 +317,17 @@ export async function applyGatewayStatus(
         });
       }
     }
-    await enqueueNotification(tx, {
-      key: `payment:${row.id}:final`,
-      chatId: row.chatId,
-      messageId: row.messageId,
-      payload: { type: "payment_final", paymentId: row.id },
-    });
+    // a payment still "created" never had its QR shown (its charge's answer was lost or
+    // came too late): the buyer hears of it only if money arrived
+    const shown = row.status !== "created" || next === "paid" || next === "mismatch";
+    if (shown) {
+      await enqueueNotification(tx, {
+        key: `payment:${row.id}:final`,
+        chatId: row.chatId,
+        messageId: row.messageId,
+        payload: { type: "payment_final", paymentId: row.id },
+      });
+    }
     return { changed: true, payment, credited };
   });
 }
@@ -266,7 +337,14 @@ export async function duePayments(db: Executor, now: Date, limit = 100): Promise
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(inArray(payments.status, OPEN), lte(payments.nextCheckAt, now)))
+    .where(
+      and(
+        inArray(payments.status, OPEN),
+        lte(payments.nextCheckAt, now),
+        // a charge under way is its caller's (startPayment)
+        or(isNull(payments.chargingUntil), lte(payments.chargingUntil, now)),
+      ),
+    )
     .orderBy(payments.nextCheckAt)
     .limit(limit);
   return rows.map((r) => r.id);

@@ -28,6 +28,12 @@ export async function resolvePayment(
   const log = logger.child({ component: "payments", paymentId });
   const payment = await getPayment(db, paymentId);
   if (!payment) return undefined;
+  if (chargeUnderWay(deps, payment)) {
+    // its QR may be on its way to the buyer: startPayment settles it, or the sweeper once
+    // the charge's window is past (its next check)
+    log.debug("charge under way; left to it");
+    return payment;
+  }
   if (isOpen(payment)) {
     let status: GatewayPaymentStatus;
     try {
@@ -55,6 +61,14 @@ export async function resolvePayment(
     return completePurchase(deps, applied.payment);
   }
   return completePurchase(deps, payment);
+}
+
+function chargeUnderWay(deps: PaymentDeps, p: Payment): boolean {
+  return (
+    p.status === "created" &&
+    p.chargingUntil !== null &&
+    p.chargingUntil.getTime() > deps.orders.clock.now()
+  );
 }
 
 async function later(deps: PaymentDeps, payment: Payment): Promise<void> {

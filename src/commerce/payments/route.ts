@@ -18,7 +18,7 @@ export interface PaymentNotificationRouteDeps {
 }
 
 /**
- * POST /payments/midtrans/notification, the gateway's HTTP notification (rule 14: evidence,
+ * POST /payments/midtrans/notification, the gateway's HTTP notification (design rule 14: evidence,
  * not truth): its signature is checked in constant time, it is stored once, and the payment
  * is then asked about with the gateway's status API; only that answer moves money.
  */

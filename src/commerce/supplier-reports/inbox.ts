@@ -26,7 +26,7 @@ export async function storeSupplierReport(
 }
 
 /**
- * acts on a stored supplier report (rule 6: evidence, not truth): the order it names is
+ * acts on a stored supplier report (design rule 6: evidence, not truth): the order it names is
  * checked with the supplier's /v1/status before anything moves.
  */
 export async function processSupplierReport(deps: OrderDeps, reportId: number): Promise<string> {

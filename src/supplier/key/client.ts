@@ -42,7 +42,7 @@ import {
 // rejected / unknown; the key never reaches an error or a log.
 
 export interface KeySupplierOptions {
-  /** the document's {base_url}, ending in /v1 (completed when given without it) */
+  /** the supplier's {base_url} (docs/supplier.md#configuration-1), ending in /v1 (completed when given without it) */
   baseUrl: string;
   apiKey: string;
   /** per request; default 15000 */

@@ -3,7 +3,7 @@ import { explain } from "../codes.ts";
 import { ownEntry } from "../records.ts";
 import type { SupplierError, SupplierErrorCode, TransactionStatus } from "../types.ts";
 
-// what each `rc` of the key-based interface means to kios. The document gives only `00`
+// what each `rc` of the key-based interface means to kios. The supplier's document gives only `00` (docs/supplier.md#replies-1)
 // (success); the rest is kios's decision (docs/supplier.md), served by the sandbox the same
 // way. The adapter keys on rc, never on the HTTP status alone.
 

@@ -68,7 +68,7 @@ function wibTimeOf(value: string | undefined): string {
 
 // ---- products ----
 
-// the document's record has code, name, price, type and status; the rest is read when the
+// a product record has code, name, price, type and status (docs/supplier.md#products); the rest is read when the
 // supplier sends it (the sandbox does)
 const productSchema = z.object({ ...PRODUCT_FIELDS, operator: text });
 
@@ -89,7 +89,7 @@ export function toKeyProducts(
 ): { products: SupplierProduct[]; skipped: number } {
   return productList(data, productSchema, (p) => {
     const typeText = p.type?.trim() ?? "";
-    // the document's type is "e.g. a category": a kind is taken as such, anything else as a category
+    // type is "e.g. a category" (docs/supplier.md#products): a kind is taken as such, anything else as a category
     const isKind = PRODUCT_KINDS.includes(typeText.toLowerCase());
     const type = isKind ? (typeText.toLowerCase() as ProductType) : kind;
     const name = p.name?.trim() || p.code;
@@ -139,7 +139,7 @@ export interface KeyTransactionContext {
 
 /**
  * what a record says it is: a bill payment by its product type (pasca) or its bill amounts,
- * an order by a prepaid or game type; undefined when it says neither (the document's record)
+ * an order by a prepaid or game type; undefined when it says neither (docs/supplier.md#the-transaction-record)
  */
 export function recordKind(data: unknown): "order" | "bill" | undefined {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
@@ -185,7 +185,7 @@ export function toKeyTransaction(
   const price = rupiahField(d.price, "price", what);
   const admin = rupiahField(d.admin, "admin", what);
   let tagihan = rupiahField(d.tagihan, "tagihan", what);
-  // the document's record has only price: it is the total paid
+  // the bare record has only price: it is the total paid (docs/supplier.md#the-transaction-record)
   let total = rupiahField(d.total, "total", what) ?? price;
   if (total === undefined && tagihan !== undefined && admin !== undefined) total = tagihan + admin;
   if (tagihan === undefined && total !== undefined) tagihan = total - (admin ?? 0);

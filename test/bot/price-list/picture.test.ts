@@ -139,4 +139,20 @@ describe("the price list's words and picture", () => {
     expect(width + height).toBeLessThanOrEqual(10_000);
     expect(height / width).toBeLessThanOrEqual(20);
   });
+
+  it("draws names stored with control characters, which SVG cannot carry", async () => {
+    // names a supplier sent (or a reseller typed) before kios refused them at the door
+    const picture = priceListPictureOf(t, {
+      shop: "Rina\u0001 Cell",
+      scope: { category: "Pulsa" },
+      items: [item({ code: "TSEL5", name: "Telkomsel\u000b 5.000\u007f", price: 5_600 })],
+      total: 1,
+      now: NOW,
+      markup: 0,
+    });
+    const texts = textsOf(priceListSvg(picture));
+    expect(texts).toEqual(expect.arrayContaining(["Rina Cell", "Telkomsel 5.000"]));
+    const { width } = pngSize(await priceListPng(picture));
+    expect(width).toBe(600);
+  });
 });

@@ -43,6 +43,10 @@ describe(`a reseller's receipts (${testDriver})`, () => {
     at = j.say(u, `/struk nama ${"x".repeat(41)}`);
     await j.waitMessage(u, /Nama toko 1–40 huruf/, at);
     expect((await receiptSettingsOf(db(), u)).markup).toBe(2_000);
+    // a control character would break every receipt and price-list picture
+    at = j.say(u, "/struk nama Toko\u0001Budi\u0007");
+    await j.waitMessage(u, /Nama toko tidak boleh berisi karakter kontrol/, at);
+    expect((await receiptSettingsOf(db(), u)).shopName).toBe("Toko Budi");
 
     at = j.say(u, "TSEL10.081234567901");
     const card = await j.waitMessage(u, /Konfirmasi pembelian/, at);

@@ -149,4 +149,21 @@ describe(`the owner's chart (${testDriver})`, () => {
     mkdirSync("test-results", { recursive: true });
     writeFileSync(join("test-results", "laporan-30.png"), png);
   });
+
+  it("draws a product name stored with a control character", async () => {
+    const { series } = await dailyFigures(t.handle.db, NOW, 7);
+    const labels = {
+      title: "Laporan 7 hari",
+      revenue: "Pendapatan (Rp)",
+      margin: "Margin (Rp)",
+      orders: "Pesanan",
+      successRate: "Berhasil (%)",
+      top: "Produk terlaris",
+      day: "Hari (WIB)",
+      rupiah: "Rp",
+    };
+    const top = [{ name: "Telkomsel\u0001 10.000", orders: 3, revenue: 31_200 }];
+    const png = await chartPng(await chartSvg(chartSpec(labels, series, top)));
+    expect(pngSize(png).width).toBeGreaterThan(900);
+  });
 });

@@ -331,6 +331,52 @@ describe(`catalogue sync edge cases (${testDriver})`, () => {
     expect(isat[0]).toMatchObject({ type: "prepaid" });
   });
 
+  it("stores supplier text without control characters, and leaves out a code holding one", async () => {
+    // a NUL is refused by PostgreSQL and any control character breaks a price-list picture
+    const supplier = createFakeSupplier({
+      prepaid: [
+        product({
+          code: "TSEL10",
+          name: "Telkomsel\u0000 10.000\u0007",
+          brand: "TELK\u0001OMSEL",
+          desc: "Pulsa\nreguler\t10rb",
+        }),
+        product({ code: "ISAT\u000110", name: "Indosat 10.000" }),
+        product({ code: "XL10", name: "XL\r\n10.000" }),
+      ],
+      game: [],
+      pasca: [],
+    });
+    const summary = await syncCatalogue(db, supplier);
+    expect(summary).toMatchObject({ total: 2, skipped: 1 });
+    const rows = await db
+      .select({
+        code: products.code,
+        name: products.name,
+        brand: products.brand,
+        description: products.description,
+        operator: products.operator,
+      })
+      .from(products)
+      .orderBy(asc(products.code));
+    expect(rows).toEqual([
+      {
+        code: "TSEL10",
+        name: "Telkomsel 10.000",
+        brand: "TELKOMSEL",
+        description: "Pulsa reguler 10rb",
+        operator: "telkomsel",
+      },
+      {
+        code: "XL10",
+        name: "XL 10.000",
+        brand: "TELKOMSEL",
+        description: "",
+        operator: "telkomsel",
+      },
+    ]);
+  });
+
   it("lets two syncs at once finish one after the other", async () => {
     const supplier = createFakeSupplier(generateCatalogue(2_000, 3));
     const [a, b] = await Promise.all([syncCatalogue(db, supplier), syncCatalogue(db, supplier)]);

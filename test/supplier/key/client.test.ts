@@ -251,7 +251,7 @@ describe("reads", () => {
           start_cut_off: "23:45",
           end_cut_off: "00:15",
         },
-        // the document's record only: type is a category, the operator names the brand
+        // the bare record only: type is a category, the operator names the brand
         {
           code: "XLD10",
           name: "XL Data 10GB 30 hari",
@@ -532,7 +532,7 @@ describe("payBill (POST /v1/transaction with the inquiry's ref_id)", () => {
     expect(t.bill?.desc?.detail[0]?.nilaiTagihan).toBe(250000);
   });
 
-  it("the document's bare record (price only) is the total paid", async () => {
+  it("the bare record (price only) is the total paid", async () => {
     const bare = billRecord({
       type: undefined,
       customer_name: undefined,
