@@ -6,11 +6,11 @@
 
 import { parseArgs } from "node:util";
 import { Resvg } from "@resvg/resvg-js";
-import { createI18n, translator } from "../src/bot/i18n.ts";
 import { priceListPictureOf } from "../src/bot/price-list/content.ts";
 import { priceListPng } from "../src/bot/price-list/picture.ts";
 import { receiptOf } from "../src/bot/receipts/receipt.ts";
 import { receiptPng } from "../src/bot/receipts/render.ts";
+import { createI18n, translator } from "../src/bot/ui/i18n.ts";
 import type { Order } from "../src/commerce/orders/types.ts";
 import { median, printTable } from "./table.ts";
 

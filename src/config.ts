@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { hasControlCharacters } from "./commerce/plain-text.ts";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
-import { hasControlCharacters } from "./plain-text.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 

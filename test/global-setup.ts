@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
+import { buildPgliteTemplate, prepareSchema } from "../src/app/open-database.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { schemaKey } from "../src/db/pglite.ts";
-import { buildPgliteTemplate, prepareSchema } from "../src/open-database.ts";
 import { withDatabase } from "./helpers/postgres-url.ts";
 
 // builds one migrated database (app tables + pg-boss schema) per run, which every test

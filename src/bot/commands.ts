@@ -1,8 +1,8 @@
 import type { Api } from "grammy";
 import type { BotCommand } from "grammy/types";
 import type { Language } from "../commerce/users.ts";
-import { ADMIN_COMMANDS } from "./features/admin/index.ts";
-import { LANGUAGES, type Translate, type TranslationSource, translator } from "./i18n.ts";
+import { ADMIN_COMMANDS } from "./admin/index.ts";
+import { LANGUAGES, type Translate, type TranslationSource, translator } from "./ui/i18n.ts";
 
 const CUSTOMER_COMMANDS = [
   "start",

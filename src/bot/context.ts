@@ -3,7 +3,7 @@ import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Bot, Context } from "grammy";
 import type { Language, User } from "../commerce/users.ts";
 import type { BotDeps } from "./deps.ts";
-import type { Translate } from "./i18n.ts";
+import type { Translate } from "./ui/i18n.ts";
 
 /** what every update handler outside conversations sees */
 interface KiosFlavor {

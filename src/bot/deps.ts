@@ -2,7 +2,7 @@ import type { UserFromGetMe } from "grammy/types";
 import type { OrderDeps } from "../commerce/orders/deps.ts";
 import type { PaymentDeps } from "../commerce/payments/deps.ts";
 import type { Logger } from "../logger.ts";
-import type { Logo } from "./pictures/logo.ts";
+import type { Logo } from "./ui/pictures/logo.ts";
 
 interface BotConfig {
   adminIds: readonly number[];

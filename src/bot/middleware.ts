@@ -3,8 +3,8 @@ import type { NextFunction } from "grammy";
 import { isCurrent, markBlocked, type TelegramProfile, upsertUser } from "../commerce/users.ts";
 import type { BaseContext } from "./context.ts";
 import type { BotDeps } from "./deps.ts";
-import { DEFAULT_LANGUAGE, isLanguage, translator } from "./i18n.ts";
-import { preloadedFor } from "./preload.ts";
+import { preloadedFor } from "./storage/preload.ts";
+import { DEFAULT_LANGUAGE, isLanguage, translator } from "./ui/i18n.ts";
 
 /** puts the dependencies and the stored sender on ctx (the sender is recorded on contact,
  * and written again only when their name changed or they had blocked the bot) */

@@ -11,7 +11,7 @@ export const startCommand: Command = {
     const { values } = parseFlags(argv, { role: { type: "string", default: "all" } });
     const role = values.role as (typeof ROLES)[number];
     if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
-    const { main } = await import("../main.ts");
+    const { main } = await import("../app/main.ts");
     await main(role);
     return -1; // keeps running; main exits the process on a signal
   },
@@ -25,7 +25,7 @@ export const migrateCommand: Command = {
     const { values } = parseFlags(argv, { "pglite-template": { type: "boolean", default: false } });
     if (values["pglite-template"]) {
       // npm install runs this, so that a new PGlite folder starts from a dump, not an initdb
-      const { buildPgliteTemplate } = await import("../open-database.ts");
+      const { buildPgliteTemplate } = await import("../app/open-database.ts");
       console.log(`embedded database template: ${await buildPgliteTemplate()}`);
       return 0;
     }

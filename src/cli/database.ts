@@ -1,6 +1,6 @@
+import { openAppDatabase } from "../app/open-database.ts";
 import { loadConfig } from "../config.ts";
 import type { DatabaseHandle } from "../db/client.ts";
-import { openAppDatabase } from "../open-database.ts";
 
 /** opens and migrates the configured database for a one-shot command, then closes it. */
 export async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
+import { connectSupplier } from "../app/connect-supplier.ts";
 import { type Config, secretsOf } from "../config.ts";
-import { connectSupplier } from "../connect-supplier.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import type { Supplier } from "../supplier/types.ts";
 

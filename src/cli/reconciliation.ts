@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from "@kios/kit";
+import { configuredOrderDeps } from "../app/engines.ts";
 import {
   type BalanceCheck,
   checkSupplierBalance,
@@ -7,7 +8,6 @@ import {
 import { type Config, loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { configuredOrderDeps } from "../order-engine.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
 import { type Supplier, SupplierError } from "../supplier/types.ts";
 import { type Command, parseFlags } from "./command.ts";

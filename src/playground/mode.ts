@@ -1,13 +1,13 @@
 import type { PlaygroundUser } from "@kios/bot-api-server";
 import type { Hono } from "hono";
-import type { Frontend, FrontendFactory } from "../app.ts";
-import { telegramFrontend } from "../bot/frontend.ts";
-import { lastUpdateId } from "../bot/inbox/store.ts";
-import type { Logo } from "../bot/pictures/logo.ts";
+import type { Frontend, FrontendFactory } from "../app/create-app.ts";
+import { telegramFrontend } from "../bot/service.ts";
+import { lastUpdateId } from "../bot/storage/updates.ts";
+import type { Logo } from "../bot/ui/pictures/logo.ts";
 import { upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
 import type { Logger } from "../logger.ts";
-import type { AppEnv } from "../server/app.ts";
+import type { AppEnv } from "../server/create-server.ts";
 
 // `npm start` with no BOT_TOKEN: kios serves its own Bot API server and a chat page on its
 // HTTP port, and the real bot talks to that server. Everything runs on this machine.

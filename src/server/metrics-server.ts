@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Logger } from "../logger.ts";
-import type { HealthReport } from "./app.ts";
+import type { HealthReport } from "./create-server.ts";
 import type { Metrics } from "./metrics.ts";
 
 // the operator's port (METRICS_HOST:METRICS_PORT, 127.0.0.1 by default): Prometheus text

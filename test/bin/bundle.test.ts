@@ -23,7 +23,7 @@ describe("which entry kios runs", () => {
 
   it("runs the bundle only while no source under src/ or packages/ is newer", () => {
     const root = mkdtempSync(join(tmpdir(), "kios-entry-"));
-    at(root, "src/main.ts", 1_000);
+    at(root, "src/app/main.ts", 1_000);
     at(root, "packages/kit/src/clock.ts", 1_000);
     expect(currentBundle(root)).toBeUndefined(); // never built
 
@@ -33,7 +33,7 @@ describe("which entry kios runs", () => {
     // tests, installed packages and other files don't make it stale
     at(root, "packages/kit/test/clock.test.ts", 3_000);
     at(root, "packages/kit/node_modules/x/index.ts", 3_000);
-    at(root, "src/bot/locales/id.ftl", 3_000);
+    at(root, "src/bot/ui/locales/id.ftl", 3_000);
     expect(currentBundle(root)).toBe(join(root, "dist", "cli.js"));
 
     at(root, "packages/kit/src/clock.ts", 3_000);

@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import type { Clock } from "@kios/kit";
-import { type App, type AppDeps, createApp, type Role } from "../../src/app.ts";
+import { chooseFrontend } from "../../src/app/connect-telegram.ts";
+import { type App, type AppDeps, createApp, type Role } from "../../src/app/create-app.ts";
 import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
-import { chooseFrontend } from "../../src/frontend.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 

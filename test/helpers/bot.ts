@@ -7,10 +7,10 @@ import {
 } from "@kios/supplier-sandbox";
 import type { KiosBot } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { createI18n } from "../../src/bot/i18n.ts";
 import { createUpdatePipeline, type UpdatePipeline } from "../../src/bot/inbox/pipeline.ts";
 import { createBot } from "../../src/bot/index.ts";
-import { createNotificationSender } from "../../src/bot/notify/send.ts";
+import { createNotificationSender } from "../../src/bot/notifications/sender.ts";
+import { createI18n } from "../../src/bot/ui/i18n.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
 import { drainOutbox } from "../../src/commerce/notifications/drain.ts";
 import type { NotificationSender } from "../../src/commerce/notifications/outbox.ts";

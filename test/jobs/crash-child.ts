@@ -2,7 +2,7 @@
 // end whose sends hang (KIOS_CHILD=hang) or are reported (KIOS_CHILD=record). It speaks JSON
 // lines on stdout. The hanging one places two orders and queues a notification, then says
 // when it holds a notify, an order-check and a supplier-report job, to be killed.
-import { createApp } from "../../src/app.ts";
+import { createApp } from "../../src/app/create-app.ts";
 import { enqueueNotification } from "../../src/commerce/notifications/outbox.ts";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
 import { createQuote } from "../../src/commerce/orders/quotes.ts";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Update } from "@grammyjs/types";
-import { chatIdOf } from "../../src/bot/inbox/store.ts";
+import { chatIdOf } from "../../src/bot/storage/updates.ts";
 import type { Random } from "../campaign/rng.ts";
 
 // Telegram's side of a webhook with several web instances behind a load balancer: the local

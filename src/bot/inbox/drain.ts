@@ -12,7 +12,7 @@ import {
   releaseClaims,
   retryUpdate,
   type UpdateKey,
-} from "./store.ts";
+} from "../storage/updates.ts";
 import { Wakeup } from "./wakeup.ts";
 
 // a worker's loop over the update inbox: claim the head update of as many chats as it has

@@ -1,9 +1,9 @@
 import { BotError } from "grammy";
 import type { KiosBot } from "../context.ts";
-import { preload } from "../preload.ts";
-import { StateConflictError } from "../storage.ts";
+import { StateConflictError } from "../storage/chat-state.ts";
+import { preload } from "../storage/preload.ts";
+import type { ClaimedUpdate } from "../storage/updates.ts";
 import type { UpdateOutcome } from "./drain.ts";
-import type { ClaimedUpdate } from "./store.ts";
 
 /**
  * runs one update through the bot for the inbox, unless the chat's state shows it already

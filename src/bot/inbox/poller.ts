@@ -2,7 +2,7 @@ import { type Api, GrammyError } from "grammy";
 import type { Database } from "../../db/client.ts";
 import type { Lease, Leases } from "../../jobs/lease.ts";
 import type { Logger } from "../../logger.ts";
-import { botIdOfToken, storeUpdates } from "./store.ts";
+import { botIdOfToken, storeUpdates } from "../storage/updates.ts";
 
 // long polling into the inbox. One process polls at a time, whichever holds the poller's
 // lease (a PostgreSQL advisory lock, gone with its process): the others try for it every

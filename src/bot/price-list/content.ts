@@ -2,9 +2,9 @@ import { closureOf } from "../../commerce/catalogue/availability.ts";
 import type { PriceListScope } from "../../commerce/catalogue/price-list.ts";
 import type { Tier } from "../../commerce/catalogue/pricing.ts";
 import type { CatalogueItem } from "../../commerce/catalogue/queries.ts";
-import { escapeHtml, rupiah, wibDateTime, wibTime } from "../format.ts";
-import type { Translate } from "../i18n.ts";
-import type { Logo } from "../pictures/logo.ts";
+import { escapeHtml, rupiah, wibDateTime, wibTime } from "../ui/format.ts";
+import type { Translate } from "../ui/i18n.ts";
+import type { Logo } from "../ui/pictures/logo.ts";
 
 // what /harga says: a page of the caller's prices as chat text, and the whole list as the
 // lines of a picture to forward. Rows are grouped under what the scope leaves open (the

@@ -1,6 +1,6 @@
 import { renderAsync } from "@resvg/resvg-js";
-import { plainText } from "../../plain-text.ts";
-import { INTER_FILES } from "../pictures/layout.ts";
+import { plainText } from "../../commerce/plain-text.ts";
+import { INTER_FILES } from "../ui/pictures/layout.ts";
 import type { PriceListPicture } from "./content.ts";
 
 // a price list as a PNG: a table has no layout to work out (rows of one height, names on

@@ -1,9 +1,9 @@
 import type { Order } from "../../commerce/orders/types.ts";
 import type { BillDetails } from "../../supplier/types.ts";
-import { rupiah, wibDateTime } from "../format.ts";
-import type { Translate } from "../i18n.ts";
-import type { Logo } from "../pictures/logo.ts";
-import { plnToken } from "../views/order.ts";
+import { rupiah, wibDateTime } from "../ui/format.ts";
+import type { Translate } from "../ui/i18n.ts";
+import { plnToken } from "../ui/order-card.ts";
+import type { Logo } from "../ui/pictures/logo.ts";
 
 // what a receipt (struk) says, in the buyer's language: plain text lines the renderer lays
 // out. A PLN token is grouped in fours with the customer's name, tariff/power and kWh; a

@@ -1,4 +1,4 @@
-import { box, logoNode, type PictureNode, picturePng } from "../pictures/layout.ts";
+import { box, logoNode, type PictureNode, picturePng } from "../ui/pictures/layout.ts";
 import type { Receipt } from "./receipt.ts";
 
 // a receipt as a PNG (pictures/layout.ts): about 30 ms and 30 KB each.

@@ -5,8 +5,8 @@ import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import type { Database } from "../../db/client.ts";
 import { inquiries } from "../../db/schema.ts";
 import type { BillDetails } from "../../supplier/types.ts";
-import type { Translate } from "../i18n.ts";
-import type { Logo } from "../pictures/logo.ts";
+import type { Translate } from "../ui/i18n.ts";
+import type { Logo } from "../ui/pictures/logo.ts";
 import { type BillInquiry, receiptOf } from "./receipt.ts";
 import { receiptPng } from "./render.ts";
 

@@ -2,8 +2,8 @@ import { renderAsync } from "@resvg/resvg-js";
 import * as vega from "vega";
 import * as vegaLite from "vega-lite";
 import type { DailyFigures, TopProduct } from "../../commerce/orders/daily.ts";
-import { xmlSafe } from "../../plain-text.ts";
-import { INTER_FILES } from "../pictures/layout.ts";
+import { xmlSafe } from "../../commerce/plain-text.ts";
+import { INTER_FILES } from "../ui/pictures/layout.ts";
 
 // the owner's chart, drawn server-side: a Vega-Lite spec compiled to Vega, rendered to SVG
 // (no canvas needed), rasterised by resvg with the Inter font from npm.

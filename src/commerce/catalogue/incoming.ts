@@ -1,5 +1,5 @@
-import { hasControlCharacters, plainText } from "../../plain-text.ts";
 import type { ProductCmd, SupplierProduct } from "../../supplier/types.ts";
+import { hasControlCharacters, plainText } from "../plain-text.ts";
 import { canonicalCategory } from "./categories.ts";
 import { operatorOfBrand } from "./operators.ts";
 

@@ -8,7 +8,7 @@ import {
   type KnownSupplierBalance,
   knownSupplierBalance,
   reserveSupplierBalance,
-} from "../reconciliation/known-balance.ts";
+} from "../supplier-balance/known-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderDeps } from "./deps.ts";

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Database } from "../../db/client.ts";
 import type { PaymentGateway } from "../../gateway/types.ts";
 import type { Logger } from "../../logger.ts";
-import type { AppEnv } from "../../server/app.ts";
+import type { AppEnv } from "../../server/create-server.ts";
 import { storePaymentNotification } from "./inbox.ts";
 import { getPaymentByOrderId } from "./payments.ts";
 

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
-import type { AppEnv } from "../../server/app.ts";
+import type { AppEnv } from "../../server/create-server.ts";
 import { parseSupplierReport } from "../../supplier/report.ts";
 import { storeSupplierReport } from "./inbox.ts";
 

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createI18n, translator } from "../../../src/bot/i18n.ts";
 import {
   PICTURE_MAX_ROWS,
   priceListPictureOf,
   priceListText,
 } from "../../../src/bot/price-list/content.ts";
 import { priceListPng, priceListSvg } from "../../../src/bot/price-list/picture.ts";
+import { createI18n, translator } from "../../../src/bot/ui/i18n.ts";
 import type { CatalogueItem } from "../../../src/commerce/catalogue/queries.ts";
 import { pngSize } from "../../helpers/png.ts";
 

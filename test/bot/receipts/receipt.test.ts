@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createI18n, translator } from "../../../src/bot/i18n.ts";
 import { type BillInquiry, receiptOf } from "../../../src/bot/receipts/receipt.ts";
 import { receiptPng } from "../../../src/bot/receipts/render.ts";
+import { createI18n, translator } from "../../../src/bot/ui/i18n.ts";
 import type { Order } from "../../../src/commerce/orders/types.ts";
 import { pngSize } from "../../helpers/png.ts";
 

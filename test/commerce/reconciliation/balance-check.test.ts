@@ -9,11 +9,11 @@ import {
   ordersOfCheck,
   settleOpenOrders,
 } from "../../../src/commerce/reconciliation/balance-check.ts";
-import { knownSupplierBalance } from "../../../src/commerce/reconciliation/known-balance.ts";
 import {
   confirmRiseAsTopup,
   recordSupplierTopup,
 } from "../../../src/commerce/reconciliation/topups.ts";
+import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import {
   accountBalance,
   SHOP_ACCOUNTS,

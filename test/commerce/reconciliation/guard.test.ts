@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
-import { knownSupplierBalance } from "../../../src/commerce/reconciliation/known-balance.ts";
+import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { SHOP_ACCOUNTS, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orders } from "../../../src/db/schema.ts";

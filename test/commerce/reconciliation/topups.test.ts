@@ -4,12 +4,12 @@ import {
   checkSupplierBalance,
   settleOpenOrders,
 } from "../../../src/commerce/reconciliation/balance-check.ts";
-import { knownSupplierBalance } from "../../../src/commerce/reconciliation/known-balance.ts";
 import {
   confirmRiseAsTopup,
   recordSupplierTopup,
   reverseSupplierTopup,
 } from "../../../src/commerce/reconciliation/topups.ts";
+import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { accountBalance, SHOP_ACCOUNTS } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { supplierTopups, transfers } from "../../../src/db/schema.ts";

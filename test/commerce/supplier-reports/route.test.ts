@@ -8,7 +8,7 @@ import { processSupplierReport } from "../../../src/commerce/supplier-reports/in
 import { createSupplierReportRoute } from "../../../src/commerce/supplier-reports/route.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { orders, supplierReports } from "../../../src/db/schema.ts";
-import { createServer } from "../../../src/server/app.ts";
+import { createServer } from "../../../src/server/create-server.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 

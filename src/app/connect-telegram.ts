@@ -1,0 +1,87 @@
+import { freePort } from "@kios/kit";
+import { telegramFrontend } from "../bot/service.ts";
+import { readLogo } from "../bot/ui/pictures/logo.ts";
+import { type Config, ConfigError } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { playgroundAdminIds, playgroundFrontend } from "../playground/mode.ts";
+import type { FrontendFactory, HttpListen, Role } from "./create-app.ts";
+
+export interface FrontendChoice {
+  frontend: FrontendFactory | undefined;
+  kind: "telegram" | "playground" | "none";
+  /** where HTTP listens: PORT and HOST, except that the playground fixes the port its bot
+   * reaches and listens on 127.0.0.1 unless HOST says otherwise */
+  http: HttpListen;
+  /** the shop's admins: ADMIN_IDS, plus the playground's demo admin */
+  adminIds: readonly number[];
+}
+
+/**
+ * the chat front end the configuration asks for: the Telegram bot when BOT_TOKEN is set
+ * (at TELEGRAM_API_ROOT, which may be any Bot API server); otherwise, in a process that
+ * runs everything, the playground: a local Bot API server and a chat page on kios's port.
+ */
+export async function chooseFrontend(
+  config: Config,
+  logger: Logger,
+  options: { role?: Role; pollingTimeoutSeconds?: number } = {},
+): Promise<FrontendChoice> {
+  // read once at start: a bad file stops the start with a line saying what is wrong
+  const shopLogo = config.shopLogo ? readLogo(config.shopLogo) : undefined;
+  if (config.botToken) {
+    return {
+      kind: "telegram",
+      http: { port: config.port, host: config.host },
+      adminIds: config.adminIds,
+      frontend: telegramFrontend({
+        token: config.botToken,
+        apiRoot: config.telegramApiRoot,
+        mode: config.botMode,
+        publicUrl: config.publicUrl,
+        webhookSecret: config.webhookSecret,
+        adminIds: config.adminIds,
+        supplierTesting: config.supplierTesting,
+        maxAmount: config.maxAmount,
+        shopName: config.shopName,
+        shopLogo,
+        inboxConcurrency: config.inboxConcurrency,
+        logger,
+        pollingTimeoutSeconds: options.pollingTimeoutSeconds,
+      }),
+    };
+  }
+  if ((options.role ?? "all") !== "all") {
+    return {
+      kind: "none",
+      frontend: undefined,
+      http: { port: config.port, host: config.host },
+      adminIds: config.adminIds,
+    };
+  }
+  if (config.supplier) {
+    // the playground's demo admin, test balance and unauthenticated control API must never
+    // stand in front of a supplier that charges real money
+    throw new ConfigError([
+      "BOT_TOKEN is missing: with SUPPLIER_* set kios sells for real and needs your bot's token " +
+        "(the playground runs only on the embedded sandbox; unset SUPPLIER_* to try it); " +
+        "for example BOT_TOKEN=123456789:AAH-your-token-from-BotFather",
+    ]);
+  }
+  // the bot reaches the local Bot API server through kios's own port, so it must be known
+  const port = config.port === 0 ? await freePort() : config.port;
+  const adminIds = playgroundAdminIds(config.adminIds);
+  return {
+    kind: "playground",
+    http: { port, host: config.host ?? "127.0.0.1" },
+    adminIds,
+    frontend: playgroundFrontend({
+      port,
+      adminIds,
+      supplierTesting: config.supplierTesting,
+      logger,
+      pollingTimeoutSeconds: options.pollingTimeoutSeconds,
+      shopName: config.shopName,
+      shopLogo,
+    }),
+  };
+}

@@ -1,0 +1,368 @@
+import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
+import type { Hono } from "hono";
+import type { BotPayments } from "../bot/deps.ts";
+import {
+  registerCommerceJobs,
+  registerHousekeeping,
+  registerOutboxDrain,
+  supplierReportJobSender,
+} from "../commerce/background.ts";
+import { syncCatalogue } from "../commerce/catalogue/sync.ts";
+import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
+import type { NotificationSender } from "../commerce/notifications/outbox.ts";
+import { createSendLimiter } from "../commerce/notifications/send-limiter.ts";
+import { openOrderCounts } from "../commerce/orders/counts.ts";
+import type { OrderDeps } from "../commerce/orders/deps.ts";
+import { sweepOpenOrders } from "../commerce/orders/resolve.ts";
+import type { Order } from "../commerce/orders/types.ts";
+import type { PaymentDeps } from "../commerce/payments/deps.ts";
+import { registerPaymentJobs } from "../commerce/payments/jobs.ts";
+import {
+  createPaymentNotificationRoute,
+  MIDTRANS_NOTIFICATION_PATH,
+} from "../commerce/payments/route.ts";
+import { latestBalanceCheck } from "../commerce/reconciliation/balance-check.ts";
+import { registerReconciliationJobs } from "../commerce/reconciliation/jobs.ts";
+import { createSupplierReportRoute } from "../commerce/supplier-reports/route.ts";
+import type { Config } from "../config.ts";
+import type { DatabaseHandle } from "../db/client.ts";
+import type { Leases } from "../jobs/lease.ts";
+import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
+import type { Logger } from "../logger.ts";
+import { type AppEnv, createServer, type HealthReport } from "../server/create-server.ts";
+import { createMetrics, type Metrics } from "../server/metrics.ts";
+import { createMetricsServer } from "../server/metrics-server.ts";
+import { countingErrors } from "../supplier/counted.ts";
+import { connectGateway, type GatewayConnection } from "./connect-gateway.ts";
+import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
+import { configuredOrderDeps } from "./engines.ts";
+import { openAppDatabase } from "./open-database.ts";
+
+/** which parts a process runs (Procfile): web = HTTP, worker = jobs, all = both. */
+export type Role = "all" | "web" | "worker";
+
+/**
+ * a chat front end plugged into the app (the Telegram bot): it gets the order engine and
+ * returns its routes, its notification sender and its start/stop.
+ */
+export interface Frontend {
+  routes?: Hono<AppEnv>[];
+  /** renders and sends one outbox notification (the outbox drain calls it) */
+  sendNotification?: NotificationSender;
+  /** daily clean-up of the front end's own tables */
+  housekeeping?(now: Date): Promise<void>;
+  /** the front end's own checks for /healthz */
+  health?(): Promise<HealthReport["checks"]>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export type FrontendFactory = (core: {
+  orders: OrderDeps;
+  /** QR deposits, when a payment gateway is configured */
+  payments?: BotPayments | undefined;
+  supplier: SupplierConnection;
+  role: Role;
+  database: DatabaseHandle;
+  /** leases that end with this process (see jobs/lease.ts) */
+  leases: Leases;
+  metrics: Metrics;
+}) => Promise<Frontend>;
+
+/** where the HTTP server listens */
+export interface HttpListen {
+  port: number;
+  /** undefined: all interfaces */
+  host: string | undefined;
+}
+
+export interface AppDeps {
+  config: Config;
+  /** where HTTP listens; default PORT and HOST (the playground chooses its own: chooseFrontend) */
+  http?: HttpListen;
+  /** the shop's admins; default ADMIN_IDS (the playground adds its demo admin) */
+  adminIds?: readonly number[];
+  logger: Logger;
+  role?: Role;
+  /** an already open database (tests hand in a migrated template); otherwise from config */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  /** settings of the embedded sandbox, used when no supplier is configured */
+  sandbox?: Parameters<typeof connectSupplier>[0]["sandbox"];
+  frontend?: FrontendFactory;
+  /** how often the catalogue-sync worker polls its queue, seconds (default 10) */
+  catalogueSyncPollSeconds?: number;
+}
+
+export interface App {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly database: DatabaseHandle;
+  readonly jobs: JobRunner;
+  readonly metrics: Metrics;
+  /** set once started */
+  readonly supplier: SupplierConnection | undefined;
+  /** the payment gateway, once started (undefined: deposits are manual only) */
+  readonly gateway: GatewayConnection | undefined;
+  /** gateway deposits' engine, once started */
+  readonly payments: PaymentDeps | undefined;
+  /** the order engine, with its jobs, once started */
+  readonly orders: OrderDeps | undefined;
+  /** the bound HTTP port once started (web and all roles) */
+  readonly port: number | undefined;
+  /** the address HTTP is bound to once started */
+  readonly address: string | undefined;
+  /** the metrics listener's port once started (METRICS_PORT set) */
+  readonly metricsPort: number | undefined;
+  /** the address the metrics listener is bound to */
+  readonly metricsAddress: string | undefined;
+  health(): Promise<HealthReport>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** the composition root: builds every part from explicit dependencies; start() runs them. */
+export async function createApp(deps: AppDeps): Promise<App> {
+  const { config, logger } = deps;
+  const httpListen = deps.http ?? { port: config.port, host: config.host };
+  const adminIds = deps.adminIds ?? config.adminIds;
+  const role = deps.role ?? "all";
+  const clock = deps.clock ?? systemClock;
+  const runsJobs = role !== "web";
+  const database = deps.database ?? (await openAppDatabase(config));
+  const jobs = createJobRunner({ database, logger, supervise: runsJobs });
+  const metrics = createMetrics();
+  metrics.watchOpenOrders(() => openOrderCounts(database.db));
+  metrics.watchSupplier(() => latestBalanceCheck(database.db));
+
+  let supplier: SupplierConnection | undefined;
+  let gateway: GatewayConnection | undefined;
+  let payments: PaymentDeps | undefined;
+  let orders: OrderDeps | undefined;
+  let frontend: Frontend | undefined;
+  let server: RunningServer | undefined;
+  let metricsServer: RunningServer | undefined;
+  let stopping: Promise<void> | undefined;
+
+  async function health(): Promise<HealthReport> {
+    const checks: HealthReport["checks"] = {};
+    try {
+      await database.ping();
+      checks.database = { ok: true, detail: database.kind };
+    } catch {
+      checks.database = { ok: false, detail: "unreachable" };
+    }
+    checks.jobs = { ok: jobs.state === "running", detail: jobs.state };
+    try {
+      Object.assign(checks, await frontend?.health?.());
+    } catch {
+      checks.inbox = { ok: false, detail: "unreadable" };
+    }
+    return { ok: Object.values(checks).every((c) => c.ok), checks };
+  }
+
+  async function start() {
+    await database.migrate();
+    const connected = await connectSupplier({
+      config,
+      clock,
+      logger,
+      sandbox: deps.sandbox,
+    });
+    supplier = connected;
+    gateway = await connectGateway({ config, clock, logger });
+    // the supplier's refusals and failures, counted by code for /metrics
+    const supplierCounted = countingErrors(connected.supplier, (code) =>
+      metrics.supplierErrors.inc({ code }),
+    );
+    const base = configuredOrderDeps(config, {
+      db: database.db,
+      supplier: supplierCounted,
+      clock,
+      logger,
+      adminIds,
+      onOrderFinal: (order: Order) => {
+        metrics.orders.inc({ status: order.status });
+        metrics.orderLatency.observe(
+          { status: order.status },
+          ((order.finalAt?.getTime() ?? clock.now()) - order.createdAt.getTime()) / 1000,
+        );
+      },
+      onOrderSubmitted: () => metrics.orders.inc({ status: "submitted" }),
+    });
+    // pg-boss's set-up and the queues, one process at a time (web and worker starting
+    // together on a new database would deadlock creating them)
+    const { engine, catalogueJobs } = await database.exclusive(async () => {
+      await jobs.start();
+      const engine = await registerCommerceJobs({
+        jobs,
+        orders: base,
+        work: runsJobs,
+        settleConcurrency: config.settleConcurrency,
+      });
+      payments = gateway
+        ? await registerPaymentJobs(
+            jobs,
+            {
+              gateway: gateway.gateway,
+              orders: engine,
+              expiryMinutes: config.paymentExpiryMinutes,
+              topUpStep: config.paymentTopUpStep,
+            },
+            runsJobs,
+          )
+        : undefined;
+      const catalogueJobs = runsJobs
+        ? await registerCatalogueJobs(jobs, {
+            db: database.db,
+            supplier: supplierCounted,
+            logger,
+            pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
+          })
+        : undefined;
+      frontend = await deps.frontend?.({
+        orders: engine,
+        payments: payments && {
+          deps: payments,
+          manual: config.depositManual,
+          payPageUrl: gateway?.payPageUrl,
+        },
+        supplier: connected,
+        role,
+        database,
+        leases: jobs.leases,
+        metrics,
+      });
+      if (runsJobs) {
+        await registerReconciliationJobs(jobs, { orders: engine });
+        await registerHousekeeping(jobs, {
+          db: database.db,
+          clock,
+          logger,
+          frontend: frontend?.housekeeping,
+        });
+      }
+      if (runsJobs && frontend?.sendNotification) {
+        await registerOutboxDrain(jobs, {
+          db: database.db,
+          send: frontend.sendNotification,
+          limiter: createSendLimiter(),
+          clock,
+          logger,
+          onSendResult: (result) => metrics.notifications.inc({ result }),
+        });
+      }
+      return { engine, catalogueJobs };
+    });
+    orders = engine;
+
+    if (role !== "worker") {
+      const supplierReportRoute = createSupplierReportRoute({
+        db: database.db,
+        secretKey: supplier.reportSecret,
+        clock,
+        logger,
+        onStored: supplierReportJobSender(jobs),
+        onReceived: (result) => metrics.supplierReports.inc({ result }),
+      });
+      const http = createServer({
+        logger,
+        health,
+        routes: [
+          supplierReportRoute,
+          ...(gateway && payments
+            ? [
+                createPaymentNotificationRoute({
+                  db: database.db,
+                  gateway: gateway.gateway,
+                  logger,
+                  onStored: (paymentId) => payments?.jobs?.checkNow(paymentId) ?? Promise.resolve(),
+                }),
+              ]
+            : []),
+          ...(frontend?.routes ?? []),
+        ],
+      });
+      server = await listen(http, httpListen.port, httpListen.host);
+      gateway?.notifyAt(`http://127.0.0.1:${server.port}${MIDTRANS_NOTIFICATION_PATH}`);
+      supplier.sandbox
+        ?.account()
+        .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
+    }
+
+    // every role: a worker's own counters (updates, notifications, settled orders) are
+    // only in its process
+    if (config.metrics) {
+      metricsServer = await listen(
+        createMetricsServer({ logger, metrics, health }),
+        config.metrics.port,
+        config.metrics.host,
+      );
+    }
+
+    if (runsJobs) {
+      // a first catalogue, so there is something to sell; later syncs run on the schedule
+      const { rows } = await database.executeSql("select count(*)::int as n from products");
+      if (Number(rows[0]?.n ?? 0) === 0) {
+        if (supplier.sandbox) {
+          // the local sandbox answers in milliseconds: sell at once
+          const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
+          logger.info({ products: summary.total }, "catalogue synced");
+        } else {
+          // a real supplier may be slow or down: the sync runs as the job, started now, and
+          // kios starts meanwhile (the bot says the catalogue is loading until it lands)
+          await catalogueJobs?.syncNow();
+        }
+      }
+      // orders a crash left open are resolved now, not at the next sweep
+      await sweepOpenOrders(orders);
+    }
+    await frontend?.start();
+  }
+
+  return {
+    config,
+    logger,
+    database,
+    jobs,
+    metrics,
+    get supplier() {
+      return supplier;
+    },
+    get gateway() {
+      return gateway;
+    },
+    get payments() {
+      return payments;
+    },
+    get orders() {
+      return orders;
+    },
+    get port() {
+      return server?.port;
+    },
+    get address() {
+      return server?.address;
+    },
+    get metricsPort() {
+      return metricsServer?.port;
+    },
+    get metricsAddress() {
+      return metricsServer?.address;
+    },
+    health,
+    start,
+    stop() {
+      stopping ??= (async () => {
+        await frontend?.stop();
+        await server?.close();
+        await metricsServer?.close();
+        await jobs.stop();
+        await supplier?.close();
+        await gateway?.close();
+        await database.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { Readable } from "node:stream";
+import { and, count, eq, gte, lt } from "drizzle-orm";
+import { Composer, InputFile } from "grammy";
+import { exportedOrders, exportFile, wibMonth } from "../../commerce/orders/export.ts";
+import { orders } from "../../db/schema.ts";
+import type { BotContext } from "../context.ts";
+import { words } from "../ui/args.ts";
+
+/** /export <YYYY-MM>: that month's orders (WIB) as a CSV document, streamed as it is read */
+export function adminExport(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("export", async (ctx) => {
+    const [month] = words(ctx.match as string);
+    const period = month ? wibMonth(month) : undefined;
+    if (!month || !period) {
+      await ctx.reply(ctx.t("admin-export-usage"));
+      return;
+    }
+    const db = ctx.deps.orders.db;
+    const [row] = await db
+      .select({ n: count() })
+      .from(orders)
+      .where(
+        and(
+          gte(orders.createdAt, period.from),
+          lt(orders.createdAt, period.to),
+          eq(orders.testing, false),
+        ),
+      );
+    const n = Number(row?.n ?? 0);
+    if (n === 0) {
+      await ctx.reply(ctx.t("admin-export-empty", { month }));
+      return;
+    }
+    const file = Readable.from(exportFile(exportedOrders(db, period), "csv"));
+    await ctx.replyWithDocument(new InputFile(file, `orders-${month}.csv`), {
+      caption: ctx.t("admin-export-caption", { month, orders: String(n) }),
+    });
+  });
+  return composer;
+}

@@ -1,0 +1,28 @@
+import { InlineKeyboard } from "grammy";
+import type { Order } from "../../commerce/orders/types.ts";
+import { CB, cb } from "../ui/callback-data.ts";
+import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
+import type { Translate } from "../ui/i18n.ts";
+import { statusIcon } from "../ui/order-card.ts";
+
+// how an order looks to the admins: in /pending, and in the notices about flagged orders
+
+/** one open order as the admins see it */
+export function openOrderLine(o: Order): string {
+  const flag = o.flaggedAt ? "⚠️ " : "";
+  return `${flag}${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${o.status} · ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)} · ${wibDateTime(o.createdAt.getTime())}`;
+}
+
+export function recheckButton(t: Translate, o: Order): InlineKeyboard {
+  return new InlineKeyboard().text(
+    t("btn-recheck", { ref: o.refId.slice(-8) }),
+    cb(CB.recheck, o.id),
+  );
+}
+
+/** refund or keep waiting, for an order the supplier has no record of (key interface) */
+export function decisionButtons(t: Translate, o: Order): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t("btn-decide-refund"), cb(CB.decide, o.id, "refund"))
+    .text(t("btn-decide-wait"), cb(CB.decide, o.id, "wait"));
+}

@@ -1,0 +1,35 @@
+import { Composer } from "grammy";
+import { productByCode } from "../../commerce/catalogue/queries.ts";
+import type { BotContext } from "../context.ts";
+import { offerQuote } from "../purchase/card.ts";
+import { QUICK_ORDER } from "../purchase/quick-order.ts";
+import { escapeHtml } from "../ui/format.ts";
+
+/**
+ * /test CODE.DESTINATION: an admin tries a product end to end in the supplier's testing
+ * mode (the order is real in kios, marked as a test; no wallet or supplier money moves)
+ */
+export function adminTestOrder(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("test", async (ctx) => {
+    const m = QUICK_ORDER.exec(ctx.match);
+    if (!m) {
+      await ctx.reply(ctx.t("admin-test-usage"));
+      return;
+    }
+    const code = m[1]!.toUpperCase();
+    const item = await productByCode(ctx.deps.orders.db, code, { tier: "customer" });
+    if (!item) {
+      await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }));
+      return;
+    }
+    if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"));
+    await offerQuote(ctx, {
+      productCode: item.code,
+      destination: m[2]!,
+      bill: item.type === "pasca",
+      testing: true,
+    });
+  });
+  return composer;
+}

@@ -1,0 +1,45 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { todaySpend } from "../../commerce/orders/queries.ts";
+import { walletBalance } from "../../commerce/wallet/ledger.ts";
+import type { BotContext } from "../context.ts";
+import { CB, cb } from "../ui/callback-data.ts";
+import { enterFlow } from "../ui/flow/enter.ts";
+import { parseAmount, rupiah } from "../ui/format.ts";
+import { offerDeposit } from "./qris.ts";
+
+export async function showBalance(ctx: BotContext): Promise<void> {
+  const userId = ctx.from!.id;
+  const balance = await walletBalance(ctx.deps.orders.db, userId);
+  const lines = [ctx.t("balance", { balance: rupiah(balance) })];
+  if (ctx.user?.tier === "reseller") {
+    const spent = await todaySpend(
+      ctx.deps.orders.db,
+      userId,
+      new Date(ctx.deps.orders.clock.now()),
+    );
+    lines.push(ctx.t("balance-today", { spent: rupiah(spent) }));
+  }
+  lines.push(ctx.t("balance-top-up-hint"));
+  await ctx.reply(lines.join("\n"), {
+    reply_markup: new InlineKeyboard().text(ctx.t("btn-top-up"), cb(CB.topUp)),
+  });
+}
+
+export function walletFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("saldo", showBalance);
+
+  composer.command(["deposit", "topup"], async (ctx) => {
+    const arg = ctx.match.trim();
+    if (arg === "") return enterFlow(ctx, "deposit");
+    const amount = parseAmount(arg);
+    if (amount === undefined) {
+      await ctx.reply(ctx.t("deposit-usage"));
+      return;
+    }
+    await offerDeposit(ctx, amount);
+  });
+
+  return composer;
+}

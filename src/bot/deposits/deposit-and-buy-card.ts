@@ -1,0 +1,36 @@
+import { InlineKeyboard } from "grammy";
+import { topUpAmount } from "../../commerce/payments/deps.ts";
+import { CB, cb } from "../ui/callback-data.ts";
+import { escapeHtml, rupiah } from "../ui/format.ts";
+import type { Translate } from "../ui/i18n.ts";
+import type { QuoteSummary } from "../ui/queries.ts";
+
+// a card whose "Top up and buy" ended without paying it (refused, no answer, the QR expired,
+// cancelled or declined): it says what happened and offers the way forward, Pay once the
+// wallet holds enough (it may have been topped up meanwhile), else another top-up.
+
+export function topUpEndedCard(
+  t: Translate,
+  r: { what: string; quote: QuoteSummary; balance: number; topUpStep: number | undefined },
+): { text: string; keyboard: InlineKeyboard } {
+  const { quote, balance } = r;
+  const text = [
+    r.what,
+    t("order-product", { product: escapeHtml(quote.productName) }),
+    t("order-destination", { destination: escapeHtml(quote.destination) }),
+    t("order-price", { price: rupiah(quote.price) }),
+    t("balance", { balance: rupiah(balance) }),
+  ].join("\n");
+  const keyboard = new InlineKeyboard();
+  if (balance >= quote.price) {
+    keyboard.text(t("btn-pay-again"), cb(CB.pay, quote.id));
+  } else {
+    const amount = topUpAmount(quote.price - balance, r.topUpStep);
+    keyboard
+      .text(t("btn-top-up-and-buy", { amount: rupiah(amount) }), cb(CB.topUpAndBuy, quote.id))
+      .row()
+      .text(t("btn-top-up"), cb(CB.topUp));
+  }
+  keyboard.row().text(t("btn-cancel"), cb(CB.cancelQuote, quote.id));
+  return { text, keyboard };
+}

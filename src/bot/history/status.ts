@@ -1,0 +1,22 @@
+import { Composer } from "grammy";
+import { findUserOrder } from "../../commerce/orders/queries.ts";
+import type { BotContext } from "../context.ts";
+import { escapeHtml } from "../ui/format.ts";
+import { orderDetails } from "../ui/order-card.ts";
+
+/** /status <ref_id>: one of the sender's own orders; anyone else's is "not found" */
+export function statusFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("status", async (ctx) => {
+    const ref = ctx.match.trim();
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(ref)) {
+      await ctx.reply(ctx.t("status-usage"));
+      return;
+    }
+    const order = await findUserOrder(ctx.deps.orders.db, ctx.from!.id, ref);
+    await ctx.reply(
+      order ? orderDetails(ctx.t, order) : ctx.t("status-not-found", { ref: escapeHtml(ref) }),
+    );
+  });
+  return composer;
+}

@@ -1,0 +1,36 @@
+import { Composer } from "grammy";
+import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
+import type { BotContext } from "../context.ts";
+import { escapeHtml } from "../ui/format.ts";
+import { offerQuote } from "./card.ts";
+
+/** "CODE.DESTINATION" or "CODE DESTINATION" */
+export const QUICK_ORDER = /^\s*([A-Za-z0-9_-]{2,32})(?:\.|\s+)(\S{4,64})\s*$/;
+
+/** resellers type CODE.DESTINATION and get the confirmation card at once */
+export function quickOrderFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer
+    .filter((ctx) => ctx.user?.tier === "reseller")
+    .hears(QUICK_ORDER, async (ctx) => {
+      const code = ctx.match[1]!.toUpperCase();
+      const destination = ctx.match[2]!;
+      const item = await productByCode(ctx.deps.orders.db, code, { tier: "reseller" });
+      if (!item) {
+        const loading = !(await catalogueReady(ctx.deps.orders.db));
+        await ctx.reply(
+          loading
+            ? ctx.t("catalogue-loading")
+            : ctx.t("quick-unknown-code", { code: escapeHtml(code) }),
+        );
+        return;
+      }
+      if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"));
+      await offerQuote(ctx, {
+        productCode: item.code,
+        destination,
+        bill: item.type === "pasca",
+      });
+    });
+  return composer;
+}

@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import type { UserFromGetMe } from "grammy/types";
+import type { Frontend, FrontendFactory } from "../app/create-app.ts";
+import type { Logger } from "../logger.ts";
+import type { HealthReport } from "../server/create-server.ts";
+import { registerCommands } from "./commands.ts";
+import { createUpdatePipeline } from "./inbox/pipeline.ts";
+import { createTelegramWebhookRoute, setTelegramWebhook } from "./inbox/webhook.ts";
+import { createBot } from "./index.ts";
+import { createNotificationSender } from "./notifications/sender.ts";
+import { pruneConversations } from "./storage/chat-state.ts";
+import { adoptUpdates, botIdOfToken, inboxStats, pruneHandledUpdates } from "./storage/updates.ts";
+import { createI18n } from "./ui/i18n.ts";
+import type { Logo } from "./ui/pictures/logo.ts";
+
+export interface TelegramFrontendOptions {
+  token: string;
+  /** the Bot API server: Telegram's, or kios's local one */
+  apiRoot: string;
+  mode: "polling" | "webhook";
+  /** webhook mode: the public https base of this server, and Telegram's secret token */
+  publicUrl?: string | undefined;
+  webhookSecret?: string | undefined;
+  adminIds: readonly number[];
+  supplierTesting: boolean;
+  maxAmount?: number;
+  /** the shop's name on receipts (SHOP_NAME) */
+  shopName?: string | undefined;
+  /** the shop's logo on receipts and price-list pictures (SHOP_LOGO) */
+  shopLogo?: Logo | undefined;
+  /** how many chats one worker handles at once */
+  inboxConcurrency?: number;
+  logger: Logger;
+  /** long-poll timeout; tests use a short one so they stop quickly */
+  pollingTimeoutSeconds?: number;
+  botInfo?: UserFromGetMe;
+}
+
+/** the webhook path: derived from the token, so it is unguessable without revealing it */
+function webhookPath(token: string): string {
+  return createHash("sha256").update(`kios-webhook:${token}`).digest("hex").slice(0, 32);
+}
+
+/**
+ * the Telegram bot as the app's chat front end. Every update goes through the inbox: a web
+ * process stores webhook deliveries; a worker drains the inbox (and, in polling mode, may be
+ * the one process that polls); "all" does both.
+ */
+export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
+  return async ({ orders, role, database, leases, metrics, payments }): Promise<Frontend> => {
+    const log = o.logger.child({ component: "bot" });
+    const bot = createBot({
+      token: o.token,
+      apiRoot: o.apiRoot,
+      logger: o.logger,
+      config: {
+        adminIds: o.adminIds,
+        supplierTesting: o.supplierTesting,
+        maxAmount: o.maxAmount,
+        shopName: o.shopName,
+        shopLogo: o.shopLogo,
+      },
+      orders,
+      payments,
+      botInfo: o.botInfo,
+    });
+    const i18n = createI18n();
+    const serveWebhook = o.mode === "webhook" && role !== "worker";
+    const drains = role !== "web";
+    const pipeline = drains
+      ? createUpdatePipeline({
+          bot,
+          database,
+          leases,
+          logger: o.logger,
+          concurrency: o.inboxConcurrency ?? 64,
+          poll: o.mode === "polling",
+          pollingTimeoutSeconds: o.pollingTimeoutSeconds,
+          onResult: (result) => metrics.updates.inc({ result }),
+        })
+      : undefined;
+    metrics.watchInbox(() => inboxStats(orders.db));
+
+    const routes = serveWebhook
+      ? [
+          createTelegramWebhookRoute({
+            secret: o.webhookSecret!,
+            path: webhookPath(o.token),
+            botId: botIdOfToken(o.token),
+            db: orders.db,
+            logger: o.logger,
+          }),
+        ]
+      : [];
+
+    return {
+      routes,
+      sendNotification: createNotificationSender({
+        api: bot.api,
+        db: orders.db,
+        i18n,
+        adminIds: o.adminIds,
+        logger: o.logger,
+        orders,
+        payPageUrl: payments?.payPageUrl,
+        topUpStep: payments?.deps.topUpStep,
+        receiptShop: () => o.shopName ?? bot.botInfo.first_name,
+        receiptLogo: o.shopLogo,
+      }),
+      async health(): Promise<HealthReport["checks"]> {
+        if (!pipeline) return {};
+        const { drain, poller } = pipeline;
+        const stats = await inboxStats(orders.db);
+        const state = drain.draining ? "draining" : "not draining";
+        const polling = poller?.polling ? "; polling Telegram" : "";
+        return {
+          inbox: {
+            ok: drain.draining,
+            detail: `${state}; ${stats.depth} waiting, oldest ${Math.round(stats.oldestAgeSeconds)} s${polling}`,
+          },
+        };
+      },
+      async housekeeping(now) {
+        // telegram never redelivers an update after a day; idle flows lapse after an hour
+        await pruneHandledUpdates(orders.db, new Date(now.getTime() - 2 * 86_400_000));
+        await pruneConversations(orders.db, new Date(now.getTime() - 86_400_000));
+      },
+      async start() {
+        // updates stored before the inbox knew bots are this bot's
+        const adopted = await adoptUpdates(orders.db, botIdOfToken(o.token));
+        if (adopted > 0)
+          log.info({ updates: adopted }, "inbox rows from before bots were recorded adopted");
+        await bot.init();
+        try {
+          await registerCommands(bot.api, i18n, o.adminIds, (adminId) =>
+            // set again when they first send /start
+            log.info({ adminId }, "admin menu waits until this admin opens the bot"),
+          );
+        } catch (err) {
+          log.warn({ err }, "registering the command menus failed");
+        }
+        if (serveWebhook) {
+          const url = `${o.publicUrl}/telegram/${webhookPath(o.token)}`;
+          await setTelegramWebhook(bot, { url, secret: o.webhookSecret! });
+          log.info({ username: bot.botInfo.username }, "bot: webhook set");
+        }
+        await pipeline?.start();
+        if (pipeline?.poller) {
+          log.info({ username: bot.botInfo.username }, "bot: polling (one process at a time)");
+        }
+      },
+      async stop() {
+        await pipeline?.stop();
+      },
+    };
+  };
+}

@@ -1,0 +1,353 @@
+import { and, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
+import type { Update } from "grammy/types";
+import type { User } from "../../commerce/users.ts";
+import type { Executor } from "../../db/client.ts";
+import { telegramUpdates } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import { CONVERSATION_KEY_PREFIX } from "./chat-state.ts";
+import type { Preloaded } from "./preload.ts";
+
+// jsonb arrives parsed (postgres.js) or as text (some paths)
+function json<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/** a users row as to_jsonb gives it (snake_case, timestamps as text) in drizzle's shape */
+function userFromJson(r: Record<string, unknown> | null): User | null {
+  if (!r) return null;
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(String(v)));
+  return {
+    telegramId: toNumber(r.telegram_id),
+    firstName: String(r.first_name),
+    username: r.username === null ? null : String(r.username),
+    language: String(r.language),
+    tier: r.tier as User["tier"],
+    blockedAt: date(r.blocked_at),
+    createdAt: date(r.created_at)!,
+    updatedAt: date(r.updated_at)!,
+  };
+}
+
+// the update inbox's queries. Every time here is the database's own now(): the processes
+// that claim updates may run on machines whose clocks disagree.
+
+/** who sent an update (0 for nobody) */
+function senderOf(update: Update): number {
+  const from =
+    update.message?.from ??
+    update.edited_message?.from ??
+    update.callback_query?.from ??
+    update.my_chat_member?.from ??
+    update.inline_query?.from;
+  return from?.id ?? 0;
+}
+
+/** the chat an update belongs to: its chat, else its sender, else 0 */
+export function chatIdOf(update: Update): number {
+  const chat =
+    update.message?.chat ??
+    update.edited_message?.chat ??
+    update.callback_query?.message?.chat ??
+    update.my_chat_member?.chat ??
+    update.channel_post?.chat;
+  if (chat) return chat.id;
+  const from =
+    update.callback_query?.from ?? update.inline_query?.from ?? update.my_chat_member?.from;
+  return from?.id ?? 0;
+}
+
+/** an update in the inbox: update_ids count per bot */
+export interface UpdateKey {
+  botId: number;
+  updateId: number;
+}
+
+/** the bot a token belongs to: the number before its colon, as Telegram makes them */
+export function botIdOfToken(token: string): number {
+  const id = Number(token.split(":")[0]);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("a bot token starts with its bot's id");
+  return id;
+}
+
+/**
+ * how long an update_id stays a redelivery: Telegram gives an update up after a day. Past
+ * it the id is a new update's (Telegram may start a bot's ids anew after a week without
+ * updates), and the old, handled row is replaced.
+ */
+const REDELIVERY_WINDOW_SECONDS = 86_400;
+
+/**
+ * stores a bot's updates; answers the ids that were new (a redelivery is ignored). Once
+ * this resolves the updates are durable and may be acknowledged.
+ */
+export async function storeUpdates(
+  db: Executor,
+  botId: number,
+  updates: readonly Update[],
+): Promise<number[]> {
+  // one row per id: an upsert may not touch a row twice in one statement
+  const unique = [...new Map(updates.map((u) => [u.update_id, u])).values()];
+  if (unique.length === 0) return [];
+  const t = telegramUpdates;
+  const rows = await db
+    .insert(t)
+    .values(
+      unique.map((u) => ({
+        botId,
+        updateId: u.update_id,
+        chatId: chatIdOf(u),
+        userId: senderOf(u),
+        payload: u as object,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [t.botId, t.updateId],
+      set: {
+        chatId: sql`excluded.chat_id`,
+        userId: sql`excluded.user_id`,
+        payload: sql`excluded.payload`,
+        receivedAt: sql`now()`,
+        claimedBy: null,
+        claimedUntil: null,
+        attempts: 0,
+        handledAt: null,
+        error: null,
+      },
+      // an unhandled row is never replaced: it is the one to handle
+      setWhere: sql`${t.handledAt} is not null
+        and ${t.receivedAt} < now() - make_interval(secs => ${REDELIVERY_WINDOW_SECONDS})`,
+    })
+    .returning({ id: t.updateId });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * rows stored before updates were keyed by bot (bot 0) become the running bot's, so its
+ * redeliveries of them are still recognised
+ */
+export async function adoptUpdates(db: Executor, botId: number): Promise<number> {
+  const result = await db.execute(sql`
+    update telegram_updates t set bot_id = ${botId}
+    where t.bot_id = 0 and not exists (
+      select 1 from telegram_updates o where o.bot_id = ${botId} and o.update_id = t.update_id)
+    returning t.update_id`);
+  return rowsOf(result).length;
+}
+
+/** the highest update_id stored for a bot (0 for none): where a new counter must start */
+export async function lastUpdateId(db: Executor, botId: number): Promise<number> {
+  const result = await db.execute(
+    sql`select coalesce(max(update_id), 0) as id from telegram_updates where bot_id = ${botId}`,
+  );
+  return toNumber(rowsOf<{ id: unknown }>(result)[0]?.id);
+}
+
+/** the rows of these keys, for a WHERE */
+function keysIn(keys: readonly UpdateKey[]): SQL {
+  const list = sql.join(
+    keys.map((k) => sql`(${k.botId}::bigint, ${k.updateId}::bigint)`),
+    sql`, `,
+  );
+  return sql`(${telegramUpdates.botId}, ${telegramUpdates.updateId}) in (${list})`;
+}
+
+export interface ClaimedUpdate extends UpdateKey {
+  chatId: number;
+  update: Update;
+  /** this claim included: 1 on the first try */
+  attempts: number;
+  /** the worker (lease generation) the claim is of: what it writes is fenced by it */
+  worker: string;
+  /**
+   * the chat's state was written by this very update: it ran before, and its worker died
+   * before marking it handled. Running it again would contradict what it already answered.
+   */
+  applied: boolean;
+  /** the sender's user row and the chat's flow state, read in the same statement */
+  preloaded: Preloaded;
+}
+
+/**
+ * claims up to `limit` updates for `worker`: of each chat only its oldest unhandled update,
+ * and only while nobody holds a live claim on it, so a chat's updates run one at a time and
+ * in order, whichever process runs them. Rows another claimer has locked are skipped, never
+ * waited for.
+ */
+export async function claimUpdates(
+  db: Executor,
+  o: { worker: string; limit: number; leaseMs: number },
+): Promise<ClaimedUpdate[]> {
+  // walks the unhandled updates oldest first and keeps each that has no older unhandled
+  // update in its chat (an index probe), so a long backlog costs a claim only the rows it
+  // looks at before it has `limit` of them
+  const result = await db.execute(sql`
+    with free as (
+      select t.bot_id, t.update_id
+      from telegram_updates t
+      where t.handled_at is null
+        and (t.claimed_until is null or t.claimed_until < now())
+        and not exists (
+          select 1 from telegram_updates e
+          where e.chat_id = t.chat_id and e.handled_at is null
+            and (e.update_id < t.update_id or (e.update_id = t.update_id and e.bot_id < t.bot_id))
+        )
+      order by t.update_id, t.bot_id
+      limit ${o.limit}
+      for update of t skip locked
+    )
+    update telegram_updates u
+    set claimed_by = ${o.worker},
+        claimed_until = now() + make_interval(secs => ${o.leaseMs / 1000}),
+        attempts = u.attempts + 1
+    from free
+    where u.bot_id = free.bot_id and u.update_id = free.update_id
+      and u.handled_at is null
+      and (u.claimed_until is null or u.claimed_until < now())
+    returning u.bot_id, u.update_id, u.chat_id, u.payload, u.attempts,
+      (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
+      (select jsonb_build_object('value', s.value, 'revision', s.revision,
+          'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
+            and s.updated_at >= u.received_at, false))
+        from bot_state s
+        where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row`);
+  return rowsOf<{
+    bot_id: unknown;
+    update_id: unknown;
+    chat_id: unknown;
+    payload: unknown;
+    attempts: unknown;
+    user_row: unknown;
+    state_row: unknown;
+  }>(result)
+    .map((r) => {
+      const botId = toNumber(r.bot_id);
+      const updateId = toNumber(r.update_id);
+      const chatId = toNumber(r.chat_id);
+      const state = json<{ value: unknown; revision: number; applied: boolean }>(r.state_row);
+      return {
+        botId,
+        updateId,
+        chatId,
+        update: json<Update>(r.payload)!,
+        attempts: toNumber(r.attempts),
+        worker: o.worker,
+        applied: state?.applied === true,
+        preloaded: {
+          chatId,
+          user: userFromJson(json<Record<string, unknown>>(r.user_row)),
+          state: state ? { value: state.value, revision: toNumber(state.revision) } : null,
+          claim: { botId, updateId, worker: o.worker },
+        },
+      };
+    })
+    .sort((a, b) => a.updateId - b.updateId || a.botId - b.botId);
+}
+
+/**
+ * marks claimed updates handled, all with the same error (none, mostly) in one statement;
+ * answers the ones that were still this worker's (a claim that ran out is not)
+ */
+export async function finishUpdates(
+  db: Executor,
+  o: { worker: string; keys: readonly UpdateKey[]; error?: string | undefined },
+): Promise<UpdateKey[]> {
+  if (o.keys.length === 0) return [];
+  const t = telegramUpdates;
+  const rows = await db
+    .update(t)
+    .set({ handledAt: sql`now()`, claimedUntil: null, error: o.error ?? null })
+    .where(and(keysIn(o.keys), sql`${t.claimedBy} = ${o.worker} and ${t.handledAt} is null`))
+    .returning({ botId: t.botId, updateId: t.updateId });
+  return rows;
+}
+
+/**
+ * gives a claimed update back to be tried again after `delayMs` (by any worker); false
+ * when the claim was no longer this worker's
+ */
+export async function retryUpdate(
+  db: Executor,
+  o: { worker: string; key: UpdateKey; delayMs: number; error: string },
+): Promise<boolean> {
+  const t = telegramUpdates;
+  const rows = await db
+    .update(t)
+    .set({
+      claimedBy: null,
+      claimedUntil: sql`now() + make_interval(secs => ${o.delayMs / 1000})`,
+      error: o.error,
+    })
+    .where(and(keysIn([o.key]), sql`${t.claimedBy} = ${o.worker} and ${t.handledAt} is null`))
+    .returning({ id: t.updateId });
+  return rows.length > 0;
+}
+
+/** renews the lease of claims still being handled */
+export async function extendClaims(
+  db: Executor,
+  o: { worker: string; keys: readonly UpdateKey[]; leaseMs: number },
+): Promise<void> {
+  if (o.keys.length === 0) return;
+  const t = telegramUpdates;
+  await db
+    .update(t)
+    .set({ claimedUntil: sql`now() + make_interval(secs => ${o.leaseMs / 1000})` })
+    .where(and(keysIn(o.keys), sql`${t.claimedBy} = ${o.worker} and ${t.handledAt} is null`));
+}
+
+/** the workers that hold live claims now */
+export async function claimHolders(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ worker: telegramUpdates.claimedBy })
+    .from(telegramUpdates)
+    .where(
+      sql`${telegramUpdates.handledAt} is null and ${telegramUpdates.claimedBy} is not null
+          and ${telegramUpdates.claimedUntil} > now()`,
+    );
+  return rows.flatMap((r) => (r.worker === null ? [] : [r.worker]));
+}
+
+/** frees the claims of workers that are gone, so their updates run again at once */
+export async function releaseClaims(db: Executor, workers: readonly string[]): Promise<number> {
+  if (workers.length === 0) return 0;
+  const rows = await db
+    .update(telegramUpdates)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(
+      and(
+        inArray(telegramUpdates.claimedBy, [...workers]),
+        sql`${telegramUpdates.handledAt} is null`,
+      ),
+    )
+    .returning({ id: telegramUpdates.updateId });
+  return rows.length;
+}
+
+export interface InboxStats {
+  /** updates stored and not yet handled */
+  depth: number;
+  /** how long the oldest of them has waited, in seconds (0 when none) */
+  oldestAgeSeconds: number;
+}
+
+export async function inboxStats(db: Executor): Promise<InboxStats> {
+  const result = await db.execute(sql`
+    select count(*) as depth,
+           coalesce(extract(epoch from now() - min(received_at)), 0) as oldest
+    from telegram_updates where handled_at is null`);
+  const [row] = rowsOf<{ depth: unknown; oldest: unknown }>(result);
+  return { depth: toNumber(row?.depth), oldestAgeSeconds: toNumber(row?.oldest) };
+}
+
+/**
+ * forgets handled updates received before `before` (Telegram never redelivers after a day).
+ * Unhandled ones stay, whatever their age.
+ */
+export async function pruneHandledUpdates(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(telegramUpdates)
+    .where(and(isNotNull(telegramUpdates.handledAt), lt(telegramUpdates.receivedAt, before)))
+    .returning({ id: telegramUpdates.updateId });
+  return rows.length;
+}

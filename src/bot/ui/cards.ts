@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Api, InlineKeyboard } from "grammy";
+import type { Database } from "../../db/client.ts";
+import { chatCards } from "../../db/schema.ts";
+import { type EditResult, editMessage } from "./edit.ts";
+
+// a purchase's card (the message that goes quote → ⏳ → ✅/❌) only moves forward, whoever
+// edits it: the Pay handler, a redelivered tap, the notifier, in this process or another.
+// Each edit says the stage it shows; the database keeps the stage each card shows, and an
+// edit for an older stage (or for exactly what is shown) is not sent. Edits that race
+// over the network are put right afterwards: whoever finishes checks that the card shows
+// the newest stage and edits it again if not.
+
+/** how far along a card is; a higher stage replaces a lower one, never the reverse */
+export const STAGE = {
+  /** being paid, or a refusal the buyer can act on (short balance, expired, …) */
+  paying: 1,
+  /** the buyer cancelled the card before any order was made */
+  cancelled: 2,
+  /** the order is stored and open */
+  open: 3,
+  /** the order's result */
+  final: 4,
+} as const;
+
+export interface Card {
+  chatId: number;
+  messageId: number;
+  /** the confirmation the card is about */
+  quoteId: string;
+  stage: number;
+  text: string;
+  keyboard?: InlineKeyboard | undefined;
+}
+
+/** marks a claimed card whose edit Telegram has not taken yet */
+const PENDING = "pending:";
+
+const hashOf = (text: string, keyboard: unknown) =>
+  createHash("sha256")
+    .update(text)
+    .update("\0")
+    .update(JSON.stringify(keyboard ?? []))
+    .digest("hex");
+
+// edits of one card from this process go one at a time (another process is put right by
+// the check after each edit)
+const inFlight = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = inFlight.get(key) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.catch(() => {});
+  inFlight.set(key, settled);
+  void settled.then(() => {
+    if (inFlight.get(key) === settled) inFlight.delete(key);
+  });
+  return next;
+}
+
+/**
+ * shows a card if it moves the card forward: "edited", "unchanged" (an older or the same
+ * stage), or "gone" (the message can't be edited; the caller sends the text anew)
+ */
+export function showCard(deps: { api: Api; db: Database }, card: Card): Promise<EditResult> {
+  return oneAtATime(`${card.chatId}:${card.messageId}`, () => show(deps, card));
+}
+
+async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditResult> {
+  const keyboard = card.keyboard?.inline_keyboard ?? [];
+  const contentHash = hashOf(card.text, keyboard);
+  // claimed first (so an older stage racing it is not sent), marked shown once Telegram
+  // took the edit: a claim whose edit never happened (a crash, a transport error) is sent
+  // again by the next attempt instead of being taken as shown
+  const pending = `${PENDING}${contentHash}`;
+  const claimed = await deps.db
+    .insert(chatCards)
+    .values({
+      chatId: card.chatId,
+      messageId: card.messageId,
+      quoteId: card.quoteId,
+      rank: card.stage,
+      contentHash: pending,
+      text: card.text,
+      keyboard,
+    })
+    .onConflictDoUpdate({
+      target: [chatCards.chatId, chatCards.messageId],
+      set: {
+        quoteId: card.quoteId,
+        rank: card.stage,
+        contentHash: pending,
+        text: card.text,
+        keyboard,
+        updatedAt: new Date(),
+      },
+      // forward within one confirmation; a fresh quote may take over a card that holds no
+      // order (an expired or refused card offers one in one tap)
+      setWhere: sqlForward(card, contentHash),
+    })
+    .returning({ rank: chatCards.rank });
+  if (claimed.length === 0) return "unchanged";
+  const result = await editMessage(deps.api, {
+    chatId: card.chatId,
+    messageId: card.messageId,
+    text: card.text,
+    keyboard: card.keyboard,
+  });
+  if (result === "gone") return result;
+  await deps.db
+    .update(chatCards)
+    .set({ contentHash })
+    .where(
+      and(
+        eq(chatCards.chatId, card.chatId),
+        eq(chatCards.messageId, card.messageId),
+        eq(chatCards.contentHash, pending),
+      ),
+    );
+  await putRight(deps, card, contentHash);
+  return result;
+}
+
+/** another process may have shown a newer stage before this edit landed: show it again */
+async function putRight(deps: { api: Api; db: Database }, card: Card, sent: string) {
+  const [now] = await deps.db
+    .select()
+    .from(chatCards)
+    .where(and(eq(chatCards.chatId, card.chatId), eq(chatCards.messageId, card.messageId)));
+  if (!now || now.contentHash === sent || now.contentHash === `${PENDING}${sent}`) return;
+  await editMessage(deps.api, {
+    chatId: card.chatId,
+    messageId: card.messageId,
+    text: now.text,
+    keyboard: { inline_keyboard: (now.keyboard ?? []) as InlineKeyboard["inline_keyboard"] },
+  });
+}
+
+/** the stored card may be replaced by this one (see STAGE) */
+function sqlForward(card: Card, contentHash: string) {
+  // the same stage again only with other content, or the same content not yet shown
+  return sql`(${chatCards.quoteId} = ${card.quoteId} and (${chatCards.rank} < ${card.stage} or (${chatCards.rank} = ${card.stage} and ${chatCards.contentHash} <> ${contentHash}))) or (${chatCards.quoteId} <> ${card.quoteId} and ${chatCards.rank} <= ${STAGE.paying})`;
+}

@@ -1,0 +1,66 @@
+import type { OrderDeps } from "../../commerce/orders/deps.ts";
+import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
+import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
+import { wibDateTime, wibTime } from "./format.ts";
+import type { Translate } from "./i18n.ts";
+import { type QuoteView, quoteView } from "./quote-card.ts";
+
+export type QuoteOutcome = { ok: true; quote: QuoteView } | QuoteRefusal;
+
+export interface QuoteRequest {
+  userId: number;
+  chatId: number;
+  productCode: string;
+  destination: string;
+  /** a postpaid bill: runs the supplier inquiry */
+  bill: boolean;
+  /** an admin's test order: sent with testing=true, no money moves */
+  testing?: boolean;
+}
+
+/** a confirmation card's quote as plain JSON (safe to keep in a conversation's log) */
+export async function requestQuote(orders: OrderDeps, r: QuoteRequest): Promise<QuoteOutcome> {
+  const result = r.bill
+    ? await createBillQuote(orders, {
+        userId: r.userId,
+        chatId: r.chatId,
+        productCode: r.productCode,
+        customerNo: r.destination,
+        testing: r.testing,
+      })
+    : await createQuote(orders, {
+        userId: r.userId,
+        chatId: r.chatId,
+        productCode: r.productCode,
+        destination: r.destination,
+        testing: r.testing,
+      });
+  return result.ok ? { ok: true, quote: quoteView(result.quote) } : result;
+}
+
+/** what the buyer is told when no quote could be made */
+export function refusalText(t: Translate, r: QuoteRefusal): string {
+  switch (r.reason) {
+    case "product_unavailable":
+    case "not_for_sale":
+      return t("quote-unavailable");
+    case "invalid_destination":
+      return t("quote-invalid-destination");
+    case "no_bill":
+      return t("bill-none");
+    case "supplier_error":
+      return t("quote-supplier-error");
+    case "bill_already_paid":
+      return billAlreadyPaidText(t, r);
+    case "product_closed":
+      return t("product-closed", { until: wibTime(r.until) });
+  }
+}
+
+/** one bill, one payment: what a second payer is told */
+export function billAlreadyPaidText(t: Translate, r: BillAlreadyPaid): string {
+  const time = wibDateTime(r.at.getTime());
+  return r.state === "success"
+    ? t("bill-already-paid", { time })
+    : t("bill-already-paying", { time });
+}

@@ -1,0 +1,131 @@
+import type { MessageView } from "@kios/bot-api-server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
+import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
+import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
+
+// postpaid bills: inquiry, the bill card with its 5-minute window, paying, an expired
+// window (enforced by the stored inquiry's expiry, moved by the shared ManualClock).
+
+describe("bills", () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness();
+  });
+  afterAll(() => h?.stop());
+
+  /** /start → Tagihan → kind → (product) → number prompt */
+  async function toNumber(u: number, kind: RegExp, product?: RegExp): Promise<number> {
+    const at = h.say(u, "/start");
+    const menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Tagihan/);
+    const kinds = await h.waitMessage(u, /Pilih jenis tagihan/, menu.message_id);
+    await h.tapItem(u, kinds, kind);
+    if (product) {
+      const products = await h.waitMessage(u, /Pilih produk/, kinds.message_id);
+      await h.tapItem(u, products, product);
+      return (await h.waitMessage(u, /Masukkan nomor pelanggan/, products.message_id)).message_id;
+    }
+    return (await h.waitMessage(u, /Masukkan nomor pelanggan/, kinds.message_id)).message_id;
+  }
+
+  async function billCard(u: number, kind: RegExp, number: string, product?: RegExp) {
+    const asked = await toNumber(u, kind, product);
+    const at = h.say(u, number);
+    await h.waitMessage(u, /Mengecek tagihan/, at);
+    expect(asked).toBeGreaterThan(0);
+    return h.waitMessage(u, /Tagihan .*\n/, at);
+  }
+
+  it("shows the bill as a card and pays it", async () => {
+    const u = 5001;
+    h.user(u);
+    await h.fund(u, 2_000_000);
+    const card: MessageView = await billCard(u, /^PLN PASCABAYAR$/, "532100000012");
+    const lines = card.text!.split("\n");
+    expect(lines[0]).toMatch(/^🧾 Tagihan /);
+    expect(card.text).toMatch(/\nNama: .+\n/);
+    expect(card.text).toContain("No. pelanggan: 532100000012");
+    expect(card.text).toMatch(/\nTarif\/Daya: \S+ \/ \d+ VA\n/);
+    expect(card.text).toContain("Lembar tagihan: 2");
+    expect(
+      lines.filter((l) => /^• Periode \S+: Rp[\d.]+ \(denda Rp[\d.]+\)$/.test(l)),
+    ).toHaveLength(2);
+    expect(card.text).toMatch(
+      /\nTagihan: Rp[\d.]+\nBiaya admin: Rp[\d.]+\nTotal bayar: Rp[\d.]+\n/,
+    );
+    expect(card.text).toMatch(/⏱ Bayar sebelum \d{2}:\d{2} WIB \(berlaku 5 menit\)\./);
+    expect(labels(card)).toEqual(["✅ Bayar", "❌ Batal"]);
+    const total = Number(/Total bayar: Rp([\d.]+)/.exec(card.text!)![1]!.replace(/\./g, ""));
+
+    h.tap(u, card, /Bayar/);
+    const order = await vi.waitFor(async () => {
+      const o = (await listUserOrders(h.db, u, { limit: 1, offset: 0 })).items[0];
+      expect(o?.status).toBe("pending");
+      return o!;
+    });
+    expect(order.kind).toBe("bill");
+    const paying = h.chat(u).messages.find((m) => m.message_id === card.message_id)!;
+    expect(paying.text).toContain(`Harga: Rp${total.toLocaleString("id-ID")}`);
+    expect(paying.text).toMatch(/^⏳ Diproses/);
+    await h.sandbox.settleNow();
+    await resolveOrder(h.orders, order.id);
+    const paid = await h.waitEdit(u, card.message_id, /Berhasil/);
+    expect(paid.text).toMatch(/\nSN: [0-9A-F]{32}$/i);
+    await h.waitMessage(u, /Pesanan berhasil/, card.message_id);
+    expect(await walletBalance(h.db, u)).toBe(2_000_000 - total);
+  });
+
+  it("a number without a bill is said so and asked again; bad numbers get a hint", async () => {
+    const u = 5002;
+    h.user(u);
+    await toNumber(u, /^BPJS KESEHATAN$/);
+    let at = h.say(u, "abc");
+    const hint = await h.waitMessage(u, /6–20 digit/, at);
+    expect(hint.text).toContain("Masukkan nomor pelanggan BPJS KESEHATAN.");
+    at = h.say(u, "8888801234567899");
+    const none = await h.waitMessage(u, /Tidak ada tagihan untuk nomor ini/, at);
+    expect(none).toBeDefined();
+    const again = await h.waitMessage(u, /Masukkan nomor pelanggan/, none.message_id);
+    h.tap(u, again, /Batal/);
+    await h.waitMessage(u, /^Dibatalkan\.$/, again.message_id);
+  });
+
+  it("pressing Pay after the 5-minute window says so and re-inquires in one tap", async () => {
+    const u = 5003;
+    h.user(u);
+    await h.fund(u, 2_000_000);
+    const card = await billCard(u, /^PLN PASCABAYAR$/, "532100000010");
+    h.clock.advance(5 * 60_000 + 1_000);
+    h.tap(u, card, /Bayar/);
+    const expired = await h.waitEdit(u, card.message_id, /sudah habis/);
+    expect(expired.text).toBe(
+      "⌛ Waktu pembayaran tagihan (5 menit) sudah habis. Cek ulang tagihan untuk membayar.",
+    );
+    expect(labels(expired)).toEqual(["🔄 Cek ulang tagihan", "❌ Batal"]);
+    expect(await listUserOrders(h.db, u, { limit: 1, offset: 0 })).toMatchObject({ total: 0 });
+    expect(await walletBalance(h.db, u)).toBe(2_000_000);
+
+    h.tap(u, expired, /Cek ulang tagihan/);
+    const fresh = await h.waitEdit(u, card.message_id, /Bayar sebelum/);
+    expect(fresh.text).toContain("No. pelanggan: 532100000010");
+    h.tap(u, fresh, /Bayar/);
+    await vi.waitFor(async () =>
+      expect(await listUserOrders(h.db, u, { limit: 1, offset: 0 })).toMatchObject({ total: 1 }),
+    );
+  });
+
+  it("not enough balance for a bill: the missing amount and how to top up", async () => {
+    const u = 5004;
+    h.user(u);
+    await h.fund(u, 10_000);
+    const card = await billCard(u, /^PLN PASCABAYAR$/, "532100000020");
+    expect(card.text).toMatch(/⚠️ Saldo kurang Rp[\d.]+\. Isi saldo dulu dengan \/deposit\./);
+    h.tap(u, card, /Bayar/);
+    const short = await h.waitEdit(u, card.message_id, /Saldo tidak cukup/);
+    expect(short.text).toMatch(/Kurang: Rp[\d.]+/);
+    h.tap(u, short, /Isi saldo/);
+    await h.waitMessage(u, /Mau isi saldo berapa/, card.message_id);
+  });
+});

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
+import { setTier } from "../../../src/commerce/users.ts";
+import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
+
+// PLN tokens, e-wallets, game vouchers, the reseller quick order, history and /status.
+
+describe("PLN, e-wallet, games, quick order, history", () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness();
+  });
+  afterAll(() => h?.stop());
+
+  const lastOrder = async (u: number) =>
+    (await listUserOrders(h.db, u, { limit: 1, offset: 0 })).items[0]!;
+
+  async function menuEntry(u: number, entry: RegExp) {
+    const at = h.say(u, "/start");
+    const menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, entry);
+    return menu.message_id;
+  }
+
+  it("PLN token: meter → amount → card → token in groups of four", async () => {
+    const u = 4001;
+    h.user(u);
+    await h.fund(u, 100_000);
+    const after = await menuEntry(u, /Token PLN/);
+    await h.waitMessage(u, /nomor meter/, after);
+    let at = h.say(u, "1234");
+    const again = await h.waitMessage(u, /11 atau 12 digit/, at);
+    expect(again.text).toContain("Masukkan nomor meter");
+    at = h.say(u, "1234 5678 901");
+    const list = await h.waitMessage(u, /Pilih nominal token untuk meter 12345678901/, at);
+    expect(labels(list)[0]).toMatch(/^Token PLN [\d.]+ · Rp[\d.]+$/);
+    await h.tapItem(u, list, /^Token PLN 20\.000 ·/);
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
+    expect(card.text).toContain("Produk: Token PLN 20.000");
+    expect(card.text).toContain("Tujuan: 12345678901");
+    h.tap(u, card, /Bayar/);
+    const done = await h.waitEdit(u, card.message_id, /Berhasil/);
+    const order = await lastOrder(u);
+    const [token, name, tarif, daya, kwh] = order.sn!.split("/");
+    const grouped = token!.replace(/(\d{4})(?=\d)/g, "$1 ");
+    expect(done.text).toContain(`Token: ${grouped}`);
+    expect(grouped).toMatch(/^\d{4} \d{4} \d{4} \d{4} \d{4}$/);
+    expect(done.text).toContain(`Nama: ${name}`);
+    expect(done.text).toContain(`Tarif/Daya: ${tarif} / ${daya}`);
+    expect(done.text).toContain(`kWh: ${kwh}`);
+  });
+
+  it("e-wallet: provider → amount → number → card → ✅", async () => {
+    const u = 4002;
+    h.user(u);
+    await h.fund(u, 100_000);
+    const after = await menuEntry(u, /E-Wallet/);
+    const providers = await h.waitMessage(u, /Pilih e-wallet/, after);
+    expect(labels(providers)).toEqual(
+      expect.arrayContaining(["DANA", "GOPAY", "LINKAJA", "OVO", "SHOPEEPAY", "❌ Batal"]),
+    );
+    let at = h.say(u, "GOPAY");
+    const again = await h.waitMessage(u, /pilih dengan tombol/, at);
+    h.tap(u, again, /^GOPAY$/);
+    const amounts = await h.waitMessage(u, /Pilih nominal GOPAY/, again.message_id);
+    await h.tapItem(u, amounts, /^GoPay 50\.000 ·/);
+    const ask = await h.waitMessage(u, /nomor HP akun GOPAY/, amounts.message_id);
+    at = h.say(u, "nomor saya");
+    await h.waitMessage(u, /tidak dikenali/, at);
+    at = h.say(u, "6281234567901");
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).toContain("Produk: GoPay 50.000");
+    expect(card.text).toContain("Tujuan: 081234567901");
+    h.tap(u, card, /Bayar/);
+    const done = await h.waitEdit(u, card.message_id, /Berhasil/);
+    expect(done.text).toMatch(/SN: REF\d{16}/);
+    expect(ask).toBeDefined();
+  });
+
+  it("game voucher with a zone id: game → item → account id → zone → card", async () => {
+    const u = 4003;
+    h.user(u);
+    await h.fund(u, 100_000);
+    const after = await menuEntry(u, /Voucher Game/);
+    const games = await h.waitMessage(u, /Pilih game/, after);
+    await h.tapItem(u, games, /^MOBILE LEGENDS$/);
+    const items = await h.waitMessage(u, /Pilih item MOBILE LEGENDS/, games.message_id);
+    h.tap(u, items, "i:0");
+    await h.waitMessage(u, /Masukkan ID akun MOBILE LEGENDS/, items.message_id);
+    let at = h.say(u, "12 3");
+    await h.waitMessage(u, /ID akun tidak valid/, at);
+    at = h.say(u, "12345678");
+    await h.waitMessage(u, /Zone ID/, at);
+    at = h.say(u, "zona dua");
+    await h.waitMessage(u, /Zone ID harus berupa angka/, at);
+    at = h.say(u, "(2901)");
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).toContain("Tujuan: 12345678(2901)");
+    h.tap(u, card, /Bayar/);
+    const done = await h.waitEdit(u, card.message_id, /Berhasil/);
+    expect(done.text).toMatch(/SN: [0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}$/i);
+  });
+
+  it("a game without zone asks only the account id", async () => {
+    const u = 4004;
+    h.user(u);
+    const after = await menuEntry(u, /Voucher Game/);
+    const games = await h.waitMessage(u, /Pilih game/, after);
+    await h.tapItem(u, games, /^FREE FIRE$/);
+    const items = await h.waitMessage(u, /Pilih item FREE FIRE/, games.message_id);
+    h.tap(u, items, "i:0");
+    await h.waitMessage(u, /Masukkan ID akun FREE FIRE/, items.message_id);
+    const at = h.say(u, "987654901");
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).toContain("Tujuan: 987654901");
+    // no balance at all: the card says so before anything is tried
+    expect(card.text).toMatch(/Saldo kurang Rp[\d.]+\./);
+  });
+
+  it("quick order: resellers get the card at once; customers get the general answer", async () => {
+    const r = 4005;
+    h.user(r);
+    await h.fund(r, 100_000);
+    let at = h.say(r, "TSEL10.081234567901");
+    await h.waitMessage(r, /belum paham/, at);
+    await setTier(h.db, r, "reseller");
+    at = h.say(r, "TSEL10.081234567901");
+    const card = await h.waitMessage(r, /Konfirmasi pembelian/, at);
+    expect(card.text).toContain("Produk: Telkomsel 10.000");
+    h.tap(r, card, /Bayar/);
+    await h.waitEdit(r, card.message_id, /Berhasil/);
+    at = h.say(r, "pln20 12345678901");
+    const pln = await h.waitMessage(r, /Konfirmasi pembelian/, at);
+    expect(pln.text).toContain("Token PLN 20.000");
+    at = h.say(r, "NOPE99.081234567901");
+    await h.waitMessage(r, /Kode produk NOPE99 tidak dikenal/, at);
+    at = h.say(r, "TSEL10.0812");
+    await h.waitMessage(r, /Nomor tujuan tidak sesuai/, at);
+    // resellers see today's spend with their balance
+    at = h.say(r, "/saldo");
+    const saldo = await h.waitMessage(r, /Saldo kamu/, at);
+    expect(saldo.text).toContain("Belanja hari ini: Rp");
+  });
+
+  it("history in pages, details, buy again, back; /status shows only one's own", async () => {
+    const u = 4006;
+    h.user(u);
+    await h.fund(u, 500_000);
+    await setTier(h.db, u, "reseller");
+    for (let i = 0; i < 6; i++) {
+      const at = h.say(u, `TSEL5.08123456790${i === 2 ? 2 : 1}`);
+      const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+      h.tap(u, card, /Bayar/);
+      await h.waitEdit(u, card.message_id, /Berhasil|Gagal/);
+    }
+    let at = h.say(u, "/riwayat");
+    const page1 = await h.waitMessage(u, /Riwayat transaksi \(hal\. 1\/2\)/, at);
+    expect(page1.text!.split("\n")).toHaveLength(6);
+    // newest first: the third purchase (the failed one) is fourth
+    expect(page1.text).toMatch(/\n1\. ✅ Telkomsel 5\.000 · 081234567901 · Rp[\d.]+ · /);
+    expect(page1.text).toMatch(/\n4\. ❌ Telkomsel 5\.000 · 081234567902 · /);
+    expect(labels(page1)).toEqual(expect.arrayContaining(["1/2", "▶️"]));
+    h.tap(u, page1, /^▶️$/);
+    const page2 = await h.waitEdit(u, page1.message_id, /hal\. 2\/2/);
+    expect(page2.text).toMatch(/\n6\. ✅ Telkomsel 5\.000 · 081234567901/);
+    h.tap(u, page2, /^6\. /);
+    const details = await h.waitEdit(u, page1.message_id, /Berhasil|Gagal/);
+    expect(details.text).toMatch(/Waktu: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} WIB/);
+    expect(labels(details)).toEqual(["🔁 Beli lagi", "◀️ Kembali"]);
+    h.tap(u, details, /Beli lagi/);
+    const again = await h.waitMessage(u, /Konfirmasi pembelian/, page1.message_id);
+    expect(again.text).toContain("Tujuan: 081234567901");
+    h.tap(u, details, /Kembali/);
+    await h.waitEdit(u, page1.message_id, /hal\. 2\/2/);
+
+    const order = await lastOrder(u);
+    at = h.say(u, `/status ${order.refId}`);
+    const status = await h.waitMessage(u, new RegExp(`Ref: ${order.refId}`), at);
+    expect(status.text).toMatch(/^✅ Berhasil|^❌ Gagal/);
+    at = h.say(u, "/status");
+    await h.waitMessage(u, /Gunakan: \/status <ref>/, at);
+
+    const other = 4007;
+    h.user(other);
+    at = h.say(other, `/status ${order.refId}`);
+    await h.waitMessage(other, new RegExp(`Transaksi ${order.refId} tidak ditemukan`), at);
+    at = h.say(other, "/riwayat");
+    await h.waitMessage(other, /Belum ada transaksi/, at);
+    expect(await walletBalance(h.db, other)).toBe(0);
+  });
+});
