@@ -9,6 +9,7 @@ import { DEFAULT_BOT } from "@kios/bot-api-server";
 import { systemClock } from "@kios/kit";
 import { Bot } from "grammy";
 import { createNotificationSender } from "../src/bot/notifications/sender.ts";
+import { notificationRenderers } from "../src/bot/renderers.ts";
 import { createI18n } from "../src/bot/ui/i18n.ts";
 import { drainOutbox } from "../src/commerce/notifications/drain.ts";
 import { enqueueNotification } from "../src/commerce/notifications/outbox.ts";
@@ -47,6 +48,7 @@ async function broadcast(concurrency: number | undefined): Promise<Run> {
     i18n: createI18n(),
     adminIds: [],
     logger,
+    renderers: notificationRenderers(),
   });
   try {
     for (let i = 0; i < CHATS; i++) {

@@ -1,9 +1,11 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { conversations, createConversation } from "@grammyjs/conversations";
 import { sequentialize } from "@grammyjs/runner";
-import { Bot, GrammyError, HttpError } from "grammy";
+import { Bot, Composer, GrammyError, HttpError, type Middleware } from "grammy";
 import { adminButtons, adminCommands } from "./admin/index.ts";
 import type { BaseContext, BotContext, FlowContext, KiosBot } from "./context.ts";
+import { adminDepositButtons } from "./deposits/admin-deposits.ts";
+import { adminPayments } from "./deposits/admin-payments.ts";
 import { walletFeature } from "./deposits/balance.ts";
 import { paymentButtons } from "./deposits/qris.ts";
 import type { BotDeps } from "./deps.ts";
@@ -21,11 +23,23 @@ import { checkoutButtons } from "./purchase/card.ts";
 import { quickOrderFeature } from "./purchase/quick-order.ts";
 import { receiptButtons } from "./receipts/button.ts";
 import { receiptSettingsFeature } from "./receipts/settings.ts";
+import { reconciliationButtons, reconciliationCommands } from "./reconciliation/index.ts";
+import { reportButtons, reportCommands } from "./reports/index.ts";
 import { conversationStorage } from "./storage/chat-state.ts";
 import { staleAnswersAreDone } from "./ui/edit.ts";
 import { FLOW_IDS } from "./ui/flow/enter.ts";
 import { htmlByDefault } from "./ui/html.ts";
 import { createI18n, translator } from "./ui/i18n.ts";
+
+/**
+ * what only ADMIN_IDS may reach: for anyone else these updates fall through to the
+ * unknown-command answer, so the bot does not even admit they exist
+ */
+function adminOnly(...middleware: Middleware<BotContext>[]): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.filter((ctx) => ctx.isAdmin).use(...middleware);
+  return composer;
+}
 
 /** how long a flow waits for the user's next step before it lapses */
 const FLOW_IDLE_MS = 60 * 60_000;
@@ -91,7 +105,8 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListButtons(),
     historyButtons(),
     languageButtons(),
-    adminButtons(),
+    // admin buttons, before any flow so a running flow never swallows them
+    adminOnly(adminButtons(), adminDepositButtons(), reconciliationButtons(), reportButtons()),
   );
 
   for (const id of FLOW_IDS) {
@@ -113,7 +128,7 @@ export function createBot(deps: BotDeps): KiosBot {
     historyCommands(),
     priceListCommands(),
     statusFeature(),
-    adminCommands(),
+    adminOnly(adminCommands(), reportCommands(), reconciliationCommands(), adminPayments()),
     quickOrderFeature(),
     fallbackFeature(),
   );

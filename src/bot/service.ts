@@ -3,13 +3,14 @@ import type { UserFromGetMe } from "grammy/types";
 import type { Frontend, FrontendFactory } from "../app/create-app.ts";
 import type { Logger } from "../logger.ts";
 import type { HealthReport } from "../server/create-server.ts";
-import { registerCommands } from "./commands.ts";
 import { createUpdatePipeline } from "./inbox/pipeline.ts";
 import { createTelegramWebhookRoute, setTelegramWebhook } from "./inbox/webhook.ts";
 import { createBot } from "./index.ts";
 import { createNotificationSender } from "./notifications/sender.ts";
+import { notificationRenderers } from "./renderers.ts";
 import { pruneConversations } from "./storage/chat-state.ts";
 import { adoptUpdates, botIdOfToken, inboxStats, pruneHandledUpdates } from "./storage/updates.ts";
+import { registerCommands } from "./ui/commands.ts";
 import { createI18n } from "./ui/i18n.ts";
 import type { Logo } from "./ui/pictures/logo.ts";
 
@@ -101,11 +102,11 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         i18n,
         adminIds: o.adminIds,
         logger: o.logger,
-        orders,
-        payPageUrl: payments?.payPageUrl,
-        topUpStep: payments?.deps.topUpStep,
-        receiptShop: () => o.shopName ?? bot.botInfo.first_name,
-        receiptLogo: o.shopLogo,
+        renderers: notificationRenderers({
+          payPageUrl: payments?.payPageUrl,
+          topUpStep: payments?.deps.topUpStep,
+          receipts: { shop: () => o.shopName ?? bot.botInfo.first_name, logo: o.shopLogo },
+        }),
       }),
       async health(): Promise<HealthReport["checks"]> {
         if (!pipeline) return {};

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 
@@ -77,4 +77,14 @@ export async function setLanguage(
 /** the bot was blocked by this user: broadcasts skip them until they write again */
 export async function markBlocked(exec: Executor, telegramId: number): Promise<void> {
   await exec.update(users).set({ blockedAt: sql`now()` }).where(eq(users.telegramId, telegramId));
+}
+
+/** telegram ids of everyone who has not blocked the bot, for broadcasts */
+export async function reachableUserIds(db: Executor): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.telegramId })
+    .from(users)
+    .where(isNull(users.blockedAt))
+    .orderBy(users.telegramId);
+  return rows.map((r) => r.id);
 }

@@ -10,6 +10,7 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { createUpdatePipeline, type UpdatePipeline } from "../../src/bot/inbox/pipeline.ts";
 import { createBot } from "../../src/bot/index.ts";
 import { createNotificationSender } from "../../src/bot/notifications/sender.ts";
+import { notificationRenderers } from "../../src/bot/renderers.ts";
 import { createI18n } from "../../src/bot/ui/i18n.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
 import { drainOutbox } from "../../src/commerce/notifications/drain.ts";
@@ -130,7 +131,14 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
 
   async function boot() {
     bot = createBot(deps);
-    sendNotification = createNotificationSender({ api: bot.api, db, i18n, adminIds, logger });
+    sendNotification = createNotificationSender({
+      api: bot.api,
+      db,
+      i18n,
+      adminIds,
+      logger,
+      renderers: notificationRenderers(),
+    });
     // the production path: polled into the inbox, drained from it
     pipeline = createUpdatePipeline({
       bot,

@@ -1,8 +1,8 @@
 import { Composer } from "grammy";
 import { enqueueNotification } from "../../commerce/notifications/outbox.ts";
+import { reachableUserIds } from "../../commerce/users.ts";
 import type { BotContext } from "../context.ts";
 import { kick } from "../ui/kick.ts";
-import { reachableUserIds } from "../ui/queries.ts";
 
 /** the longest broadcast text (Telegram's message limit) */
 const BROADCAST_MAX = 4096;

@@ -1,8 +1,11 @@
 import { Readable } from "node:stream";
-import { and, count, eq, gte, lt } from "drizzle-orm";
 import { Composer, InputFile } from "grammy";
-import { exportedOrders, exportFile, wibMonth } from "../../commerce/orders/export.ts";
-import { orders } from "../../db/schema.ts";
+import {
+  exportedOrderCount,
+  exportedOrders,
+  exportFile,
+  wibMonth,
+} from "../../commerce/orders/export.ts";
 import type { BotContext } from "../context.ts";
 import { words } from "../ui/args.ts";
 
@@ -17,17 +20,7 @@ export function adminExport(): Composer<BotContext> {
       return;
     }
     const db = ctx.deps.orders.db;
-    const [row] = await db
-      .select({ n: count() })
-      .from(orders)
-      .where(
-        and(
-          gte(orders.createdAt, period.from),
-          lt(orders.createdAt, period.to),
-          eq(orders.testing, false),
-        ),
-      );
-    const n = Number(row?.n ?? 0);
+    const n = await exportedOrderCount(db, period);
     if (n === 0) {
       await ctx.reply(ctx.t("admin-export-empty", { month }));
       return;

@@ -4,7 +4,6 @@ import { getOrder, openOrders } from "../../commerce/orders/queries.ts";
 import { resolveOrder } from "../../commerce/orders/resolve.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { BotContext } from "../context.ts";
-import { statsText } from "../reports/daily.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { editMessage } from "../ui/edit.ts";
 import { openOrderLine } from "./order-lines.ts";
@@ -13,11 +12,6 @@ const PENDING_LIMIT = 10;
 
 export function adminOrders(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-
-  composer.command("stats", async (ctx) => {
-    const now = new Date(ctx.deps.orders.clock.now());
-    await ctx.reply(await statsText(ctx.deps.orders.db, ctx.t, now));
-  });
 
   composer.command("pending", async (ctx) => {
     const open = await openOrders(ctx.deps.orders.db, { limit: PENDING_LIMIT });

@@ -1,9 +1,9 @@
 import { Composer } from "grammy";
 import { productByCode } from "../../commerce/catalogue/queries.ts";
+import { parseQuickOrder } from "../../commerce/orders/quick-order.ts";
 import type { BotContext } from "../context.ts";
-import { offerQuote } from "../purchase/card.ts";
-import { QUICK_ORDER } from "../purchase/quick-order.ts";
 import { escapeHtml } from "../ui/format.ts";
+import { offerQuote } from "../ui/quotes.ts";
 
 /**
  * /test CODE.DESTINATION: an admin tries a product end to end in the supplier's testing
@@ -12,12 +12,12 @@ import { escapeHtml } from "../ui/format.ts";
 export function adminTestOrder(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("test", async (ctx) => {
-    const m = QUICK_ORDER.exec(ctx.match);
+    const m = parseQuickOrder(ctx.match);
     if (!m) {
       await ctx.reply(ctx.t("admin-test-usage"));
       return;
     }
-    const code = m[1]!.toUpperCase();
+    const code = m.code.toUpperCase();
     const item = await productByCode(ctx.deps.orders.db, code, { tier: "customer" });
     if (!item) {
       await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }));
@@ -26,7 +26,7 @@ export function adminTestOrder(): Composer<BotContext> {
     if (item.type === "pasca") await ctx.reply(ctx.t("bill-checking"));
     await offerQuote(ctx, {
       productCode: item.code,
-      destination: m[2]!,
+      destination: m.destination,
       bill: item.type === "pasca",
       testing: true,
     });

@@ -29,6 +29,16 @@ export function walletFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command("saldo", showBalance);
+  // the main menu's Saldo (home/menu.ts passes it on)
+  composer.callbackQuery(cb(CB.menu, "saldo"), async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await showBalance(ctx);
+  });
+  // "top up" on a card or a balance message: the deposit flow
+  composer.callbackQuery(CB.topUp, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await enterFlow(ctx, "deposit");
+  });
 
   composer.command(["deposit", "topup"], async (ctx) => {
     const arg = ctx.match.trim();

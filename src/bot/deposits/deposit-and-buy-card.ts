@@ -1,9 +1,9 @@
 import { InlineKeyboard } from "grammy";
+import type { QuoteSummary } from "../../commerce/orders/quotes.ts";
 import { topUpAmount } from "../../commerce/payments/deps.ts";
 import { CB, cb } from "../ui/callback-data.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
-import type { QuoteSummary } from "../ui/queries.ts";
 
 // a card whose "Top up and buy" ended without paying it (refused, no answer, the QR expired,
 // cancelled or declined): it says what happened and offers the way forward, Pay once the

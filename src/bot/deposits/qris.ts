@@ -1,5 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
+import { findUserQuote } from "../../commerce/orders/quotes.ts";
 import { topUpAmount } from "../../commerce/payments/deps.ts";
 import { paymentForQuote } from "../../commerce/payments/payments.ts";
 import { cancelPayment } from "../../commerce/payments/resolve.ts";
@@ -9,7 +10,6 @@ import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { STAGE, showCard } from "../ui/cards.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
-import { findQuote } from "../ui/queries.ts";
 import { topUpEndedCard } from "./deposit-and-buy-card.ts";
 import { depositCreatedText, depositRefusedText } from "./deposit-view.ts";
 import { startDeposit } from "./manual.ts";
@@ -107,7 +107,9 @@ export function paymentButtons(): Composer<BotContext> {
   composer.callbackQuery(cbPattern(CB.topUpAndBuy), async (ctx) => {
     const payments = ctx.deps.payments;
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId ? await findQuote(ctx.deps.orders.db, quoteId, ctx.from.id) : undefined;
+    const quote = quoteId
+      ? await findUserQuote(ctx.deps.orders.db, quoteId, ctx.from.id)
+      : undefined;
     const message = ctx.callbackQuery.message;
     if (!payments || !quote || !message) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });

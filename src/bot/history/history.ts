@@ -1,13 +1,13 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { getOrder, listUserOrders } from "../../commerce/orders/queries.ts";
 import type { BotContext } from "../context.ts";
-import { offerQuote } from "../purchase/card.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { editPressed } from "../ui/edit.ts";
 import { rupiah, wibDateTime } from "../ui/format.ts";
 import { PLAIN } from "../ui/html.ts";
 import { addPageNav, clampPage, pageCount } from "../ui/keyboards/paging.ts";
 import { orderDetails, statusIcon } from "../ui/order-card.ts";
+import { offerQuote } from "../ui/quotes.ts";
 
 const HISTORY_PAGE_SIZE = 5;
 
@@ -56,6 +56,11 @@ export async function showHistory(ctx: BotContext, page: number, edit: boolean):
 export function historyCommands(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command(["riwayat", "history"], (ctx) => showHistory(ctx, 0, false));
+  // the main menu's Riwayat (home/menu.ts passes it on)
+  composer.callbackQuery(cb(CB.menu, "history"), async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await showHistory(ctx, 0, false);
+  });
   return composer;
 }
 

@@ -1,22 +1,24 @@
 import { Composer } from "grammy";
 import { catalogueReady } from "../../commerce/catalogue/queries.ts";
 import type { BotContext } from "../context.ts";
-import { showBalance } from "../deposits/balance.ts";
-import { showHistory } from "../history/history.ts";
 import { CB, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { enterFlow } from "../ui/flow/enter.ts";
 import { isMenuEntry } from "../ui/keyboards/main-menu.ts";
 import { showHelp } from "./start.ts";
 
-/** the main menu's buttons (a purchase flow, or a view) and the top-up button */
+/**
+ * the main menu's buttons: a purchase flow, or help. Saldo and Riwayat belong to their own
+ * features (deposits, history), which answer their entries after this one passes them on.
+ */
 export function menuFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.callbackQuery(cbPattern(CB.menu), async (ctx) => {
+  composer.callbackQuery(cbPattern(CB.menu), async (ctx, next) => {
     const entry = parseCb(ctx.callbackQuery.data)?.parts[0];
     if (!isMenuEntry(entry)) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
     }
+    if (entry === "saldo" || entry === "history") return next();
     await ctx.answerCallbackQuery();
     switch (entry) {
       case "pulsa":
@@ -29,18 +31,9 @@ export function menuFeature(): Composer<BotContext> {
           return;
         }
         return enterFlow(ctx, entry);
-      case "saldo":
-        return showBalance(ctx);
-      case "history":
-        return showHistory(ctx, 0, false);
       case "help":
         return showHelp(ctx);
     }
-  });
-  // "top up" on a card or a balance message: the deposit flow
-  composer.callbackQuery(CB.topUp, async (ctx) => {
-    await ctx.answerCallbackQuery();
-    await enterFlow(ctx, "deposit");
   });
   return composer;
 }

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
-import { registerAdminCommands } from "../commands.ts";
 import type { BotContext } from "../context.ts";
+import { registerAdminCommands } from "../ui/commands.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { mainMenuKeyboard } from "../ui/keyboards/main-menu.ts";
 

@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { cancelQuote } from "../../commerce/orders/cancel.ts";
 import { confirmQuote } from "../../commerce/orders/place.ts";
+import { findUserQuote } from "../../commerce/orders/quotes.ts";
 import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
 import { topUpAmount } from "../../commerce/payments/deps.ts";
 import type { BotContext } from "../context.ts";
@@ -9,47 +10,12 @@ import { STAGE, showCard } from "../ui/cards.ts";
 import { editMessage } from "../ui/edit.ts";
 import { escapeHtml, rupiah, wibTime } from "../ui/format.ts";
 import { orderCard } from "../ui/order-card.ts";
-import { findQuote } from "../ui/queries.ts";
 import { quoteCard } from "../ui/quote-card.ts";
-import { billAlreadyPaidText, refusalText, requestQuote } from "../ui/quotes.ts";
+import { billAlreadyPaidText, offerQuote } from "../ui/quotes.ts";
 
 // the confirmation card and what its buttons do. A card is a stored quote, so its buttons
 // work from any message at any time (also after a restart and while another flow runs):
 // Pay is idempotent per quote, an expired card offers a fresh quote in one tap.
-
-/** prices a product for a destination and shows the card (a new message, or this one) */
-export async function offerQuote(
-  ctx: BotContext,
-  r: { productCode: string; destination: string; bill: boolean; testing?: boolean },
-  edit = false,
-): Promise<void> {
-  const outcome = await requestQuote(ctx.deps.orders, {
-    userId: ctx.from!.id,
-    chatId: ctx.chat!.id,
-    ...r,
-  });
-  const message = ctx.callbackQuery?.message;
-  const send = async (text: string, keyboard?: InlineKeyboard) => {
-    if (edit && message) {
-      const shown = await editMessage(ctx.api, {
-        chatId: message.chat.id,
-        messageId: message.message_id,
-        text,
-        keyboard,
-        shown: message,
-      });
-      if (shown !== "gone") return;
-    }
-    await ctx.reply(text, { reply_markup: keyboard });
-  };
-  if (!outcome.ok) {
-    const extra = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
-    await send(refusalText(ctx.t, outcome) + extra);
-    return;
-  }
-  const card = quoteCard(ctx.t, outcome.quote);
-  await send(card.text, card.keyboard);
-}
 
 /** shows a stage of the pressed card (forward only, see cards.ts) */
 async function showStage(
@@ -150,7 +116,9 @@ export function checkoutButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.pay), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId ? await findQuote(ctx.deps.orders.db, quoteId, ctx.from.id) : undefined;
+    const quote = quoteId
+      ? await findUserQuote(ctx.deps.orders.db, quoteId, ctx.from.id)
+      : undefined;
     if (!quote) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
@@ -208,7 +176,9 @@ export function checkoutButtons(): Composer<BotContext> {
   // a fresh quote (or a fresh bill inquiry) for the same product and destination
   composer.callbackQuery(cbPattern(CB.requote), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId ? await findQuote(ctx.deps.orders.db, quoteId, ctx.from.id) : undefined;
+    const quote = quoteId
+      ? await findUserQuote(ctx.deps.orders.db, quoteId, ctx.from.id)
+      : undefined;
     if (!quote) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;

@@ -1,11 +1,9 @@
 import { Composer } from "grammy";
 import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
+import { QUICK_ORDER } from "../../commerce/orders/quick-order.ts";
 import type { BotContext } from "../context.ts";
 import { escapeHtml } from "../ui/format.ts";
-import { offerQuote } from "./card.ts";
-
-/** "CODE.DESTINATION" or "CODE DESTINATION" */
-export const QUICK_ORDER = /^\s*([A-Za-z0-9_-]{2,32})(?:\.|\s+)(\S{4,64})\s*$/;
+import { offerQuote } from "../ui/quotes.ts";
 
 /** resellers type CODE.DESTINATION and get the confirmation card at once */
 export function quickOrderFeature(): Composer<BotContext> {

@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
 import { type Api, InputFile } from "grammy";
+import { findInquiry } from "../../commerce/orders/bills.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import type { Database } from "../../db/client.ts";
-import { inquiries } from "../../db/schema.ts";
-import type { BillDetails } from "../../supplier/types.ts";
 import type { Translate } from "../ui/i18n.ts";
 import type { Logo } from "../ui/pictures/logo.ts";
 import { type BillInquiry, receiptOf } from "./receipt.ts";
@@ -29,8 +27,7 @@ export async function sendReceipt(
   const { order } = r;
   let bill: BillInquiry | undefined;
   if (order.kind === "bill" && order.inquiryId !== null) {
-    const [inquiry] = await db.select().from(inquiries).where(eq(inquiries.id, order.inquiryId));
-    if (inquiry) bill = { ...inquiry, details: inquiry.details as BillDetails | null };
+    bill = await findInquiry(db, order.inquiryId);
   }
   const settings = await receiptSettingsOf(db, order.userId);
   const png = await receiptPng(

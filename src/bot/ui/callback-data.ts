@@ -79,12 +79,12 @@ export function cb(prefix: CallbackPrefix, ...parts: Array<string | number>): st
   return data;
 }
 
-export interface ParsedSupplierReport {
+export interface ParsedCallbackData {
   prefix: string;
   parts: string[];
 }
 
-export function parseCb(data: string | undefined): ParsedSupplierReport | undefined {
+export function parseCb(data: string | undefined): ParsedCallbackData | undefined {
   if (!data) return undefined;
   const [prefix, ...parts] = data.split(":");
   if (!prefix) return undefined;

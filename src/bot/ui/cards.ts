@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
 import type { Api, InlineKeyboard } from "grammy";
 import type { Database } from "../../db/client.ts";
-import { chatCards } from "../../db/schema.ts";
+import { claimCard, markCardShown, shownCard } from "../storage/cards.ts";
 import { type EditResult, editMessage } from "./edit.ts";
 
 // a purchase's card (the message that goes quote → ⏳ → ✅/❌) only moves forward, whoever
@@ -74,33 +73,12 @@ async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditR
   // took the edit: a claim whose edit never happened (a crash, a transport error) is sent
   // again by the next attempt instead of being taken as shown
   const pending = `${PENDING}${contentHash}`;
-  const claimed = await deps.db
-    .insert(chatCards)
-    .values({
-      chatId: card.chatId,
-      messageId: card.messageId,
-      quoteId: card.quoteId,
-      rank: card.stage,
-      contentHash: pending,
-      text: card.text,
-      keyboard,
-    })
-    .onConflictDoUpdate({
-      target: [chatCards.chatId, chatCards.messageId],
-      set: {
-        quoteId: card.quoteId,
-        rank: card.stage,
-        contentHash: pending,
-        text: card.text,
-        keyboard,
-        updatedAt: new Date(),
-      },
-      // forward within one confirmation; a fresh quote may take over a card that holds no
-      // order (an expired or refused card offers one in one tap)
-      setWhere: sqlForward(card, contentHash),
-    })
-    .returning({ rank: chatCards.rank });
-  if (claimed.length === 0) return "unchanged";
+  const claimed = await claimCard(
+    deps.db,
+    { ...card, keyboard },
+    { pending, contentHash, takeOverBelow: STAGE.paying },
+  );
+  if (!claimed) return "unchanged";
   const result = await editMessage(deps.api, {
     chatId: card.chatId,
     messageId: card.messageId,
@@ -108,26 +86,14 @@ async function show(deps: { api: Api; db: Database }, card: Card): Promise<EditR
     keyboard: card.keyboard,
   });
   if (result === "gone") return result;
-  await deps.db
-    .update(chatCards)
-    .set({ contentHash })
-    .where(
-      and(
-        eq(chatCards.chatId, card.chatId),
-        eq(chatCards.messageId, card.messageId),
-        eq(chatCards.contentHash, pending),
-      ),
-    );
+  await markCardShown(deps.db, card, pending, contentHash);
   await putRight(deps, card, contentHash);
   return result;
 }
 
 /** another process may have shown a newer stage before this edit landed: show it again */
 async function putRight(deps: { api: Api; db: Database }, card: Card, sent: string) {
-  const [now] = await deps.db
-    .select()
-    .from(chatCards)
-    .where(and(eq(chatCards.chatId, card.chatId), eq(chatCards.messageId, card.messageId)));
+  const now = await shownCard(deps.db, card);
   if (!now || now.contentHash === sent || now.contentHash === `${PENDING}${sent}`) return;
   await editMessage(deps.api, {
     chatId: card.chatId,
@@ -135,10 +101,4 @@ async function putRight(deps: { api: Api; db: Database }, card: Card, sent: stri
     text: now.text,
     keyboard: { inline_keyboard: (now.keyboard ?? []) as InlineKeyboard["inline_keyboard"] },
   });
-}
-
-/** the stored card may be replaced by this one (see STAGE) */
-function sqlForward(card: Card, contentHash: string) {
-  // the same stage again only with other content, or the same content not yet shown
-  return sql`(${chatCards.quoteId} = ${card.quoteId} and (${chatCards.rank} < ${card.stage} or (${chatCards.rank} = ${card.stage} and ${chatCards.contentHash} <> ${contentHash}))) or (${chatCards.quoteId} <> ${card.quoteId} and ${chatCards.rank} <= ${STAGE.paying})`;
 }

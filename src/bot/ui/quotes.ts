@@ -1,9 +1,12 @@
+import type { InlineKeyboard } from "grammy";
 import type { OrderDeps } from "../../commerce/orders/deps.ts";
 import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
 import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
-import { wibDateTime, wibTime } from "./format.ts";
+import type { BotContext } from "../context.ts";
+import { editMessage } from "./edit.ts";
+import { escapeHtml, wibDateTime, wibTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
-import { type QuoteView, quoteView } from "./quote-card.ts";
+import { type QuoteView, quoteCard, quoteView } from "./quote-card.ts";
 
 export type QuoteOutcome = { ok: true; quote: QuoteView } | QuoteRefusal;
 
@@ -63,4 +66,38 @@ export function billAlreadyPaidText(t: Translate, r: BillAlreadyPaid): string {
   return r.state === "success"
     ? t("bill-already-paid", { time })
     : t("bill-already-paying", { time });
+}
+
+/** prices a product for a destination and shows the card (a new message, or this one) */
+export async function offerQuote(
+  ctx: BotContext,
+  r: { productCode: string; destination: string; bill: boolean; testing?: boolean },
+  edit = false,
+): Promise<void> {
+  const outcome = await requestQuote(ctx.deps.orders, {
+    userId: ctx.from!.id,
+    chatId: ctx.chat!.id,
+    ...r,
+  });
+  const message = ctx.callbackQuery?.message;
+  const send = async (text: string, keyboard?: InlineKeyboard) => {
+    if (edit && message) {
+      const shown = await editMessage(ctx.api, {
+        chatId: message.chat.id,
+        messageId: message.message_id,
+        text,
+        keyboard,
+        shown: message,
+      });
+      if (shown !== "gone") return;
+    }
+    await ctx.reply(text, { reply_markup: keyboard });
+  };
+  if (!outcome.ok) {
+    const extra = outcome.reason === "no_bill" ? `\n${escapeHtml(outcome.message)}` : "";
+    await send(refusalText(ctx.t, outcome) + extra);
+    return;
+  }
+  const card = quoteCard(ctx.t, outcome.quote);
+  await send(card.text, card.keyboard);
 }

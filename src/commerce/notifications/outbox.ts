@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { notifications } from "../../db/schema.ts";
+import type { StoredQuoteRefusal } from "../orders/types.ts";
 
 // messages owed to chats, written in the same transaction as the change they report, so
 // a crash can neither lose one nor (with the claim below) send one twice.
@@ -20,8 +21,11 @@ export type NotificationPayload =
   | { type: "payment_final"; paymentId: number }
   /** the gateway says a payment was paid with another amount than asked: nothing credited */
   | { type: "payment_mismatch"; paymentId: number }
-  /** a paid "Top up and buy" could not buy its card (the price moved, it was cancelled…) */
-  | { type: "payment_purchase"; paymentId: number }
+  /**
+   * a paid "deposit and buy" bought its card, or could not (cancelled, the price moved…);
+   * then `fresh` is the fresh card the engine made for it, or why none could be made
+   */
+  | { type: "payment_purchase"; paymentId: number; fresh?: FreshCard }
   /** a supplier balance check found money moved that kios's records don't explain */
   | { type: "supplier_drift"; checkId: number }
   /** the supplier balance (as last read, less what was sent since) runs low */
@@ -44,6 +48,9 @@ export type NotificationPayload =
       until: number;
       reason: "inactive" | "failing";
     };
+
+/** the fresh quote a stale card was replaced by, or why there is none */
+export type FreshCard = { quoteId: string } | { refusal: StoredQuoteRefusal };
 
 export interface Notification {
   id: number;

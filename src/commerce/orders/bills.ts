@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
+import { inquiries, orders } from "../../db/schema.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 import type { BillAlreadyPaid, Order } from "./types.ts";
 
@@ -48,4 +48,10 @@ export function alreadyPaid(payment: Order): BillAlreadyPaid {
         at: payment.finalAt ?? payment.updatedAt,
       }
     : { ok: false, reason: "bill_already_paid", state: "open", at: payment.createdAt };
+}
+
+/** a bill's inquiry as stored: what the supplier said the bill holds */
+export async function findInquiry(exec: Executor, inquiryId: number) {
+  const [inquiry] = await exec.select().from(inquiries).where(eq(inquiries.id, inquiryId));
+  return inquiry ? { ...inquiry, details: inquiry.details as BillDetails | null } : undefined;
 }

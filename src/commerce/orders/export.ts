@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify";
-import { and, asc, eq, gt, gte, lt } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, lt } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 
@@ -46,6 +46,24 @@ export const EXPORT_COLUMNS: (keyof ExportedOrder)[] = [
 const PAGE = 1_000;
 
 /** the real orders (not tests) created in [from, to), oldest first, a page at a time */
+/** how many orders a period's export holds (test orders are left out, as in the file) */
+export async function exportedOrderCount(
+  db: Executor,
+  period: { from: Date; to: Date },
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(orders)
+    .where(
+      and(
+        gte(orders.createdAt, period.from),
+        lt(orders.createdAt, period.to),
+        eq(orders.testing, false),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
 export async function* exportedOrders(
   db: Executor,
   period: { from: Date; to: Date },

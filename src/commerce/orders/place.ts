@@ -3,12 +3,12 @@ import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
-import { alertLowBalance } from "../reconciliation/balance-check.ts";
 import {
   type KnownSupplierBalance,
   knownSupplierBalance,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
+import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderDeps } from "./deps.ts";

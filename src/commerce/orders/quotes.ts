@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { inquiries, quotes } from "../../db/schema.ts";
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { inquiries, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
-import { SupplierError } from "../../supplier/types.ts";
+import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
 import { priceFor } from "../catalogue/prices.ts";
 import { productByCode } from "../catalogue/queries.ts";
@@ -10,7 +12,7 @@ import { walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import type { OrderDeps } from "./deps.ts";
 import { normaliseDestination } from "./destination.ts";
-import type { OrderKind, QuoteResult } from "./types.ts";
+import type { OrderKind, Quote, QuoteRefusal, QuoteResult, StoredQuoteRefusal } from "./types.ts";
 
 /** how long a price on a confirmation card holds */
 const QUOTE_TTL_MS = 10 * 60_000;
@@ -193,4 +195,117 @@ export async function createBillQuote(
       },
     },
   };
+}
+
+export interface QuoteSummary {
+  id: string;
+  kind: "prepaid" | "game" | "bill";
+  productCode: string;
+  productName: string;
+  destination: string;
+  price: number;
+  expiresAt: Date;
+  /** an admin's test quote: its fresh quote must be a test too */
+  testing: boolean;
+  /** the buyer cancelled the card */
+  cancelledAt: Date | null;
+}
+
+/** one of this user's quotes (another user's is simply not found) */
+export async function findUserQuote(
+  db: Executor,
+  quoteId: string,
+  userId: number,
+): Promise<QuoteSummary | undefined> {
+  const [row] = await db
+    .select({
+      id: quotes.id,
+      kind: quotes.kind,
+      productCode: quotes.productCode,
+      productName: products.name,
+      destination: quotes.destination,
+      price: quotes.price,
+      expiresAt: quotes.expiresAt,
+      testing: quotes.testing,
+      cancelledAt: quotes.cancelledAt,
+    })
+    .from(quotes)
+    .innerJoin(products, eq(products.code, quotes.productCode))
+    .where(and(eq(quotes.id, quoteId), eq(quotes.userId, userId)));
+  return row;
+}
+
+/** a quote as stored, with the buyer's wallet as it is now: what its card shows */
+export async function loadQuote(db: Executor, quoteId: string): Promise<Quote | undefined> {
+  const [row] = await db
+    .select({ quote: quotes, productName: products.name, inquiry: inquiries })
+    .from(quotes)
+    .innerJoin(products, eq(products.code, quotes.productCode))
+    .leftJoin(inquiries, eq(inquiries.id, quotes.inquiryId))
+    .where(eq(quotes.id, quoteId));
+  if (!row) return undefined;
+  const { quote, inquiry } = row;
+  const balance = await walletBalance(db, quote.userId);
+  return {
+    id: quote.id,
+    kind: quote.kind,
+    productCode: quote.productCode,
+    productName: row.productName,
+    destination: quote.destination,
+    price: quote.price,
+    testing: quote.testing,
+    expiresAt: quote.expiresAt,
+    balance,
+    balanceAfter: quote.testing ? balance : balance - quote.price,
+    bill: inquiry
+      ? {
+          inquiryId: inquiry.id,
+          refId: inquiry.refId,
+          customerName: inquiry.customerName,
+          tagihan: inquiry.tagihan,
+          admin: quote.price - inquiry.tagihan,
+          details: (inquiry.details as BillDetails | null) ?? undefined,
+        }
+      : undefined,
+  };
+}
+
+export function storedRefusal(r: QuoteRefusal): StoredQuoteRefusal {
+  return r.reason === "bill_already_paid" ? { ...r, at: r.at.getTime() } : r;
+}
+
+export function revivedRefusal(r: StoredQuoteRefusal): QuoteRefusal {
+  return r.reason === "bill_already_paid" ? { ...r, at: new Date(r.at) } : r;
+}
+
+/**
+ * a fresh quote for the same product and destination as one that can no longer be paid
+ * (its price moved, it ran out): a bill is inquired afresh. An admin's test stays a test.
+ */
+export async function requote(
+  deps: OrderDeps,
+  old: {
+    userId: number;
+    chatId: number;
+    productCode: string;
+    destination: string;
+    kind: OrderKind;
+    testing: boolean;
+  },
+): Promise<QuoteResult> {
+  return old.kind === "bill"
+    ? createBillQuote(deps, {
+        userId: old.userId,
+        chatId: old.chatId,
+        productCode: old.productCode,
+        customerNo: old.destination,
+        testing: old.testing,
+      })
+    : createQuote(deps, {
+        userId: old.userId,
+        chatId: old.chatId,
+        productCode: old.productCode,
+        destination: old.destination,
+        testing: old.testing,
+      });
 }

@@ -47,6 +47,11 @@ export type QuoteRefusal =
   | { ok: false; reason: "supplier_error"; message: string }
   | BillAlreadyPaid;
 
+/** a refusal as a notification's payload keeps it (JSON: a time as Unix ms) */
+export type StoredQuoteRefusal =
+  | Exclude<QuoteRefusal, BillAlreadyPaid>
+  | (Omit<BillAlreadyPaid, "at"> & { at: number });
+
 /** one bill, one payment: this bill has a payment that is open or done */
 export interface BillAlreadyPaid {
   ok: false;

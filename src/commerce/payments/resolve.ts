@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { paymentNotifications, payments } from "../../db/schema.ts";
 import { GatewayError, type GatewayPaymentStatus } from "../../gateway/types.ts";
-import { enqueueNotification } from "../notifications/outbox.ts";
+import { enqueueNotification, type FreshCard } from "../notifications/outbox.ts";
 import { cancelQuote } from "../orders/cancel.ts";
 import { confirmQuote } from "../orders/place.ts";
+import { findUserQuote, requote, storedRefusal } from "../orders/quotes.ts";
 import { nextPaymentCheckDelay, type PaymentDeps } from "./deps.ts";
 import {
   type ApplyResult,
@@ -115,6 +116,8 @@ export async function completePurchase(deps: PaymentDeps, payment: Payment): Pro
     : result.reason === "quote_cancelled"
       ? "cancelled"
       : "fresh_card";
+  // the price moved or the card ran out: the money waits in the wallet, with a fresh card
+  const fresh = purchase === "fresh_card" ? await freshCard(deps, payment) : undefined;
   const [done] = await deps.orders.db.transaction(async (tx) => {
     const rows = await tx
       .update(payments)
@@ -126,7 +129,7 @@ export async function completePurchase(deps: PaymentDeps, payment: Payment): Pro
         key: `payment:${payment.id}:purchase`,
         chatId: payment.chatId,
         messageId: payment.cardMessageId,
-        payload: { type: "payment_purchase", paymentId: payment.id },
+        payload: { type: "payment_purchase", paymentId: payment.id, fresh },
       });
     }
     return rows;
@@ -134,6 +137,22 @@ export async function completePurchase(deps: PaymentDeps, payment: Payment): Pro
   if (done) await deps.orders.jobs?.kickNotifications();
   deps.orders.logger.info({ paymentId: payment.id, purchase }, "top-up and buy");
   return done ?? (await getPayment(deps.orders.db, payment.id)) ?? payment;
+}
+
+/** the fresh quote a paid "deposit and buy" offers when its own card could not be bought */
+async function freshCard(deps: PaymentDeps, payment: Payment): Promise<FreshCard | undefined> {
+  if (!payment.quoteId) return undefined;
+  const stale = await findUserQuote(deps.orders.db, payment.quoteId, payment.userId);
+  if (!stale) return undefined;
+  const outcome = await requote(deps.orders, {
+    userId: payment.userId,
+    chatId: payment.chatId,
+    productCode: stale.productCode,
+    destination: stale.destination,
+    kind: stale.kind,
+    testing: stale.testing,
+  });
+  return outcome.ok ? { quoteId: outcome.quote.id } : { refusal: storedRefusal(outcome) };
 }
 
 export type CancelPaymentResult =

@@ -7,6 +7,7 @@ import type { Supplier } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderDeps } from "../orders/deps.ts";
 import { resolveOrder } from "../orders/resolve.ts";
+import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { inFlightPart, withinBand } from "./in-flight.ts";
 import { lockReconciliation } from "./lock.ts";
 
@@ -241,18 +242,6 @@ export async function settleOpenOrders(orders: OrderDeps, concurrency = 5): Prom
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
-}
-
-/** tells an admin the supplier balance runs low: once per reading */
-export async function alertLowBalance(
-  exec: Executor,
-  a: { checkId: number; known: number; adminId: number },
-): Promise<void> {
-  await enqueueNotification(exec, {
-    key: `recon:${a.checkId}:low:${a.adminId}`,
-    chatId: a.adminId,
-    payload: { type: "supplier_low_balance", checkId: a.checkId, known: a.known },
-  });
 }
 
 export interface WindowOrder {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerCommands } from "../../../src/bot/commands.ts";
+import { registerCommands } from "../../../src/bot/ui/commands.ts";
 import { createI18n } from "../../../src/bot/ui/i18n.ts";
 import { findUser, setTier } from "../../../src/commerce/users.ts";
 import {

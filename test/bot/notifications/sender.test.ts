@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createNotificationSender } from "../../../src/bot/notifications/sender.ts";
+import { notificationRenderers } from "../../../src/bot/renderers.ts";
 import { createI18n } from "../../../src/bot/ui/i18n.ts";
 import type { Notification } from "../../../src/commerce/notifications/outbox.ts";
 import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
@@ -23,6 +24,7 @@ describe("send", () => {
       db: h.db,
       i18n: createI18n(),
       adminIds: [ADMIN_ID],
+      renderers: notificationRenderers(),
     });
   });
   afterAll(() => h?.stop());

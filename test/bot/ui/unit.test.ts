@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { parseCustomerNo } from "../../../src/bot/bills/flow.ts";
 import { needsZone, parseGameId, parseZone } from "../../../src/bot/purchase/games.ts";
 import { parsePhone } from "../../../src/bot/purchase/pulsa-data.ts";
-import { QUICK_ORDER } from "../../../src/bot/purchase/quick-order.ts";
 import { conversationVersion } from "../../../src/bot/storage/chat-state.ts";
 import { parsePercentBp, parseSignedRupiah } from "../../../src/bot/ui/args.ts";
 import { CB, cb, cbInt, MAX_CALLBACK_BYTES, parseCb } from "../../../src/bot/ui/callback-data.ts";
@@ -19,6 +18,7 @@ import {
 } from "../../../src/bot/ui/format.ts";
 import { createI18n, LOCALES_DIR, translator } from "../../../src/bot/ui/i18n.ts";
 import { orderCard, orderMessage } from "../../../src/bot/ui/order-card.ts";
+import { parseQuickOrder } from "../../../src/commerce/orders/quick-order.ts";
 import type { Order } from "../../../src/commerce/orders/types.ts";
 
 describe("rupiah and amounts", () => {
@@ -101,9 +101,15 @@ describe("inputs of the flows", () => {
   });
 
   it("quick orders: CODE.DESTINATION and CODE DESTINATION", () => {
-    expect(QUICK_ORDER.exec("TSEL10.081234567890")?.slice(1)).toEqual(["TSEL10", "081234567890"]);
-    expect(QUICK_ORDER.exec("pln20 12345678901")?.slice(1)).toEqual(["pln20", "12345678901"]);
-    expect(QUICK_ORDER.exec("apa kabar kamu hari ini")).toBeNull();
+    expect(parseQuickOrder("TSEL10.081234567890")).toEqual({
+      code: "TSEL10",
+      destination: "081234567890",
+    });
+    expect(parseQuickOrder("pln20 12345678901")).toEqual({
+      code: "pln20",
+      destination: "12345678901",
+    });
+    expect(parseQuickOrder("apa kabar kamu hari ini")).toBeUndefined();
   });
 });
 

@@ -1,8 +1,7 @@
 import type { Api } from "grammy";
 import type { BotCommand } from "grammy/types";
-import type { Language } from "../commerce/users.ts";
-import { ADMIN_COMMANDS } from "./admin/index.ts";
-import { LANGUAGES, type Translate, type TranslationSource, translator } from "./ui/i18n.ts";
+import type { Language } from "../../commerce/users.ts";
+import { LANGUAGES, type Translate, type TranslationSource, translator } from "./i18n.ts";
 
 const CUSTOMER_COMMANDS = [
   "start",
@@ -14,6 +13,28 @@ const CUSTOMER_COMMANDS = [
   "lang",
   "help",
   "cancel",
+] as const;
+
+/** the admins' commands, listed only in each admin's own chat (their handlers: src/bot/index.ts) */
+export const ADMIN_COMMANDS = [
+  "balance",
+  "sync",
+  "credit",
+  "debit",
+  "role",
+  "markup",
+  "stats",
+  "pending",
+  "broadcast",
+  "user",
+  "test",
+  "recon",
+  "supplier_topup",
+  "supplier_topup_reverse",
+  "payment",
+  "export",
+  "laporan",
+  "resume",
 ] as const;
 
 type TranslatorFor = (language: Language) => Translate;

@@ -1,0 +1,55 @@
+import {
+  renderBroadcast,
+  renderOrderConflict,
+  renderOrderFlagged,
+  renderOrderOvercharged,
+  renderProductPaused,
+} from "./admin/notifications.ts";
+import {
+  type DepositRenderOptions,
+  paymentRenderers,
+  renderDepositDecided,
+  renderDepositRequested,
+  renderPaymentMismatch,
+  renderPaymentPurchase,
+} from "./deposits/notifications.ts";
+import type { NotificationRenderers } from "./notifications/sender.ts";
+import { renderOrderFinal } from "./purchase/notifications.ts";
+import { type AutoReceiptOptions, sendAutoReceipt } from "./receipts/notifications.ts";
+import {
+  renderOrdersRechecked,
+  renderSupplierDrift,
+  renderSupplierLowBalance,
+} from "./reconciliation/notifications.ts";
+import { renderDailyReport } from "./reports/notifications.ts";
+
+export interface RendererOptions extends DepositRenderOptions {
+  /** receipts sent by themselves after a reseller's success; absent: none */
+  receipts?: AutoReceiptOptions | undefined;
+}
+
+/** every kind of notification, drawn by the feature that owns it */
+export function notificationRenderers(o: RendererOptions = {}): NotificationRenderers {
+  const { renderPaymentFinal } = paymentRenderers(o);
+  return {
+    async order_final(n, env) {
+      const order = await renderOrderFinal(n, env);
+      // after the result, a reseller's receipt (when they asked for it)
+      if (order && o.receipts) await sendAutoReceipt(n, env, order, o.receipts);
+    },
+    order_flagged: renderOrderFlagged,
+    order_conflict: renderOrderConflict,
+    order_overcharged: renderOrderOvercharged,
+    product_paused: renderProductPaused,
+    broadcast: renderBroadcast,
+    deposit_requested: renderDepositRequested,
+    deposit_decided: renderDepositDecided,
+    payment_final: renderPaymentFinal,
+    payment_mismatch: renderPaymentMismatch,
+    payment_purchase: renderPaymentPurchase,
+    supplier_drift: renderSupplierDrift,
+    supplier_low_balance: renderSupplierLowBalance,
+    orders_rechecked: renderOrdersRechecked,
+    daily_report: renderDailyReport,
+  };
+}

@@ -1,0 +1,91 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { chatCards } from "../../db/schema.ts";
+
+// which stage each purchase card shows (src/bot/ui/cards.ts): a claim that moves a card
+// forward, the mark that Telegram took the edit, and what a card shows now
+
+/** what a card is asked to show */
+export interface StoredCard {
+  chatId: number;
+  messageId: number;
+  quoteId: string;
+  stage: number;
+  text: string;
+  keyboard: unknown[];
+}
+
+/**
+ * claims the card for this content if it moves the card forward: the stage within one
+ * confirmation, or a fresh quote taking over a card whose stage is at most takeOverBelow.
+ * false: an older or the same stage, nothing to send
+ */
+export async function claimCard(
+  db: Executor,
+  card: StoredCard,
+  claim: { pending: string; contentHash: string; takeOverBelow: number },
+): Promise<boolean> {
+  const claimed = await db
+    .insert(chatCards)
+    .values({
+      chatId: card.chatId,
+      messageId: card.messageId,
+      quoteId: card.quoteId,
+      rank: card.stage,
+      contentHash: claim.pending,
+      text: card.text,
+      keyboard: card.keyboard,
+    })
+    .onConflictDoUpdate({
+      target: [chatCards.chatId, chatCards.messageId],
+      set: {
+        quoteId: card.quoteId,
+        rank: card.stage,
+        contentHash: claim.pending,
+        text: card.text,
+        keyboard: card.keyboard,
+        updatedAt: new Date(),
+      },
+      // forward within one confirmation; a fresh quote may take over a card that holds no
+      // order (an expired or refused card offers one in one tap). The same stage again only
+      // with other content, or the same content not yet shown
+      setWhere: sql`(${chatCards.quoteId} = ${card.quoteId} and (${chatCards.rank} < ${card.stage} or (${chatCards.rank} = ${card.stage} and ${chatCards.contentHash} <> ${claim.contentHash}))) or (${chatCards.quoteId} <> ${card.quoteId} and ${chatCards.rank} <= ${claim.takeOverBelow})`,
+    })
+    .returning({ rank: chatCards.rank });
+  return claimed.length > 0;
+}
+
+/** marks a claimed card shown, unless another claim replaced it meanwhile */
+export async function markCardShown(
+  db: Executor,
+  card: { chatId: number; messageId: number },
+  pending: string,
+  contentHash: string,
+): Promise<void> {
+  await db
+    .update(chatCards)
+    .set({ contentHash })
+    .where(
+      and(
+        eq(chatCards.chatId, card.chatId),
+        eq(chatCards.messageId, card.messageId),
+        eq(chatCards.contentHash, pending),
+      ),
+    );
+}
+
+/** what a card shows now (as last claimed) */
+export async function shownCard(
+  db: Executor,
+  card: { chatId: number; messageId: number },
+): Promise<{ contentHash: string; text: string; keyboard: unknown } | undefined> {
+  const [now] = await db
+    .select({
+      contentHash: chatCards.contentHash,
+      text: chatCards.text,
+      keyboard: chatCards.keyboard,
+    })
+    .from(chatCards)
+    .where(and(eq(chatCards.chatId, card.chatId), eq(chatCards.messageId, card.messageId)));
+  return now;
+}
