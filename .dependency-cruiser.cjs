@@ -1,6 +1,7 @@
 // the layers of kios, checked by `npm run check` (dependency-cruiser): a rule a change breaks
 // fails the check with the import that broke it. docs/design.md#the-layers says why.
-const FEATURES = "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation)";
+const FEATURES =
+  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -67,6 +68,9 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
   },
 };

@@ -7,7 +7,7 @@ import { enterFlow } from "../ui/flow/enter.ts";
 import { parseAmount, rupiah } from "../ui/format.ts";
 import { offerDeposit } from "./qris.ts";
 
-export async function showBalance(ctx: BotContext): Promise<void> {
+async function showBalance(ctx: BotContext): Promise<void> {
   const userId = ctx.from!.id;
   const balance = await walletBalance(ctx.deps.orders.db, userId);
   const lines = [ctx.t("balance", { balance: rupiah(balance) })];

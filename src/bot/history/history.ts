@@ -44,7 +44,7 @@ async function historyPage(ctx: BotContext, page: number) {
 }
 
 /** recent orders in pages; each opens its details */
-export async function showHistory(ctx: BotContext, page: number, edit: boolean): Promise<void> {
+async function showHistory(ctx: BotContext, page: number, edit: boolean): Promise<void> {
   const view = await historyPage(ctx, page);
   if (edit) {
     await editPressed(ctx, view.text, { keyboard: view.keyboard, plain: true });

@@ -15,7 +15,7 @@ import { type Translate, type TranslationSource, translator } from "../ui/i18n.t
 // deposits/, a drift alert in reconciliation/, …) and are handed in as one record
 // (src/bot/renderers.ts), so this sender knows no feature and does no commerce.
 
-export type NotificationKind = NotificationPayload["type"];
+type NotificationKind = NotificationPayload["type"];
 
 /** a notification of one kind, its payload narrowed */
 export type NotificationOf<K extends NotificationKind> = Notification & {
@@ -37,10 +37,7 @@ export interface RenderEnv {
   forAdmins(n: Notification): boolean;
 }
 
-export type Renderer<K extends NotificationKind> = (
-  n: NotificationOf<K>,
-  env: RenderEnv,
-) => Promise<void>;
+type Renderer<K extends NotificationKind> = (n: NotificationOf<K>, env: RenderEnv) => Promise<void>;
 
 /** one renderer for every kind the outbox holds */
 export type NotificationRenderers = { [K in NotificationKind]: Renderer<K> };

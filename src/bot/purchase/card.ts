@@ -7,10 +7,8 @@ import { topUpAmount } from "../../commerce/payments/deps.ts";
 import type { BotContext } from "../context.ts";
 import { CB, cb, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { STAGE, showCard } from "../ui/cards.ts";
-import { editMessage } from "../ui/edit.ts";
-import { escapeHtml, rupiah, wibTime } from "../ui/format.ts";
+import { rupiah, wibTime } from "../ui/format.ts";
 import { orderCard } from "../ui/order-card.ts";
-import { quoteCard } from "../ui/quote-card.ts";
 import { billAlreadyPaidText, offerQuote } from "../ui/quotes.ts";
 
 // the confirmation card and what its buttons do. A card is a stored quote, so its buttons

@@ -16,7 +16,7 @@ const CUSTOMER_COMMANDS = [
 ] as const;
 
 /** the admins' commands, listed only in each admin's own chat (their handlers: src/bot/index.ts) */
-export const ADMIN_COMMANDS = [
+const ADMIN_COMMANDS = [
   "balance",
   "sync",
   "credit",
