@@ -10,8 +10,12 @@ import { parseArgs } from "node:util";
 import { ManualClock } from "@kios/kit";
 import { DEFAULT_SANDBOX_CREDENTIALS, startSandbox } from "@kios/supplier-sandbox";
 import postgres from "postgres";
-import { registerCommerceJobs, supplierReportJobSender } from "../src/commerce/background.ts";
 import { syncCatalogue } from "../src/commerce/catalogue/sync.ts";
+import {
+  orderJobPort,
+  registerCommerceJobs,
+  supplierReportJobSender,
+} from "../src/commerce/jobs.ts";
 import { confirmQuote } from "../src/commerce/orders/place.ts";
 import { createQuote } from "../src/commerce/orders/quotes.ts";
 import { storeSupplierReport } from "../src/commerce/supplier-reports/inbox.ts";
@@ -106,7 +110,7 @@ async function settled(concurrency: number): Promise<number> {
     await jobs.start();
     await registerCommerceJobs({
       jobs,
-      orders: { ...base, supplier },
+      orders: { ...base, supplier, jobs: orderJobPort(jobs) },
       work: true,
       settleConcurrency: concurrency,
     });

@@ -201,7 +201,7 @@ const schema = z.object({
   MIDTRANS_BASE_URL: optionalUrl.transform((v) => v?.replace(/\/+$/, "")),
   PAYMENT_GATEWAY_TESTING: booleanFlag(false),
   PAYMENT_EXPIRY_MINUTES: concurrency("15", "minutes"),
-  // 0 would make every "top up and buy" amount NaN; above the largest deposit, every one
+  // 0 would make every "deposit and buy" amount NaN; above the largest deposit, every one
   // would be too large
   PAYMENT_TOPUP_STEP: rupiahSetting("10000").refine((n) => n >= 1 && n <= 100_000_000, {
     message: "must be between 1 and 100000000",
@@ -336,8 +336,8 @@ export interface Config {
   payments: PaymentsConfig | undefined;
   /** how long a QR can be paid (minutes) */
   paymentExpiryMinutes: number;
-  /** "Top up and buy" asks for the shortfall rounded up to this (rupiah) */
-  paymentTopUpStep: number;
+  /** "deposit and buy" asks for the shortfall rounded up to this (rupiah) */
+  paymentDepositStep: number;
   /** the manual transfer (an admin confirms it) is offered for deposits */
   depositManual: boolean;
   /** the shop's name on receipts; undefined: the bot's name */
@@ -469,7 +469,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     maxAmount: p.MAX_AMOUNT,
     payments,
     paymentExpiryMinutes: p.PAYMENT_EXPIRY_MINUTES,
-    paymentTopUpStep: p.PAYMENT_TOPUP_STEP,
+    paymentDepositStep: p.PAYMENT_TOPUP_STEP,
     depositManual: p.DEPOSIT_MANUAL,
     shopName: p.SHOP_NAME,
     shopLogo: p.SHOP_LOGO,

@@ -149,13 +149,13 @@ describe("parseConfig", () => {
       SUPPLIER_TIMEOUT_MS: "1000",
     });
     expect(config).toMatchObject({
-      paymentTopUpStep: 1,
+      paymentDepositStep: 1,
       paymentExpiryMinutes: 1000,
       supplierTimeoutMs: 1000,
     });
     expect(parseConfig({ SUPPLIER_TIMEOUT_MS: "25000" }).supplierTimeoutMs).toBe(25_000);
     expect(parseConfig({}).supplierTimeoutMs).toBe(15_000);
-    expect(parseConfig({ PAYMENT_TOPUP_STEP: "100000000" }).paymentTopUpStep).toBe(100_000_000);
+    expect(parseConfig({ PAYMENT_TOPUP_STEP: "100000000" }).paymentDepositStep).toBe(100_000_000);
   });
 
   it("refuses a SHOP_NAME with a control character, which would break every picture", () => {

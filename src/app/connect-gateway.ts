@@ -12,7 +12,7 @@ export interface GatewayConnection {
   /** the sandbox's page that pays a QR, for the playground's "pay" button */
   payPageUrl: ((gatewayOrderId: string) => string) | undefined;
   /** tells the sandbox where kios takes notifications, once kios listens */
-  notifyAt(url: string): void;
+  reportTo(url: string): void;
   /** for the start-up log, without secrets */
   description: string;
   close(): Promise<void>;
@@ -44,7 +44,7 @@ export async function connectGateway(deps: {
       gateway: createMidtransGateway({ serverKey: payments.serverKey, baseUrl: payments.baseUrl }),
       sandbox: undefined,
       payPageUrl: undefined,
-      notifyAt: () => {},
+      reportTo: () => {},
       description: payments.testing
         ? `midtrans at ${host} (a test gateway: PAYMENT_GATEWAY_TESTING=true)`
         : `midtrans at ${host}`,
@@ -68,7 +68,7 @@ export async function connectGateway(deps: {
     }),
     sandbox,
     payPageUrl: (id) => `${sandbox.url}/pay/${encodeURIComponent(id)}`,
-    notifyAt: (url) => sandbox.setNotificationUrl(url),
+    reportTo: (url) => sandbox.setNotificationUrl(url),
     description: `embedded gateway sandbox at ${sandbox.url}`,
     close: () => sandbox.close(),
   };

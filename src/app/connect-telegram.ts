@@ -1,13 +1,13 @@
 import { freePort } from "@kios/kit";
-import { telegramFrontend } from "../bot/service.ts";
+import { telegramBotService } from "../bot/service.ts";
 import { readLogo } from "../bot/ui/pictures/logo.ts";
 import { type Config, ConfigError } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { playgroundAdminIds, playgroundFrontend } from "../playground/mode.ts";
-import type { FrontendFactory, HttpListen, Role } from "./create-app.ts";
+import { playgroundAdminIds, playgroundBotService } from "../playground/mode.ts";
+import type { BotServiceFactory, HttpListen, Role } from "./create-app.ts";
 
-export interface FrontendChoice {
-  frontend: FrontendFactory | undefined;
+export interface TelegramConnection {
+  bot: BotServiceFactory | undefined;
   kind: "telegram" | "playground" | "none";
   /** where HTTP listens: PORT and HOST, except that the playground fixes the port its bot
    * reaches and listens on 127.0.0.1 unless HOST says otherwise */
@@ -17,15 +17,15 @@ export interface FrontendChoice {
 }
 
 /**
- * the chat front end the configuration asks for: the Telegram bot when BOT_TOKEN is set
+ * the bot service the configuration asks for: the Telegram bot when BOT_TOKEN is set
  * (at TELEGRAM_API_ROOT, which may be any Bot API server); otherwise, in a process that
  * runs everything, the playground: a local Bot API server and a chat page on kios's port.
  */
-export async function chooseFrontend(
+export async function connectTelegram(
   config: Config,
   logger: Logger,
   options: { role?: Role; pollingTimeoutSeconds?: number } = {},
-): Promise<FrontendChoice> {
+): Promise<TelegramConnection> {
   // read once at start: a bad file stops the start with a line saying what is wrong
   const shopLogo = config.shopLogo ? readLogo(config.shopLogo) : undefined;
   if (config.botToken) {
@@ -33,7 +33,7 @@ export async function chooseFrontend(
       kind: "telegram",
       http: { port: config.port, host: config.host },
       adminIds: config.adminIds,
-      frontend: telegramFrontend({
+      bot: telegramBotService({
         token: config.botToken,
         apiRoot: config.telegramApiRoot,
         mode: config.botMode,
@@ -53,7 +53,7 @@ export async function chooseFrontend(
   if ((options.role ?? "all") !== "all") {
     return {
       kind: "none",
-      frontend: undefined,
+      bot: undefined,
       http: { port: config.port, host: config.host },
       adminIds: config.adminIds,
     };
@@ -74,7 +74,7 @@ export async function chooseFrontend(
     kind: "playground",
     http: { port, host: config.host ?? "127.0.0.1" },
     adminIds,
-    frontend: playgroundFrontend({
+    bot: playgroundBotService({
       port,
       adminIds,
       supplierTesting: config.supplierTesting,

@@ -1,26 +1,23 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
+import { syncCatalogue } from "../commerce/catalogue/sync.ts";
+import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
 import {
   registerCommerceJobs,
   registerHousekeeping,
   registerOutboxDrain,
   supplierReportJobSender,
-} from "../commerce/background.ts";
-import { syncCatalogue } from "../commerce/catalogue/sync.ts";
-import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
+} from "../commerce/jobs.ts";
 import type { NotificationSender } from "../commerce/notifications/outbox.ts";
 import { createSendLimiter } from "../commerce/notifications/send-limiter.ts";
 import { openOrderCounts } from "../commerce/orders/counts.ts";
-import type { OrderDeps } from "../commerce/orders/deps.ts";
+import type { OrderEngine } from "../commerce/orders/engine.ts";
 import { sweepOpenOrders } from "../commerce/orders/resolve.ts";
 import type { Order } from "../commerce/orders/types.ts";
-import type { PaymentDeps } from "../commerce/payments/deps.ts";
+import type { PaymentEngine } from "../commerce/payments/engine.ts";
 import { registerPaymentJobs } from "../commerce/payments/jobs.ts";
-import {
-  createPaymentNotificationRoute,
-  MIDTRANS_NOTIFICATION_PATH,
-} from "../commerce/payments/route.ts";
+import { createGatewayReportRoute, GATEWAY_REPORT_PATH } from "../commerce/payments/route.ts";
 import { latestBalanceCheck } from "../commerce/reconciliation/balance-check.ts";
 import { registerReconciliationJobs } from "../commerce/reconciliation/jobs.ts";
 import { createSupplierReportRoute } from "../commerce/supplier-reports/route.ts";
@@ -35,30 +32,30 @@ import { createMetricsServer } from "../server/metrics-server.ts";
 import { countingErrors } from "../supplier/counted.ts";
 import { connectGateway, type GatewayConnection } from "./connect-gateway.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
-import { configuredOrderDeps } from "./engines.ts";
+import { createEngines } from "./engines.ts";
 import { openAppDatabase } from "./open-database.ts";
 
 /** which parts a process runs (Procfile): web = HTTP, worker = jobs, all = both. */
 export type Role = "all" | "web" | "worker";
 
 /**
- * a chat front end plugged into the app (the Telegram bot): it gets the order engine and
+ * the bot plugged into the app (the Telegram bot service): it gets the order engine and
  * returns its routes, its notification sender and its start/stop.
  */
-export interface Frontend {
+export interface BotService {
   routes?: Hono<AppEnv>[];
   /** renders and sends one outbox notification (the outbox drain calls it) */
   sendNotification?: NotificationSender;
-  /** daily clean-up of the front end's own tables */
+  /** daily clean-up of the bot's own tables */
   housekeeping?(now: Date): Promise<void>;
-  /** the front end's own checks for /healthz */
+  /** the bot's own checks for /healthz */
   health?(): Promise<HealthReport["checks"]>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export type FrontendFactory = (core: {
-  orders: OrderDeps;
+export type BotServiceFactory = (core: {
+  orders: OrderEngine;
   /** QR deposits, when a payment gateway is configured */
   payments?: BotPayments | undefined;
   supplier: SupplierConnection;
@@ -67,7 +64,7 @@ export type FrontendFactory = (core: {
   /** leases that end with this process (see jobs/lease.ts) */
   leases: Leases;
   metrics: Metrics;
-}) => Promise<Frontend>;
+}) => Promise<BotService>;
 
 /** where the HTTP server listens */
 export interface HttpListen {
@@ -78,7 +75,7 @@ export interface HttpListen {
 
 export interface AppDeps {
   config: Config;
-  /** where HTTP listens; default PORT and HOST (the playground chooses its own: chooseFrontend) */
+  /** where HTTP listens; default PORT and HOST (the playground chooses its own: connectTelegram) */
   http?: HttpListen;
   /** the shop's admins; default ADMIN_IDS (the playground adds its demo admin) */
   adminIds?: readonly number[];
@@ -89,7 +86,7 @@ export interface AppDeps {
   clock?: Clock;
   /** settings of the embedded sandbox, used when no supplier is configured */
   sandbox?: Parameters<typeof connectSupplier>[0]["sandbox"];
-  frontend?: FrontendFactory;
+  bot?: BotServiceFactory;
   /** how often the catalogue-sync worker polls its queue, seconds (default 10) */
   catalogueSyncPollSeconds?: number;
 }
@@ -105,9 +102,9 @@ export interface App {
   /** the payment gateway, once started (undefined: deposits are manual only) */
   readonly gateway: GatewayConnection | undefined;
   /** gateway deposits' engine, once started */
-  readonly payments: PaymentDeps | undefined;
+  readonly payments: PaymentEngine | undefined;
   /** the order engine, with its jobs, once started */
-  readonly orders: OrderDeps | undefined;
+  readonly orders: OrderEngine | undefined;
   /** the bound HTTP port once started (web and all roles) */
   readonly port: number | undefined;
   /** the address HTTP is bound to once started */
@@ -137,9 +134,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   let supplier: SupplierConnection | undefined;
   let gateway: GatewayConnection | undefined;
-  let payments: PaymentDeps | undefined;
-  let orders: OrderDeps | undefined;
-  let frontend: Frontend | undefined;
+  let payments: PaymentEngine | undefined;
+  let orders: OrderEngine | undefined;
+  let bot: BotService | undefined;
   let server: RunningServer | undefined;
   let metricsServer: RunningServer | undefined;
   let stopping: Promise<void> | undefined;
@@ -154,7 +151,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }
     checks.jobs = { ok: jobs.state === "running", detail: jobs.state };
     try {
-      Object.assign(checks, await frontend?.health?.());
+      Object.assign(checks, await bot?.health?.());
     } catch {
       checks.inbox = { ok: false, detail: "unreadable" };
     }
@@ -175,12 +172,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const supplierCounted = countingErrors(connected.supplier, (code) =>
       metrics.supplierErrors.inc({ code }),
     );
-    const base = configuredOrderDeps(config, {
+    const engines = createEngines(config, {
       db: database.db,
       supplier: supplierCounted,
       clock,
       logger,
       adminIds,
+      jobs,
+      gateway: gateway?.gateway,
       onOrderFinal: (order: Order) => {
         metrics.orders.inc({ status: order.status });
         metrics.orderLatency.observe(
@@ -190,28 +189,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
       },
       onOrderSubmitted: () => metrics.orders.inc({ status: "submitted" }),
     });
+    const engine = engines.orders;
+    payments = engines.payments;
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)
-    const { engine, catalogueJobs } = await database.exclusive(async () => {
+    const { catalogueJobs } = await database.exclusive(async () => {
       await jobs.start();
-      const engine = await registerCommerceJobs({
+      await registerCommerceJobs({
         jobs,
-        orders: base,
+        orders: engine,
         work: runsJobs,
         settleConcurrency: config.settleConcurrency,
       });
-      payments = gateway
-        ? await registerPaymentJobs(
-            jobs,
-            {
-              gateway: gateway.gateway,
-              orders: engine,
-              expiryMinutes: config.paymentExpiryMinutes,
-              topUpStep: config.paymentTopUpStep,
-            },
-            runsJobs,
-          )
-        : undefined;
+      if (payments) await registerPaymentJobs(jobs, payments, runsJobs);
       const catalogueJobs = runsJobs
         ? await registerCatalogueJobs(jobs, {
             db: database.db,
@@ -220,10 +210,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
             pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
           })
         : undefined;
-      frontend = await deps.frontend?.({
+      bot = await deps.bot?.({
         orders: engine,
         payments: payments && {
-          deps: payments,
+          engine: payments,
           manual: config.depositManual,
           payPageUrl: gateway?.payPageUrl,
         },
@@ -239,20 +229,20 @@ export async function createApp(deps: AppDeps): Promise<App> {
           db: database.db,
           clock,
           logger,
-          frontend: frontend?.housekeeping,
+          bot: bot?.housekeeping,
         });
       }
-      if (runsJobs && frontend?.sendNotification) {
+      if (runsJobs && bot?.sendNotification) {
         await registerOutboxDrain(jobs, {
           db: database.db,
-          send: frontend.sendNotification,
+          send: bot.sendNotification,
           limiter: createSendLimiter(),
           clock,
           logger,
           onSendResult: (result) => metrics.notifications.inc({ result }),
         });
       }
-      return { engine, catalogueJobs };
+      return { catalogueJobs };
     });
     orders = engine;
 
@@ -272,7 +262,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           supplierReportRoute,
           ...(gateway && payments
             ? [
-                createPaymentNotificationRoute({
+                createGatewayReportRoute({
                   db: database.db,
                   gateway: gateway.gateway,
                   logger,
@@ -280,11 +270,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
                 }),
               ]
             : []),
-          ...(frontend?.routes ?? []),
+          ...(bot?.routes ?? []),
         ],
       });
       server = await listen(http, httpListen.port, httpListen.host);
-      gateway?.notifyAt(`http://127.0.0.1:${server.port}${MIDTRANS_NOTIFICATION_PATH}`);
+      gateway?.reportTo(`http://127.0.0.1:${server.port}${GATEWAY_REPORT_PATH}`);
       supplier.sandbox
         ?.account()
         .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
@@ -317,7 +307,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       // orders a crash left open are resolved now, not at the next sweep
       await sweepOpenOrders(orders);
     }
-    await frontend?.start();
+    await bot?.start();
   }
 
   return {
@@ -354,7 +344,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     start,
     stop() {
       stopping ??= (async () => {
-        await frontend?.stop();
+        await bot?.stop();
         await server?.close();
         await metricsServer?.close();
         await jobs.stop();

@@ -1,6 +1,6 @@
 import { loadConfig, secretsOf } from "../config.ts";
 import { createLogger } from "../logger.ts";
-import { chooseFrontend } from "./connect-telegram.ts";
+import { connectTelegram } from "./connect-telegram.ts";
 import { type App, createApp, type Role } from "./create-app.ts";
 
 /** `kios start`: runs the app until SIGINT/SIGTERM, then shuts down cleanly. */
@@ -8,12 +8,12 @@ export async function main(role: Role = "all"): Promise<void> {
   const config = await loadConfig();
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
 
-  const choice = await chooseFrontend(config, logger, { role });
+  const choice = await connectTelegram(config, logger, { role });
   const app: App = await createApp({
     config,
     logger,
     role,
-    frontend: choice.frontend,
+    bot: choice.bot,
     http: choice.http,
     adminIds: choice.adminIds,
   });

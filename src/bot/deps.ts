@@ -1,6 +1,8 @@
+import type { Clock } from "@kios/kit";
 import type { UserFromGetMe } from "grammy/types";
-import type { OrderDeps } from "../commerce/orders/deps.ts";
-import type { PaymentDeps } from "../commerce/payments/deps.ts";
+import type { OrderEngine } from "../commerce/orders/engine.ts";
+import type { PaymentEngine } from "../commerce/payments/engine.ts";
+import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { Logo } from "./ui/pictures/logo.ts";
 
@@ -17,7 +19,7 @@ interface BotConfig {
 
 /** deposits by QR through a payment gateway */
 export interface BotPayments {
-  deps: PaymentDeps;
+  engine: PaymentEngine;
   /** the manual transfer (an admin confirms it) is offered too */
   manual: boolean;
   /** the gateway sandbox's page that pays a QR (the playground's "pay" button) */
@@ -31,8 +33,11 @@ export interface BotDeps {
   apiRoot: string;
   logger: Logger;
   config: BotConfig;
-  /** the order engine; also the one place the bot takes the database, clock and supplier from */
-  orders: OrderDeps;
+  /** the shop's database: the bot passes it to the commerce core's query functions */
+  db: Database;
+  clock: Clock;
+  /** the order engine: quotes, Pay, re-checks */
+  orders: OrderEngine;
   /** QR deposits; absent: deposits are manual transfers only */
   payments?: BotPayments | undefined;
   /** skips getMe at start (tests) */

@@ -83,7 +83,7 @@ export function createBot(deps: BotDeps): KiosBot {
   );
   bot.use(
     conversations<BaseContext, FlowContext>({
-      storage: conversationStorage(deps.orders.db, version),
+      storage: conversationStorage(deps.db, version),
       // a flow's contexts are rebuilt on every replay with a fresh Api: retry 429s there too,
       // and say HTML there too
       plugins: [

@@ -27,7 +27,7 @@ export function attachDeps(deps: BotDeps, i18n: I18n<BaseContext>) {
       ctx.user =
         known && known.telegramId === from.id && isCurrent(known, profile)
           ? known
-          : await upsertUser(deps.orders.db, profile);
+          : await upsertUser(deps.db, profile);
       ctx.lang = isLanguage(ctx.user.language) ? ctx.user.language : DEFAULT_LANGUAGE;
     } else {
       ctx.user = undefined;
@@ -42,8 +42,7 @@ export function trackMembership(deps: BotDeps) {
   return async (ctx: BaseContext, next: NextFunction) => {
     const change = ctx.myChatMember;
     if (change && change.chat.type === "private") {
-      if (change.new_chat_member.status === "kicked")
-        await markBlocked(deps.orders.db, change.chat.id);
+      if (change.new_chat_member.status === "kicked") await markBlocked(deps.db, change.chat.id);
       return;
     }
     await next();

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { UserFromGetMe } from "grammy/types";
-import type { Frontend, FrontendFactory } from "../app/create-app.ts";
+import type { BotService, BotServiceFactory } from "../app/create-app.ts";
 import type { Logger } from "../logger.ts";
 import type { HealthReport } from "../server/create-server.ts";
 import { createUpdatePipeline } from "./inbox/pipeline.ts";
@@ -14,7 +14,7 @@ import { registerCommands } from "./ui/commands.ts";
 import { createI18n } from "./ui/i18n.ts";
 import type { Logo } from "./ui/pictures/logo.ts";
 
-export interface TelegramFrontendOptions {
+export interface BotServiceOptions {
   token: string;
   /** the Bot API server: Telegram's, or kios's local one */
   apiRoot: string;
@@ -43,17 +43,19 @@ function webhookPath(token: string): string {
 }
 
 /**
- * the Telegram bot as the app's chat front end. Every update goes through the inbox: a web
+ * the Telegram bot as a service of the app. Every update goes through the inbox: a web
  * process stores webhook deliveries; a worker drains the inbox (and, in polling mode, may be
  * the one process that polls); "all" does both.
  */
-export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
-  return async ({ orders, role, database, leases, metrics, payments }): Promise<Frontend> => {
+export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
+  return async ({ orders, role, database, leases, metrics, payments }): Promise<BotService> => {
     const log = o.logger.child({ component: "bot" });
     const bot = createBot({
       token: o.token,
       apiRoot: o.apiRoot,
       logger: o.logger,
+      db: orders.db,
+      clock: orders.clock,
       config: {
         adminIds: o.adminIds,
         supplierTesting: o.supplierTesting,
@@ -104,7 +106,7 @@ export function telegramFrontend(o: TelegramFrontendOptions): FrontendFactory {
         logger: o.logger,
         renderers: notificationRenderers({
           payPageUrl: payments?.payPageUrl,
-          topUpStep: payments?.deps.topUpStep,
+          depositStep: payments?.engine.depositStep,
           receipts: { shop: () => o.shopName ?? bot.botInfo.first_name, logo: o.shopLogo },
         }),
       }),

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from "@kios/kit";
-import { configuredOrderDeps } from "../app/engines.ts";
+import { createEngines } from "../app/engines.ts";
 import {
   type BalanceCheck,
   checkSupplierBalance,
@@ -28,7 +28,7 @@ export function reconcileNow(o: {
   clock?: Clock;
   logger: Logger;
 }): Promise<BalanceCheck> {
-  const orders = configuredOrderDeps(o.config, {
+  const { orders } = createEngines(o.config, {
     db: o.db,
     supplier: o.supplier,
     clock: o.clock ?? systemClock,

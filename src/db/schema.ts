@@ -271,7 +271,7 @@ export const payments = pgTable(
     messageId: integer("message_id"),
     /** purpose buy: the confirmation card the purchase was asked on, which shows the order */
     cardMessageId: integer("card_message_id"),
-    /** a top-up, or a top-up that buys a quote once paid ("Top up and buy") */
+    /** a top-up, or a top-up that buys a quote once paid ("deposit and buy") */
     purpose: text("purpose", { enum: ["deposit", "buy"] }).notNull(),
     quoteId: text("quote_id"),
     /**
@@ -313,13 +313,16 @@ export const payments = pgTable(
     check("payments_purpose_known", sql`${t.purpose} in ('deposit', 'buy')`),
     index("payments_user").on(t.userId, t.createdAt),
     index("payments_open").on(t.nextCheckAt).where(sql`${t.status} in ('created', 'pending')`),
-    // one "Top up and buy" per card at a time
+    // one "deposit and buy" per card at a time
     uniqueIndex("payments_card").on(t.quoteId).where(sql`${t.holdsCard}`),
   ],
 );
 
-/** payment gateways' HTTP notifications as received (verified): stored once, then confirmed by the gateway's status */
-export const paymentNotifications = pgTable(
+/**
+ * gateway reports (Midtrans calls them HTTP notifications) as received and verified: stored
+ * once, then confirmed by the gateway's status. The table keeps its first name.
+ */
+export const gatewayReports = pgTable(
   "payment_notifications",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),

@@ -8,7 +8,7 @@ import type {
   GatewayPaymentStatus,
   PaymentGateway,
   PaymentState,
-  VerifiedNotification,
+  VerifiedGatewayReport,
 } from "./types.ts";
 import { GatewayError } from "./types.ts";
 
@@ -71,7 +71,7 @@ const chargeBody = statusBody.extend({
   actions: z.array(z.looseObject({ name: z.string(), url: z.string() })).optional(),
 });
 
-const notificationBody = z.looseObject({
+const reportBody = z.looseObject({
   order_id: z.string().min(1).max(64),
   status_code: z.string().max(8),
   gross_amount: z.string().max(24),
@@ -221,8 +221,8 @@ export function createMidtransGateway(options: MidtransOptions): PaymentGateway 
       return statusOf(orderId, parsed.data);
     },
 
-    verifyNotification(body: unknown): VerifiedNotification | undefined {
-      const parsed = notificationBody.safeParse(body);
+    verifyReport(body: unknown): VerifiedGatewayReport | undefined {
+      const parsed = reportBody.safeParse(body);
       if (!parsed.success) return undefined;
       const n = parsed.data;
       const expected = Buffer.from(

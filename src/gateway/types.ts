@@ -46,7 +46,7 @@ export interface CreatePaymentRequest {
 }
 
 /** what a notification claims, once its signature checked out */
-export interface VerifiedNotification {
+export interface VerifiedGatewayReport {
   orderId: string;
   state: PaymentState;
   amount?: number | undefined;
@@ -85,7 +85,7 @@ export interface PaymentGateway {
    * checks a notification's signature in constant time; undefined when it is forged or not
    * a notification. It is evidence, not truth: the caller then asks `status`.
    */
-  verifyNotification(body: unknown): VerifiedNotification | undefined;
+  verifyReport(body: unknown): VerifiedGatewayReport | undefined;
   /** cancels a payment not yet paid; returns the status after; throws GatewayError */
   cancel(orderId: string): Promise<GatewayPaymentStatus>;
 }

@@ -1,7 +1,7 @@
 import type { PlaygroundUser } from "@kios/bot-api-server";
 import type { Hono } from "hono";
-import type { Frontend, FrontendFactory } from "../app/create-app.ts";
-import { telegramFrontend } from "../bot/service.ts";
+import type { BotService, BotServiceFactory } from "../app/create-app.ts";
+import { telegramBotService } from "../bot/service.ts";
 import { lastUpdateId } from "../bot/storage/updates.ts";
 import type { Logo } from "../bot/ui/pictures/logo.ts";
 import { upsertUser } from "../commerce/users.ts";
@@ -43,8 +43,8 @@ export function playgroundAdminIds(configured: readonly number[]): number[] {
   return [...new Set([...configured, PLAYGROUND_ADMIN.id])];
 }
 
-export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
-  return async (core): Promise<Frontend> => {
+export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
+  return async (core): Promise<BotService> => {
     // loaded only here, so a process that sells for real never loads the simulator
     const { createBotApiServer, createPlaygroundRoutes, DEFAULT_BOT } = await import(
       "@kios/bot-api-server"
@@ -61,7 +61,7 @@ export function playgroundFrontend(o: PlaygroundOptions): FrontendFactory {
       users: [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN],
       title: "kios playground",
     });
-    const bot = await telegramFrontend({
+    const bot = await telegramBotService({
       token: DEFAULT_BOT.token,
       apiRoot: `http://127.0.0.1:${o.port}`,
       mode: "polling",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseFrontend } from "../../src/app/connect-telegram.ts";
+import { connectTelegram } from "../../src/app/connect-telegram.ts";
 import { ConfigError, parseConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { bootApp } from "../helpers/app.ts";
@@ -15,10 +15,10 @@ const REAL_SUPPLIER = {
   SUPPLIER_SECRET_KEY: "secret-123",
 };
 
-describe("choosing the chat front end", () => {
+describe("choosing the bot service", () => {
   it("refuses the playground when real supplier credentials are set, with one line to fix it", async () => {
     const config = parseConfig({ ...REAL_SUPPLIER, PORT: "0" });
-    const refused = await chooseFrontend(config, logger).then(
+    const refused = await connectTelegram(config, logger).then(
       () => undefined,
       (err: unknown) => err,
     );
@@ -32,7 +32,7 @@ describe("choosing the chat front end", () => {
 
   it("refuses a SHOP_LOGO it can't read, with one line naming it", async () => {
     const config = parseConfig({ PORT: "0", SHOP_LOGO: "/nonexistent/logo.png" });
-    const refused = await chooseFrontend(config, logger).then(
+    const refused = await connectTelegram(config, logger).then(
       () => undefined,
       (err: unknown) => err,
     );
@@ -44,15 +44,15 @@ describe("choosing the chat front end", () => {
 
   it("runs a web or worker process with real credentials and no bot (the bot runs elsewhere)", async () => {
     const config = parseConfig({ ...REAL_SUPPLIER, PORT: "0" });
-    const choice = await chooseFrontend(config, logger, { role: "web" });
+    const choice = await connectTelegram(config, logger, { role: "web" });
     expect(choice.kind).toBe("none");
   });
 
   it("puts the playground on the loopback interface unless HOST says otherwise", async () => {
-    const local = await chooseFrontend(parseConfig({ PORT: "0" }), logger);
+    const local = await connectTelegram(parseConfig({ PORT: "0" }), logger);
     expect(local.kind).toBe("playground");
     expect(local.http.host).toBe("127.0.0.1");
-    const chosen = await chooseFrontend(parseConfig({ PORT: "0", HOST: "0.0.0.0" }), logger);
+    const chosen = await connectTelegram(parseConfig({ PORT: "0", HOST: "0.0.0.0" }), logger);
     expect(chosen.http.host).toBe("0.0.0.0");
   });
 

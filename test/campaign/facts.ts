@@ -1,5 +1,5 @@
 import type { SandboxRequest } from "@kios/supplier-sandbox";
-import { NOT_FOUND_MARGIN_MS, SIGNED_REQUEST_WINDOW_MS } from "../../src/commerce/orders/deps.ts";
+import { NOT_FOUND_MARGIN_MS, SIGNED_REQUEST_WINDOW_MS } from "../../src/commerce/orders/engine.ts";
 
 // what the reconciliation reads, as plain data: kios's books (orders, wallets, the outbox,
 // the ledger's verdict), the sandbox's own books (requests, transactions, balance) and the

@@ -203,23 +203,23 @@ describe("Midtrans client", () => {
       transaction_status: "settlement",
       signature_key: midtransSignature("KIOS-1", "200", "50000.00", KEY),
     };
-    expect(gateway.verifyNotification(body)).toEqual({
+    expect(gateway.verifyReport(body)).toEqual({
       orderId: "KIOS-1",
       state: "paid",
       amount: 50_000,
     });
     // any field changed after signing, another key, a bad shape: refused
-    expect(gateway.verifyNotification({ ...body, gross_amount: "500000.00" })).toBeUndefined();
-    expect(gateway.verifyNotification({ ...body, order_id: "KIOS-2" })).toBeUndefined();
+    expect(gateway.verifyReport({ ...body, gross_amount: "500000.00" })).toBeUndefined();
+    expect(gateway.verifyReport({ ...body, order_id: "KIOS-2" })).toBeUndefined();
     expect(
-      gateway.verifyNotification({
+      gateway.verifyReport({
         ...body,
         signature_key: midtransSignature("KIOS-1", "200", "50000.00", "other-key"),
       }),
     ).toBeUndefined();
-    expect(gateway.verifyNotification({ ...body, signature_key: "abc" })).toBeUndefined();
-    expect(gateway.verifyNotification({ order_id: "KIOS-1" })).toBeUndefined();
-    expect(gateway.verifyNotification("settlement")).toBeUndefined();
-    expect(gateway.verifyNotification(null)).toBeUndefined();
+    expect(gateway.verifyReport({ ...body, signature_key: "abc" })).toBeUndefined();
+    expect(gateway.verifyReport({ order_id: "KIOS-1" })).toBeUndefined();
+    expect(gateway.verifyReport("settlement")).toBeUndefined();
+    expect(gateway.verifyReport(null)).toBeUndefined();
   });
 });

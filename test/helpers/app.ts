@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { Clock } from "@kios/kit";
-import { chooseFrontend } from "../../src/app/connect-telegram.ts";
+import { connectTelegram } from "../../src/app/connect-telegram.ts";
 import { type App, type AppDeps, createApp, type Role } from "../../src/app/create-app.ts";
 import { type Config, parseConfig, secretsOf } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -38,7 +38,7 @@ export async function bootApp(
     logLevel?: string;
     sandbox?: AppDeps["sandbox"];
     clock?: Clock;
-    /** with no BOT_TOKEN, run the playground as `npm start` does (default: no chat front end) */
+    /** with no BOT_TOKEN, run the playground as `npm start` does (default: no bot) */
     playground?: boolean;
     /** the catalogue-sync worker's poll (default 10 s) */
     catalogueSyncPollSeconds?: number;
@@ -60,10 +60,10 @@ export async function bootApp(
   const database: TestDatabase | undefined = options.databaseFromEnv
     ? undefined
     : await createTestDatabase();
-  // a chat front end only when asked for: the bot (BOT_TOKEN) or the playground
+  // a bot only when asked for: the bot (BOT_TOKEN) or the playground
   const choice =
     parsed.botToken || options.playground
-      ? await chooseFrontend(parsed, logger, { pollingTimeoutSeconds: 1, role: options.role })
+      ? await connectTelegram(parsed, logger, { pollingTimeoutSeconds: 1, role: options.role })
       : undefined;
   const app = await createApp({
     config: parsed,
@@ -72,7 +72,7 @@ export async function bootApp(
     role: options.role,
     sandbox: { settleDelayMs: 200, ...options.sandbox },
     clock: options.clock,
-    frontend: choice?.frontend,
+    bot: choice?.bot,
     http: choice?.http,
     adminIds: choice?.adminIds,
     catalogueSyncPollSeconds: options.catalogueSyncPollSeconds,

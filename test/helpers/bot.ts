@@ -15,7 +15,7 @@ import { createI18n } from "../../src/bot/ui/i18n.ts";
 import { syncCatalogue } from "../../src/commerce/catalogue/index.ts";
 import { drainOutbox } from "../../src/commerce/notifications/drain.ts";
 import type { NotificationSender } from "../../src/commerce/notifications/outbox.ts";
-import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import type { Database } from "../../src/db/client.ts";
 import { createLeases } from "../../src/jobs/lease.ts";
@@ -39,7 +39,7 @@ export interface BotHarness extends ChatDriver {
   sandbox: RunningSandbox;
   supplier: Supplier;
   telegram: RunningBotApiServer;
-  orders: OrderDeps;
+  orders: OrderEngine;
   deps: BotDeps;
   readonly bot: KiosBot;
   logger: Logger;
@@ -108,7 +108,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
   };
 
   const adminIds = options.adminIds ?? [ADMIN_ID];
-  const orders: OrderDeps = {
+  const orders: OrderEngine = {
     db,
     supplier,
     clock,
@@ -125,6 +125,8 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     token: TOKEN,
     apiRoot: telegram.url,
     logger,
+    db: orders.db,
+    clock: orders.clock,
     config: { adminIds, supplierTesting: options.supplierTesting ?? false },
     orders,
   };

@@ -6,7 +6,7 @@ import {
   startSandbox,
 } from "@kios/supplier-sandbox";
 import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
-import type { OrderDeps } from "../../src/commerce/orders/deps.ts";
+import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { createQuote } from "../../src/commerce/orders/quotes.ts";
 import type { Quote } from "../../src/commerce/orders/types.ts";
 import { setTier, upsertUser } from "../../src/commerce/users.ts";
@@ -22,7 +22,7 @@ export interface CommerceHarness {
   sandbox: RunningSandbox;
   supplier: Supplier;
   clock: ManualClock;
-  deps: OrderDeps;
+  deps: OrderEngine;
   /** a user with this much in their wallet */
   newUser(balance?: number, tier?: "customer" | "reseller"): Promise<number>;
   /** a quote the user is sure to get (a refusal throws) */
@@ -67,7 +67,7 @@ export async function bootCommerce(
       : createSignatureSupplier({ ...clientOptions, ...DEFAULT_SANDBOX_CREDENTIALS });
   const logger = createLogger({ level: "silent" });
   await syncCatalogue(database.handle.db, supplier, { clock, logger });
-  const deps: OrderDeps = {
+  const deps: OrderEngine = {
     db: database.handle.db,
     supplier,
     clock,

@@ -74,7 +74,7 @@ export function createFakeGateway(): FakeGateway {
       if (p && p.state === "pending") p.state = "cancelled";
       return statusOf(orderId);
     },
-    verifyNotification: () => undefined,
+    verifyReport: () => undefined,
     pay(orderId, amount) {
       const p = payments.get(orderId);
       if (!p) throw new Error(`no payment ${orderId}`);

@@ -24,7 +24,7 @@ const logger = createLogger({
 const app = await createApp({
   config,
   logger,
-  frontend: async () => ({
+  bot: async () => ({
     async sendNotification(n) {
       if (mode === "hang") return new Promise(() => {});
       say({ event: "delivered", key: n.key, recovered: n.recovered });

@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../helpers/db
 
 // issue 10: a crash never stalls the pipelines. A kios process is SIGKILLed while it holds
 // a notification send, an order's status check and a supplier callback (the supplier's
-// status endpoint hangs for it, and so does its chat front end); the next process must
+// status endpoint hangs for it, and so does its bot); the next process must
 // finish all three within seconds, not after pg-boss's 15-minute expiry.
 
 const CHILD = join(import.meta.dirname, "crash-child.ts");

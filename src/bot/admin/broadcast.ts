@@ -19,10 +19,10 @@ export function adminBroadcast(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-broadcast-usage"));
       return;
     }
-    const ids = await reachableUserIds(ctx.deps.orders.db);
+    const ids = await reachableUserIds(ctx.deps.db);
     const origin = `${ctx.chat.id}:${ctx.msg.message_id}`;
     let queued = 0;
-    await ctx.deps.orders.db.transaction(async (tx) => {
+    await ctx.deps.db.transaction(async (tx) => {
       for (const userId of ids) {
         const added = await enqueueNotification(tx, {
           key: `broadcast:${origin}:${userId}`,

@@ -36,7 +36,7 @@ async function markup(ctx: BotContext): Promise<void> {
   const sub = args[0]?.toLowerCase();
   try {
     if (sub === undefined || sub === "list") {
-      const rules = await listMarkupRules(ctx.deps.orders.db);
+      const rules = await listMarkupRules(ctx.deps.db);
       const lines = [ctx.t("admin-markup-title")];
       lines.push(...(rules.length > 0 ? rules.map(ruleLine) : [ctx.t("admin-markup-none")]));
       lines.push("", ctx.t("admin-markup-usage"));
@@ -61,7 +61,7 @@ async function markup(ctx: BotContext): Promise<void> {
         await ctx.reply(ctx.t("admin-markup-usage"));
         return;
       }
-      const rule = await setMarkupRule(ctx.deps.orders.db, {
+      const rule = await setMarkupRule(ctx.deps.db, {
         scope,
         scopeValue: args.slice(2, tierAt).join(" "),
         tier: args[tierAt] as Tier,
@@ -77,7 +77,7 @@ async function markup(ctx: BotContext): Promise<void> {
         await ctx.reply(ctx.t("admin-markup-usage"));
         return;
       }
-      const rule = await deleteMarkupRule(ctx.deps.orders.db, id);
+      const rule = await deleteMarkupRule(ctx.deps.db, id);
       await ctx.reply(ctx.t("admin-markup-deleted", { rule: ruleLine(rule) }));
       return;
     }
@@ -111,8 +111,8 @@ export function adminCatalogue(): Composer<BotContext> {
     const progress = await ctx.reply(ctx.t("admin-sync-started"));
     let text: string;
     try {
-      const s = await syncCatalogue(ctx.deps.orders.db, ctx.deps.orders.supplier, {
-        clock: ctx.deps.orders.clock,
+      const s = await syncCatalogue(ctx.deps.db, ctx.deps.orders.supplier, {
+        clock: ctx.deps.clock,
         logger: ctx.deps.logger,
       });
       text = ctx.t("admin-sync-done", {

@@ -19,7 +19,7 @@ export function adminExport(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-export-usage"));
       return;
     }
-    const db = ctx.deps.orders.db;
+    const db = ctx.deps.db;
     const n = await exportedOrderCount(db, period);
     if (n === 0) {
       await ctx.reply(ctx.t("admin-export-empty", { month }));

@@ -14,7 +14,7 @@ export function adminOrders(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command("pending", async (ctx) => {
-    const open = await openOrders(ctx.deps.orders.db, { limit: PENDING_LIMIT });
+    const open = await openOrders(ctx.deps.db, { limit: PENDING_LIMIT });
     if (open.length === 0) {
       await ctx.reply(ctx.t("admin-pending-none"));
       return;
@@ -38,7 +38,7 @@ export function adminOrderButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.recheck), async (ctx) => {
     const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
-    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.orders.db, orderId);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
     if (!order) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;

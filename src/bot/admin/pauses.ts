@@ -18,11 +18,7 @@ export function adminPauses(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-resume-usage"));
       return;
     }
-    const resumed = await resumeProduct(
-      ctx.deps.orders.db,
-      code,
-      new Date(ctx.deps.orders.clock.now()),
-    );
+    const resumed = await resumeProduct(ctx.deps.db, code, new Date(ctx.deps.clock.now()));
     await ctx.reply(
       resumed
         ? ctx.t("admin-resume-done", { code: escapeHtml(resumed.code) })
@@ -37,11 +33,7 @@ export function adminPauseButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.productResume), async (ctx) => {
     const code = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const resumed = await resumeProduct(
-      ctx.deps.orders.db,
-      code,
-      new Date(ctx.deps.orders.clock.now()),
-    );
+    const resumed = await resumeProduct(ctx.deps.db, code, new Date(ctx.deps.clock.now()));
     await ctx.answerCallbackQuery({
       text: resumed
         ? ctx.t("admin-resume-toast", { code: resumed.code })

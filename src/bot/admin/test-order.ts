@@ -18,7 +18,7 @@ export function adminTestOrder(): Composer<BotContext> {
       return;
     }
     const code = m.code.toUpperCase();
-    const item = await productByCode(ctx.deps.orders.db, code, { tier: "customer" });
+    const item = await productByCode(ctx.deps.db, code, { tier: "customer" });
     if (!item) {
       await ctx.reply(ctx.t("quick-unknown-code", { code: escapeHtml(code) }));
       return;

@@ -20,7 +20,7 @@ async function tellUser(
   key: string,
   vars: Record<string, string>,
 ) {
-  const user = await findUser(ctx.deps.orders.db, userId);
+  const user = await findUser(ctx.deps.db, userId);
   const t = ctx.translatorFor(user?.language ?? "id");
   try {
     await ctx.api.sendMessage(userId, t(key, vars));
@@ -51,12 +51,12 @@ async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<v
   try {
     const result =
       direction === "credit"
-        ? await creditWallet(ctx.deps.orders.db, { ...transfer, kind: "credit" })
-        : await debitWallet(ctx.deps.orders.db, transfer);
+        ? await creditWallet(ctx.deps.db, { ...transfer, kind: "credit" })
+        : await debitWallet(ctx.deps.db, transfer);
     applied = result.applied;
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
-    const balance = await walletBalance(ctx.deps.orders.db, userId);
+    const balance = await walletBalance(ctx.deps.db, userId);
     await ctx.reply(ctx.t("admin-debit-insufficient", { balance: rupiah(balance) }));
     return;
   }
@@ -65,7 +65,7 @@ async function adjust(ctx: BotContext, direction: "credit" | "debit"): Promise<v
     await ctx.reply(ctx.t("admin-adjust-repeated"));
     return;
   }
-  const balance = await walletBalance(ctx.deps.orders.db, userId);
+  const balance = await walletBalance(ctx.deps.db, userId);
   await ctx.reply(
     ctx.t(`admin-${direction}-done`, {
       user: String(userId),
@@ -93,7 +93,7 @@ export function adminWallet(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-role-usage"));
       return;
     }
-    await setTier(ctx.deps.orders.db, userId, tier);
+    await setTier(ctx.deps.db, userId, tier);
     await ctx.reply(ctx.t("admin-role-done", { user: String(userId), tier }));
   });
 
@@ -103,14 +103,14 @@ export function adminWallet(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-user-usage"));
       return;
     }
-    const user = await findUser(ctx.deps.orders.db, userId);
+    const user = await findUser(ctx.deps.db, userId);
     if (!user) {
       await ctx.reply(ctx.t("admin-user-not-found", { user: String(userId) }));
       return;
     }
     const [balance, recent] = await Promise.all([
-      walletBalance(ctx.deps.orders.db, userId),
-      listUserOrders(ctx.deps.orders.db, userId, { limit: 5, offset: 0 }),
+      walletBalance(ctx.deps.db, userId),
+      listUserOrders(ctx.deps.db, userId, { limit: 5, offset: 0 }),
     ]);
     const lines = [
       ctx.t("admin-user", {

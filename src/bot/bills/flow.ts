@@ -26,13 +26,13 @@ export function billFlow(env: FlowEnv) {
       empty: t("no-products"),
       pageSize: PRODUCT_PAGE_SIZE,
       load: async (offset, limit) => {
-        const kinds = await listCategories(env.deps.orders.db, "pasca", { tier: args.tier });
+        const kinds = await listCategories(env.deps.db, "pasca", { tier: args.tier });
         return pageOf(kinds, offset, limit, (k) => ({ label: k.category, value: k.category }));
       },
     });
     if (category === undefined) return;
     const loadProducts = async (offset: number, limit: number) => {
-      const page = await productsByCategory(env.deps.orders.db, category, {
+      const page = await productsByCategory(env.deps.db, category, {
         tier: args.tier,
         limit,
         offset,

@@ -21,10 +21,10 @@ async function decide(ctx: BotContext, decision: "confirm" | "reject"): Promise<
   const adminId = ctx.from!.id;
   let toast: string;
   try {
-    const input = { id, adminId, clock: ctx.deps.orders.clock };
+    const input = { id, adminId, clock: ctx.deps.clock };
     // the user's notice is queued with the decision, inside the same transaction
-    if (decision === "confirm") await confirmDeposit(ctx.deps.orders.db, input);
-    else await rejectDeposit(ctx.deps.orders.db, input);
+    if (decision === "confirm") await confirmDeposit(ctx.deps.db, input);
+    else await rejectDeposit(ctx.deps.db, input);
     await kick(ctx.deps);
     toast = ctx.t(decision === "confirm" ? "deposit-admin-confirmed" : "deposit-admin-rejected");
   } catch (err) {
@@ -33,9 +33,9 @@ async function decide(ctx: BotContext, decision: "confirm" | "reject"): Promise<
   }
   await ctx.answerCallbackQuery({ text: toast });
   // the card shows what is stored now, whoever decided it
-  const d = await findDeposit(ctx.deps.orders.db, id);
+  const d = await findDeposit(ctx.deps.db, id);
   if (!d) return;
-  const card = depositAdminCard(ctx.t, d, await findUser(ctx.deps.orders.db, d.userId));
+  const card = depositAdminCard(ctx.t, d, await findUser(ctx.deps.db, d.userId));
   await editPressed(ctx, card.text, { keyboard: card.keyboard });
 }
 

@@ -15,13 +15,13 @@ export function adminPayments(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-payment-none"));
       return;
     }
-    const found = ref ? await findPayment(ctx.deps.orders.db, ref) : undefined;
+    const found = ref ? await findPayment(ctx.deps.db, ref) : undefined;
     if (!found) {
       await ctx.reply(ctx.t("admin-payment-usage"));
       return;
     }
     // an open one is asked about now, so the admin sees the gateway's word
-    const p = (await resolvePayment(payments.deps, found.id)) ?? found;
+    const p = (await resolvePayment(payments.engine, found.id)) ?? found;
     const lines = [
       ctx.t("admin-payment-title", { id: String(p.id) }),
       ctx.t("admin-payment-body", {

@@ -9,19 +9,15 @@ import { offerDeposit } from "./qris.ts";
 
 async function showBalance(ctx: BotContext): Promise<void> {
   const userId = ctx.from!.id;
-  const balance = await walletBalance(ctx.deps.orders.db, userId);
+  const balance = await walletBalance(ctx.deps.db, userId);
   const lines = [ctx.t("balance", { balance: rupiah(balance) })];
   if (ctx.user?.tier === "reseller") {
-    const spent = await todaySpend(
-      ctx.deps.orders.db,
-      userId,
-      new Date(ctx.deps.orders.clock.now()),
-    );
+    const spent = await todaySpend(ctx.deps.db, userId, new Date(ctx.deps.clock.now()));
     lines.push(ctx.t("balance-today", { spent: rupiah(spent) }));
   }
   lines.push(ctx.t("balance-top-up-hint"));
   await ctx.reply(lines.join("\n"), {
-    reply_markup: new InlineKeyboard().text(ctx.t("btn-top-up"), cb(CB.topUp)),
+    reply_markup: new InlineKeyboard().text(ctx.t("btn-top-up"), cb(CB.deposit)),
   });
 }
 
@@ -35,7 +31,7 @@ export function walletFeature(): Composer<BotContext> {
     await showBalance(ctx);
   });
   // "top up" on a card or a balance message: the deposit flow
-  composer.callbackQuery(CB.topUp, async (ctx) => {
+  composer.callbackQuery(CB.deposit, async (ctx) => {
     await ctx.answerCallbackQuery();
     await enterFlow(ctx, "deposit");
   });

@@ -38,7 +38,7 @@ export function depositFlow(env: FlowEnv) {
             reply_markup: keyboard,
           });
           await conversation.external(() =>
-            setPaymentMessage(env.deps.orders.db, offer.paymentId, sent.message_id),
+            setPaymentMessage(env.deps.db, offer.paymentId, sent.message_id),
           );
           return;
         }

@@ -13,10 +13,10 @@ export async function startDeposit(
   amount: number,
 ): Promise<DepositOutcome> {
   try {
-    const d = await requestDeposit(deps.orders.db, {
+    const d = await requestDeposit(deps.db, {
       userId,
       amount,
-      clock: deps.orders.clock,
+      clock: deps.clock,
       maxAmount: deps.config.maxAmount,
       adminIds: deps.config.adminIds,
     });
@@ -34,6 +34,6 @@ export async function startDeposit(
     };
   } catch (err) {
     if (!(err instanceof DepositError)) throw err;
-    return { ok: false, reason: err.reason, ...(await depositLimits(deps.orders.db)) };
+    return { ok: false, reason: err.reason, ...(await depositLimits(deps.db)) };
   }
 }

@@ -11,7 +11,7 @@ import type { Translate } from "../ui/i18n.ts";
 import { orderCard } from "../ui/order-card.ts";
 import { quoteCard, quoteView } from "../ui/quote-card.ts";
 import { refusalText } from "../ui/quotes.ts";
-import { topUpEndedCard } from "./deposit-and-buy-card.ts";
+import { depositAndBuyEndedCard } from "./deposit-and-buy-card.ts";
 import { depositAdminCard, depositDecidedText } from "./deposit-view.ts";
 import { paymentCaption } from "./payment-view.ts";
 import { showPayment } from "./qr-offer.ts";
@@ -23,7 +23,7 @@ export interface DepositRenderOptions {
   /** the gateway sandbox's pay page (the playground) */
   payPageUrl?: ((gatewayOrderId: string) => string) | undefined;
   /** "deposit and buy" rounds the shortfall up to this (PAYMENT_TOPUP_STEP) */
-  topUpStep?: number | undefined;
+  depositStep?: number | undefined;
 }
 
 /** a manual transfer waits for an admin: its card with Confirm and Reject */
@@ -51,7 +51,12 @@ export async function renderDepositDecided(n: NotificationOf<"deposit_decided">,
  * a "deposit and buy" whose QR ended unpaid: its card (which waited for it) says what
  * happened and offers Pay or another top-up; a card the buyer cancelled says that
  */
-async function topUpEnded(env: RenderEnv, o: DepositRenderOptions, t: Translate, payment: Payment) {
+async function depositAndBuyEnded(
+  env: RenderEnv,
+  o: DepositRenderOptions,
+  t: Translate,
+  payment: Payment,
+) {
   if (payment.purpose !== "buy" || !payment.quoteId || payment.cardMessageId === null) return;
   const quote = await findUserQuote(env.db, payment.quoteId, payment.userId);
   if (!quote) return;
@@ -60,11 +65,11 @@ async function topUpEnded(env: RenderEnv, o: DepositRenderOptions, t: Translate,
     await showCard(env, { ...where, stage: STAGE.cancelled, text: t("card-cancelled") });
     return;
   }
-  const card = topUpEndedCard(t, {
+  const card = depositAndBuyEndedCard(t, {
     what: paymentCaption(t, payment),
     quote,
     balance: await walletBalance(env.db, payment.userId),
-    topUpStep: o.topUpStep,
+    depositStep: o.depositStep,
   });
   // forward only: a card that shows an order (Pay meanwhile) keeps it
   await showCard(env, { ...where, stage: STAGE.paying, ...card });
@@ -78,7 +83,7 @@ export function paymentRenderers(o: DepositRenderOptions) {
     const t = await env.languageOf(payment.userId);
     await showPayment(env.api, { db: env.db, payPageUrl: o.payPageUrl }, t, payment);
     const unpaid = ["expired", "cancelled", "denied", "failed", "mismatch"];
-    if (unpaid.includes(payment.status)) await topUpEnded(env, o, t, payment);
+    if (unpaid.includes(payment.status)) await depositAndBuyEnded(env, o, t, payment);
   }
   return { renderPaymentFinal };
 }

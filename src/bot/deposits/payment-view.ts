@@ -22,7 +22,7 @@ export function paymentCaption(t: Translate, p: Payment, balance?: number): stri
     }
     case "paid": {
       const lines = [t("qr-paid", { amount })];
-      // a "Top up and buy" paid for the card above: its own message says what became of it
+      // a "deposit and buy" paid for the card above: its own message says what became of it
       if (p.purpose === "buy") lines.push(t("qr-paid-buy"));
       else if (balance !== undefined) lines.push(t("balance", { balance: rupiah(balance) }));
       return lines.join("\n");

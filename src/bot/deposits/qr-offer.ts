@@ -44,7 +44,7 @@ export async function createQrOffer(
     cardMessageId?: number;
   },
 ): Promise<QrOffer> {
-  const outcome = await startPayment(payments.deps, { ...r, skipMinimum: r.purpose === "buy" });
+  const outcome = await startPayment(payments.engine, { ...r, skipMinimum: r.purpose === "buy" });
   if (!outcome.ok) {
     switch (outcome.reason) {
       case "amount_too_small":
@@ -86,7 +86,7 @@ export async function sendQrOffer(
   offer: Extract<QrOffer, { ok: true }>,
 ): Promise<void> {
   const sent = await send(await qrPhoto(offer), offer.caption, offer.keyboard);
-  await setPaymentMessage(deps.orders.db, offer.paymentId, sent.message_id);
+  await setPaymentMessage(deps.db, offer.paymentId, sent.message_id);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { findUserQuote } from "../../commerce/orders/quotes.ts";
-import { topUpAmount } from "../../commerce/payments/deps.ts";
+import { depositForShortfall } from "../../commerce/payments/engine.ts";
 import { paymentForQuote } from "../../commerce/payments/payments.ts";
 import { cancelPayment } from "../../commerce/payments/resolve.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
@@ -10,13 +10,13 @@ import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { STAGE, showCard } from "../ui/cards.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
-import { topUpEndedCard } from "./deposit-and-buy-card.ts";
+import { depositAndBuyEndedCard } from "./deposit-and-buy-card.ts";
 import { depositCreatedText, depositRefusedText } from "./deposit-view.ts";
 import { startDeposit } from "./manual.ts";
 import { createQrOffer, sendQrOffer, showPayment } from "./qr-offer.ts";
 
 // deposits by QR (QRIS through the payment gateway): the QR comes as a photo whose caption
-// moves to "✅ Saldo masuk" when the gateway confirms it; "Top up and buy" on a short card
+// moves to "✅ Saldo masuk" when the gateway confirms it; "deposit and buy" on a short card
 // asks for the shortfall and buys the card once it is paid.
 
 /** a top-up of this amount: a QR when a gateway is configured, else the manual transfer */
@@ -79,7 +79,7 @@ export function paymentButtons(): Composer<BotContext> {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
     }
-    const result = await cancelPayment(payments.deps, { paymentId, userId: ctx.from.id });
+    const result = await cancelPayment(payments.engine, { paymentId, userId: ctx.from.id });
     switch (result.state) {
       case "not_found":
         await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
@@ -96,35 +96,33 @@ export function paymentButtons(): Composer<BotContext> {
     }
     await showPayment(
       ctx.api,
-      { db: ctx.deps.orders.db, payPageUrl: payments.payPageUrl },
+      { db: ctx.deps.db, payPageUrl: payments.payPageUrl },
       ctx.t,
       result.payment,
       ctx.callbackQuery.message,
     );
   });
 
-  // "Top up and buy" on a card the wallet can't pay
-  composer.callbackQuery(cbPattern(CB.topUpAndBuy), async (ctx) => {
+  // "deposit and buy" on a card the wallet can't pay
+  composer.callbackQuery(cbPattern(CB.depositAndBuy), async (ctx) => {
     const payments = ctx.deps.payments;
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId
-      ? await findUserQuote(ctx.deps.orders.db, quoteId, ctx.from.id)
-      : undefined;
+    const quote = quoteId ? await findUserQuote(ctx.deps.db, quoteId, ctx.from.id) : undefined;
     const message = ctx.callbackQuery.message;
     if (!payments || !quote || !message) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
     }
-    const existing = await paymentForQuote(ctx.deps.orders.db, quoteId);
+    const existing = await paymentForQuote(ctx.deps.db, quoteId);
     if (existing) {
-      // one "Top up and buy" per card at a time: its QR is already in the chat
+      // one "deposit and buy" per card at a time: its QR is already in the chat
       await ctx.answerCallbackQuery({ text: ctx.t("qr-already-sent") });
       return;
     }
     await ctx.answerCallbackQuery();
-    const balance = await walletBalance(ctx.deps.orders.db, ctx.from.id);
+    const balance = await walletBalance(ctx.deps.db, ctx.from.id);
     const missing = Math.max(quote.price - balance, 1);
-    const amount = topUpAmount(missing, payments.deps.topUpStep);
+    const amount = depositForShortfall(missing, payments.engine.depositStep);
     const offer = await createQrOffer(payments, ctx.t, {
       userId: ctx.from.id,
       chatId: message.chat.id,
@@ -140,14 +138,14 @@ export function paymentButtons(): Composer<BotContext> {
     }
     if (!offer.ok) {
       // no QR was shown: the card says so and offers the way forward again
-      const card = topUpEndedCard(ctx.t, {
+      const card = depositAndBuyEndedCard(ctx.t, {
         what: offer.reason === "unavailable" ? ctx.t("top-up-unavailable") : offer.text,
         quote,
-        balance: await walletBalance(ctx.deps.orders.db, ctx.from.id),
-        topUpStep: payments.deps.topUpStep,
+        balance: await walletBalance(ctx.deps.db, ctx.from.id),
+        depositStep: payments.engine.depositStep,
       });
       const shown = await showCard(
-        { api: ctx.api, db: ctx.deps.orders.db },
+        { api: ctx.api, db: ctx.deps.db },
         {
           chatId: message.chat.id,
           messageId: message.message_id,
@@ -161,7 +159,7 @@ export function paymentButtons(): Composer<BotContext> {
     }
     // the card waits for the top-up; Cancel on it still voids the purchase
     await showCard(
-      { api: ctx.api, db: ctx.deps.orders.db },
+      { api: ctx.api, db: ctx.deps.db },
       {
         chatId: message.chat.id,
         messageId: message.message_id,

@@ -13,14 +13,14 @@ const HISTORY_PAGE_SIZE = 5;
 
 async function historyPage(ctx: BotContext, page: number) {
   const userId = ctx.from!.id;
-  let list = await listUserOrders(ctx.deps.orders.db, userId, {
+  let list = await listUserOrders(ctx.deps.db, userId, {
     limit: HISTORY_PAGE_SIZE,
     offset: page * HISTORY_PAGE_SIZE,
   });
   const wanted = clampPage(page, list.total, HISTORY_PAGE_SIZE);
   if (wanted !== page) {
     page = wanted;
-    list = await listUserOrders(ctx.deps.orders.db, userId, {
+    list = await listUserOrders(ctx.deps.db, userId, {
       limit: HISTORY_PAGE_SIZE,
       offset: page * HISTORY_PAGE_SIZE,
     });
@@ -78,7 +78,7 @@ export function historyButtons(): Composer<BotContext> {
     const parts = parseCb(ctx.callbackQuery.data)?.parts ?? [];
     const orderId = cbInt(parts[0]);
     const page = cbInt(parts[1]) ?? 0;
-    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.orders.db, orderId);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
     // another user's order is treated exactly like a missing one
     if (!order || order.userId !== ctx.from.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
@@ -93,7 +93,7 @@ export function historyButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.buyAgain), async (ctx) => {
     const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
-    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.orders.db, orderId);
+    const order = orderId === undefined ? undefined : await getOrder(ctx.deps.db, orderId);
     if (!order || order.userId !== ctx.from.id) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;

@@ -13,7 +13,7 @@ export function statusFeature(): Composer<BotContext> {
       await ctx.reply(ctx.t("status-usage"));
       return;
     }
-    const order = await findUserOrder(ctx.deps.orders.db, ctx.from!.id, ref);
+    const order = await findUserOrder(ctx.deps.db, ctx.from!.id, ref);
     await ctx.reply(
       order ? orderDetails(ctx.t, order) : ctx.t("status-not-found", { ref: escapeHtml(ref) }),
     );

@@ -41,7 +41,7 @@ export function escapeFeature(): Composer<BotContext> {
   composer.use(async (ctx, next) => {
     const prefix = parseCb(ctx.callbackQuery?.data)?.prefix;
     // buttons that start a flow (they are handled after the flows are registered)
-    const menu = prefix === CB.menu || prefix === CB.topUp;
+    const menu = prefix === CB.menu || prefix === CB.deposit;
     if ((isCommand(ctx) || menu) && flowActive(ctx)) await ctx.conversation.exitAll();
     await next();
   });

@@ -7,7 +7,7 @@ import { isLanguage } from "../ui/i18n.ts";
 import { mainMenuKeyboard } from "../ui/keyboards/main-menu.ts";
 
 async function switchTo(ctx: BotContext, lang: "id" | "en"): Promise<void> {
-  if (ctx.from) await setLanguage(ctx.deps.orders.db, ctx.from.id, lang);
+  if (ctx.from) await setLanguage(ctx.deps.db, ctx.from.id, lang);
   ctx.lang = lang;
   ctx.i18n.useLocale(lang);
   await ctx.reply(ctx.t("language-set"), { reply_markup: mainMenuKeyboard(ctx.t) });

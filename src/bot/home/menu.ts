@@ -26,7 +26,7 @@ export function menuFeature(): Composer<BotContext> {
       case "ewallet":
       case "game":
       case "bill":
-        if (!(await catalogueReady(ctx.deps.orders.db))) {
+        if (!(await catalogueReady(ctx.deps.db))) {
           await ctx.reply(ctx.t("catalogue-loading"));
           return;
         }

@@ -9,7 +9,7 @@ import {
   claimUpdates,
   extendClaims,
   finishUpdates,
-  releaseClaims,
+  freeClaimsOf,
   retryUpdate,
   type UpdateKey,
 } from "../storage/updates.ts";
@@ -119,7 +119,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     }
   }
 
-  async function settle(c: ClaimedUpdate, outcome: UpdateOutcome): Promise<void> {
+  async function finish(c: ClaimedUpdate, outcome: UpdateOutcome): Promise<void> {
     if (outcome.kind === "retry" && c.attempts < MAX_UPDATE_ATTEMPTS) {
       // 0.25 s, 0.5 s, 1 s, 2 s: a conflict clears as soon as the other writer is done
       const delayMs = 250 * 2 ** (c.attempts - 1);
@@ -149,7 +149,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     if (c.attempts > MAX_UPDATE_ATTEMPTS) {
       // claimed again and again without finishing: its handling takes the process down
       log.error({ updateId: c.updateId, attempts: c.attempts }, "update abandoned");
-      await settle(c, { kind: "retry", error: "its workers kept dying" });
+      await finish(c, { kind: "retry", error: "its workers kept dying" });
       return;
     }
     let outcome: UpdateOutcome;
@@ -161,7 +161,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     // the outcome must land: a brief database error must not leave the claim to expire
     for (let attempt = 1; ; attempt++) {
       try {
-        await settle(c, outcome);
+        await finish(c, outcome);
         return;
       } catch (err) {
         if (attempt >= 3) throw err;
@@ -256,7 +256,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     if (holders.length === 0) return;
     const free = await o.leases.free(holders.map(workerLease));
     const dead = holders.filter((w) => free.has(workerLease(w)));
-    const n = await releaseClaims(db, dead);
+    const n = await freeClaimsOf(db, dead);
     if (n > 0) {
       log.warn({ workers: dead, updates: n }, "took back the updates of a worker that died");
       wakeup.wake();

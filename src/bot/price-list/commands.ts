@@ -70,7 +70,7 @@ async function listView(
   wanted: number,
   pricing: PricingContext,
 ): Promise<View> {
-  const db = ctx.deps.orders.db;
+  const db = ctx.deps.db;
   const tier = tierOf(ctx);
   const total = scopes
     .filter(
@@ -110,21 +110,21 @@ async function listView(
     page,
     pages,
     tier,
-    now: ctx.deps.orders.clock.now(),
+    now: ctx.deps.clock.now(),
   });
   return { text, keyboard: kb };
 }
 
 async function scopesFor(ctx: BotContext) {
-  const pricing = await loadPricing(ctx.deps.orders.db);
-  const scopes = await priceListScopes(ctx.deps.orders.db, { tier: tierOf(ctx), pricing });
+  const pricing = await loadPricing(ctx.deps.db);
+  const scopes = await priceListScopes(ctx.deps.db, { tier: tierOf(ctx), pricing });
   return { pricing, scopes };
 }
 
 export function priceListCommands(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command(["harga", "prices"], async (ctx) => {
-    if (!(await catalogueReady(ctx.deps.orders.db))) {
+    if (!(await catalogueReady(ctx.deps.db))) {
       await ctx.reply(ctx.t("catalogue-loading"));
       return;
     }
@@ -137,7 +137,7 @@ export function priceListCommands(): Composer<BotContext> {
       const match = resolvePriceListScope(scopes, typed);
       const product =
         match === undefined
-          ? await productByCode(ctx.deps.orders.db, typed.toUpperCase(), {
+          ? await productByCode(ctx.deps.db, typed.toUpperCase(), {
               tier: tierOf(ctx),
               pricing,
             })
@@ -146,7 +146,7 @@ export function priceListCommands(): Composer<BotContext> {
         // a product's code: its line, and its brand's list in its category one tap away
         const scope = { brand: product.brand, category: product.category };
         view = {
-          text: priceListRow(ctx.t, product, tierOf(ctx), ctx.deps.orders.clock.now()),
+          text: priceListRow(ctx.t, product, tierOf(ctx), ctx.deps.clock.now()),
           keyboard: new InlineKeyboard().text(
             `📋 ${scopeLabel(scope)}`,
             cb(CB.priceList, scopeKey(scope), 0),
@@ -188,7 +188,7 @@ export function priceListButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.priceListPicture), async (ctx) => {
     const key = parseCb(ctx.callbackQuery.data)?.parts[0];
-    const db = ctx.deps.orders.db;
+    const db = ctx.deps.db;
     const { pricing, scopes } = await scopesFor(ctx);
     const scope = key === undefined ? undefined : scopeByKey(scopes, key);
     if (scope === undefined) {
@@ -196,7 +196,7 @@ export function priceListButtons(): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery();
-    const now = ctx.deps.orders.clock.now();
+    const now = ctx.deps.clock.now();
     const { items, total } = await priceListUpTo(
       db,
       scope,

@@ -3,7 +3,7 @@ import { cancelQuote } from "../../commerce/orders/cancel.ts";
 import { confirmQuote } from "../../commerce/orders/place.ts";
 import { findUserQuote } from "../../commerce/orders/quotes.ts";
 import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
-import { topUpAmount } from "../../commerce/payments/deps.ts";
+import { depositForShortfall } from "../../commerce/payments/engine.ts";
 import type { BotContext } from "../context.ts";
 import { CB, cb, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { STAGE, showCard } from "../ui/cards.ts";
@@ -26,7 +26,7 @@ async function showStage(
   const message = ctx.callbackQuery?.message;
   if (!message) return;
   const result = await showCard(
-    { api: ctx.api, db: ctx.deps.orders.db },
+    { api: ctx.api, db: ctx.deps.db },
     { chatId: message.chat.id, messageId: message.message_id, quoteId, stage, text, keyboard },
   );
   // the card can't be edited any more (deleted, too old): say it in a new message
@@ -64,13 +64,13 @@ async function showConfirmResult(
       const kb = new InlineKeyboard();
       const payments = ctx.deps.payments;
       if (payments) {
-        const amount = topUpAmount(result.missing, payments.deps.topUpStep);
+        const amount = depositForShortfall(result.missing, payments.engine.depositStep);
         kb.text(
           ctx.t("btn-top-up-and-buy", { amount: rupiah(amount) }),
-          cb(CB.topUpAndBuy, quoteId),
+          cb(CB.depositAndBuy, quoteId),
         ).row();
       }
-      kb.text(ctx.t("btn-top-up"), cb(CB.topUp))
+      kb.text(ctx.t("btn-top-up"), cb(CB.deposit))
         .text(ctx.t("btn-pay-again"), cb(CB.pay, quoteId))
         .row()
         .text(ctx.t("btn-cancel"), cb(CB.cancelQuote, quoteId));
@@ -114,9 +114,7 @@ export function checkoutButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.pay), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId
-      ? await findUserQuote(ctx.deps.orders.db, quoteId, ctx.from.id)
-      : undefined;
+    const quote = quoteId ? await findUserQuote(ctx.deps.db, quoteId, ctx.from.id) : undefined;
     if (!quote) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
@@ -157,10 +155,10 @@ export function checkoutButtons(): Composer<BotContext> {
 
   composer.callbackQuery(cbPattern(CB.cancelQuote), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const outcome = await cancelQuote(ctx.deps.orders.db, {
+    const outcome = await cancelQuote(ctx.deps.db, {
       quoteId,
       userId: ctx.from.id,
-      now: new Date(ctx.deps.orders.clock.now()),
+      now: new Date(ctx.deps.clock.now()),
     });
     if (outcome.state === "ordered") {
       await ctx.answerCallbackQuery({ text: ctx.t("cancel-too-late") });
@@ -174,9 +172,7 @@ export function checkoutButtons(): Composer<BotContext> {
   // a fresh quote (or a fresh bill inquiry) for the same product and destination
   composer.callbackQuery(cbPattern(CB.requote), async (ctx) => {
     const quoteId = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
-    const quote = quoteId
-      ? await findUserQuote(ctx.deps.orders.db, quoteId, ctx.from.id)
-      : undefined;
+    const quote = quoteId ? await findUserQuote(ctx.deps.db, quoteId, ctx.from.id) : undefined;
     if (!quote) {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;

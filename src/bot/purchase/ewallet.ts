@@ -19,14 +19,13 @@ export function ewalletFlow(env: FlowEnv) {
     const userId = ctx.from!.id;
     const brand = await pickBrand(conversation, ctx, t, {
       text: t("pick-ewallet"),
-      load: () => listBrands(env.deps.orders.db, { category: "E-Money" }, { tier: args.tier }),
+      load: () => listBrands(env.deps.db, { category: "E-Money" }, { tier: args.tier }),
     });
     if (brand === undefined) return;
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-ewallet-amount", { brand: escapeHtml(brand) }),
-      load: (page) =>
-        productsByBrand(env.deps.orders.db, "prepaid", brand, { tier: args.tier, ...page }),
-      now: () => env.deps.orders.clock.now(),
+      load: (page) => productsByBrand(env.deps.db, "prepaid", brand, { tier: args.tier, ...page }),
+      now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;
     const recent = await conversation.external(() => recentPhones(env, userId));

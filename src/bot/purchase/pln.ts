@@ -16,7 +16,7 @@ export function plnFlow(env: FlowEnv) {
     const t = translator(env.i18n, args.lang);
     const userId = ctx.from!.id;
     const recent = await conversation.external(async () => {
-      const all = await recentDestinations(env.deps.orders.db, userId, ["prepaid"], 10);
+      const all = await recentDestinations(env.deps.db, userId, ["prepaid"], 10);
       return all.filter((d) => parseMeter(d) !== undefined).slice(0, 3);
     });
     const meter = await ask(conversation, ctx, t, {
@@ -27,8 +27,8 @@ export function plnFlow(env: FlowEnv) {
     });
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-pln", { meter }),
-      load: (page) => productsByCategory(env.deps.orders.db, "PLN", { tier: args.tier, ...page }),
-      now: () => env.deps.orders.clock.now(),
+      load: (page) => productsByCategory(env.deps.db, "PLN", { tier: args.tier, ...page }),
+      now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;
     await endWithCard(conversation, ctx, t, env, { productCode: code, destination: meter });

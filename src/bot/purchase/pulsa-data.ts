@@ -22,7 +22,7 @@ export function parsePhone(text: string): string | undefined {
 
 /** the last phone numbers bought for, newest first */
 export async function recentPhones(env: FlowEnv, userId: number): Promise<string[]> {
-  const recent = await recentDestinations(env.deps.orders.db, userId, ["prepaid"], 10);
+  const recent = await recentDestinations(env.deps.db, userId, ["prepaid"], 10);
   return [...new Set(recent.map(parsePhone).filter((p): p is string => p !== undefined))].slice(
     0,
     3,
@@ -58,8 +58,8 @@ export function pulsaFlow(env: FlowEnv) {
         phone,
       }),
       load: (page) =>
-        productsByOperator(env.deps.orders.db, operators, category, { tier: args.tier, ...page }),
-      now: () => env.deps.orders.clock.now(),
+        productsByOperator(env.deps.db, operators, category, { tier: args.tier, ...page }),
+      now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;
     await endWithCard(conversation, ctx, t, env, { productCode: code, destination: phone });

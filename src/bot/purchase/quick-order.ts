@@ -13,9 +13,9 @@ export function quickOrderFeature(): Composer<BotContext> {
     .hears(QUICK_ORDER, async (ctx) => {
       const code = ctx.match[1]!.toUpperCase();
       const destination = ctx.match[2]!;
-      const item = await productByCode(ctx.deps.orders.db, code, { tier: "reseller" });
+      const item = await productByCode(ctx.deps.db, code, { tier: "reseller" });
       if (!item) {
-        const loading = !(await catalogueReady(ctx.deps.orders.db));
+        const loading = !(await catalogueReady(ctx.deps.db));
         await ctx.reply(
           loading
             ? ctx.t("catalogue-loading")

@@ -12,7 +12,7 @@ export function receiptButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.receipt), async (ctx) => {
     const orderId = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
-    const db = ctx.deps.orders.db;
+    const db = ctx.deps.db;
     const order = orderId === undefined ? undefined : await getOrder(db, orderId);
     // a buyer's own successful orders (an admin may print anyone's)
     if (order?.status !== "success" || (order.userId !== ctx.from.id && !ctx.isAdmin)) {

@@ -33,7 +33,7 @@ export function receiptSettingsFeature(): Composer<BotContext> {
       await ctx.reply(ctx.t("receipt-settings-resellers"));
       return;
     }
-    const db = ctx.deps.orders.db;
+    const db = ctx.deps.db;
     const userId = ctx.from!.id;
     const text = (ctx.match as string).trim();
     const [what = "", ...rest] = text.split(/\s+/);

@@ -22,7 +22,7 @@ import { escapeHtml, parseAmount, rupiah, wibDateTime } from "../ui/format.ts";
 /** who recorded an admin action: their name (and id) as kios knows them */
 async function adminName(ctx: BotContext, id: number | null, plain = false): Promise<string> {
   if (id === null) return ctx.t("recon-topup-by-cli");
-  const user = await findUser(ctx.deps.orders.db, id);
+  const user = await findUser(ctx.deps.db, id);
   if (!user?.firstName) return String(id);
   return `${plain ? user.firstName : escapeHtml(user.firstName)} (${id})`;
 }
@@ -71,13 +71,13 @@ async function supplierTopup(ctx: BotContext): Promise<void> {
     return;
   }
   const messageId = ctx.msg!.message_id;
-  const result = await recordSupplierTopup(ctx.deps.orders.db, {
+  const result = await recordSupplierTopup(ctx.deps.db, {
     // one admin message records once, however often the update is delivered
     key: `admin:${ctx.chat!.id}:${messageId}`,
     amount,
     note: note.join(" ").slice(0, 200),
     recordedBy: ctx.from?.id,
-    now: new Date(ctx.deps.orders.clock.now()),
+    now: new Date(ctx.deps.clock.now()),
   });
   if (result.ok) {
     await replyRecorded(ctx, result);
@@ -104,11 +104,11 @@ async function reverseTopup(ctx: BotContext): Promise<void> {
     await ctx.reply(ctx.t("recon-reverse-usage"));
     return;
   }
-  const result = await reverseSupplierTopup(ctx.deps.orders.db, {
+  const result = await reverseSupplierTopup(ctx.deps.db, {
     topupId,
     reversedBy: ctx.from?.id,
     note: note.join(" ").slice(0, 200),
-    now: new Date(ctx.deps.orders.clock.now()),
+    now: new Date(ctx.deps.clock.now()),
   });
   if (result.ok) {
     const lines = [
@@ -158,7 +158,7 @@ export function adminSupplierTopupButtons(): Composer<BotContext> {
       amount: booked.amount,
       note: `another top-up like #${booked.id}`,
       recordedBy: ctx.from.id,
-      now: new Date(ctx.deps.orders.clock.now()),
+      now: new Date(ctx.deps.clock.now()),
       another: true,
     });
     if (!result.ok) throw new Error(`unexpected ${result.reason}`);

@@ -309,7 +309,7 @@ export async function claimHolders(db: Executor): Promise<string[]> {
 }
 
 /** frees the claims of workers that are gone, so their updates run again at once */
-export async function releaseClaims(db: Executor, workers: readonly string[]): Promise<number> {
+export async function freeClaimsOf(db: Executor, workers: readonly string[]): Promise<number> {
   if (workers.length === 0) return 0;
   const rows = await db
     .update(telegramUpdates)

@@ -16,7 +16,7 @@ export const CB = {
   /** a fresh quote for an expired one: rq:<quoteId> */
   requote: "rq",
   /** open the deposit flow from a card */
-  topUp: "tu",
+  deposit: "tu",
   /** a step's choice: i:<index> */
   item: "i",
   /** a step's list page: pg:<page> */
@@ -46,7 +46,7 @@ export const CB = {
   /** cancel a QR payment: pc:<paymentId> */
   paymentCancel: "pc",
   /** top up the shortfall by QR, then buy the card: tb:<quoteId> */
-  topUpAndBuy: "tb",
+  depositAndBuy: "tb",
   /** the manual transfer instead of a QR: dm:<amount> */
   depositManual: "dm",
   /** a successful order's receipt (struk): sk:<orderId> */

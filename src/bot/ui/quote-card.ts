@@ -106,6 +106,6 @@ export function quoteCard(t: Translate, q: QuoteView): Card {
   const kb = new InlineKeyboard()
     .text(t("btn-pay"), cb(CB.pay, q.id))
     .text(t("btn-cancel"), cb(CB.cancelQuote, q.id));
-  if (short) kb.row().text(t("btn-top-up"), cb(CB.topUp));
+  if (short) kb.row().text(t("btn-top-up"), cb(CB.deposit));
   return { text, keyboard: kb };
 }

@@ -1,5 +1,5 @@
 import type { InlineKeyboard } from "grammy";
-import type { OrderDeps } from "../../commerce/orders/deps.ts";
+import type { OrderEngine } from "../../commerce/orders/engine.ts";
 import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
 import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
 import type { BotContext } from "../context.ts";
@@ -22,7 +22,7 @@ export interface QuoteRequest {
 }
 
 /** a confirmation card's quote as plain JSON (safe to keep in a conversation's log) */
-export async function requestQuote(orders: OrderDeps, r: QuoteRequest): Promise<QuoteOutcome> {
+export async function requestQuote(orders: OrderEngine, r: QuoteRequest): Promise<QuoteOutcome> {
   const result = r.bill
     ? await createBillQuote(orders, {
         userId: r.userId,

@@ -4,11 +4,11 @@ import type { Logger } from "../../logger.ts";
 import {
   type Claimed,
   claimNotifications,
+  giveBackClaims,
   HEARTBEAT_MS,
   markFailed,
   markSent,
   type NotificationSender,
-  releaseClaims,
   renewClaims,
   type SendResult,
   STALE_CLAIM_MS,
@@ -170,7 +170,7 @@ export async function drainOutbox(
   } finally {
     clearInterval(heartbeat);
     const left = [...held.values()].map((h) => h.n);
-    if (left.length > 0) await serial(() => releaseClaims(deps.db, left, now()));
+    if (left.length > 0) await serial(() => giveBackClaims(deps.db, left, now()));
   }
   return { handled, more };
 }

@@ -246,7 +246,7 @@ export async function renewClaims(
  * gives back claimed notifications a sender will not get to (its time is up): pending ones
  * fall due now, recovered ones become stale at once so the next sender recovers them.
  */
-export async function releaseClaims(exec: Executor, held: readonly Claimed[], now: Date) {
+export async function giveBackClaims(exec: Executor, held: readonly Claimed[], now: Date) {
   const due = held.filter((n) => !n.recovered);
   const stale = held.filter((n) => n.recovered);
   await renewClaims(exec, due, now);

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
-import type { OrderDeps } from "./deps.ts";
+import type { OrderEngine } from "./engine.ts";
 import { resolveOrder } from "./resolve.ts";
 import { finaliseOrder } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
@@ -18,7 +18,7 @@ export type DecisionResult =
  * asked once more first; whoever decided, and when, is recorded on the order.
  */
 export async function decideOrder(
-  deps: OrderDeps,
+  deps: OrderEngine,
   d: { orderId: number; adminId: number; decision: Decision },
 ): Promise<DecisionResult> {
   const before = await resolveOrder(deps, d.orderId);

@@ -11,7 +11,7 @@ import {
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
-import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderDeps } from "./deps.ts";
+import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { reportIfConflicting } from "./resolve.ts";
 import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -26,7 +26,7 @@ class Refused extends Error {
   }
 }
 
-async function existingOrder(deps: OrderDeps, quoteId: string): Promise<Order | undefined> {
+async function existingOrder(deps: OrderEngine, quoteId: string): Promise<Order | undefined> {
   const [row] = await deps.db.select().from(orders).where(eq(orders.confirmKey, quoteId));
   return row;
 }
@@ -37,7 +37,7 @@ async function existingOrder(deps: OrderDeps, quoteId: string): Promise<Order | 
  * places it is confirmed; only the confirmation that created the order calls the supplier.
  */
 export async function confirmQuote(
-  deps: OrderDeps,
+  deps: OrderEngine,
   c: {
     quoteId: string;
     userId: number;
@@ -227,7 +227,7 @@ function signedAt(order: Order): { signedAt?: number } {
   return order.requestTimestamp === null ? {} : { signedAt: order.requestTimestamp * 1000 };
 }
 
-async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
+async function submit(deps: OrderEngine, order: Order): Promise<SubmitOutcome> {
   try {
     if (order.kind === "bill") {
       return await deps.supplier.payBill({
@@ -254,7 +254,7 @@ async function submit(deps: OrderDeps, order: Order): Promise<SubmitOutcome> {
 
 /** records what the supplier said about a just-submitted order (design rule 2: unknown is not failed). */
 async function applySubmitOutcome(
-  deps: OrderDeps,
+  deps: OrderEngine,
   order: Order,
   outcome: SubmitOutcome,
 ): Promise<Order> {

@@ -10,8 +10,8 @@ import { productByCode } from "../catalogue/queries.ts";
 import { findUser } from "../users.ts";
 import { walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
-import type { OrderDeps } from "./deps.ts";
 import { normaliseDestination } from "./destination.ts";
+import type { OrderEngine } from "./engine.ts";
 import type { OrderKind, Quote, QuoteRefusal, QuoteResult, StoredQuoteRefusal } from "./types.ts";
 
 /** how long a price on a confirmation card holds */
@@ -25,17 +25,17 @@ function newQuoteId(): string {
 }
 
 /** testing mode is an admin's tool: only SUPPLIER_TESTING or an admin's /test make test quotes */
-function testingAllowed(deps: OrderDeps, q: { userId: number; testing?: boolean }): boolean {
+function testingAllowed(deps: OrderEngine, q: { userId: number; testing?: boolean }): boolean {
   return deps.testing || (q.testing === true && (deps.adminIds ?? []).includes(q.userId));
 }
 
-async function tierOf(deps: OrderDeps, userId: number) {
+async function tierOf(deps: OrderEngine, userId: number) {
   return (await findUser(deps.db, userId))?.tier ?? "customer";
 }
 
 /** prices a prepaid or game product for a destination, for the confirmation card. */
 export async function createQuote(
-  deps: OrderDeps,
+  deps: OrderEngine,
   q: {
     userId: number;
     chatId: number;
@@ -92,7 +92,7 @@ export async function createQuote(
  * fee with the shop's markup. The quote lasts exactly as long as the inquiry session.
  */
 export async function createBillQuote(
-  deps: OrderDeps,
+  deps: OrderEngine,
   q: { userId: number; chatId: number; productCode: string; customerNo: string; testing?: boolean },
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
@@ -105,7 +105,7 @@ export async function createBillQuote(
   if (!customerNo) return { ok: false, reason: "invalid_destination" };
 
   const refId = newRefId(now);
-  let inquiry: Awaited<ReturnType<OrderDeps["supplier"]["inquiry"]>>;
+  let inquiry: Awaited<ReturnType<OrderEngine["supplier"]["inquiry"]>>;
   try {
     inquiry = await deps.supplier.inquiry({ code: item.code, customerNo, refId });
   } catch (err) {
@@ -283,7 +283,7 @@ export function revivedRefusal(r: StoredQuoteRefusal): QuoteRefusal {
  * (its price moved, it ran out): a bill is inquired afresh. An admin's test stays a test.
  */
 export async function requote(
-  deps: OrderDeps,
+  deps: OrderEngine,
   old: {
     userId: number;
     chatId: number;

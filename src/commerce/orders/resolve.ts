@@ -8,10 +8,10 @@ import {
   NOT_FOUND_MARGIN_MS,
   NOT_FOUND_MIN_CHECKS,
   nextCheckDelay,
-  type OrderDeps,
+  type OrderEngine,
   SIGNED_REQUEST_WINDOW_MS,
   STUCK_AFTER_MS,
-} from "./deps.ts";
+} from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
@@ -20,7 +20,7 @@ import { isFinal, type Order } from "./types.ts";
 // ref_id), never by guessing: the supplier's timeout rule; unknown is not failed, and state moves forward only
 // (design rules 2 and 5).
 
-async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined> {
+async function load(deps: OrderEngine, orderId: number): Promise<Order | undefined> {
   const [row] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
   return row;
 }
@@ -30,7 +30,7 @@ async function load(deps: OrderDeps, orderId: number): Promise<Order | undefined
  * any number of times, from polls, callbacks and admins alike; runs of one order take turns.
  */
 export async function resolveOrder(
-  deps: OrderDeps,
+  deps: OrderEngine,
   orderId: number,
   options: { checkSettled?: boolean } = {},
 ): Promise<Order | undefined> {
@@ -42,7 +42,7 @@ export async function resolveOrder(
 }
 
 async function resolveUnlocked(
-  deps: OrderDeps,
+  deps: OrderEngine,
   orderId: number,
   options: { checkSettled?: boolean },
   fence: OrderFence,
@@ -126,7 +126,7 @@ async function resolveUnlocked(
  * waiting choice, since nothing there bounds when the supplier may still make it).
  */
 async function notFound(
-  deps: OrderDeps,
+  deps: OrderEngine,
   order: Order,
   now: Date,
   fence: OrderFence,
@@ -171,7 +171,7 @@ async function notFound(
 }
 
 async function reschedule(
-  deps: OrderDeps,
+  deps: OrderEngine,
   order: Order,
   now: Date,
   fence: OrderFence,
@@ -207,7 +207,7 @@ const SWEEP_RETRY_MS = 60_000;
  * the safety net: every open order whose next check is due (lost jobs, a restart) is
  * checked. At start-up this also resolves orders a crash left created or submitted.
  */
-export async function sweepOpenOrders(deps: OrderDeps, limit = 100): Promise<number> {
+export async function sweepOpenOrders(deps: OrderEngine, limit = 100): Promise<number> {
   const now = new Date(deps.clock.now());
   const due = await deps.db
     .select({ id: orders.id })
@@ -244,7 +244,7 @@ export async function sweepOpenOrders(deps: OrderDeps, limit = 100): Promise<num
 }
 
 /** asks the supplier about a settled order and reports a contradiction to the admins. */
-async function checkSettledOrder(deps: OrderDeps, order: Order): Promise<void> {
+async function checkSettledOrder(deps: OrderEngine, order: Order): Promise<void> {
   let status: StatusResult;
   try {
     status = await deps.supplier.status(order.refId);
@@ -262,7 +262,7 @@ async function checkSettledOrder(deps: OrderDeps, order: Order): Promise<void> {
  * ledger is settled once); the order is flagged and every admin told, once per order.
  */
 export async function reportIfConflicting(
-  deps: OrderDeps,
+  deps: OrderEngine,
   order: Order,
   supplierStatus: "success" | "failed",
 ): Promise<boolean> {

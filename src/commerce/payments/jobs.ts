@@ -1,6 +1,6 @@
 import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
-import type { PaymentDeps, PaymentJobs } from "./deps.ts";
+import type { PaymentEngine, PaymentJobs } from "./engine.ts";
 import { resolvePayment, sweepPayments } from "./resolve.ts";
 
 const QUEUES = {
@@ -10,15 +10,38 @@ const QUEUES = {
 } as const;
 
 /**
+ * the payment engine's port to the job runner (a check later, a check now); given to the
+ * engine when it is built, the queues exist once registerPaymentJobs has run
+ */
+export function paymentJobPort(jobs: JobRunner): PaymentJobs {
+  const { boss } = jobs;
+  return {
+    async scheduleCheck(paymentId, afterMs) {
+      await boss.send(
+        QUEUES.check,
+        { paymentId },
+        {
+          startAfter: Math.max(0, Math.ceil(afterMs / 1000)),
+          singletonKey: `payment-${paymentId}`,
+        },
+      );
+    },
+    async checkNow(paymentId) {
+      await boss.send(QUEUES.notified, { paymentId });
+    },
+  };
+}
+
+/**
  * gateway payments on pg-boss: a check per payment (stately, one key per payment: never two
  * at once for one payment, on one process or several) and a sweeper each minute for checks a
  * lost job left behind and purchases a crash left undone. `work` false: send only.
  */
 export async function registerPaymentJobs(
   jobs: JobRunner,
-  deps: Omit<PaymentDeps, "jobs">,
+  full: PaymentEngine,
   work: boolean,
-): Promise<PaymentDeps> {
+): Promise<void> {
   const { boss } = jobs;
   await ensureQueue(boss, QUEUES.check, {
     policy: "stately",
@@ -39,23 +62,8 @@ export async function registerPaymentJobs(
     expireInSeconds: 600,
     retryLimit: 0,
   });
-  const paymentJobs: PaymentJobs = {
-    async scheduleCheck(paymentId, afterMs) {
-      await boss.send(
-        QUEUES.check,
-        { paymentId },
-        {
-          startAfter: Math.max(0, Math.ceil(afterMs / 1000)),
-          singletonKey: `payment-${paymentId}`,
-        },
-      );
-    },
-    async checkNow(paymentId) {
-      await boss.send(QUEUES.notified, { paymentId });
-    },
-  };
-  const full: PaymentDeps = { ...deps, jobs: paymentJobs };
-  if (!work) return full;
+  if (!work) return;
+  const paymentJobs = full.jobs ?? paymentJobPort(jobs);
   await jobs.work<{ paymentId: number }>(
     QUEUES.check,
     { batchSize: 20, pollingIntervalSeconds: 1 },
@@ -66,7 +74,7 @@ export async function registerPaymentJobs(
       for (const [i, r] of results.entries()) {
         if (r.status === "rejected") {
           const paymentId = batch[i]!.data.paymentId;
-          deps.orders.logger.error({ err: r.reason, paymentId }, "payment check failed");
+          full.orders.logger.error({ err: r.reason, paymentId }, "payment check failed");
           await paymentJobs.scheduleCheck(paymentId, 5_000);
         }
       }
@@ -88,5 +96,4 @@ export async function registerPaymentJobs(
   await jobs.work(QUEUES.sweep, {}, async () => {
     await sweepPayments(full);
   });
-  return full;
 }

@@ -12,8 +12,8 @@ import {
   DEFAULT_EXPIRY_MINUTES,
   NEVER_CREATED_MS,
   nextPaymentCheckDelay,
-  type PaymentDeps,
-} from "./deps.ts";
+  type PaymentEngine,
+} from "./engine.ts";
 
 // deposits through a payment gateway, with the money rules of orders: the row is committed
 // before the gateway is asked; the credit is one ledger transfer keyed by the gateway order
@@ -43,7 +43,7 @@ function newGatewayOrderId(): string {
  * While the charge call is under way the payment is its own: the resolver leaves it alone.
  */
 export async function startPayment(
-  deps: PaymentDeps,
+  deps: PaymentEngine,
   p: {
     userId: number;
     chatId: number;
@@ -91,7 +91,7 @@ export async function startPayment(
       })
       .returning();
   } catch (err) {
-    // this card's "Top up and buy" has a QR that can still be paid (a second tap)
+    // this card's "deposit and buy" has a QR that can still be paid (a second tap)
     if (isUniqueViolation(err)) return { ok: false, reason: "duplicate" };
     throw err;
   }
@@ -163,7 +163,7 @@ export async function startPayment(
 }
 
 /** a charge whose answer found its payment no longer open: cancelled at the gateway unless paid */
-async function reconcileUnshown(deps: PaymentDeps, paymentId: number): Promise<void> {
+async function reconcileUnshown(deps: PaymentEngine, paymentId: number): Promise<void> {
   const { db, logger } = deps.orders;
   const log = logger.child({ component: "payments", paymentId });
   const payment = await getPayment(db, paymentId);
@@ -199,7 +199,7 @@ export async function getPaymentByOrderId(
   return row;
 }
 
-/** the "Top up and buy" payment that holds a card: its QR can still be paid, or was paid */
+/** the "deposit and buy" payment that holds a card: its QR can still be paid, or was paid */
 export async function paymentForQuote(db: Executor, quoteId: string): Promise<Payment | undefined> {
   const [row] = await db
     .select()
@@ -227,7 +227,7 @@ export type ApplyResult =
  * a different amount is flagged to the admins and credits nothing; a final state is kept.
  */
 export async function applyGatewayStatus(
-  deps: PaymentDeps,
+  deps: PaymentEngine,
   paymentId: number,
   status: GatewayPaymentStatus,
 ): Promise<ApplyResult> {
@@ -350,7 +350,7 @@ export async function duePayments(db: Executor, now: Date, limit = 100): Promise
   return rows.map((r) => r.id);
 }
 
-/** paid "Top up and buy" payments whose purchase was not made yet (a crash in between) */
+/** paid "deposit and buy" payments whose purchase was not made yet (a crash in between) */
 export async function unfinishedPurchases(db: Executor): Promise<number[]> {
   const rows = await db
     .select({ id: payments.id })

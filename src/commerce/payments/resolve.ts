@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { paymentNotifications, payments } from "../../db/schema.ts";
+import { gatewayReports, payments } from "../../db/schema.ts";
 import { GatewayError, type GatewayPaymentStatus } from "../../gateway/types.ts";
 import { enqueueNotification, type FreshCard } from "../notifications/outbox.ts";
 import { cancelQuote } from "../orders/cancel.ts";
 import { confirmQuote } from "../orders/place.ts";
 import { findUserQuote, requote, storedRefusal } from "../orders/quotes.ts";
-import { nextPaymentCheckDelay, type PaymentDeps } from "./deps.ts";
+import { nextPaymentCheckDelay, type PaymentEngine } from "./engine.ts";
 import {
   type ApplyResult,
   applyGatewayStatus,
@@ -16,13 +16,13 @@ import {
 } from "./payments.ts";
 
 // the resolver: an open payment is asked about until it is final, so a lost notification
-// never loses a deposit; a paid "Top up and buy" then buys its card, once.
+// never loses a deposit; a paid "deposit and buy" then buys its card, once.
 
 const isOpen = (p: Payment) => p.status === "created" || p.status === "pending";
 
 /** asks the gateway about one payment and applies the answer; returns the payment after */
 export async function resolvePayment(
-  deps: PaymentDeps,
+  deps: PaymentEngine,
   paymentId: number,
 ): Promise<Payment | undefined> {
   const { db, logger } = deps.orders;
@@ -50,7 +50,7 @@ export async function resolvePayment(
       return payment;
     }
     const applied: ApplyResult = await applyGatewayStatus(deps, payment.id, status);
-    await markNotificationsProcessed(deps, applied.payment);
+    await markGatewayReportsProcessed(deps, applied.payment);
     if (isOpen(applied.payment)) {
       await later(deps, applied.payment);
       return applied.payment;
@@ -64,7 +64,7 @@ export async function resolvePayment(
   return completePurchase(deps, payment);
 }
 
-function chargeUnderWay(deps: PaymentDeps, p: Payment): boolean {
+function chargeUnderWay(deps: PaymentEngine, p: Payment): boolean {
   return (
     p.status === "created" &&
     p.chargingUntil !== null &&
@@ -72,7 +72,7 @@ function chargeUnderWay(deps: PaymentDeps, p: Payment): boolean {
   );
 }
 
-async function later(deps: PaymentDeps, payment: Payment): Promise<void> {
+async function later(deps: PaymentEngine, payment: Payment): Promise<void> {
   const delay = nextPaymentCheckDelay(payment.checks);
   await deps.orders.db
     .update(payments)
@@ -84,24 +84,24 @@ async function later(deps: PaymentDeps, payment: Payment): Promise<void> {
   await deps.jobs?.scheduleCheck(payment.id, delay);
 }
 
-async function markNotificationsProcessed(deps: PaymentDeps, payment: Payment): Promise<void> {
+async function markGatewayReportsProcessed(deps: PaymentEngine, payment: Payment): Promise<void> {
   await deps.orders.db
-    .update(paymentNotifications)
+    .update(gatewayReports)
     .set({ processedAt: sql`now()`, outcome: payment.status })
     .where(
       and(
-        eq(paymentNotifications.gatewayOrderId, payment.gatewayOrderId),
-        isNull(paymentNotifications.processedAt),
+        eq(gatewayReports.gatewayOrderId, payment.gatewayOrderId),
+        isNull(gatewayReports.processedAt),
       ),
     );
 }
 
 /**
- * a paid "Top up and buy" confirms its card, as the buyer's Pay would: one confirmation, one
+ * a paid "deposit and buy" confirms its card, as the buyer's Pay would: one confirmation, one
  * order (confirmQuote's own rule), nothing if the buyer cancelled the card, and a fresh card
  * when the price moved or the quote ran out. Run again after a crash, it changes nothing.
  */
-export async function completePurchase(deps: PaymentDeps, payment: Payment): Promise<Payment> {
+export async function completePurchase(deps: PaymentEngine, payment: Payment): Promise<Payment> {
   if (payment.purpose !== "buy" || payment.status !== "paid" || payment.purchase !== null) {
     return payment;
   }
@@ -140,7 +140,7 @@ export async function completePurchase(deps: PaymentDeps, payment: Payment): Pro
 }
 
 /** the fresh quote a paid "deposit and buy" offers when its own card could not be bought */
-async function freshCard(deps: PaymentDeps, payment: Payment): Promise<FreshCard | undefined> {
+async function freshCard(deps: PaymentEngine, payment: Payment): Promise<FreshCard | undefined> {
   if (!payment.quoteId) return undefined;
   const stale = await findUserQuote(deps.orders.db, payment.quoteId, payment.userId);
   if (!stale) return undefined;
@@ -164,12 +164,12 @@ export type CancelPaymentResult =
   | { state: "unavailable" };
 
 /**
- * the buyer's Cancel under a QR. A "Top up and buy" card is voided first, so a payment that
+ * the buyer's Cancel under a QR. A "deposit and buy" card is voided first, so a payment that
  * lands meanwhile tops up the wallet and buys nothing; then the gateway is asked to cancel,
  * and its answer is applied (a payment that was paid after all is credited).
  */
 export async function cancelPayment(
-  deps: PaymentDeps,
+  deps: PaymentEngine,
   c: { paymentId: number; userId: number },
 ): Promise<CancelPaymentResult> {
   const payment = await getPayment(deps.orders.db, c.paymentId);
@@ -198,7 +198,7 @@ export async function cancelPayment(
 }
 
 /** the sweeper: every open payment whose check is due, and purchases a crash left undone */
-export async function sweepPayments(deps: PaymentDeps): Promise<number> {
+export async function sweepPayments(deps: PaymentEngine): Promise<number> {
   const now = new Date(deps.orders.clock.now());
   const due = await duePayments(deps.orders.db, now);
   for (const id of due) {

@@ -4,12 +4,12 @@ import type { Database } from "../../db/client.ts";
 import type { PaymentGateway } from "../../gateway/types.ts";
 import type { Logger } from "../../logger.ts";
 import type { AppEnv } from "../../server/create-server.ts";
-import { storePaymentNotification } from "./inbox.ts";
+import { storeGatewayReport } from "./gateway-reports.ts";
 import { getPaymentByOrderId } from "./payments.ts";
 
-export const MIDTRANS_NOTIFICATION_PATH = "/payments/midtrans/notification";
+export const GATEWAY_REPORT_PATH = "/payments/midtrans/notification";
 
-export interface PaymentNotificationRouteDeps {
+export interface GatewayReportRouteDeps {
   db: Database;
   gateway: PaymentGateway;
   logger: Logger;
@@ -22,10 +22,10 @@ export interface PaymentNotificationRouteDeps {
  * not truth): its signature is checked in constant time, it is stored once, and the payment
  * is then asked about with the gateway's status API; only that answer moves money.
  */
-export function createPaymentNotificationRoute(d: PaymentNotificationRouteDeps): Hono<AppEnv> {
+export function createGatewayReportRoute(d: GatewayReportRouteDeps): Hono<AppEnv> {
   const log = d.logger.child({ component: "payment-notifications" });
   return new Hono<AppEnv>().post(
-    MIDTRANS_NOTIFICATION_PATH,
+    GATEWAY_REPORT_PATH,
     bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
     async (c) => {
       const raw = await c.req.text();
@@ -35,7 +35,7 @@ export function createPaymentNotificationRoute(d: PaymentNotificationRouteDeps):
       } catch {
         return c.json({ error: "malformed_notification" }, 400);
       }
-      const verified = d.gateway.verifyNotification(body);
+      const verified = d.gateway.verifyReport(body);
       if (!verified) {
         log.warn({ requestId: c.get("requestId") }, "payment notification refused: bad signature");
         return c.json({ error: "unauthorized" }, 401);
@@ -45,7 +45,7 @@ export function createPaymentNotificationRoute(d: PaymentNotificationRouteDeps):
         log.warn({ orderId: verified.orderId }, "payment notification for an unknown order");
         return c.json({ error: "unknown_order" }, 404);
       }
-      const { duplicate } = await storePaymentNotification(d.db, {
+      const { duplicate } = await storeGatewayReport(d.db, {
         gateway: d.gateway.name,
         gatewayOrderId: verified.orderId,
         rawBody: raw,

@@ -5,7 +5,7 @@ import { orders as ordersTable, supplierBalanceChecks } from "../../db/schema.ts
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { Supplier } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
-import type { OrderDeps } from "../orders/deps.ts";
+import type { OrderEngine } from "../orders/engine.ts";
 import { resolveOrder } from "../orders/resolve.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { inFlightPart, withinBand } from "./in-flight.ts";
@@ -217,7 +217,7 @@ const SETTLE_BEFORE_CHECK = 200;
  * brings kios's open orders up to date with the supplier (a status check each, through the
  * usual path, a few at a time) so that a check's "open" are orders still open at the supplier
  */
-export async function settleOpenOrders(orders: OrderDeps, concurrency = 5): Promise<void> {
+export async function settleOpenOrders(orders: OrderEngine, concurrency = 5): Promise<void> {
   const open = await orders.db
     .select({ id: ordersTable.id })
     .from(ordersTable)

@@ -1,7 +1,7 @@
 import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
-import type { OrderDeps } from "../orders/deps.ts";
+import type { OrderEngine } from "../orders/engine.ts";
 import { checkSupplierBalance, settleOpenOrders } from "./balance-check.ts";
 import { recheckFinalOrders } from "./orders-check.ts";
 
@@ -21,7 +21,7 @@ const DEFAULT_RECON_CRON = "0 * * * *";
  */
 export async function registerReconciliationJobs(
   jobs: JobRunner,
-  deps: { orders: OrderDeps; cron?: string },
+  deps: { orders: OrderEngine; cron?: string },
 ): Promise<void> {
   const log = deps.orders.logger.child({ component: "reconciliation" });
   const boss = jobs.boss;
@@ -93,7 +93,7 @@ export async function registerReconciliationJobs(
 }
 
 /** the daily report for every admin, once per day (its key holds the WIB date) */
-export async function queueDailyReport(orders: OrderDeps): Promise<number> {
+export async function queueDailyReport(orders: OrderEngine): Promise<number> {
   const now = orders.clock.now();
   const day = new Date(now + 7 * 3600_000).toISOString().slice(0, 10);
   let queued = 0;

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
 import { SupplierError } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
-import type { OrderDeps } from "../orders/deps.ts";
+import type { OrderEngine } from "../orders/engine.ts";
 import { reportIfConflicting } from "../orders/resolve.ts";
 import type { Order } from "../orders/types.ts";
 
@@ -22,13 +22,13 @@ export interface OrderCheckSummary {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** the supplier's word on a settled order, as a status or "not found" */
-async function supplierWord(deps: OrderDeps, order: Order): Promise<string> {
+async function supplierWord(deps: OrderEngine, order: Order): Promise<string> {
   const answer = await deps.supplier.status(order.refId);
   return answer.found ? answer.transaction.status : "not_found";
 }
 
 export async function recheckFinalOrders(
-  deps: OrderDeps,
+  deps: OrderEngine,
   o: {
     /** the window's end (default now) and length (default a day) */
     until?: Date;

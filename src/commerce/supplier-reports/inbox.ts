@@ -2,7 +2,7 @@ import { sha256Hex } from "@kios/kit";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { supplierReports } from "../../db/schema.ts";
-import type { OrderDeps } from "../orders/deps.ts";
+import type { OrderEngine } from "../orders/engine.ts";
 import { getOrderByRef } from "../orders/queries.ts";
 import { resolveOrder } from "../orders/resolve.ts";
 
@@ -29,7 +29,7 @@ export async function storeSupplierReport(
  * acts on a stored supplier report (design rule 6: evidence, not truth): the order it names is
  * checked with the supplier's /v1/status before anything moves.
  */
-export async function processSupplierReport(deps: OrderDeps, reportId: number): Promise<string> {
+export async function processSupplierReport(deps: OrderEngine, reportId: number): Promise<string> {
   const [report] = await deps.db
     .select()
     .from(supplierReports)

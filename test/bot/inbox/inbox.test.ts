@@ -18,8 +18,8 @@ import {
   type ClaimedUpdate,
   claimUpdates,
   finishUpdates,
+  freeClaimsOf,
   inboxStats,
-  releaseClaims,
   storeUpdates,
 } from "../../../src/bot/storage/updates.ts";
 import type { Database, DatabaseHandle } from "../../../src/db/client.ts";
@@ -168,7 +168,7 @@ describe(`the update inbox (${testDriver})`, () => {
     await storeUpdates(db, BOT, [textUpdate(1, 700)]);
     const [mine] = await claimUpdates(db, { worker: "slow", limit: 1, leaseMs: 30_000 });
     // its lease was seen gone: another worker took the update back and is handling it
-    await releaseClaims(db, ["slow"]);
+    await freeClaimsOf(db, ["slow"]);
     const [theirs] = await claimUpdates(db, { worker: "other", limit: 1, leaseMs: 30_000 });
     // the first worker's handling ends meanwhile: its write must not land
     await expect(writeState(db, mine!, "slow")).rejects.toBeInstanceOf(StateConflictError);
@@ -361,7 +361,7 @@ describe(`the update inbox (${testDriver})`, () => {
     await storeUpdates(db, BOT, [textUpdate(1, 500), textUpdate(2, 500)]);
     for (let i = 0; i < MAX_UPDATE_ATTEMPTS; i++) {
       await claimUpdates(db, { worker: "doomed", limit: 1, leaseMs: 600_000 });
-      await releaseClaims(db, ["doomed"]);
+      await freeClaimsOf(db, ["doomed"]);
     }
     const calls: number[] = [];
     await drain(async (u) => {

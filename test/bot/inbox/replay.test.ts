@@ -10,7 +10,7 @@ import {
   type ClaimedUpdate,
   claimUpdates,
   finishUpdates,
-  releaseClaims,
+  freeClaimsOf,
   storeUpdates,
 } from "../../../src/bot/storage/updates.ts";
 import { createLogger } from "../../../src/logger.ts";
@@ -33,15 +33,18 @@ describe(`an update handled again after its worker died (${testDriver})`, () => 
     database = await createTestDatabase();
     telegram = await startBotApiServer({ rateLimits: { enabled: false } });
     const logger = createLogger({ level: "silent" });
+    const clock = new ManualClock();
     bot = createBot({
       token: DEFAULT_BOT.token,
       apiRoot: telegram.url,
       logger,
+      db: database.handle.db,
+      clock,
       config: { adminIds: [], supplierTesting: false },
       orders: {
         db: database.handle.db,
         supplier: createFakeSupplier(),
-        clock: new ManualClock(),
+        clock,
         logger,
         testing: false,
       },
@@ -88,7 +91,7 @@ describe(`an update handled again after its worker died (${testDriver})`, () => 
     expect(botTexts(user).at(-1)).toBe("Dibatalkan.");
 
     // another worker sees w1's lease gone, takes the update back and runs it
-    await releaseClaims(db, ["w1"]);
+    await freeClaimsOf(db, ["w1"]);
     const [again] = await claimUpdates(db, { worker: "w2", limit: 1, leaseMs: 30_000 });
     expect(again?.updateId).toBe(cancel.updateId);
     expect(await handle(again!)).toEqual({ kind: "handled" });

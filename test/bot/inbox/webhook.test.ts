@@ -13,7 +13,7 @@ import {
 } from "../../../src/bot/inbox/webhook.ts";
 import { createBot } from "../../../src/bot/index.ts";
 import { botIdOfToken, inboxStats, pruneHandledUpdates } from "../../../src/bot/storage/updates.ts";
-import type { OrderDeps } from "../../../src/commerce/orders/deps.ts";
+import type { OrderEngine } from "../../../src/commerce/orders/engine.ts";
 import { telegramUpdates } from "../../../src/db/schema.ts";
 import { createLeases, type Leases } from "../../../src/jobs/lease.ts";
 import { createLogger } from "../../../src/logger.ts";
@@ -41,11 +41,13 @@ describe("webhook and polling", () => {
     const logger = createLogger({ level: "silent" });
     const clock = new ManualClock();
     const supplier = createFakeSupplier();
-    const orders: OrderDeps = { db: database.handle.db, supplier, clock, logger, testing: false };
+    const orders: OrderEngine = { db: database.handle.db, supplier, clock, logger, testing: false };
     deps = {
       token: DEFAULT_BOT.token,
       apiRoot: telegram.url,
       logger,
+      db: orders.db,
+      clock,
       config: { adminIds: [], supplierTesting: false },
       orders,
     };

@@ -7,7 +7,7 @@ import {
   NOT_FOUND_MIN_CHECKS,
   SIGNED_REQUEST_WINDOW_MS,
   STUCK_AFTER_MS,
-} from "../../../src/commerce/orders/deps.ts";
+} from "../../../src/commerce/orders/engine.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { orderStats } from "../../../src/commerce/orders/queries.ts";
 import { createBillQuote, createQuote } from "../../../src/commerce/orders/quotes.ts";

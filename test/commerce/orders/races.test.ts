@@ -4,7 +4,7 @@ import {
   NOT_FOUND_MARGIN_MS,
   NOT_FOUND_MIN_CHECKS,
   SIGNED_REQUEST_WINDOW_MS,
-} from "../../../src/commerce/orders/deps.ts";
+} from "../../../src/commerce/orders/engine.ts";
 import {
   processSupplierReport,
   storeSupplierReport,

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelQuote } from "../../../src/commerce/orders/cancel.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
-import type { PaymentDeps } from "../../../src/commerce/payments/deps.ts";
+import type { PaymentEngine } from "../../../src/commerce/payments/engine.ts";
 import {
   applyGatewayStatus,
   getPayment,
@@ -29,11 +29,11 @@ import { createFakeGateway, type FakeGateway } from "../../helpers/fake-gateway.
 describe(`gateway payments (${testDriver})`, () => {
   let h: CommerceHarness;
   let gateway: FakeGateway;
-  let deps: PaymentDeps;
+  let deps: PaymentEngine;
   beforeAll(async () => {
     h = await bootCommerce();
     gateway = createFakeGateway();
-    deps = { gateway, orders: h.deps, expiryMinutes: 15, topUpStep: 10_000 };
+    deps = { gateway, orders: h.deps, expiryMinutes: 15, depositStep: 10_000 };
   });
   afterAll(() => h?.stop());
 

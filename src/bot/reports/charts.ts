@@ -23,7 +23,7 @@ const labels = (t: Translate, days: number) => ({
   rupiah: "Rp",
 });
 
-export function adminLaporan(): Composer<BotContext> {
+export function chartCommand(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("laporan", async (ctx) => {
     const [arg] = words(ctx.match as string);
@@ -32,8 +32,8 @@ export function adminLaporan(): Composer<BotContext> {
       await ctx.reply(ctx.t("laporan-usage"));
       return;
     }
-    const now = new Date(ctx.deps.orders.clock.now());
-    const { series, top } = await dailyFigures(ctx.deps.orders.db, now, days);
+    const now = new Date(ctx.deps.clock.now());
+    const { series, top } = await dailyFigures(ctx.deps.db, now, days);
     const sum = (f: (d: (typeof series)[number]) => number) => series.reduce((a, d) => a + f(d), 0);
     const orders = sum((d) => d.orders);
     const success = sum((d) => d.success);
@@ -53,7 +53,7 @@ export function adminLaporan(): Composer<BotContext> {
 }
 
 /** 📄 CSV under a chart: the same days' figures as a document */
-export function adminLaporanButtons(): Composer<BotContext> {
+export function chartButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.laporanCsv), async (ctx) => {
     const days = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
@@ -62,8 +62,8 @@ export function adminLaporanButtons(): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery();
-    const now = new Date(ctx.deps.orders.clock.now());
-    const { series } = await dailyFigures(ctx.deps.orders.db, now, days);
+    const now = new Date(ctx.deps.clock.now());
+    const { series } = await dailyFigures(ctx.deps.db, now, days);
     await ctx.replyWithDocument(
       new InputFile(Buffer.from(dailyCsv(series)), `laporan-${days}.csv`),
     );

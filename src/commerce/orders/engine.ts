@@ -6,7 +6,7 @@ import type { PausePolicy } from "../catalogue/pauses.ts";
 import type { Order } from "./types.ts";
 
 /** what the order engine needs; the bot, CLI, jobs and tests all build one of these. */
-export interface OrderDeps {
+export interface OrderEngine {
   db: Database;
   supplier: Supplier;
   clock: Clock;

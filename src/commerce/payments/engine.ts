@@ -1,15 +1,15 @@
 import type { PaymentGateway } from "../../gateway/types.ts";
-import type { OrderDeps } from "../orders/deps.ts";
+import type { OrderEngine } from "../orders/engine.ts";
 
 /** what gateway deposits need; built once by the app, used by the bot, jobs and the route */
-export interface PaymentDeps {
+export interface PaymentEngine {
   gateway: PaymentGateway;
-  /** the order engine: a paid "Top up and buy" confirms its card through it */
-  orders: OrderDeps;
+  /** the order engine: a paid "deposit and buy" confirms its card through it */
+  orders: OrderEngine;
   /** how long a QR can be paid (minutes; default 15) */
   expiryMinutes?: number;
-  /** "Top up and buy" asks for the shortfall rounded up to this (rupiah; default 10,000) */
-  topUpStep?: number;
+  /** "deposit and buy" asks for the shortfall rounded up to this (rupiah; default 10,000) */
+  depositStep?: number;
   jobs?: PaymentJobs;
 }
 
@@ -23,8 +23,8 @@ export interface PaymentJobs {
 export const DEFAULT_EXPIRY_MINUTES = 15;
 const DEFAULT_TOP_UP_STEP = 10_000;
 
-/** "Top up and buy": the shortfall, rounded up to the shop's step (a QR for Rp3.217 is odd to pay) */
-export function topUpAmount(missing: number, step = DEFAULT_TOP_UP_STEP): number {
+/** "deposit and buy": the shortfall, rounded up to the shop's step (a QR for Rp3.217 is odd to pay) */
+export function depositForShortfall(missing: number, step = DEFAULT_TOP_UP_STEP): number {
   return Math.ceil(missing / step) * step;
 }
 

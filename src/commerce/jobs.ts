@@ -10,7 +10,7 @@ import {
   MAX_SEND_MS,
 } from "./notifications/drain.ts";
 import { hasDueNotifications } from "./notifications/outbox.ts";
-import type { OrderDeps, OrderJobs } from "./orders/deps.ts";
+import type { OrderEngine, OrderJobs } from "./orders/engine.ts";
 import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
 import {
@@ -61,9 +61,31 @@ const REPORT_REQUEUE_WINDOW_MS = 7 * 86_400_000;
 /** how often a worker looks in the outbox for work nobody kicked (retries, recovered claims) */
 const NOTIFY_TICK_MS = 3_000;
 
+/**
+ * the order engine's port to the job runner: what it asks for (a status check later,
+ * notifications delivered now). Given to the engine when it is built (createEngines); the
+ * queues it sends to exist once registerCommerceJobs has run.
+ */
+export function orderJobPort(jobs: JobRunner): OrderJobs {
+  const { boss } = jobs;
+  return {
+    async scheduleCheck(orderId, afterMs) {
+      await boss.send(
+        COMMERCE_QUEUES.orderCheck,
+        { orderId },
+        { startAfter: Math.max(1, Math.ceil(afterMs / 1000)), singletonKey: `order-${orderId}` },
+      );
+    },
+    async kickNotifications() {
+      await boss.send(COMMERCE_QUEUES.notify, {});
+    },
+  };
+}
+
 export interface CommerceJobsDeps {
   jobs: JobRunner;
-  orders: Omit<OrderDeps, "jobs">;
+  /** the order engine, with its job port (orderJobPort) */
+  orders: OrderEngine;
   /** false in a web-only process: it sends jobs but does not run them */
   work: boolean;
   /** orders settled at once by one process (status checks, supplier reports); default 50 */
@@ -72,10 +94,10 @@ export interface CommerceJobsDeps {
 
 /**
  * the commerce core's background work on pg-boss: status checks of open orders (a job per
- * order plus a sweeper each minute), stored supplier reports and deposit expiry. Returns the
- * OrderDeps, with jobs, that everything else should use.
+ * order plus a sweeper each minute), stored supplier reports and deposit expiry. Creates
+ * the queues, and in a process that works them, their workers.
  */
-export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDeps> {
+export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<void> {
   const { boss } = d.jobs;
   const q = COMMERCE_QUEUES;
   // stately + one key per order: one check waiting and one running at most, so the
@@ -88,22 +110,10 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
   // the cron catches anything a lost kick left behind (workers also look every few seconds)
   await boss.schedule(q.notify, "* * * * *");
   await ensureQueue(boss, q.depositExpire, s.depositExpire);
+  if (!d.work) return;
 
-  const orderJobs: OrderJobs = {
-    async scheduleCheck(orderId, afterMs) {
-      await boss.send(
-        q.orderCheck,
-        { orderId },
-        { startAfter: Math.max(1, Math.ceil(afterMs / 1000)), singletonKey: `order-${orderId}` },
-      );
-    },
-    async kickNotifications() {
-      await boss.send(q.notify, {});
-    },
-  };
-  const deps: OrderDeps = { ...d.orders, jobs: orderJobs };
-  if (!d.work) return deps;
-
+  const deps = d.orders;
+  const orderJobs = deps.jobs ?? orderJobPort(d.jobs);
   const log = deps.logger.child({ component: "commerce-jobs" });
   const jobs = d.jobs;
   const settle = d.settleConcurrency ?? 50;
@@ -112,7 +122,7 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
     { batchSize: settle, pollingIntervalSeconds: 1 },
     async (batch) => {
       // side by side: the batch takes one status read's time, which bounds the expiry
-      await settleAll(
+      await runSideBySide(
         batch.map((job) => () => resolveOrder(deps, job.data.orderId)),
         (err, i) => {
           const orderId = batch[i]?.data.orderId;
@@ -165,7 +175,6 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<OrderDe
     if (expired.length > 0) await orderJobs.kickNotifications();
   });
   log.debug("commerce jobs registered");
-  return deps;
 }
 
 /** queues the processing of a stored supplier report */
@@ -176,8 +185,8 @@ export function supplierReportJobSender(jobs: JobRunner) {
 }
 
 /**
- * drains the outbox through a chat front end's sender. Without one (no bot yet), notifications
- * wait in the outbox and go out once a front end runs.
+ * drains the outbox through the bot's sender. Without one (no bot yet), notifications
+ * wait in the outbox and go out once a bot runs.
  */
 export async function registerOutboxDrain(jobs: JobRunner, drain: DrainDeps): Promise<void> {
   const q = COMMERCE_QUEUES.notify;
@@ -194,7 +203,7 @@ export async function registerOutboxDrain(jobs: JobRunner, drain: DrainDeps): Pr
 }
 
 /** runs every task at once; a failure goes to onError (with the task's index), not up */
-async function settleAll(
+async function runSideBySide(
   tasks: (() => Promise<unknown>)[],
   onError: (err: unknown, index: number) => Promise<void> | undefined,
 ): Promise<void> {
@@ -204,14 +213,14 @@ async function settleAll(
   }
 }
 
-/** once a day (03:30 WIB): expired quotes, and whatever the front end keeps */
+/** once a day (03:30 WIB): expired quotes, and whatever the bot keeps */
 export async function registerHousekeeping(
   jobs: JobRunner,
   deps: {
     db: Database;
     clock: Clock;
     logger: Logger;
-    frontend?: (now: Date) => Promise<void>;
+    bot?: (now: Date) => Promise<void>;
   },
 ): Promise<void> {
   const q = COMMERCE_QUEUES.housekeeping;
@@ -220,7 +229,7 @@ export async function registerHousekeeping(
   await jobs.work(q, {}, async () => {
     const now = new Date(deps.clock.now());
     const quotes = await pruneQuotes(deps.db, new Date(now.getTime() - 86_400_000));
-    await deps.frontend?.(now);
+    await deps.bot?.(now);
     deps.logger.info({ quotes }, "housekeeping done");
   });
 }
