@@ -31,172 +31,255 @@ async function existingOrder(deps: OrderEngine, quoteId: string): Promise<Order 
   return row;
 }
 
-/**
- * the Pay button. Design rule 1: the order (ref_id, price, hold) is committed before the supplier
- * is called. Design rule 3: one quote makes at most one order and one hold, however many times or
- * places it is confirmed; only the confirmation that created the order calls the supplier.
- */
-export async function confirmQuote(
-  deps: OrderEngine,
-  c: {
-    quoteId: string;
-    userId: number;
-    messageId?: number | undefined;
-    /**
-     * told once the order is stored and about to go to the supplier (the bot shows its ⏳
-     * with the ref then, not after the supplier's answer)
-     */
-    onSubmitted?: ((order: Order) => void) | undefined;
-  },
-): Promise<ConfirmResult> {
-  const now = new Date(deps.clock.now());
-  const log = deps.logger.child({ component: "orders" });
+type Tx = Parameters<Parameters<OrderEngine["db"]["transaction"]>[0]>[0];
+type QuoteRow = typeof quotes.$inferSelect;
+type ProductRow = typeof products.$inferSelect;
 
+export interface Confirmation {
+  quoteId: string;
+  userId: number;
+  messageId?: number | undefined;
+  /**
+   * told once the order is stored and about to go to the supplier (the bot shows its ⏳
+   * with the ref then, not after the supplier's answer)
+   */
+  onSubmitted?: ((order: Order) => void) | undefined;
+}
+
+/**
+ * the Pay button. Design rule 1: the order (ref_id, price, hold) is committed before the
+ * supplier is called. Design rule 3: one quote makes at most one order and one hold, however
+ * many times or places it is confirmed; only the confirmation that created the order calls
+ * the supplier.
+ */
+export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<ConfirmResult> {
+  const now = new Date(deps.clock.now());
   let created: Order;
   try {
-    created = await deps.db.transaction(async (tx) => {
-      const [quote] = await tx
-        .select()
-        .from(quotes)
-        .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)))
-        // a Cancel of the same card waits for this confirmation, or this one for it
-        .for("update");
-      if (!quote) throw new Refused({ ok: false, reason: "quote_not_found" });
-
-      const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
-      if (already) return already;
-      if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
-
-      const [product] = await tx
-        .select()
-        .from(products)
-        .where(eq(products.code, quote.productCode));
-      const refusedExpired = new Refused({
-        ok: false,
-        reason: "quote_expired",
-        kind: quote.kind,
-        productCode: quote.productCode,
-        destination: quote.destination,
-      });
-      if (quote.expiresAt.getTime() <= now.getTime()) throw refusedExpired;
-      // testing mode is an admin's tool: a test card left over from SUPPLIER_TESTING, or a
-      // customer holding an admin's test card, gets a fresh (real) quote instead
-      if (quote.testing && !deps.testing && !(deps.adminIds ?? []).includes(c.userId)) {
-        throw refusedExpired;
-      }
-      if (!product?.active || !product.listed) {
-        throw new Refused({ ok: false, reason: "product_unavailable" });
-      }
-      // a card shown before the product closed (its cut-off window, a pause) buys nothing
-      const closed = closureOf(product, now.getTime());
-      if (closed) throw new Refused({ ok: false, reason: "product_closed", until: closed.until });
-      // the supplier raised its price past what we quoted: quote again rather than sell at a loss
-      if (quote.kind !== "bill" && product.supplierPrice > quote.price && !quote.testing) {
-        throw refusedExpired;
-      }
-
-      if (!quote.testing) {
-        // a first look, before the wallet's: a buyer is not sent to top up for an order the
-        // supplier balance can't take (the reservation below is what holds)
-        const supplier = await knownSupplierBalance(tx);
-        if (supplier && supplier.known < quote.cost) {
-          throw new Refused({ ok: false, reason: "supplier_unavailable" }, supplier);
-        }
-      }
-
-      let refId = newRefId(now.getTime());
-      let billKey: string | null = null;
-      if (quote.kind === "bill") {
-        const [inquiry] = await tx
-          .select()
-          .from(inquiries)
-          .where(eq(inquiries.id, quote.inquiryId ?? -1));
-        if (!inquiry) throw new Refused({ ok: false, reason: "quote_not_found" });
-        // too little of the supplier's window is left for the payment to arrive inside it
-        const margin = deps.billPayMarginMs ?? BILL_PAY_MARGIN_MS;
-        if (inquiry.expiresAt.getTime() - now.getTime() < margin) throw refusedExpired;
-        // a quote below the supplier's own total can't be paid without a loss: re-inquire
-        if (!quote.testing && quote.price < inquiry.total) throw refusedExpired;
-        // pay-pasca must carry the inquiry's own ref_id
-        refId = inquiry.refId;
-        // a test payment moves no money and never stands in the way of a real one
-        if (!quote.testing) {
-          billKey = billKeyOf({
-            productCode: inquiry.productCode,
-            customerNo: inquiry.customerNo,
-            details: inquiry.details as BillDetails | null,
-            inquiredAt: inquiry.createdAt,
-          });
-          const paying = await billPayment(tx, billKey);
-          if (paying) throw new Refused(alreadyPaid(paying));
-        }
-      }
-
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          refId,
-          confirmKey: quote.id,
-          userId: quote.userId,
-          chatId: quote.chatId,
-          messageId: c.messageId ?? null,
-          kind: quote.kind,
-          productCode: quote.productCode,
-          productName: product.name,
-          destination: quote.destination,
-          price: quote.price,
-          cost: quote.cost,
-          status: "created",
-          testing: quote.testing,
-          inquiryId: quote.inquiryId,
-          billKey,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (!order) {
-        // a concurrent confirmation of this card, or another payment of the same bill, got
-        // there first (the insert waited for it to commit)
-        const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
-        if (other) return other;
-        const paying = billKey ? await billPayment(tx, billKey) : undefined;
-        if (paying) throw new Refused(alreadyPaid(paying));
-        throw new Refused({ ok: false, reason: "quote_not_found" });
-      }
-      if (!quote.testing) {
-        try {
-          await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
-        } catch (err) {
-          if (!(err instanceof InsufficientFundsError)) throw err;
-          const balance = await walletBalance(tx, quote.userId);
-          throw new Refused({
-            ok: false,
-            reason: "insufficient_balance",
-            balance,
-            price: quote.price,
-            missing: quote.price - balance,
-          });
-        }
-        // the balance guard reserves: with this order stored, one Pay at a time
-        const short = await reserveSupplierBalance(tx, { id: order.id, cost: quote.cost });
-        if (short) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
-      }
-      return order;
-    });
+    created = await deps.db.transaction((tx) => storeOrder(deps, tx, c, now));
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    if (err.lowBalance) {
-      log.warn({ known: err.lowBalance.known }, "supplier balance too low: order not sent");
-      for (const adminId of deps.adminIds ?? []) {
-        await alertLowBalance(deps.db, { ...err.lowBalance, adminId });
-      }
-    }
+    await alertSupplierShort(deps, err);
     return err.result;
   }
+  const submitted = await markSubmitted(deps, created);
+  if (!submitted) {
+    return { ok: true, order: (await existingOrder(deps, c.quoteId)) ?? created, duplicate: true };
+  }
+  deps.logger
+    .child({ component: "orders" })
+    .info(
+      { orderId: submitted.id, refId: submitted.refId, product: submitted.productCode },
+      "order submitted",
+    );
+  deps.onOrderSubmitted?.(submitted);
+  c.onSubmitted?.(submitted);
+  const outcome = await submit(deps, submitted);
+  const order = await applySubmitOutcome(deps, submitted, outcome);
+  return { ok: true, order, duplicate: false };
+}
 
-  // only the confirmation that moves created → submitted sends it to the supplier, signed
-  // with the time stored here (the supplier's 5-minute window then bounds "never arrived")
+/**
+ * the order, its hold and the supplier balance's reservation, in one transaction: the
+ * quote's order if it has one, else a new one, else the refusal (thrown as Refused, so the
+ * transaction stores nothing)
+ */
+async function storeOrder(deps: OrderEngine, tx: Tx, c: Confirmation, now: Date): Promise<Order> {
+  const quote = await lockQuote(tx, c);
+  const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
+  if (already) return already;
+  if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
+  const [product] = await tx.select().from(products).where(eq(products.code, quote.productCode));
+  const sellable = refuseUnsellable(deps, quote, product, c.userId, now);
+  // a first look, before the wallet's: a buyer is not sent to top up for an order the
+  // supplier balance can't take (the reservation in holdAndReserve is what holds)
+  if (!quote.testing) await refuseSupplierShort(tx, quote.cost);
+  const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
+  const order = await insertOrder(tx, {
+    quote,
+    product: sellable,
+    bill,
+    now,
+    messageId: c.messageId,
+  });
+  if (!quote.testing) await holdAndReserve(tx, quote, order);
+  return order;
+}
+
+/** the buyer's own quote, locked: a Cancel of the same card waits for this confirmation, or this one for it */
+async function lockQuote(tx: Tx, c: Confirmation): Promise<QuoteRow> {
+  const [quote] = await tx
+    .select()
+    .from(quotes)
+    .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)))
+    .for("update");
+  if (!quote) throw new Refused({ ok: false, reason: "quote_not_found" });
+  return quote;
+}
+
+function expired(quote: QuoteRow): Refused {
+  return new Refused({
+    ok: false,
+    reason: "quote_expired",
+    kind: quote.kind,
+    productCode: quote.productCode,
+    destination: quote.destination,
+  });
+}
+
+/** refuses a quote that can no longer buy its product; returns the product when it can */
+function refuseUnsellable(
+  deps: OrderEngine,
+  quote: QuoteRow,
+  product: ProductRow | undefined,
+  userId: number,
+  now: Date,
+): ProductRow {
+  if (quote.expiresAt.getTime() <= now.getTime()) throw expired(quote);
+  // testing mode is an admin's tool: a test card left over from SUPPLIER_TESTING, or a
+  // customer holding an admin's test card, gets a fresh (real) quote instead
+  if (quote.testing && !deps.testing && !(deps.adminIds ?? []).includes(userId)) {
+    throw expired(quote);
+  }
+  if (!product?.active || !product.listed) {
+    throw new Refused({ ok: false, reason: "product_unavailable" });
+  }
+  // a card shown before the product closed (its cut-off window, a pause) buys nothing
+  const closed = closureOf(product, now.getTime());
+  if (closed) throw new Refused({ ok: false, reason: "product_closed", until: closed.until });
+  // the supplier raised its price past what we quoted: quote again rather than sell at a loss
+  if (quote.kind !== "bill" && product.supplierPrice > quote.price && !quote.testing) {
+    throw expired(quote);
+  }
+  return product;
+}
+
+async function refuseSupplierShort(tx: Tx, cost: number): Promise<void> {
+  const supplier = await knownSupplierBalance(tx);
+  if (supplier && supplier.known < cost) {
+    throw new Refused({ ok: false, reason: "supplier_unavailable" }, supplier);
+  }
+}
+
+interface BillOfQuote {
+  /** pay-pasca must carry the inquiry's own ref_id */
+  refId: string;
+  /** one bill, one payment (design rule 9); null for a test payment */
+  billKey: string | null;
+}
+
+/** a bill's payment: its inquiry still open long enough, and the bill not paid already */
+async function billOfQuote(
+  deps: OrderEngine,
+  tx: Tx,
+  quote: QuoteRow,
+  now: Date,
+): Promise<BillOfQuote> {
+  const [inquiry] = await tx
+    .select()
+    .from(inquiries)
+    .where(eq(inquiries.id, quote.inquiryId ?? -1));
+  if (!inquiry) throw new Refused({ ok: false, reason: "quote_not_found" });
+  // too little of the supplier's window is left for the payment to arrive inside it
+  const margin = deps.billPayMarginMs ?? BILL_PAY_MARGIN_MS;
+  if (inquiry.expiresAt.getTime() - now.getTime() < margin) throw expired(quote);
+  // a quote below the supplier's own total can't be paid without a loss: re-inquire
+  if (!quote.testing && quote.price < inquiry.total) throw expired(quote);
+  // a test payment moves no money and never stands in the way of a real one
+  if (quote.testing) return { refId: inquiry.refId, billKey: null };
+  const billKey = billKeyOf({
+    productCode: inquiry.productCode,
+    customerNo: inquiry.customerNo,
+    details: inquiry.details as BillDetails | null,
+    inquiredAt: inquiry.createdAt,
+  });
+  const paying = await billPayment(tx, billKey);
+  if (paying) throw new Refused(alreadyPaid(paying));
+  return { refId: inquiry.refId, billKey };
+}
+
+/** the order row, `created`; a concurrent confirmation's order if it got there first */
+async function insertOrder(
+  tx: Tx,
+  o: {
+    quote: QuoteRow;
+    product: ProductRow;
+    bill: BillOfQuote | undefined;
+    now: Date;
+    messageId: number | undefined;
+  },
+): Promise<Order> {
+  const { quote, now } = o;
+  const billKey = o.bill?.billKey ?? null;
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      refId: o.bill?.refId ?? newRefId(now.getTime()),
+      confirmKey: quote.id,
+      userId: quote.userId,
+      chatId: quote.chatId,
+      messageId: o.messageId ?? null,
+      kind: quote.kind,
+      productCode: quote.productCode,
+      productName: o.product.name,
+      destination: quote.destination,
+      price: quote.price,
+      cost: quote.cost,
+      status: "created",
+      testing: quote.testing,
+      inquiryId: quote.inquiryId,
+      billKey,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (order) return order;
+  // a concurrent confirmation of this card, or another payment of the same bill, got
+  // there first (the insert waited for it to commit)
+  const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
+  if (other) return other;
+  const paying = billKey ? await billPayment(tx, billKey) : undefined;
+  if (paying) throw new Refused(alreadyPaid(paying));
+  throw new Refused({ ok: false, reason: "quote_not_found" });
+}
+
+/** the buyer's hold, then the supplier balance guard's reservation: one Pay at a time */
+async function holdAndReserve(tx: Tx, quote: QuoteRow, order: Order): Promise<void> {
+  try {
+    await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
+  } catch (err) {
+    if (!(err instanceof InsufficientFundsError)) throw err;
+    const balance = await walletBalance(tx, quote.userId);
+    throw new Refused({
+      ok: false,
+      reason: "insufficient_balance",
+      balance,
+      price: quote.price,
+      missing: quote.price - balance,
+    });
+  }
+  const short = await reserveSupplierBalance(tx, { id: order.id, cost: quote.cost });
+  if (short) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
+}
+
+/** a refusal by the supplier balance guard: each admin is told (once per reading) */
+async function alertSupplierShort(deps: OrderEngine, refused: Refused): Promise<void> {
+  if (!refused.lowBalance) return;
+  deps.logger
+    .child({ component: "orders" })
+    .warn({ known: refused.lowBalance.known }, "supplier balance too low: order not sent");
+  for (const adminId of deps.adminIds ?? []) {
+    await alertLowBalance(deps.db, { ...refused.lowBalance, adminId });
+  }
+}
+
+/**
+ * created → submitted. Only the confirmation that moves it sends it to the supplier, signed
+ * with the time stored here (the supplier's 5-minute window then bounds "never arrived");
+ * undefined for any other (a repeated tap, another process)
+ */
+async function markSubmitted(deps: OrderEngine, created: Order): Promise<Order | undefined> {
   const sendAt = deps.clock.now();
   const [submitted] = await deps.db
     .update(orders)
@@ -208,19 +291,7 @@ export async function confirmQuote(
     })
     .where(and(eq(orders.id, created.id), eq(orders.status, "created")))
     .returning();
-  if (!submitted) {
-    return { ok: true, order: (await existingOrder(deps, c.quoteId)) ?? created, duplicate: true };
-  }
-
-  log.info(
-    { orderId: submitted.id, refId: submitted.refId, product: submitted.productCode },
-    "order submitted",
-  );
-  deps.onOrderSubmitted?.(submitted);
-  c.onSubmitted?.(submitted);
-  const outcome = await submit(deps, submitted);
-  const order = await applySubmitOutcome(deps, submitted, outcome);
-  return { ok: true, order, duplicate: false };
+  return submitted;
 }
 
 function signedAt(order: Order): { signedAt?: number } {

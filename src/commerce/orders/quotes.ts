@@ -104,30 +104,13 @@ export async function createBillQuote(
   const customerNo = normaliseDestination(item, q.customerNo);
   if (!customerNo) return { ok: false, reason: "invalid_destination" };
 
-  const refId = newRefId(now);
-  let inquiry: Awaited<ReturnType<OrderEngine["supplier"]["inquiry"]>>;
-  try {
-    inquiry = await deps.supplier.inquiry({ code: item.code, customerNo, refId });
-  } catch (err) {
-    if (!(err instanceof SupplierError)) throw err;
-    if (err.code === "INQUIRY_FAILED")
-      return { ok: false, reason: "no_bill", message: err.message };
-    if (err.code === "INVALID_CUSTOMER_NO") return { ok: false, reason: "invalid_destination" };
-    deps.logger.warn({ code: err.code, refId }, "bill inquiry failed");
-    return { ok: false, reason: "supplier_error", message: err.message };
-  }
-
-  const markedUpAdmin = await priceFor(deps.db, { ...item, supplierPrice: inquiry.admin }, tier);
-  if (markedUpAdmin === null) return { ok: false, reason: "not_for_sale" };
-  // the buyer pays the supplier's own total (which may hold penalties or fees beyond
-  // tagihan + admin) plus the shop's markup on the admin fee: never less than the total
-  const markup = markedUpAdmin - inquiry.admin;
-  const price = Math.max(inquiry.total, inquiry.tagihan + inquiry.admin) + markup;
-  const admin = price - inquiry.tagihan;
-  // never trust a window longer than the five minutes of docs/supplier.md#replies
-  const expiresAt = new Date(Math.min(inquiry.expiresAt.getTime(), now + INQUIRY_TTL_MS));
+  const asked = await inquire(deps, { code: item.code, customerNo, now });
+  if (!asked.ok) return asked;
+  const { inquiry } = asked;
+  const priced = await billPrice(deps, item, inquiry, tier);
+  if (!priced) return { ok: false, reason: "not_for_sale" };
   const testing = testingAllowed(deps, q);
-  const id = newQuoteId();
+  // one bill, one payment (design rule 9): a bill being paid, or paid, is not offered again
   const paying = await billPayment(
     deps.db,
     billKeyOf({
@@ -138,63 +121,134 @@ export async function createBillQuote(
     }),
   );
   if (paying && !testing) return alreadyPaid(paying);
-
-  const inquiryId = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(inquiries)
-      .values({
-        refId: inquiry.refId || refId,
-        userId: q.userId,
-        productCode: item.code,
-        customerNo,
-        customerName: inquiry.customerName,
-        tagihan: inquiry.tagihan,
-        admin: inquiry.admin,
-        total: inquiry.total,
-        createdAt: new Date(now),
-        details: inquiry.desc ?? null,
-        expiresAt,
-      })
-      .returning({ id: inquiries.id });
-    await tx.insert(quotes).values({
-      id,
-      userId: q.userId,
-      chatId: q.chatId,
-      kind: "bill",
-      productCode: item.code,
-      destination: customerNo,
-      price,
-      cost: inquiry.total,
-      testing,
-      inquiryId: row!.id,
-      expiresAt,
-    });
-    return row!.id;
+  // never trust a window longer than the five minutes of docs/supplier.md#replies
+  const expiresAt = new Date(Math.min(inquiry.expiresAt.getTime(), now + INQUIRY_TTL_MS));
+  const stored = await storeBillQuote(deps, {
+    ...q,
+    productCode: item.code,
+    customerNo,
+    inquiry,
+    refId: inquiry.refId || asked.refId,
+    price: priced.price,
+    testing,
+    expiresAt,
+    now,
   });
   const balance = await walletBalance(deps.db, q.userId);
   return {
     ok: true,
     quote: {
-      id,
+      id: stored.quoteId,
       kind: "bill",
       productCode: item.code,
       productName: item.name,
       destination: customerNo,
-      price,
+      price: priced.price,
       testing,
       expiresAt,
       balance,
-      balanceAfter: testing ? balance : balance - price,
+      balanceAfter: testing ? balance : balance - priced.price,
       bill: {
-        inquiryId,
-        refId: inquiry.refId || refId,
+        inquiryId: stored.inquiryId,
+        refId: inquiry.refId || asked.refId,
         customerName: inquiry.customerName,
         tagihan: inquiry.tagihan,
-        admin,
+        admin: priced.admin,
         details: inquiry.desc,
       },
     },
   };
+}
+
+type Inquiry = Awaited<ReturnType<OrderEngine["supplier"]["inquiry"]>>;
+
+/** the supplier's inquiry under a new ref_id, or why there is no bill to pay */
+async function inquire(
+  deps: OrderEngine,
+  i: { code: string; customerNo: string; now: number },
+): Promise<{ ok: true; inquiry: Inquiry; refId: string } | QuoteRefusal> {
+  const refId = newRefId(i.now);
+  try {
+    const inquiry = await deps.supplier.inquiry({ code: i.code, customerNo: i.customerNo, refId });
+    return { ok: true, inquiry, refId };
+  } catch (err) {
+    if (!(err instanceof SupplierError)) throw err;
+    if (err.code === "INQUIRY_FAILED")
+      return { ok: false, reason: "no_bill", message: err.message };
+    if (err.code === "INVALID_CUSTOMER_NO") return { ok: false, reason: "invalid_destination" };
+    deps.logger.warn({ code: err.code, refId }, "bill inquiry failed");
+    return { ok: false, reason: "supplier_error", message: err.message };
+  }
+}
+
+/**
+ * the buyer pays the supplier's own total (which may hold penalties or fees beyond
+ * tagihan + admin) plus the shop's markup on the admin fee: never less than the total.
+ * undefined: the markup rules don't sell it.
+ */
+async function billPrice(
+  deps: OrderEngine,
+  item: NonNullable<Awaited<ReturnType<typeof productByCode>>>,
+  inquiry: Inquiry,
+  tier: Awaited<ReturnType<typeof tierOf>>,
+): Promise<{ price: number; admin: number } | undefined> {
+  const markedUpAdmin = await priceFor(deps.db, { ...item, supplierPrice: inquiry.admin }, tier);
+  if (markedUpAdmin === null) return undefined;
+  const markup = markedUpAdmin - inquiry.admin;
+  const price = Math.max(inquiry.total, inquiry.tagihan + inquiry.admin) + markup;
+  return { price, admin: price - inquiry.tagihan };
+}
+
+/** the inquiry and its quote, stored together */
+async function storeBillQuote(
+  deps: OrderEngine,
+  b: {
+    userId: number;
+    chatId: number;
+    productCode: string;
+    customerNo: string;
+    inquiry: Inquiry;
+    refId: string;
+    price: number;
+    testing: boolean;
+    expiresAt: Date;
+    now: number;
+  },
+): Promise<{ quoteId: string; inquiryId: number }> {
+  const quoteId = newQuoteId();
+  const inquiryId = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(inquiries)
+      .values({
+        refId: b.refId,
+        userId: b.userId,
+        productCode: b.productCode,
+        customerNo: b.customerNo,
+        customerName: b.inquiry.customerName,
+        tagihan: b.inquiry.tagihan,
+        admin: b.inquiry.admin,
+        total: b.inquiry.total,
+        createdAt: new Date(b.now),
+        details: b.inquiry.desc ?? null,
+        expiresAt: b.expiresAt,
+      })
+      .returning({ id: inquiries.id });
+    await tx.insert(quotes).values({
+      id: quoteId,
+      userId: b.userId,
+      chatId: b.chatId,
+      kind: "bill",
+      productCode: b.productCode,
+      destination: b.customerNo,
+      price: b.price,
+      cost: b.inquiry.total,
+      testing: b.testing,
+      inquiryId: row!.id,
+      expiresAt: b.expiresAt,
+    });
+    return row!.id;
+  });
+  return { quoteId, inquiryId };
 }
 
 export interface QuoteSummary {

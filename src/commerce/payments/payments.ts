@@ -237,98 +237,122 @@ export async function applyGatewayStatus(
     const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
     if (!row) throw new Error(`payment ${paymentId} vanished`);
     if (!OPEN.includes(row.status)) return { changed: false, payment: row };
-
-    let next: PaymentStatus | undefined;
-    switch (status.state) {
-      case "paid":
-        next = status.amount === row.amount ? "paid" : "mismatch";
-        break;
-      case "expired":
-      case "cancelled":
-      case "denied":
-      case "failed":
-        next = status.state;
-        break;
-      case "refunded":
-        // refunded before kios saw it paid: nothing to credit
-        next = "cancelled";
-        break;
-      case "not_found":
-        // unknown at the gateway long after kios wrote it: the charge never got there
-        if (
-          now.getTime() - row.createdAt.getTime() >= NEVER_CREATED_MS &&
-          row.status === "created"
-        ) {
-          next = "failed";
-        }
-        break;
-      case "pending":
-        break;
-    }
-    if (!next) {
-      // still open: a created row the gateway knows is pending now
-      if (row.status === "created" && status.state === "pending") {
-        const [moved] = await tx
-          .update(payments)
-          .set({
-            status: "pending",
-            gatewayTransactionId: status.transactionId ?? null,
-            updatedAt: now,
-          })
-          .where(eq(payments.id, row.id))
-          .returning();
-        return { changed: true, payment: moved!, credited: false };
-      }
-      return { changed: false, payment: row };
-    }
-
-    const [moved] = await tx
-      .update(payments)
-      .set({
-        status: next,
-        paidAmount:
-          next === "mismatch" ? (status.amount ?? null) : next === "paid" ? row.amount : null,
-        nextCheckAt: null,
-        chargingUntil: null,
-        // a top-up that ended unpaid lets its card ask for another
-        holdsCard: next === "paid" ? row.holdsCard : false,
-        settledAt: next === "paid" || next === "mismatch" ? now : null,
-        updatedAt: now,
-      })
-      .where(and(eq(payments.id, row.id), inArray(payments.status, OPEN)))
-      .returning();
-    const payment = moved!;
-    let credited = false;
-    if (next === "paid") {
-      const result = await creditFromGateway(tx, {
-        key: `payment:${row.gateway}:${row.gatewayOrderId}`,
-        userId: row.userId,
-        amount: row.amount,
-        memo: `${row.gateway} ${row.gatewayOrderId}`,
-      });
-      credited = result.applied;
-    }
-    if (next === "mismatch") {
-      for (const adminId of adminIds ?? []) {
-        await enqueueNotification(tx, {
-          key: `payment:${row.id}:mismatch:${adminId}`,
-          chatId: adminId,
-          payload: { type: "payment_mismatch", paymentId: row.id },
-        });
-      }
-    }
-    // a payment still "created" never had its QR shown (its charge's answer was lost or
-    // came too late): the buyer hears of it only if money arrived
-    const shown = row.status !== "created" || next === "paid" || next === "mismatch";
-    if (shown) {
-      await enqueueNotification(tx, {
-        key: `payment:${row.id}:final`,
-        chatId: row.chatId,
-        messageId: row.messageId,
-        payload: { type: "payment_final", paymentId: row.id },
-      });
-    }
+    const next = finalStatusOf(row, status, now);
+    if (!next) return stillOpen(tx, row, status, now);
+    const payment = await finish(tx, row, next, status, now);
+    const credited = next === "paid" && (await creditPayment(tx, row));
+    if (next === "mismatch") await tellAdminsOfMismatch(tx, row, adminIds ?? []);
+    await tellBuyerOfEnd(tx, row, next);
     return { changed: true, payment, credited };
+  });
+}
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** the final status the gateway's answer moves an open payment to; undefined: still open */
+function finalStatusOf(
+  row: Payment,
+  status: GatewayPaymentStatus,
+  now: Date,
+): PaymentStatus | undefined {
+  switch (status.state) {
+    case "paid":
+      return status.amount === row.amount ? "paid" : "mismatch";
+    case "expired":
+    case "cancelled":
+    case "denied":
+    case "failed":
+      return status.state;
+    case "refunded":
+      // refunded before kios saw it paid: nothing to credit
+      return "cancelled";
+    case "not_found":
+      // unknown at the gateway long after kios wrote it: the charge never got there
+      return now.getTime() - row.createdAt.getTime() >= NEVER_CREATED_MS && row.status === "created"
+        ? "failed"
+        : undefined;
+    case "pending":
+      return undefined;
+  }
+}
+
+/** still open: a created row the gateway knows is pending now */
+async function stillOpen(
+  tx: Tx,
+  row: Payment,
+  status: GatewayPaymentStatus,
+  now: Date,
+): Promise<ApplyResult> {
+  if (row.status !== "created" || status.state !== "pending")
+    return { changed: false, payment: row };
+  const [moved] = await tx
+    .update(payments)
+    .set({ status: "pending", gatewayTransactionId: status.transactionId ?? null, updatedAt: now })
+    .where(eq(payments.id, row.id))
+    .returning();
+  return { changed: true, payment: moved!, credited: false };
+}
+
+/** moves the payment to its final status, forward only */
+async function finish(
+  tx: Tx,
+  row: Payment,
+  next: PaymentStatus,
+  status: GatewayPaymentStatus,
+  now: Date,
+): Promise<Payment> {
+  const [moved] = await tx
+    .update(payments)
+    .set({
+      status: next,
+      paidAmount:
+        next === "mismatch" ? (status.amount ?? null) : next === "paid" ? row.amount : null,
+      nextCheckAt: null,
+      chargingUntil: null,
+      // a deposit that ended unpaid lets its card ask for another
+      holdsCard: next === "paid" ? row.holdsCard : false,
+      settledAt: next === "paid" || next === "mismatch" ? now : null,
+      updatedAt: now,
+    })
+    .where(and(eq(payments.id, row.id), inArray(payments.status, OPEN)))
+    .returning();
+  return moved!;
+}
+
+/** the paid amount into the buyer's wallet, once (the ledger key is the gateway's order id) */
+async function creditPayment(tx: Tx, row: Payment): Promise<boolean> {
+  const result = await creditFromGateway(tx, {
+    key: `payment:${row.gateway}:${row.gatewayOrderId}`,
+    userId: row.userId,
+    amount: row.amount,
+    memo: `${row.gateway} ${row.gatewayOrderId}`,
+  });
+  return result.applied;
+}
+
+/** paid with another amount than asked: nothing credited, every admin told */
+async function tellAdminsOfMismatch(tx: Tx, row: Payment, adminIds: readonly number[]) {
+  for (const adminId of adminIds) {
+    await enqueueNotification(tx, {
+      key: `payment:${row.id}:mismatch:${adminId}`,
+      chatId: adminId,
+      payload: { type: "payment_mismatch", paymentId: row.id },
+    });
+  }
+}
+
+/**
+ * the QR's message moves to its end. A payment still "created" never had its QR shown (its
+ * charge's answer was lost or came too late): the buyer hears of it only if money arrived
+ */
+async function tellBuyerOfEnd(tx: Tx, row: Payment, next: PaymentStatus) {
+  const shown = row.status !== "created" || next === "paid" || next === "mismatch";
+  if (!shown) return;
+  await enqueueNotification(tx, {
+    key: `payment:${row.id}:final`,
+    chatId: row.chatId,
+    messageId: row.messageId,
+    payload: { type: "payment_final", paymentId: row.id },
   });
 }
 
