@@ -18,6 +18,17 @@ export type {
 } from "./src/control.ts";
 export { ControlError } from "./src/control.ts";
 export { BotApiError, DESCRIPTIONS } from "./src/errors.ts";
+export {
+  type CheckInitDataOptions,
+  checkInitData,
+  checkInitDataSignature,
+  type InitDataCheck,
+  type InitDataFields,
+  PLAYGROUND_WEB_APP_PUBLIC_KEY,
+  type SignInitDataOptions,
+  signInitData,
+  type WebAppUser,
+} from "./src/init-data.ts";
 export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./src/rate-limit.ts";
 export {
   type BotApiServer,
