@@ -17,6 +17,7 @@ export type {
   UserProfile,
 } from "./src/control.ts";
 export { ControlError } from "./src/control.ts";
+export type { WebAppControl, WebAppFrom } from "./src/control-web-app.ts";
 export { BotApiError, DESCRIPTIONS } from "./src/errors.ts";
 export {
   type CheckInitDataOptions,
@@ -39,6 +40,13 @@ export {
   type RunningBotApiServer,
   startBotApiServer,
 } from "./src/server.ts";
-export type { CallbackAnswer, MessageRevision } from "./src/state.ts";
+export type { CallbackAnswer, MessageRevision, WebAppSource } from "./src/state.ts";
 export type { ChatView, MessageView } from "./src/views.ts";
+export {
+  THEME_PARAMS,
+  type ThemeParams,
+  WEB_APP_PLATFORM,
+  WEB_APP_VERSION,
+  type WebAppLaunch,
+} from "./src/web-app.ts";
 export type { WebhookRetry } from "./src/webhook.ts";

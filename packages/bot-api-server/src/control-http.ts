@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { type Control, ControlError, type SendOptions } from "./control.ts";
+import type { WebAppFrom } from "./control-web-app.ts";
 import type { RateLimitSettings } from "./rate-limit.ts";
 import type { World } from "./world.ts";
 
@@ -105,6 +106,27 @@ export function controlRoutes(control: Control, world: World): Hono {
       },
     );
     return ok(result);
+  });
+
+  app.post("/web-app", async (c) => {
+    const b = await body(c);
+    let from: WebAppFrom;
+    if (b.menu === true) from = { menu: true };
+    else if (typeof b.keyboard_button === "string") from = { keyboard_button: b.keyboard_button };
+    else if (b.message_id !== undefined)
+      from = { message_id: int(b.message_id, "message_id"), button_text: optText(b.button_text) };
+    else throw new ControlError(400, "message_id, menu: true or keyboard_button is required");
+    return ok(control.openWebApp(int(b.user_id, "user_id"), from, { bot: botRef(b.bot) }));
+  });
+
+  app.post("/web-app/data", async (c) => {
+    const b = await body(c);
+    if (typeof b.launch_id !== "string") throw new ControlError(400, "launch_id must be a string");
+    if (typeof b.data !== "string") throw new ControlError(400, "data must be a string");
+    const sent = control.sendWebAppData(int(b.user_id, "user_id"), b.launch_id, b.data, {
+      bot: botRef(b.bot),
+    });
+    return ok(sent);
   });
 
   app.post("/block", async (c) => {

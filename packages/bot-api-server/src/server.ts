@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { type Clock, listen, systemClock } from "@kios/kit";
 import { Hono } from "hono";
@@ -61,6 +62,8 @@ export const DEFAULT_BOT: Readonly<Required<BotDefinition>> = Object.freeze({
   lastUpdateId: 0,
 });
 
+const WEB_APP_SCRIPT = new URL("../page/telegram-web-app.js", import.meta.url);
+
 /** a sink for the default silent logger, so no server pipes into stdout */
 function discard(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -120,6 +123,20 @@ export function createBotApiServer(options: BotApiServerOptions = {}): BotApiSer
   const control = createControl(world);
   const app = new Hono();
   app.route("/control", controlRoutes(control, world));
+  // Telegram's Mini App script, as telegram.org serves it: any app, from any origin, includes it
+  for (const path of ["/telegram-web-app.js", "/js/telegram-web-app.js"]) {
+    app.get(path, async () => {
+      return new Response(await readFile(WEB_APP_SCRIPT), {
+        headers: {
+          "content-type": "text/javascript; charset=utf-8",
+          "cache-control": "no-cache",
+          "access-control-allow-origin": "*",
+          "cross-origin-resource-policy": "cross-origin",
+          "x-content-type-options": "nosniff",
+        },
+      });
+    });
+  }
   app.route("/", botApiRoutes(deps));
   app.notFound((c) => c.json({ ok: false, error_code: 404, description: "Not Found" }, 404));
 

@@ -2,6 +2,7 @@ import type {
   BotCommand,
   ForceReply,
   InlineKeyboardMarkup,
+  MenuButton,
   Message,
   MessageEntity,
   ReplyKeyboardMarkup,
@@ -38,6 +39,27 @@ export interface StoredMessage {
   sender: "user" | "bot";
   deleted: boolean;
   history: MessageRevision[];
+  /** a message a user sent via the bot (inline mode, answerWebAppQuery) with a keyboard */
+  inlineMessageId?: string;
+}
+
+/** where a Mini App was opened from: it decides what initData holds */
+export type WebAppSource =
+  | "inline_button"
+  | "keyboard_button"
+  | "menu_button"
+  | "inline_results_button";
+
+/** one opening of a Mini App by a user */
+export interface WebAppSession {
+  id: string;
+  userId: number;
+  source: WebAppSource;
+  buttonText: string;
+  /** answerWebAppQuery's id, for apps opened from the menu button */
+  queryId?: string;
+  /** answerWebAppQuery or sendData used it up */
+  done: boolean;
 }
 
 /** an answerCallbackQuery call: what the user's client shows as a toast or alert */
@@ -104,4 +126,12 @@ export interface BotState {
   chatNotifiers: Map<number, Notifier>;
   /** aborts the pending getUpdates when another one (or setWebhook) arrives */
   poll?: AbortController;
+  /** setChatMenuButton per chat; absent means the chat uses the default */
+  menuButtons: Map<number, MenuButton>;
+  /** setChatMenuButton without chat_id */
+  defaultMenuButton: MenuButton;
+  /** Mini Apps opened, by launch id */
+  webApps: Map<string, WebAppSession>;
+  /** messages sent via the bot that carry a keyboard, by inline_message_id */
+  inlineMessages: Map<string, { userId: number; messageId: number }>;
 }

@@ -31,6 +31,8 @@ export interface World {
   queueUpdate(bot: BotState, payload: UpdatePayload): ReturnType<BotState["queue"]["push"]>;
   /** records a change in a chat: new version, waiters woken */
   touch(bot: BotState, userId: number): void;
+  /** records a change of a bot setting every chat shows (the default menu button) */
+  touchAll(bot: BotState): void;
   versionOf(bot: BotState, userId: number): number;
   notifierFor(bot: BotState, userId: number): Notifier;
   /** forgets users, chats, updates and files; keeps bot settings and the update_id counter */
@@ -78,6 +80,10 @@ function createBot(
     profile: { name: new Map(), description: new Map(), shortDescription: new Map() },
     limiter: createRateLimiter(clock, rateLimits),
     chatNotifiers: new Map(),
+    menuButtons: new Map(),
+    defaultMenuButton: { type: "commands" },
+    webApps: new Map(),
+    inlineMessages: new Map(),
   };
 }
 
@@ -87,7 +93,8 @@ export function createWorld(options: WorldOptions): World {
   const files = createFileStore();
   // versions come from one counter so a reset never makes a version repeat
   let lastVersion = 0;
-  let resetVersion = 0;
+  // the version of chats that don't exist yet: bumped by resets and by settings they show
+  let emptyVersion = 0;
 
   const notifierFor = (bot: BotState, userId: number) => {
     let n = bot.chatNotifiers.get(userId);
@@ -169,15 +176,23 @@ export function createWorld(options: WorldOptions): World {
       if (chat) chat.version = ++lastVersion;
       notifierFor(bot, userId).notify();
     },
-    versionOf: (bot, userId) => bot.chats.get(userId)?.version ?? resetVersion,
+    touchAll(bot) {
+      emptyVersion = ++lastVersion;
+      for (const chat of bot.chats.values()) chat.version = ++lastVersion;
+      for (const n of bot.chatNotifiers.values()) n.notify();
+    },
+    versionOf: (bot, userId) => bot.chats.get(userId)?.version ?? emptyVersion,
     notifierFor,
     reset() {
       users.clear();
       files.clear();
-      resetVersion = ++lastVersion;
+      emptyVersion = ++lastVersion;
       for (const bot of bots) {
         bot.chats.clear();
         bot.callbacks.clear();
+        bot.menuButtons.clear();
+        bot.webApps.clear();
+        bot.inlineMessages.clear();
         bot.queue.clear();
         bot.limiter.reset();
         // waiters see the new (reset) version and return
