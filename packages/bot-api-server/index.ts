@@ -17,6 +17,7 @@ export type {
   UserProfile,
 } from "./src/control.ts";
 export { ControlError } from "./src/control.ts";
+export type { ChosenResult, InlineControl, InlineQuerySent } from "./src/control-inline.ts";
 export type { WebAppControl, WebAppFrom } from "./src/control-web-app.ts";
 export { BotApiError, DESCRIPTIONS } from "./src/errors.ts";
 export {
@@ -40,7 +41,13 @@ export {
   type RunningBotApiServer,
   startBotApiServer,
 } from "./src/server.ts";
-export type { CallbackAnswer, MessageRevision, WebAppSource } from "./src/state.ts";
+export type {
+  CallbackAnswer,
+  InlineAnswer,
+  MessageRevision,
+  StoredResult as InlineResult,
+  WebAppSource,
+} from "./src/state.ts";
 export type { ChatView, MessageView } from "./src/views.ts";
 export {
   THEME_PARAMS,

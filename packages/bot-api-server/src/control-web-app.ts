@@ -13,7 +13,9 @@ export type WebAppFrom =
   /** the chat's menu button */
   | { menu: true }
   /** a web_app button of the reply keyboard the client shows now */
-  | { keyboard_button: string };
+  | { keyboard_button: string }
+  /** the web_app button above an inline query's results */
+  | { inline_query_id: string };
 
 export interface WebAppControl {
   /** opens a Mini App as the user: the URL it loads and the initData signed for the bot */
@@ -39,6 +41,22 @@ export function webAppControl(context: ControlContext): WebAppControl {
         if (button.type !== "web_app")
           throw new ControlError(400, "the chat's menu button is the command list, not a Mini App");
         return launchWebApp(world, bot, user, "menu_button", button.web_app.url, button.text);
+      }
+      if ("inline_query_id" in from) {
+        const button = bot.inline.queries.get(from.inline_query_id)?.answer?.button;
+        if (!button?.web_app)
+          throw new ControlError(
+            400,
+            `the answer to inline query ${from.inline_query_id} has no web_app button`,
+          );
+        return launchWebApp(
+          world,
+          bot,
+          user,
+          "inline_results_button",
+          button.web_app.url,
+          button.text,
+        );
       }
       if ("keyboard_button" in from) {
         const button = chat?.replyKeyboard?.keyboard

@@ -1,32 +1,12 @@
-import type {
-  InlineKeyboardMarkup,
-  LinkPreviewOptions,
-  Message,
-  MessageEntity,
-} from "@grammyjs/types";
+import type { LinkPreviewOptions, Message } from "@grammyjs/types";
 import { badRequest } from "./errors.ts";
 import { formatText, MESSAGE_TEXT } from "./formatting.ts";
 import { parseInlineMarkup } from "./keyboard.ts";
-import type { BotState } from "./state.ts";
+import type { BotState, StoredResult } from "./state.ts";
 import type { World } from "./world.ts";
 
 // InlineQueryResult objects, from answerInlineQuery and answerWebAppQuery, checked when they
 // arrive (as Telegram does) and turned into the message the user sends "via @bot"
-
-/** a result as the user's client shows it and sends it */
-export interface StoredResult {
-  type: "article";
-  id: string;
-  title: string;
-  description?: string;
-  url?: string;
-  thumbnail_url?: string;
-  /** the message text, parsed */
-  text: string;
-  entities: MessageEntity[];
-  link_preview_options?: LinkPreviewOptions;
-  reply_markup?: InlineKeyboardMarkup;
-}
 
 const MAX_RESULTS = 50;
 const ID_MAX_BYTES = 64;

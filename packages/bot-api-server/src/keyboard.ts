@@ -64,7 +64,7 @@ function validUrl(url: string): boolean {
  * a Web App URL, with Telegram's error texts; `what` names the place ("inline keyboard button",
  * "menu button", …). http is allowed: the playground's apps run on this machine without TLS.
  */
-export function checkWebAppUrl(url: unknown, what: string): string {
+function checkWebAppUrl(url: unknown, what: string): string {
   if (typeof url !== "string" || url === "") throw badRequest(`${what} Web App URL is empty`);
   let parsed: URL;
   try {

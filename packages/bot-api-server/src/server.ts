@@ -24,6 +24,12 @@ export interface BotDefinition {
    * data continues after it, as Telegram does, so the bot never sees an id twice
    */
   lastUpdateId?: number;
+  /** inline mode is on, as /setinline does with BotFather (default false; DEFAULT_BOT: true) */
+  inline?: boolean;
+  /** the input's hint while typing an inline query (BotFather's placeholder); default "Search..." */
+  inlinePlaceholder?: string;
+  /** chosen_inline_result updates, as /setinlinefeedback does (default: when inline is on) */
+  inlineFeedback?: boolean;
 }
 
 export interface BotApiServerOptions {
@@ -60,6 +66,9 @@ export const DEFAULT_BOT: Readonly<Required<BotDefinition>> = Object.freeze({
   username: "kios_playground_bot",
   firstName: "Kios",
   lastUpdateId: 0,
+  inline: true,
+  inlinePlaceholder: "Search...",
+  inlineFeedback: true,
 });
 
 const WEB_APP_SCRIPT = new URL("../page/telegram-web-app.js", import.meta.url);
@@ -83,6 +92,9 @@ function botConfig(def: BotDefinition): BotConfig {
     username: def.username.replace(/^@/, ""),
     firstName: def.firstName,
     lastUpdateId,
+    inline: def.inline ?? false,
+    inlinePlaceholder: def.inlinePlaceholder ?? "Search...",
+    inlineFeedback: def.inlineFeedback ?? def.inline ?? false,
   };
 }
 

@@ -2,6 +2,8 @@ import type {
   BotCommand,
   ForceReply,
   InlineKeyboardMarkup,
+  InlineQueryResultsButton,
+  LinkPreviewOptions,
   MenuButton,
   Message,
   MessageEntity,
@@ -20,6 +22,10 @@ export interface BotConfig {
   firstName: string;
   /** the update_id the bot's counter starts after */
   lastUpdateId: number;
+  /** inline mode, its placeholder and feedback, as set with BotFather */
+  inline: boolean;
+  inlinePlaceholder: string;
+  inlineFeedback: boolean;
 }
 
 /** one earlier version of an edited message */
@@ -132,6 +138,49 @@ export interface BotState {
   defaultMenuButton: MenuButton;
   /** Mini Apps opened, by launch id */
   webApps: Map<string, WebAppSession>;
+  inline: InlineState;
   /** messages sent via the bot that carry a keyboard, by inline_message_id */
   inlineMessages: Map<string, { userId: number; messageId: number }>;
+}
+
+/** a result as the user's client shows it and sends it */
+export interface StoredResult {
+  type: "article";
+  id: string;
+  title: string;
+  description?: string;
+  url?: string;
+  thumbnail_url?: string;
+  /** the message text, parsed */
+  text: string;
+  entities: MessageEntity[];
+  link_preview_options?: LinkPreviewOptions;
+  reply_markup?: InlineKeyboardMarkup;
+}
+
+/** a bot's answer, as the user's client shows it */
+export interface InlineAnswer {
+  results: StoredResult[];
+  cache_time: number;
+  is_personal: boolean;
+  next_offset: string;
+  button?: InlineQueryResultsButton;
+}
+
+export interface InlineQueryState {
+  id: string;
+  userId: number;
+  query: string;
+  offset: string;
+  /** the server clock's ms when it was sent; answerable for 10 s */
+  sentAt: number;
+  answer?: InlineAnswer;
+}
+
+export interface InlineState {
+  queries: Map<string, InlineQueryState>;
+  /** answers by cacheKey, until their cache_time runs out */
+  cache: Map<string, { answer: InlineAnswer; until: number }>;
+  /** wakes waiters when an answer arrives */
+  notifier: Notifier;
 }

@@ -64,7 +64,7 @@ function webAppUser(user: User): WebAppUser {
 }
 
 /** initData parsed the way Telegram's script parses it into initDataUnsafe */
-export function initDataUnsafe(initData: string): Record<string, unknown> {
+function initDataUnsafe(initData: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(initData)) {
     out[key] = ["user", "receiver", "chat"].includes(key) ? JSON.parse(value) : value;

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { EntityContext } from "./entities-common.ts";
 import { badRequest, forbidden } from "./errors.ts";
 import { createFileStore, type FileStore } from "./files.ts";
+import { createInlineState } from "./inline-state.ts";
 import { createNotifier, type Notifier } from "./notifier.ts";
 import { createRateLimiter, type RateLimitSettings } from "./rate-limit.ts";
 import type { BotConfig, BotState, ChatState } from "./state.ts";
@@ -64,7 +65,7 @@ function createBot(
       username: config.username,
       can_join_groups: true,
       can_read_all_group_messages: false,
-      supports_inline_queries: false,
+      supports_inline_queries: config.inline,
       can_connect_to_business: false,
       has_main_web_app: false,
       has_topics_enabled: false,
@@ -83,6 +84,7 @@ function createBot(
     menuButtons: new Map(),
     defaultMenuButton: { type: "commands" },
     webApps: new Map(),
+    inline: createInlineState(),
     inlineMessages: new Map(),
   };
 }
@@ -192,6 +194,9 @@ export function createWorld(options: WorldOptions): World {
         bot.callbacks.clear();
         bot.menuButtons.clear();
         bot.webApps.clear();
+        bot.inline.queries.clear();
+        bot.inline.cache.clear();
+        bot.inline.notifier.notify();
         bot.inlineMessages.clear();
         bot.queue.clear();
         bot.limiter.reset();
@@ -203,6 +208,7 @@ export function createWorld(options: WorldOptions): World {
       for (const bot of bots) {
         bot.poll?.abort();
         bot.queue.notifier.cancelAll();
+        bot.inline.notifier.cancelAll();
         for (const n of bot.chatNotifiers.values()) n.cancelAll();
       }
     },

@@ -2,6 +2,7 @@ import { botMethods } from "./bot.ts";
 import { callbackMethods } from "./callbacks.ts";
 import { commandMethods } from "./commands.ts";
 import type { MethodTable } from "./context.ts";
+import { inlineMethods } from "./inline.ts";
 import { mediaMethods } from "./media.ts";
 import { menuButtonMethods } from "./menu-button.ts";
 import { messageMethods } from "./messages.ts";
@@ -18,4 +19,5 @@ export const METHODS: Readonly<MethodTable> = Object.freeze({
   ...commandMethods,
   ...menuButtonMethods,
   ...webAppMethods,
+  ...inlineMethods,
 });
