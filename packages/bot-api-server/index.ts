@@ -18,6 +18,7 @@ export type {
 } from "./src/control.ts";
 export { ControlError } from "./src/control.ts";
 export type { ChosenResult, InlineControl, InlineQuerySent } from "./src/control-inline.ts";
+export type { LinkControl, OpenedLink } from "./src/control-links.ts";
 export type { WebAppControl, WebAppFrom } from "./src/control-web-app.ts";
 export { BotApiError, DESCRIPTIONS } from "./src/errors.ts";
 export {

@@ -174,6 +174,12 @@ export function controlRoutes(control: Control, world: World): Hono {
     return ok(chosen);
   });
 
+  app.post("/open-link", async (c) => {
+    const b = await body(c);
+    if (typeof b.url !== "string") throw new ControlError(400, "url must be a string");
+    return ok(control.openLink(int(b.user_id, "user_id"), b.url, { bot: botRef(b.bot) }));
+  });
+
   app.post("/block", async (c) => {
     const b = await body(c);
     const result = control.block(int(b.user_id, "user_id"), b.blocked !== false, {

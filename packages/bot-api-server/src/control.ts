@@ -8,6 +8,7 @@ import {
   type Sent,
 } from "./control-context.ts";
 import { type InlineControl, inlineControl } from "./control-inline.ts";
+import { type LinkControl, linkControl } from "./control-links.ts";
 import { type WebAppControl, webAppControl } from "./control-web-app.ts";
 import { BotApiError } from "./errors.ts";
 import { PLACEHOLDER_PNG } from "./files.ts";
@@ -40,7 +41,7 @@ export interface BotSummary {
   pending_update_count: number;
 }
 
-export interface Control extends WebAppControl, InlineControl {
+export interface Control extends WebAppControl, InlineControl, LinkControl {
   /** creates or updates a user (a private chat's id is the user's id) */
   user(id: number, profile?: UserProfile): User;
   users(): User[];
@@ -84,6 +85,7 @@ export function createControl(world: World): Control {
   const control: Control = {
     ...webAppControl(context),
     ...inlineControl(context),
+    ...linkControl(context),
     user(id, profile = {}) {
       if (!Number.isSafeInteger(id) || id <= 0)
         throw new ControlError(400, "user id must be a positive integer");
