@@ -176,6 +176,8 @@ export function createWorld(options: WorldOptions): World {
     touch(bot, userId) {
       const chat = bot.chats.get(userId);
       if (chat) chat.version = ++lastVersion;
+      // a chat not started yet changed too (its menu button): its waiters must see it
+      else emptyVersion = ++lastVersion;
       notifierFor(bot, userId).notify();
     },
     touchAll(bot) {
