@@ -123,7 +123,7 @@
   });
 
   // ------------------------------------------------------------------------------------
-  // theme and viewport: Telegram's CSS variables on the document
+  // theme and viewport: Telegram's CSS variables on <html>
 
   function setCss(name, value) {
     document.documentElement.style.setProperty(name, value);

@@ -118,7 +118,7 @@ describe("the chat page's Mini Apps, inline mode, copy buttons and deep links in
       user: { id: DEMO_CUSTOMER.id, first_name: DEMO_CUSTOMER.name },
       fields: { chat_type: "private" },
     });
-    // the theme: colorScheme, and Telegram's CSS variables on the document
+    // the theme: colorScheme, and Telegram's CSS variables on <html>
     await expect(frame.getByTestId("theme").textContent()).resolves.toBe(
       "light rgb(255, 255, 255)",
     );
