@@ -19,6 +19,8 @@ export function createInlineResults(host) {
   let timer = 0;
   /** bumps with every new query: answers to older ones are dropped */
   let generation = 0;
+  /** the query asked for last (answered or not) */
+  let wanted = null;
   /** what the list shows now */
   let shown = null; // { query, queryId, results, nextOffset, loadingMore }
 
@@ -35,6 +37,7 @@ export function createInlineResults(host) {
   function hide() {
     clearTimeout(timer);
     generation += 1;
+    wanted = null;
     shown = null;
     list.hidden = true;
     list.replaceChildren();
@@ -52,7 +55,8 @@ export function createInlineResults(host) {
       if (isOpen() || shown) hide();
       return;
     }
-    if (shown?.query === query) return;
+    if (query === wanted) return;
+    wanted = query;
     clearTimeout(timer);
     const mine = ++generation;
     timer = setTimeout(() => void ask(query, "", mine), DEBOUNCE_MS);
