@@ -17,7 +17,21 @@ export type {
   UserProfile,
 } from "./src/control.ts";
 export { ControlError } from "./src/control.ts";
+export type { ChosenResult, InlineControl, InlineQuerySent } from "./src/control-inline.ts";
+export type { LinkControl, OpenedLink } from "./src/control-links.ts";
+export type { WebAppControl, WebAppFrom } from "./src/control-web-app.ts";
 export { BotApiError, DESCRIPTIONS } from "./src/errors.ts";
+export {
+  type CheckInitDataOptions,
+  checkInitData,
+  checkInitDataSignature,
+  type InitDataCheck,
+  type InitDataFields,
+  PLAYGROUND_WEB_APP_PUBLIC_KEY,
+  type SignInitDataOptions,
+  signInitData,
+  type WebAppUser,
+} from "./src/init-data.ts";
 export { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./src/rate-limit.ts";
 export {
   type BotApiServer,
@@ -28,6 +42,19 @@ export {
   type RunningBotApiServer,
   startBotApiServer,
 } from "./src/server.ts";
-export type { CallbackAnswer, MessageRevision } from "./src/state.ts";
+export type {
+  CallbackAnswer,
+  InlineAnswer,
+  MessageRevision,
+  StoredResult as InlineResult,
+  WebAppSource,
+} from "./src/state.ts";
 export type { ChatView, MessageView } from "./src/views.ts";
+export {
+  THEME_PARAMS,
+  type ThemeParams,
+  WEB_APP_PLATFORM,
+  WEB_APP_VERSION,
+  type WebAppLaunch,
+} from "./src/web-app.ts";
 export type { WebhookRetry } from "./src/webhook.ts";

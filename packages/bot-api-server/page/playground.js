@@ -4,6 +4,9 @@
 // Safety: every text from the bot or the user is put into the page as text nodes or
 // attributes built with the DOM API; nothing is ever parsed as HTML.
 
+import { createInlineResults } from "./inline-results.js";
+import { createWebAppPanel } from "./web-app-panel.js";
+
 const POLL_TIMEOUT_MS = 25_000;
 const MAX_BACKOFF_MS = 10_000;
 const TYPING_MS = 5_000;
@@ -45,6 +48,7 @@ const ui = {
   restartButton: $("restart-button"),
   composer: $("composer"),
   commandsButton: $("commands-button"),
+  menuWebApp: $("menu-web-app"),
   input: $("input"),
   keyboardToggle: $("keyboard-toggle"),
   send: $("send"),
@@ -114,6 +118,77 @@ async function api(path, init = {}) {
 const post = (path, payload) => api(path, { method: "POST", body: JSON.stringify(payload) });
 
 const botParam = () => (config ? `bot=${encodeURIComponent(config.bot.username)}` : "");
+
+// ---------------------------------------------------------------------------------------
+// links to the bot (deep links), Mini Apps, inline mode
+
+const TELEGRAM_HOSTS = ["t.me", "telegram.me", "telegram.dog"];
+
+/** a t.me (or tg://resolve) link to this bot: the page opens it itself, as Telegram does */
+function isBotLink(href) {
+  if (!config) return false;
+  let url;
+  try {
+    url = new URL(href);
+  } catch {
+    return false;
+  }
+  const bot = config.bot.username.toLowerCase();
+  if (url.protocol === "tg:")
+    return url.searchParams.get("domain")?.toLowerCase() === bot && /resolve/.test(url.href);
+  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+  if (!TELEGRAM_HOSTS.includes(url.hostname.toLowerCase())) return false;
+  return url.pathname.replace(/\/$/, "").toLowerCase() === `/${bot}`;
+}
+
+/** a deep link: /start <param> from the user when the link has one, else just the chat */
+async function openBotLink(href) {
+  try {
+    const opened = await post("/control/open-link", {
+      user_id: currentUserId,
+      url: href,
+      bot: config.bot.username,
+    });
+    if (opened.action === "start") requestAnimationFrame(scrollToBottom);
+    else if (opened.action === "external") window.open(href, "_blank", "noopener,noreferrer");
+  } catch (err) {
+    toast(err instanceof ApiError ? err.message : "The link could not be opened");
+  }
+}
+
+const webApp = createWebAppPanel({
+  post,
+  toast,
+  botName: () => config?.bot.name ?? "Bot",
+  botUsername: () => config?.bot.username,
+  userId: () => currentUserId,
+  isBotLink,
+  openBotLink,
+  startInlineQuery: (query) => startInlineQuery(query),
+});
+
+const inline = createInlineResults({
+  post,
+  toast,
+  userId: () => currentUserId,
+  bot: () => config?.bot,
+  input: ui.input,
+  clearInput() {
+    ui.input.value = "";
+    autoGrow();
+  },
+  sendText,
+  openWebApp: (from) => webApp.open(from),
+});
+
+/** puts "@bot <query>" into the input, as switch_inline_query buttons do */
+function startInlineQuery(query) {
+  ui.input.value = `@${config.bot.username} ${query}`;
+  autoGrow();
+  ui.input.focus();
+  // after the click that asked for it, which would otherwise close the results at once
+  setTimeout(() => inline.onInput(), 0);
+}
 
 function sleep(ms, signal) {
   return new Promise((resolve) => {
@@ -327,6 +402,8 @@ function switchUser(userId) {
   ui.input.value = "";
   autoGrow();
   closeCommands();
+  inline.hide();
+  webApp.close();
   replyKeyboardHidden = false;
   hideTyping();
   hideToast();
@@ -444,6 +521,7 @@ function renderChat(state, jumpToBottom) {
   ui.empty.hidden = messages.length > 0;
   if (messages.length === 0) renderEmpty();
   renderReplyKeyboard(chat);
+  renderMenuButton(chat);
   renderBlocked(chat);
   renderTyping(state, botChanged);
   updateStatus();
@@ -541,6 +619,12 @@ function fillMessage(row, view, messages) {
   const hasMedia = Boolean(view.photo || view.sticker);
   if (view.sticker) bubble.classList.add("bubble--sticker");
 
+  if (view.via_bot) {
+    const via = el("div", "via", "via ");
+    via.dataset.testid = "via-bot";
+    via.append(el("strong", undefined, `@${view.via_bot.username}`));
+    bubble.append(via);
+  }
   if (view.reply_to_message_id !== undefined) {
     bubble.append(replyQuote(view.reply_to_message_id, messages));
   }
@@ -665,6 +749,8 @@ function safeUrl(raw) {
   try {
     const url = new URL(raw, location.href);
     if (["http:", "https:", "mailto:", "tel:"].includes(url.protocol)) return url.href;
+    // tg://resolve links to this bot are deep links the page opens itself
+    if (url.protocol === "tg:" && isBotLink(url.href)) return url.href;
   } catch {
     // not a URL
   }
@@ -715,7 +801,10 @@ function renderRange(parent, text, start, end, entities) {
 function link(href, className) {
   const a = el("a", className);
   a.href = href;
-  if (!href.startsWith("mailto:") && !href.startsWith("tel:")) {
+  if (isBotLink(href)) {
+    // opened by the page itself: a deep link, no navigation
+    a.dataset.botLink = "true";
+  } else if (!href.startsWith("mailto:") && !href.startsWith("tel:")) {
     a.target = "_blank";
     a.rel = "noopener noreferrer";
   }
@@ -807,11 +896,7 @@ function entityElement(entity, text) {
 // inline keyboards
 
 const UNSUPPORTED_BUTTONS = {
-  web_app: "Web apps",
   login_url: "Login buttons",
-  switch_inline_query: "Inline mode",
-  switch_inline_query_current_chat: "Inline mode",
-  switch_inline_query_chosen_chat: "Inline mode",
   callback_game: "Games",
   pay: "Payments",
 };
@@ -859,6 +944,7 @@ function inlineButton(view, button) {
     if (pending) node.classList.add("kb-button--loading");
     node.addEventListener("click", () => void press(view.message_id, button.callback_data, node));
   } else if (button.copy_text !== undefined) {
+    node.dataset.kind = "copy_text";
     node.append(
       svgIcon(
         "kb-button__corner",
@@ -866,7 +952,33 @@ function inlineButton(view, button) {
         "M16 1H4a2 2 0 0 0-2 2v14h2V3h12zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11z",
       ),
     );
+    // copying sends nothing to the bot, as in Telegram
     node.addEventListener("click", () => copyText(button.copy_text.text ?? ""));
+  } else if (button.web_app !== undefined) {
+    node.dataset.kind = "web_app";
+    node.append(
+      svgIcon(
+        "kb-button__corner",
+        "0 0 24 24",
+        "M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zm0 16H5V7h14z",
+      ),
+    );
+    node.addEventListener(
+      "click",
+      () => void webApp.open({ message_id: view.message_id, button_text: button.text }),
+    );
+  } else if (
+    button.switch_inline_query !== undefined ||
+    button.switch_inline_query_current_chat !== undefined ||
+    button.switch_inline_query_chosen_chat !== undefined
+  ) {
+    // there is one chat here, so "choose a chat" is this one
+    const query =
+      button.switch_inline_query_current_chat ??
+      button.switch_inline_query ??
+      button.switch_inline_query_chosen_chat?.query ??
+      "";
+    node.addEventListener("click", () => startInlineQuery(query));
   } else {
     const kind = Object.keys(UNSUPPORTED_BUTTONS).find((k) => button[k] !== undefined);
     node.addEventListener("click", () =>
@@ -951,10 +1063,10 @@ function renderReplyKeyboard(chat) {
             "request_poll",
             "request_users",
             "request_chat",
-            "web_app",
           ].find((k) => button[k] !== undefined);
           node.addEventListener("click", () => {
-            if (unsupported) toast("This button is not available in the playground");
+            if (button.web_app) void webApp.open({ keyboard_button: button.text });
+            else if (unsupported) toast("This button is not available in the playground");
             else void sendText(button.text);
           });
           row.append(node);
@@ -965,6 +1077,18 @@ function renderReplyKeyboard(chat) {
   }
   ui.replyKeyboard.hidden = !markup || replyKeyboardHidden;
   ui.keyboardToggle.classList.toggle("active", Boolean(markup) && !replyKeyboardHidden);
+}
+
+/** the chat's menu button: a Mini App's button, or the command list (the Menu button) */
+function renderMenuButton(chat) {
+  const button = chat?.menu_button;
+  const isApp = button?.type === "web_app";
+  ui.menuWebApp.hidden = !isApp;
+  if (isApp) {
+    ui.menuWebApp.textContent = button.text;
+    ui.menuWebApp.title = button.web_app.url;
+  }
+  ui.commandsButton.hidden = isApp || (commandsByUser.get(currentUserId) ?? []).length === 0;
 }
 
 function renderBlocked(chat) {
@@ -1088,6 +1212,7 @@ async function submitInput() {
   ui.input.value = "";
   autoGrow();
   closeCommands();
+  inline.hide();
   const sent = await sendText(text);
   if (!sent && !ui.input.value) {
     ui.input.value = text;
@@ -1112,7 +1237,7 @@ async function loadCommands(userId) {
     console.warn("playground: loading commands failed", err);
   }
   if (userId === currentUserId) {
-    ui.commandsButton.hidden = (commandsByUser.get(userId) ?? []).length === 0;
+    renderMenuButton(chats.get(userId)?.chat ?? null);
     if (commandsOpen) renderCommands();
   }
 }
@@ -1176,6 +1301,7 @@ function onInputChanged() {
   const match = /^\/(\w*)$/.exec(ui.input.value);
   if (match) openCommands(match[1]);
   else if (commandsOpen && commandFilter !== null) closeCommands();
+  inline.onInput();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1271,6 +1397,7 @@ function wire() {
     if (event.key === "Escape") {
       closeCommands();
       closeMenus();
+      inline.hide();
       return;
     }
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
@@ -1281,6 +1408,15 @@ function wire() {
   ui.commandsButton.addEventListener("click", () => {
     if (commandsOpen) closeCommands();
     else openCommands(null);
+  });
+  ui.menuWebApp.addEventListener("click", () => void webApp.open({ menu: true }));
+  // links to this bot are deep links: the page sends /start <param> instead of navigating
+  ui.messages.addEventListener("click", (event) => {
+    const target =
+      event.target instanceof Element ? event.target.closest("a[data-bot-link]") : null;
+    if (!target) return;
+    event.preventDefault();
+    void openBotLink(target.getAttribute("href"));
   });
   ui.keyboardToggle.addEventListener("click", () => {
     replyKeyboardHidden = !replyKeyboardHidden;
@@ -1338,6 +1474,12 @@ function wire() {
       target !== ui.input
     )
       closeCommands();
+    if (
+      inline.isOpen() &&
+      !document.getElementById("inline-results")?.contains(target) &&
+      target !== ui.input
+    )
+      inline.hide();
   });
   ui.toast.addEventListener("click", hideToast);
   ui.scroller.addEventListener("scroll", () => {

@@ -1,4 +1,5 @@
-import type { InlineKeyboardMarkup, Message, MessageEntity } from "@grammyjs/types";
+import { randomBytes } from "node:crypto";
+import type { InlineKeyboardMarkup, Message, MessageEntity, Update, User } from "@grammyjs/types";
 import { badRequest, DESCRIPTIONS, tooManyRequests } from "./errors.ts";
 import { isInline, type ReplyMarkup } from "./keyboard.ts";
 import { optBool, optInt, optJson, type Params } from "./params.ts";
@@ -114,6 +115,44 @@ export function commitBotMessage(
   chat.chatAction = undefined;
   world.touch(bot, chat.userId);
   return message;
+}
+
+/**
+ * stores a message a user sends and queues it for the bot. A message sent via the bot (inline
+ * mode, answerWebAppQuery) with a keyboard gets an inline_message_id, as in Telegram.
+ */
+export function commitUserMessage(
+  world: World,
+  bot: BotState,
+  chat: ChatState,
+  from: User,
+  content: Partial<Message>,
+  replyTo?: Message,
+): { message: NonNullable<Update["message"]>; update_id: number | undefined } {
+  // a user's message always has `from` and a private chat, as Update.message requires
+  const message = {
+    message_id: chat.nextMessageId++,
+    from,
+    chat: world.chatObject(chat.userId),
+    date: world.nowSeconds(),
+    reply_to_message: replyTo,
+    ...content,
+  } as NonNullable<Update["message"]>;
+  const stored: StoredMessage = { message, sender: "user", deleted: false, history: [] };
+  if (message.via_bot && message.reply_markup) {
+    stored.inlineMessageId = randomBytes(20).toString("base64url");
+    bot.inlineMessages.set(stored.inlineMessageId, {
+      userId: chat.userId,
+      messageId: message.message_id,
+    });
+  }
+  chat.messages.set(message.message_id, stored);
+  // the client hides a one-time keyboard and the forced reply once the user sent something
+  if (chat.replyKeyboard?.one_time_keyboard) chat.replyKeyboard = undefined;
+  chat.forceReply = undefined;
+  const update = world.queueUpdate(bot, { message });
+  world.touch(bot, chat.userId);
+  return { message, update_id: update?.update_id };
 }
 
 /** the bot's own, undeleted message for an edit */

@@ -35,6 +35,9 @@ export interface PlaygroundConfig {
     name: string;
     description: string;
     short_description: string;
+    /** inline mode is on; the input's hint while typing an inline query */
+    inline: boolean;
+    inline_placeholder: string;
   };
   users: { id: number; name: string; persona: "customer" | "admin" }[];
 }
@@ -42,6 +45,8 @@ export interface PlaygroundConfig {
 const ASSETS = {
   html: new URL("../page/index.html", import.meta.url),
   js: new URL("../page/playground.js", import.meta.url),
+  webAppPanel: new URL("../page/web-app-panel.js", import.meta.url),
+  inlineResults: new URL("../page/inline-results.js", import.meta.url),
   css: new URL("../page/playground.css", import.meta.url),
 } as const;
 
@@ -52,6 +57,8 @@ const CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob: http: https:",
   "connect-src 'self'",
+  // Mini Apps open in a frame: the shop's own page, or any local or https server
+  "frame-src 'self' http: https:",
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -143,6 +150,8 @@ export function createPlaygroundRoutes<E extends Env = Env>(options: PlaygroundO
     });
   });
   app.get("/playground.js", asset(ASSETS.js, "text/javascript"));
+  app.get("/web-app-panel.js", asset(ASSETS.webAppPanel, "text/javascript"));
+  app.get("/inline-results.js", asset(ASSETS.inlineResults, "text/javascript"));
   app.get("/playground.css", asset(ASSETS.css, "text/css"));
 
   app.get("/playground/config", async () => {
@@ -156,6 +165,8 @@ export function createPlaygroundRoutes<E extends Env = Env>(options: PlaygroundO
         name,
         description: await botText("getMyDescription", "description"),
         short_description: await botText("getMyShortDescription", "short_description"),
+        inline: bot.inline,
+        inline_placeholder: bot.inlinePlaceholder,
       },
       users: options.users.map(({ id, name, persona }) => ({ id, name, persona })),
     };

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { type Control, ControlError, type SendOptions } from "./control.ts";
+import type { WebAppFrom } from "./control-web-app.ts";
 import type { RateLimitSettings } from "./rate-limit.ts";
 import type { World } from "./world.ts";
 
@@ -35,6 +36,9 @@ function int(value: unknown, name: string): number {
 
 const optText = (value: unknown): string | undefined =>
   typeof value === "string" ? value : undefined;
+
+/** a wait in milliseconds, 0 to 60 s */
+const waitMs = (value: unknown) => Math.min(MAX_WAIT_MS, Math.max(0, int(value, "timeout")));
 
 /** Response.json rather than c.json: Hono's type inference chokes on deep Telegram types */
 const ok = (result: unknown) => Response.json({ ok: true, result });
@@ -105,6 +109,75 @@ export function controlRoutes(control: Control, world: World): Hono {
       },
     );
     return ok(result);
+  });
+
+  app.post("/web-app", async (c) => {
+    const b = await body(c);
+    let from: WebAppFrom;
+    if (b.menu === true) from = { menu: true };
+    else if (typeof b.keyboard_button === "string") from = { keyboard_button: b.keyboard_button };
+    else if (typeof b.inline_query_id === "string") from = { inline_query_id: b.inline_query_id };
+    else if (b.message_id !== undefined)
+      from = { message_id: int(b.message_id, "message_id"), button_text: optText(b.button_text) };
+    else
+      throw new ControlError(
+        400,
+        "message_id, menu: true, keyboard_button or inline_query_id is required",
+      );
+    return ok(control.openWebApp(int(b.user_id, "user_id"), from, { bot: botRef(b.bot) }));
+  });
+
+  app.post("/web-app/data", async (c) => {
+    const b = await body(c);
+    if (typeof b.launch_id !== "string") throw new ControlError(400, "launch_id must be a string");
+    if (typeof b.data !== "string") throw new ControlError(400, "data must be a string");
+    const sent = control.sendWebAppData(int(b.user_id, "user_id"), b.launch_id, b.data, {
+      bot: botRef(b.bot),
+    });
+    return ok(sent);
+  });
+
+  app.post("/inline-query", async (c) => {
+    const b = await body(c);
+    if (typeof b.query !== "string") throw new ControlError(400, "query must be a string");
+    const options = { bot: botRef(b.bot), offset: optText(b.offset) };
+    const sent = control.inlineQuery(int(b.user_id, "user_id"), b.query, options);
+    const timeout = waitMs(b.timeout ?? 0);
+    if (sent.answer || timeout === 0) return ok(sent);
+    const answer = await control.inlineAnswer(sent.inline_query_id, timeout, {
+      ...options,
+      signal: c.req.raw.signal,
+    });
+    return ok({ ...sent, answer });
+  });
+
+  app.get("/inline-query/:id", async (c) => {
+    const answer = await control.inlineAnswer(
+      c.req.param("id"),
+      waitMs(c.req.query("timeout") ?? 0),
+      { bot: c.req.query("bot"), signal: c.req.raw.signal },
+    );
+    return ok(answer);
+  });
+
+  app.post("/inline-query/:id/choose", async (c) => {
+    const b = await body(c);
+    if (typeof b.result_id !== "string") throw new ControlError(400, "result_id must be a string");
+    const chosen = control.chooseInlineResult(
+      int(b.user_id, "user_id"),
+      c.req.param("id"),
+      b.result_id,
+      {
+        bot: botRef(b.bot),
+      },
+    );
+    return ok(chosen);
+  });
+
+  app.post("/open-link", async (c) => {
+    const b = await body(c);
+    if (typeof b.url !== "string") throw new ControlError(400, "url must be a string");
+    return ok(control.openLink(int(b.user_id, "user_id"), b.url, { bot: botRef(b.bot) }));
   });
 
   app.post("/block", async (c) => {

@@ -1,5 +1,15 @@
 import { randomBytes } from "node:crypto";
-import type { BotCommand, CallbackQuery, Message, Update, User } from "@grammyjs/types";
+import type { BotCommand, CallbackQuery, User } from "@grammyjs/types";
+import {
+  type BotOption,
+  ControlError,
+  createControlContext,
+  type SendOptions,
+  type Sent,
+} from "./control-context.ts";
+import { type InlineControl, inlineControl } from "./control-inline.ts";
+import { type LinkControl, linkControl } from "./control-links.ts";
+import { type WebAppControl, webAppControl } from "./control-web-app.ts";
 import { BotApiError } from "./errors.ts";
 import { PLACEHOLDER_PNG } from "./files.ts";
 import { formatText, MESSAGE_TEXT } from "./formatting.ts";
@@ -7,20 +17,8 @@ import { callbackDataOf } from "./keyboard.ts";
 import { commandsForChat } from "./methods/commands.ts";
 import { waitUntil } from "./notifier.ts";
 import type { RateLimitSettings } from "./rate-limit.ts";
-import type { BotState } from "./state.ts";
 import { type ChatView, chatView } from "./views.ts";
 import type { World } from "./world.ts";
-
-/** a control-API failure: `{ ok: false, description }` with this HTTP status */
-export class ControlError extends Error {
-  override name = "ControlError";
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface UserProfile {
   first_name?: string;
@@ -28,22 +26,6 @@ export interface UserProfile {
   username?: string;
   language_code?: string;
   is_premium?: boolean;
-}
-
-/** which bot a control call talks to: its username or id; the first bot when omitted */
-export interface BotOption {
-  bot?: string | number;
-}
-
-export interface SendOptions extends BotOption {
-  /** the message the user replies to */
-  replyTo?: number;
-}
-
-export interface Sent {
-  /** undefined when allowed_updates filtered the update out */
-  update_id: number | undefined;
-  message: Message;
 }
 
 export interface Pressed {
@@ -59,7 +41,7 @@ export interface BotSummary {
   pending_update_count: number;
 }
 
-export interface Control {
+export interface Control extends WebAppControl, InlineControl, LinkControl {
   /** creates or updates a user (a private chat's id is the user's id) */
   user(id: number, profile?: UserProfile): User;
   users(): User[];
@@ -92,57 +74,18 @@ export interface Control {
   reset(): void;
 }
 
+export { type BotOption, ControlError, type SendOptions, type Sent } from "./control-context.ts";
+
 const DEFAULT_WAIT_MS = 5000;
 
 export function createControl(world: World): Control {
-  const botOf = (options?: BotOption): BotState => {
-    try {
-      return world.bot(options?.bot);
-    } catch {
-      throw new ControlError(404, `unknown bot ${options?.bot}`);
-    }
-  };
-
-  const requireUser = (userId: number): User => {
-    const user = world.users.get(userId);
-    if (!user)
-      throw new ControlError(404, `unknown user ${userId}: create it with POST /control/users`);
-    return user;
-  };
-
-  /** the user sends something: a stored message and a message update for the bot */
-  function userSends(userId: number, content: Partial<Message>, options?: SendOptions): Sent {
-    const bot = botOf(options);
-    const user = requireUser(userId);
-    const chat = world.openChat(bot, userId);
-    if (chat.blocked) throw new ControlError(409, "the user blocked the bot; unblock it first");
-    let replyTo: Message | undefined;
-    if (options?.replyTo !== undefined) {
-      const target = chat.messages.get(options.replyTo);
-      if (!target || target.deleted) throw new ControlError(400, "message to be replied not found");
-      const { reply_to_message: _nested, ...rest } = target.message;
-      replyTo = rest as Message;
-    }
-    // a user's message always has `from` and a private chat, as Update.message requires
-    const message = {
-      message_id: chat.nextMessageId++,
-      from: user,
-      chat: world.chatObject(userId),
-      date: world.nowSeconds(),
-      reply_to_message: replyTo,
-      ...content,
-    } as NonNullable<Update["message"]>;
-    chat.messages.set(message.message_id, { message, sender: "user", deleted: false, history: [] });
-    // the client hides a one-time keyboard and the forced reply once the user sent something
-    if (chat.replyKeyboard?.one_time_keyboard) chat.replyKeyboard = undefined;
-    chat.forceReply = undefined;
-    const update = world.queueUpdate(bot, { message });
-    world.touch(bot, userId);
-    // copies: the caller may keep or change them without touching the server's state
-    return { update_id: update?.update_id, message: structuredClone(message) };
-  }
+  const context = createControlContext(world);
+  const { botOf, requireUser, userSends } = context;
 
   const control: Control = {
+    ...webAppControl(context),
+    ...inlineControl(context),
+    ...linkControl(context),
     user(id, profile = {}) {
       if (!Number.isSafeInteger(id) || id <= 0)
         throw new ControlError(400, "user id must be a positive integer");
@@ -220,13 +163,16 @@ export function createControl(world: World): Control {
       // Telegram's ids are large decimal numbers in a string
       const id = BigInt(`0x${randomBytes(8).toString("hex")}`).toString();
       bot.callbacks.set(id, { id, userId, messageId, data, answered: false });
-      const callback_query: CallbackQuery = {
-        id,
-        from: user,
-        message: stored.message,
-        chat_instance: chat.chatInstance,
-        data,
-      };
+      // a message sent via the bot is an inline message: its queries carry only its id
+      const callback_query: CallbackQuery = stored.inlineMessageId
+        ? {
+            id,
+            from: user,
+            inline_message_id: stored.inlineMessageId,
+            chat_instance: chat.chatInstance,
+            data,
+          }
+        : { id, from: user, message: stored.message, chat_instance: chat.chatInstance, data };
       const update = world.queueUpdate(bot, { callback_query });
       return { update_id: update?.update_id, callback_query: structuredClone(callback_query) };
     },

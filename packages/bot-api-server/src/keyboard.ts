@@ -15,6 +15,7 @@ export type ReplyMarkup =
   | ForceReply;
 
 const CALLBACK_DATA_MAX_BYTES = 64;
+const COPY_TEXT_MAX_CHARS = 256;
 
 // an inline button does exactly one of these
 const INLINE_ACTIONS = [
@@ -59,6 +60,37 @@ function validUrl(url: string): boolean {
   }
 }
 
+/**
+ * a Web App URL, with Telegram's error texts; `what` names the place ("inline keyboard button",
+ * "menu button", …). http is allowed: the playground's apps run on this machine without TLS.
+ */
+function checkWebAppUrl(url: unknown, what: string): string {
+  if (typeof url !== "string" || url === "") throw badRequest(`${what} Web App URL is empty`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest(`${what} Web App URL '${url}' is invalid: Wrong HTTP URL`);
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw badRequest(`${what} Web App URL '${url}' is invalid: Only HTTPS links are allowed`);
+  return url;
+}
+
+/** a WebAppInfo object: just its url, checked */
+export function webAppInfo(value: unknown, what: string, fail: (why: string) => Error) {
+  if (!isObj(value)) throw fail('Field "web_app" must be of type Object');
+  return { url: checkWebAppUrl(value.url, what) };
+}
+
+function copyTextOf(value: unknown) {
+  if (!isObj(value)) throw buttonError('Field "copy_text" must be of type Object');
+  if (typeof value.text !== "string") throw badRequest("BUTTON_COPY_TEXT_INVALID");
+  const length = [...value.text].length;
+  if (length < 1 || length > COPY_TEXT_MAX_CHARS) throw badRequest("BUTTON_COPY_TEXT_INVALID");
+  return { text: value.text };
+}
+
 function inlineButton(value: unknown): InlineKeyboardButton {
   if (!isObj(value)) throw buttonError("InlineKeyboardButton must be an Object");
   if (typeof value.text !== "string") throw buttonError('Field "text" must be of type String');
@@ -68,7 +100,7 @@ function inlineButton(value: unknown): InlineKeyboardButton {
   if (used.length > 1)
     throw buttonError(`exactly one of the optional fields must be used, found ${used.join(", ")}`);
   const action = used[0]!;
-  const actionValue = value[action];
+  let actionValue = value[action];
   if (action === "callback_data") {
     if (typeof actionValue !== "string")
       throw buttonError('Field "callback_data" must be of type String');
@@ -79,6 +111,9 @@ function inlineButton(value: unknown): InlineKeyboardButton {
     if (typeof actionValue !== "string" || !validUrl(actionValue))
       throw badRequest("BUTTON_URL_INVALID");
   }
+  if (action === "web_app")
+    actionValue = webAppInfo(actionValue, "inline keyboard button", buttonError);
+  if (action === "copy_text") actionValue = copyTextOf(actionValue);
   // Telegram returns buttons with just their known fields
   const button: Obj = { text: value.text, [action]: actionValue };
   if (typeof value.style === "string") button.style = value.style;
@@ -97,6 +132,10 @@ function replyButton(value: unknown): KeyboardButton {
   );
   const button: Obj = { text: obj.text };
   for (const k of used) button[k] = obj[k];
+  if (button.web_app !== undefined)
+    button.web_app = webAppInfo(button.web_app, "keyboard button", (why) =>
+      badRequest(`can't parse keyboard button: ${why}`),
+    );
   return button as unknown as KeyboardButton;
 }
 

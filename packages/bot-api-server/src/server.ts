@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { type Clock, listen, systemClock } from "@kios/kit";
 import { Hono } from "hono";
@@ -23,6 +24,12 @@ export interface BotDefinition {
    * data continues after it, as Telegram does, so the bot never sees an id twice
    */
   lastUpdateId?: number;
+  /** inline mode is on, as /setinline does with BotFather (default false; DEFAULT_BOT: true) */
+  inline?: boolean;
+  /** the input's hint while typing an inline query (BotFather's placeholder); default "Search..." */
+  inlinePlaceholder?: string;
+  /** chosen_inline_result updates, as /setinlinefeedback does (default: when inline is on) */
+  inlineFeedback?: boolean;
 }
 
 export interface BotApiServerOptions {
@@ -59,7 +66,12 @@ export const DEFAULT_BOT: Readonly<Required<BotDefinition>> = Object.freeze({
   username: "kios_playground_bot",
   firstName: "Kios",
   lastUpdateId: 0,
+  inline: true,
+  inlinePlaceholder: "Search...",
+  inlineFeedback: true,
 });
+
+const WEB_APP_SCRIPT = new URL("../page/telegram-web-app.js", import.meta.url);
 
 /** a sink for the default silent logger, so no server pipes into stdout */
 function discard(): Writable {
@@ -80,6 +92,9 @@ function botConfig(def: BotDefinition): BotConfig {
     username: def.username.replace(/^@/, ""),
     firstName: def.firstName,
     lastUpdateId,
+    inline: def.inline ?? false,
+    inlinePlaceholder: def.inlinePlaceholder ?? "Search...",
+    inlineFeedback: def.inlineFeedback ?? def.inline ?? false,
   };
 }
 
@@ -120,6 +135,20 @@ export function createBotApiServer(options: BotApiServerOptions = {}): BotApiSer
   const control = createControl(world);
   const app = new Hono();
   app.route("/control", controlRoutes(control, world));
+  // Telegram's Mini App script, as telegram.org serves it: any app, from any origin, includes it
+  for (const path of ["/telegram-web-app.js", "/js/telegram-web-app.js"]) {
+    app.get(path, async () => {
+      return new Response(await readFile(WEB_APP_SCRIPT), {
+        headers: {
+          "content-type": "text/javascript; charset=utf-8",
+          "cache-control": "no-cache",
+          "access-control-allow-origin": "*",
+          "cross-origin-resource-policy": "cross-origin",
+          "x-content-type-options": "nosniff",
+        },
+      });
+    });
+  }
   app.route("/", botApiRoutes(deps));
   app.notFound((c) => c.json({ ok: false, error_code: 404, description: "Not Found" }, 404));
 

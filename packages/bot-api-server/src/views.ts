@@ -1,11 +1,14 @@
 import type {
   ForceReply,
   InlineKeyboardMarkup,
+  MenuButtonCommands,
+  MenuButtonWebApp,
   Message,
   MessageEntity,
   ReplyKeyboardMarkup,
   User,
 } from "@grammyjs/types";
+import { menuButtonFor } from "./methods/menu-button.ts";
 import type { BotState, CallbackAnswer, MessageRevision, StoredMessage } from "./state.ts";
 import type { World } from "./world.ts";
 
@@ -24,6 +27,10 @@ export interface MessageView {
   sticker?: Message["sticker"];
   reply_markup?: InlineKeyboardMarkup;
   reply_to_message_id?: number;
+  /** the bot a user's message was sent via (inline mode, answerWebAppQuery) */
+  via_bot?: User;
+  /** such a message's id for the bot, when it has a keyboard */
+  inline_message_id?: string;
   edited: boolean;
   edit_date?: number;
   /** earlier versions, oldest first */
@@ -44,6 +51,8 @@ export interface ChatView {
   version: number;
   /** false until the user sent the bot something */
   started: boolean;
+  /** the chat's chat_instance, as in callback queries and initData; null before it starts */
+  chat_instance: string | null;
   blocked: boolean;
   messages: MessageView[];
   callback_answers: CallbackAnswer[];
@@ -51,6 +60,8 @@ export interface ChatView {
   reply_keyboard: ReplyKeyboardMarkup | null;
   force_reply: ForceReply | null;
   chat_action: { action: string; date: number } | null;
+  /** the menu button the client shows: the chat's own, else the bot's default */
+  menu_button: MenuButtonCommands | MenuButtonWebApp;
 }
 
 function messageView(stored: StoredMessage, answers: CallbackAnswer[]): MessageView {
@@ -69,6 +80,8 @@ function messageView(stored: StoredMessage, answers: CallbackAnswer[]): MessageV
     sticker: m.sticker,
     reply_markup: m.reply_markup,
     reply_to_message_id: m.reply_to_message?.message_id,
+    via_bot: m.via_bot,
+    inline_message_id: stored.inlineMessageId,
     edited: m.edit_date !== undefined,
     edit_date: m.edit_date,
     history: stored.history,
@@ -87,12 +100,14 @@ export function chatView(world: World, bot: BotState, userId: number): ChatView 
     user: world.users.get(userId) ?? null,
     version: world.versionOf(bot, userId),
     started: chat !== undefined,
+    chat_instance: chat?.chatInstance ?? null,
     blocked: chat?.blocked ?? false,
     messages: chat ? [...chat.messages.values()].map((m) => messageView(m, answers)) : [],
     callback_answers: answers,
     reply_keyboard: chat?.replyKeyboard ?? null,
     force_reply: chat?.forceReply ?? null,
     chat_action: chat?.chatAction ?? null,
+    menu_button: menuButtonFor(bot, userId),
   };
   // a snapshot: callers may keep or mutate it without touching the server's state
   return structuredClone(view);

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { EntityContext } from "./entities-common.ts";
 import { badRequest, forbidden } from "./errors.ts";
 import { createFileStore, type FileStore } from "./files.ts";
+import { createInlineState } from "./inline-state.ts";
 import { createNotifier, type Notifier } from "./notifier.ts";
 import { createRateLimiter, type RateLimitSettings } from "./rate-limit.ts";
 import type { BotConfig, BotState, ChatState } from "./state.ts";
@@ -31,6 +32,8 @@ export interface World {
   queueUpdate(bot: BotState, payload: UpdatePayload): ReturnType<BotState["queue"]["push"]>;
   /** records a change in a chat: new version, waiters woken */
   touch(bot: BotState, userId: number): void;
+  /** records a change of a bot setting every chat shows (the default menu button) */
+  touchAll(bot: BotState): void;
   versionOf(bot: BotState, userId: number): number;
   notifierFor(bot: BotState, userId: number): Notifier;
   /** forgets users, chats, updates and files; keeps bot settings and the update_id counter */
@@ -62,7 +65,7 @@ function createBot(
       username: config.username,
       can_join_groups: true,
       can_read_all_group_messages: false,
-      supports_inline_queries: false,
+      supports_inline_queries: config.inline,
       can_connect_to_business: false,
       has_main_web_app: false,
       has_topics_enabled: false,
@@ -78,6 +81,11 @@ function createBot(
     profile: { name: new Map(), description: new Map(), shortDescription: new Map() },
     limiter: createRateLimiter(clock, rateLimits),
     chatNotifiers: new Map(),
+    menuButtons: new Map(),
+    defaultMenuButton: { type: "commands" },
+    webApps: new Map(),
+    inline: createInlineState(),
+    inlineMessages: new Map(),
   };
 }
 
@@ -87,7 +95,8 @@ export function createWorld(options: WorldOptions): World {
   const files = createFileStore();
   // versions come from one counter so a reset never makes a version repeat
   let lastVersion = 0;
-  let resetVersion = 0;
+  // the version of chats that don't exist yet: bumped by resets and by settings they show
+  let emptyVersion = 0;
 
   const notifierFor = (bot: BotState, userId: number) => {
     let n = bot.chatNotifiers.get(userId);
@@ -167,17 +176,30 @@ export function createWorld(options: WorldOptions): World {
     touch(bot, userId) {
       const chat = bot.chats.get(userId);
       if (chat) chat.version = ++lastVersion;
+      // a chat not started yet changed too (its menu button): its waiters must see it
+      else emptyVersion = ++lastVersion;
       notifierFor(bot, userId).notify();
     },
-    versionOf: (bot, userId) => bot.chats.get(userId)?.version ?? resetVersion,
+    touchAll(bot) {
+      emptyVersion = ++lastVersion;
+      for (const chat of bot.chats.values()) chat.version = ++lastVersion;
+      for (const n of bot.chatNotifiers.values()) n.notify();
+    },
+    versionOf: (bot, userId) => bot.chats.get(userId)?.version ?? emptyVersion,
     notifierFor,
     reset() {
       users.clear();
       files.clear();
-      resetVersion = ++lastVersion;
+      emptyVersion = ++lastVersion;
       for (const bot of bots) {
         bot.chats.clear();
         bot.callbacks.clear();
+        bot.menuButtons.clear();
+        bot.webApps.clear();
+        bot.inline.queries.clear();
+        bot.inline.cache.clear();
+        bot.inline.notifier.notify();
+        bot.inlineMessages.clear();
         bot.queue.clear();
         bot.limiter.reset();
         // waiters see the new (reset) version and return
@@ -188,6 +210,7 @@ export function createWorld(options: WorldOptions): World {
       for (const bot of bots) {
         bot.poll?.abort();
         bot.queue.notifier.cancelAll();
+        bot.inline.notifier.cancelAll();
         for (const n of bot.chatNotifiers.values()) n.cancelAll();
       }
     },

@@ -32,6 +32,9 @@ describe("the playground routes", () => {
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
+    // Mini Apps open in a frame; the page itself is never framed
+    expect(csp).toContain("frame-src 'self' http: https:");
+    expect(csp).toContain("frame-ancestors 'none'");
     const html = await res.text();
     expect(html).toContain("<title>Kios &lt;Demo&gt; &amp; &quot;co&quot;</title>");
     expect(html).toContain('src="/playground.js"');
@@ -46,6 +49,13 @@ describe("the playground routes", () => {
     const script = await js.text();
     expect(script).toContain("/control/chats/");
     expect(script).not.toContain("innerHTML");
+    // its modules: the Mini App panel and inline mode
+    for (const path of ["/web-app-panel.js", "/inline-results.js"]) {
+      const module = await app.request(path);
+      expect(module.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(await module.text()).not.toContain("innerHTML");
+    }
+    expect(script).toContain('from "./web-app-panel.js"');
     const css = await app.request("/playground.css");
     expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
     expect(await css.text()).not.toMatch(/url\(["']?https?:/);
@@ -66,6 +76,8 @@ describe("the playground routes", () => {
         name: "Kios Pulsa",
         description: "Beli pulsa",
         short_description: "",
+        inline: true,
+        inline_placeholder: "Search...",
       },
       users: [
         { id: 5001, name: "Budi", persona: "customer" },

@@ -9,6 +9,7 @@ import {
   DEFAULT_BOT,
   type PlaygroundUser,
 } from "../index.ts";
+import { DEMO_PRODUCTS, demoMiniAppRoutes } from "./demo-mini-app.ts";
 
 // a small grammY bot for developing and testing the playground page, and a server that puts
 // the Bot API server, the page and the bot on one port, as the real app is meant to
@@ -41,11 +42,19 @@ function menu(): InlineKeyboard {
     .url("📄 Syarat & ketentuan", "https://example.com/syarat");
 }
 
+/** the demo bot's deep links */
+const PROMO_LINK = `https://t.me/${DEFAULT_BOT.username}?start=promo_HEMAT10`;
+export const PROMO_CODE = "HEMAT10";
+
 export interface DemoBotOptions {
   /** how long "⏳ diproses" stays before the final edit; default 700 ms */
   processingMs?: number;
   /** when set, the final edit waits for this instead (read at each press, so tests can gate it) */
   beforeFinalEdit?: () => Promise<void>;
+  /** the demo Mini App's URL (set by startDemoPlayground) */
+  appUrl?: string;
+  /** chosen_inline_result updates the bot got, newest last */
+  chosen?: { result_id: string; query: string; from: number }[];
 }
 
 /** the demo bot: /start menu, a purchase that edits its message, toasts, an alert, commands */
@@ -55,6 +64,12 @@ function createDemoBot(token: string, apiRoot: string, options: DemoBotOptions =
   bot.catch((err) => console.error("demo bot:", err.error));
 
   bot.command("start", async (ctx) => {
+    // a deep link: t.me/<bot>?start=promo_<code> arrives as "/start promo_<code>"
+    const promo = /^promo_(\w+)$/.exec(ctx.match)?.[1];
+    if (promo) {
+      await ctx.reply(`🎁 Kode promo <b>${escapeHtml(promo)}</b> aktif.`, HTML);
+      return;
+    }
     const name = escapeHtml(ctx.from?.first_name ?? "kamu");
     if (ctx.from?.id === DEMO_ADMIN.id) {
       await ctx.reply(
@@ -112,6 +127,56 @@ function createDemoBot(token: string, apiRoot: string, options: DemoBotOptions =
     });
   });
 
+  // Telegram-native tools: a Mini App, a copy button, a deep link and inline mode
+  bot.command("toko", (ctx) =>
+    ctx.reply(`Belanja lewat Mini App, atau pakai promo: ${PROMO_LINK}`, {
+      reply_markup: new InlineKeyboard()
+        .webApp("🛍 Katalog", options.appUrl ?? "https://example.com/app")
+        .row()
+        .copyText(`📋 Salin kode ${PROMO_CODE}`, PROMO_CODE)
+        .row()
+        .url("🎁 Pakai promo", `https://t.me/${DEFAULT_BOT.username}?start=promo_TOMBOL`)
+        .row()
+        .switchInlineCurrent("🔎 Cari pulsa", "pulsa"),
+    }),
+  );
+
+  bot.on("inline_query", async (ctx) => {
+    const words = ctx.inlineQuery.query.toLowerCase().split(/\s+/).filter(Boolean);
+    const found = DEMO_PRODUCTS.filter((p) =>
+      words.every((w) => `${p.code} ${p.name} pulsa`.toLowerCase().includes(w)),
+    );
+    await ctx.answerInlineQuery(
+      found.map((p) => ({
+        type: "article" as const,
+        id: p.code,
+        title: p.name,
+        description: `${p.price} · harga kamu`,
+        input_message_content: {
+          message_text: `<b>${escapeHtml(p.name)}</b>\nHarga: <code>${p.price}</code>`,
+          parse_mode: "HTML" as const,
+        },
+        reply_markup: new InlineKeyboard().url(
+          "Beli di bot",
+          `https://t.me/${DEFAULT_BOT.username}?start=promo_${p.code}`,
+        ),
+      })),
+      {
+        cache_time: 0,
+        is_personal: true,
+        button: { text: "Bantuan belanja", start_parameter: "promo_INLINE" },
+      },
+    );
+  });
+
+  bot.on("chosen_inline_result", (ctx) => {
+    options.chosen?.push({
+      result_id: ctx.chosenInlineResult.result_id,
+      query: ctx.chosenInlineResult.query,
+      from: ctx.chosenInlineResult.from.id,
+    });
+  });
+
   bot.command("bantuan", (ctx) =>
     ctx.reply("Ketik /start untuk menu, /saldo untuk saldo, /format untuk contoh format."),
   );
@@ -151,7 +216,11 @@ function createDemoBot(token: string, apiRoot: string, options: DemoBotOptions =
     ctx.answerCallbackQuery({ text: `Admin: ${ctx.match[1]} belum tersedia di demo` }),
   );
 
-  bot.on("message", (ctx) => ctx.reply("Maaf, aku belum paham. Ketik /start untuk menu."));
+  bot.on("message", async (ctx) => {
+    // a result the user sent via this bot is not something they typed to it
+    if (ctx.message.via_bot) return;
+    await ctx.reply("Maaf, aku belum paham. Ketik /start untuk menu.");
+  });
 
   return bot;
 }
@@ -201,13 +270,24 @@ export async function startDemoPlayground(
     "/",
     createPlaygroundRoutes({ botApi, users: [DEMO_CUSTOMER, DEMO_ADMIN], title: "Kios Demo" }),
   );
+  let orders: (userId: number, code: string) => Promise<void> = async () => {};
+  app.route(
+    "/",
+    demoMiniAppRoutes({
+      token: DEFAULT_BOT.token,
+      onOrder: (userId, code) => orders(userId, code),
+    }),
+  );
   app.route("/", botApi.app);
   const hostname = options.hostname ?? "127.0.0.1";
   const running = await listen(app, options.port ?? 0, hostname);
   const url = `http://${hostname}:${running.port}`;
 
-  const demo: DemoBotOptions = { ...options };
+  const demo: DemoBotOptions = { ...options, appUrl: `${url}/demo-app`, chosen: [] };
   const bot = createDemoBot(DEFAULT_BOT.token, url, demo);
+  orders = async (userId, code) => {
+    await bot.api.sendMessage(userId, `🧾 Pesanan dari Mini App: <b>${code}</b> ✅`, HTML);
+  };
   await bot.init();
   await configureDemoBot(bot);
   const polling = new Promise<void>((resolve, reject) => {

@@ -33,7 +33,8 @@ describe("Bot API over HTTP", () => {
       username: "kios_playground_bot",
       can_join_groups: true,
       can_read_all_group_messages: false,
-      supports_inline_queries: false,
+      // the playground's bot has inline mode on, as if set with BotFather
+      supports_inline_queries: true,
     });
   });
 

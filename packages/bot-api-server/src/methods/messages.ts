@@ -12,7 +12,7 @@ import { badRequest, DESCRIPTIONS } from "../errors.ts";
 import { CAPTION, formatText, MESSAGE_TEXT } from "../formatting.ts";
 import { parseInlineMarkup, parseReplyMarkup } from "../keyboard.ts";
 import { optBool, optJson, optString, type Params, requireChatId, requireInt } from "../params.ts";
-import type { ChatState } from "../state.ts";
+import type { ChatState, StoredMessage } from "../state.ts";
 import type { MethodContext, MethodTable } from "./context.ts";
 
 function linkPreview(params: Params): LinkPreviewOptions | undefined {
@@ -26,13 +26,27 @@ function linkPreview(params: Params): LinkPreviewOptions | undefined {
   return optBool(params, "disable_web_page_preview") ? { is_disabled: true } : undefined;
 }
 
-/** the chat an edit/delete targets; inline messages don't exist without inline mode */
-function editTarget(ctx: MethodContext, missing: string): { chat: ChatState; messageId: number } {
-  if (optString(ctx.params, "inline_message_id") !== undefined)
-    throw badRequest("MESSAGE_ID_INVALID");
+interface EditTarget {
+  chat: ChatState;
+  /** the message, looked up when the edit's own parameters have been checked */
+  message(): StoredMessage;
+  /** an inline message (sent via the bot): an edit answers true, not the Message */
+  inline: boolean;
+}
+
+/** the message an edit targets: chat_id and message_id, or inline_message_id */
+function editTarget(ctx: MethodContext, missing: string): EditTarget {
+  const inlineId = optString(ctx.params, "inline_message_id");
+  if (inlineId !== undefined) {
+    const ref = ctx.bot.inlineMessages.get(inlineId);
+    const chat = ref ? ctx.bot.chats.get(ref.userId) : undefined;
+    const stored = ref ? chat?.messages.get(ref.messageId) : undefined;
+    if (!chat || !stored || stored.deleted) throw badRequest("MESSAGE_ID_INVALID");
+    return { chat, message: () => stored, inline: true };
+  }
   const chat = ctx.world.targetChat(ctx.bot, requireChatId(ctx.params));
   const messageId = requireInt(ctx.params, "message_id", missing);
-  return { chat, messageId };
+  return { chat, message: () => editableMessage(chat, messageId), inline: false };
 }
 
 function sendMessage(ctx: MethodContext) {
@@ -96,7 +110,8 @@ const EDITABLE = {
 function editFormatted(ctx: MethodContext, field: keyof typeof EDITABLE) {
   const spec = EDITABLE[field];
   const { world, bot, params } = ctx;
-  const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
+  const target = editTarget(ctx, "message identifier is not specified");
+  const { chat } = target;
   const formatted = formatText(
     {
       text: optString(params, spec.param),
@@ -107,10 +122,11 @@ function editFormatted(ctx: MethodContext, field: keyof typeof EDITABLE) {
     world.entities,
   );
   const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
-  const stored = editableMessage(chat, messageId);
+  const stored = target.message();
   if (!spec.has(stored.message)) throw badRequest(spec.missing);
   enforceRateLimit(bot, chat.userId);
-  return applyEdit(world, bot, chat, stored, spec.content(formatted), markup);
+  const edited = applyEdit(world, bot, chat, stored, spec.content(formatted), markup);
+  return target.inline ? true : edited;
 }
 
 const editMessageText = (ctx: MethodContext) => editFormatted(ctx, "text");
@@ -118,11 +134,12 @@ const editMessageCaption = (ctx: MethodContext) => editFormatted(ctx, "caption")
 
 function editMessageReplyMarkup(ctx: MethodContext) {
   const { world, bot, params } = ctx;
-  const { chat, messageId } = editTarget(ctx, "message identifier is not specified");
+  const target = editTarget(ctx, "message identifier is not specified");
   const markup = parseInlineMarkup(optJson(params, "reply_markup", "reply keyboard markup"));
-  const stored = editableMessage(chat, messageId);
-  enforceRateLimit(bot, chat.userId);
-  return applyEdit(world, bot, chat, stored, {}, markup);
+  const stored = target.message();
+  enforceRateLimit(bot, target.chat.userId);
+  const edited = applyEdit(world, bot, target.chat, stored, {}, markup);
+  return target.inline ? true : edited;
 }
 
 function deleteMessage(ctx: MethodContext) {
