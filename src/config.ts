@@ -133,6 +133,7 @@ const schema = z.object({
       .optional(),
   ),
   PGLITE_DIR: z.preprocess((v) => emptyToUndefined(v) ?? "./data/pglite", z.string().trim()),
+  DATABASE_PREPARE: booleanFlag(true),
   SUPPLIER_BASE_URL: optionalUrl.transform((v) => (v ? normaliseSupplierBaseUrl(v) : undefined)),
   SUPPLIER_API_ID: optionalString,
   SUPPLIER_API_KEY: optionalString,
@@ -244,6 +245,7 @@ const EXAMPLES: Record<string, string> = {
   METRICS_HOST: "127.0.0.1",
   DATABASE_URL: "postgres://user:password@localhost:5432/kios",
   PGLITE_DIR: "./data/pglite",
+  DATABASE_PREPARE: "false",
   SUPPLIER_BASE_URL: "https://supplier.example/v1",
   SUPPLIER_API_ID: "your-api-id",
   SUPPLIER_API_KEY: "your-api-key",
@@ -313,6 +315,8 @@ export interface Config {
    */
   metrics: { port: number; host: string } | undefined;
   databaseUrl: string | undefined;
+  /** named prepared statements on PostgreSQL (DATABASE_PREPARE; off behind a pooler in transaction mode) */
+  databasePrepare: boolean;
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
   supplier: SupplierCredentials | undefined;
@@ -453,6 +457,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       p.METRICS_PORT === undefined ? undefined : { port: p.METRICS_PORT, host: p.METRICS_HOST },
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
+    databasePrepare: p.DATABASE_PREPARE,
     supplier:
       given.length === needed.length
         ? {

@@ -96,6 +96,14 @@ describe("parseConfig", () => {
     expect(problems.find((p) => p.startsWith("DATABASE_URL "))).toMatch(/postgres:\/\//);
   });
 
+  it("prepares statements on PostgreSQL unless DATABASE_PREPARE=false (a transaction pooler)", () => {
+    expect(parseConfig({}).databasePrepare).toBe(true);
+    expect(parseConfig({ DATABASE_PREPARE: "false" }).databasePrepare).toBe(false);
+    expect(problemsOf({ DATABASE_PREPARE: "sometimes" })[0]).toMatch(
+      /^DATABASE_PREPARE .*true or false/,
+    );
+  });
+
   it("serves metrics only when METRICS_PORT is set, on 127.0.0.1 unless METRICS_HOST says", () => {
     expect(parseConfig({}).metrics).toBeUndefined();
     expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({

@@ -27,10 +27,11 @@ export function buildPgliteTemplate(cacheDir?: string): Promise<string> {
 
 /** the configured database: PostgreSQL at DATABASE_URL, else the PGlite folder */
 export function openAppDatabase(
-  config: Pick<Config, "databaseUrl" | "pgliteDir">,
+  config: Pick<Config, "databaseUrl" | "pgliteDir"> & Partial<Pick<Config, "databasePrepare">>,
 ): Promise<DatabaseHandle> {
   return openDatabase({
     databaseUrl: config.databaseUrl,
+    prepare: config.databasePrepare ?? true,
     pgliteDir: config.pgliteDir,
     pgliteTemplate: () => buildPgliteTemplate(),
   });

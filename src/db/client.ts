@@ -58,10 +58,24 @@ export interface OpenDatabaseOptions {
   pgliteTemplate?: () => Promise<string>;
   /** postgres.js pool size */
   maxConnections?: number;
+  /**
+   * named prepared statements for every query (default true): one round trip per query
+   * instead of two (an unprepared query with parameters is described first). false for a
+   * pooler in transaction mode, which can't keep a statement between transactions.
+   */
+  prepare?: boolean;
+  /** told of each statement sent (postgres only): the statement-budget tests count them */
+  onStatement?: (sql: string) => void;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, {
+      max: options.maxConnections ?? 10,
+      prepare: options.prepare ?? true,
+      onStatement: options.onStatement,
+    });
+  }
   if (options.pglite) return wrapPglite(options.pglite);
   const dir = options.pgliteDir ?? "./data/pglite";
   return wrapPglite(await openPgliteFolder(dir, options.pgliteTemplate));
@@ -103,9 +117,62 @@ function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
-function openPostgres(url: string, max: number): DatabaseHandle {
-  const client = postgres(url, { max, onnotice: () => {} });
-  const db = drizzlePostgres(client, { schema }) as unknown as Database;
+type Sql = postgres.Sql;
+
+/**
+ * the client as drizzle should see it: every query prepared. drizzle's postgres-js driver
+ * asks for a named statement only for its own .prepare(name) queries and sends the rest
+ * unnamed, which postgres.js describes first (a round trip before each query that has
+ * parameters). Named, a statement is described once per connection and reused.
+ */
+function preparing(client: Sql): Sql {
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      if (key === "unsafe") {
+        return (query: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) =>
+          target.unsafe(query, params as postgres.ParameterOrJSON<never>[], {
+            ...options,
+            prepare: true,
+          });
+      }
+      if (key === "begin") {
+        // a transaction's queries go through the transaction's own client: prepared too
+        return (...args: unknown[]) => {
+          const last = args.length - 1;
+          const work = args[last] as (tx: Sql) => unknown;
+          args[last] = (tx: Sql) => work(preparing(tx));
+          return (target.begin as (...a: unknown[]) => unknown)(...args);
+        };
+      }
+      if (key === "savepoint") {
+        return (...args: unknown[]) => {
+          const last = args.length - 1;
+          const work = args[last] as (tx: Sql) => unknown;
+          args[last] = (tx: Sql) => work(preparing(tx));
+          return ((target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint)(
+            ...args,
+          );
+        };
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+function openPostgres(
+  url: string,
+  o: { max: number; prepare: boolean; onStatement: ((sql: string) => void) | undefined },
+): DatabaseHandle {
+  const onStatement = o.onStatement;
+  const client = postgres(url, {
+    max: o.max,
+    prepare: o.prepare,
+    onnotice: () => {},
+    ...(onStatement ? { debug: (_connection: number, sql: string) => onStatement(sql) } : {}),
+  });
+  const db = drizzlePostgres(o.prepare ? preparing(client) : client, {
+    schema,
+  }) as unknown as Database;
   return {
     kind: "postgres",
     db,

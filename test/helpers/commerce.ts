@@ -41,10 +41,12 @@ export async function bootCommerce(
     testing?: boolean;
     /** the wire interface the client speaks (default signature) */
     supplierInterface?: "signature" | "key";
+    /** told of each statement the database is sent (postgres only) */
+    onStatement?: (sql: string) => void;
   } = {},
 ): Promise<CommerceHarness> {
   const clock = new ManualClock();
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ onStatement: options.onStatement });
   const sandbox = await startSandbox({
     port: 0,
     clock,

@@ -19,8 +19,13 @@ export const testDriver: "postgres" | "pglite" = process.env.TEST_DATABASE_URL
   ? "postgres"
   : "pglite";
 
-/** a clean, migrated database of its own (app tables and pg-boss schema), cloned fast. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * a clean, migrated database of its own (app tables and pg-boss schema), cloned fast.
+ * `onStatement` is told of each statement sent (postgres only: the statement budgets).
+ */
+export async function createTestDatabase(
+  options: { onStatement?: (sql: string) => void } = {},
+): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   const template = inject("postgresTemplate");
   if (serverUrl && template) {
@@ -32,7 +37,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.end();
     }
     const url = withDatabase(serverUrl, name);
-    const handle = await openDatabase({ databaseUrl: url, maxConnections: 10 });
+    const handle = await openDatabase({
+      databaseUrl: url,
+      maxConnections: 10,
+      onStatement: options.onStatement,
+    });
     return {
       handle,
       url,

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimUpdates, finishUpdates, storeUpdates } from "../../src/bot/storage/updates.ts";
+import { confirmQuote } from "../../src/commerce/orders/place.ts";
+import {
+  processSupplierReport,
+  storeSupplierReport,
+} from "../../src/commerce/supplier-reports/inbox.ts";
+import type { Supplier } from "../../src/supplier/types.ts";
+import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+
+// statements per path on PostgreSQL, counted as the driver sends them (each one round trip:
+// every statement is prepared). Each path people wait on has a budget, written in
+// docs/performance.md#statement-budgets: a change that adds a statement fails here until
+// the budget (and that page) says so. Counted in the steady state: the accounts and the
+// prepared statements a first order makes already exist.
+
+const BUDGET = {
+  /** Pay, from the tap's confirmQuote to the order request leaving for the supplier */
+  payToSupplier: 16,
+  /** a stored supplier report acted on: the order settled (captured), the report closed */
+  reportSettled: 18,
+  /** updates taken by one worker: stored (one statement per batch), claimed, finished */
+  updateBatch: { store: 1, claim: 1, finish: 1 },
+} as const;
+
+const counted: string[] = [];
+let counting = false;
+const count = (sql: string) => {
+  if (counting) counted.push(sql);
+};
+async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; n: number }> {
+  counted.length = 0;
+  counting = true;
+  try {
+    const result = await work();
+    return { result, n: counted.length };
+  } finally {
+    counting = false;
+  }
+}
+
+describe("statement budgets (PostgreSQL)", () => {
+  let h: CommerceHarness;
+  beforeAll(async () => {
+    h = await bootCommerce({ onStatement: count });
+  });
+  afterAll(() => h?.stop());
+
+  /** a Pay, and how many statements went before the supplier was asked */
+  async function pay(destination: string) {
+    const user = await h.newUser(100_000);
+    const q = await h.quote(user, destination);
+    let beforeSupplier = -1;
+    const supplier: Supplier = {
+      ...h.supplier,
+      order: (o) => {
+        beforeSupplier = counted.length;
+        return h.supplier.order(o);
+      },
+    };
+    const { result } = await statementsOf(() =>
+      confirmQuote({ ...h.deps, supplier }, { quoteId: q.id, userId: user }),
+    );
+    if (!result.ok) throw new Error(`not placed: ${result.reason}`);
+    return { order: result.order, beforeSupplier };
+  }
+
+  it("Pay sends the order after its budget of statements", async () => {
+    await pay("081234567903"); // the shop's accounts, the statements prepared
+    const { beforeSupplier } = await pay("081234567903");
+    expect(beforeSupplier).toBe(BUDGET.payToSupplier);
+  });
+
+  it("a supplier report settles its order within its budget", async () => {
+    const settle = async () => {
+      const { order } = await pay("081234567905");
+      await h.sandbox.settleNow();
+      const report = await storeSupplierReport(h.deps.db, {
+        rawBody: JSON.stringify({ ref_id: order.refId }),
+        refId: order.refId,
+        reportedStatus: "Sukses",
+      });
+      return statementsOf(() => processSupplierReport(h.deps, report.id));
+    };
+    await settle();
+    const { result, n } = await settle();
+    expect(result).toBe("order success");
+    expect(n).toBe(BUDGET.reportSettled);
+  });
+
+  it("a batch of updates is stored, claimed and finished in one statement each", async () => {
+    const db = h.deps.db;
+    const updates = Array.from({ length: 20 }, (_, i) => ({
+      update_id: 1000 + i,
+      message: {
+        message_id: i,
+        date: 0,
+        chat: { id: 500 + i, type: "private" as const, first_name: "Budi" },
+        from: { id: 500 + i, is_bot: false, first_name: "Budi" },
+        text: "/saldo",
+      },
+    }));
+    const stored = await statementsOf(() => storeUpdates(db, 7, updates));
+    const claimed = await statementsOf(() =>
+      claimUpdates(db, { worker: "w", limit: 20, leaseMs: 30_000 }),
+    );
+    expect(claimed.result).toHaveLength(20);
+    const finished = await statementsOf(() =>
+      finishUpdates(db, { worker: "w", keys: claimed.result }),
+    );
+    expect(finished.result).toHaveLength(20);
+    expect({ store: stored.n, claim: claimed.n, finish: finished.n }).toEqual(BUDGET.updateBatch);
+  });
+});
