@@ -149,7 +149,7 @@ function preparing(client: Sql): Sql {
           const last = args.length - 1;
           const work = args[last] as (tx: Sql) => unknown;
           args[last] = (tx: Sql) => work(preparing(tx));
-          return ((target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint)(
+          return (target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint(
             ...args,
           );
         };
