@@ -131,6 +131,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const metrics = createMetrics();
   metrics.watchOpenOrders(() => openOrderCounts(database.db));
   metrics.watchSupplier(() => latestBalanceCheck(database.db));
+  if (database.kind === "postgres") metrics.watchStatements(() => database.statements);
 
   let supplier: SupplierConnection | undefined;
   let gateway: GatewayConnection | undefined;

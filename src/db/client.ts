@@ -24,6 +24,11 @@ interface SqlResult {
 export interface DatabaseHandle {
   readonly kind: "pglite" | "postgres";
   readonly db: Database;
+  /**
+   * statements this process has sent through the handle's client (postgres; pg-boss's own
+   * pool is apart): /metrics shows it, the benchmarks divide it by the work done
+   */
+  readonly statements: number;
   /** raw parameterised SQL ($1, $2 …), for pg-boss and the few queries drizzle can't express */
   executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
   /** the server's connection string (postgres only): pg-boss keeps its own small pool */
@@ -87,6 +92,8 @@ function wrapPglite(client: PGlite): DatabaseHandle {
   return {
     kind: "pglite",
     db,
+    // in-process: no round trips to count
+    statements: 0,
     connectionString: undefined,
     async executeSql(text, values) {
       if (values && values.length > 0) {
@@ -163,12 +170,15 @@ function openPostgres(
   url: string,
   o: { max: number; prepare: boolean; onStatement: ((sql: string) => void) | undefined },
 ): DatabaseHandle {
-  const onStatement = o.onStatement;
+  let statements = 0;
   const client = postgres(url, {
     max: o.max,
     prepare: o.prepare,
     onnotice: () => {},
-    ...(onStatement ? { debug: (_connection: number, sql: string) => onStatement(sql) } : {}),
+    debug: (_connection: number, sql: string) => {
+      statements += 1;
+      o.onStatement?.(sql);
+    },
   });
   const db = drizzlePostgres(o.prepare ? preparing(client) : client, {
     schema,
@@ -176,6 +186,9 @@ function openPostgres(
   return {
     kind: "postgres",
     db,
+    get statements() {
+      return statements;
+    },
     connectionString: url,
     async executeSql(text, values) {
       const rows = await client.unsafe(text, (values ?? []) as postgres.ParameterOrJSON<never>[]);

@@ -25,6 +25,8 @@ export interface Metrics {
   watchOpenOrders(count: () => Promise<Record<string, number>>): void;
   /** the update inbox's depth and the age of its oldest update, read at scrape time */
   watchInbox(read: () => Promise<{ depth: number; oldestAgeSeconds: number }>): void;
+  /** statements this process has sent to PostgreSQL, read at scrape time */
+  watchStatements(read: () => number): void;
 }
 
 /** a registry of the app's own (not prom-client's global one), so tests and apps don't share state. */
@@ -124,6 +126,18 @@ export function createMetrics(): Metrics {
         async collect() {
           const counts = await count();
           for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+        },
+      });
+    },
+    watchStatements(read) {
+      // a counter read at scrape time: the driver counts, prom-client only reports it
+      new Counter({
+        name: "kios_db_statements_total",
+        help: "Statements this process sent to PostgreSQL (pg-boss's own pool apart).",
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(read());
         },
       });
     },

@@ -1,5 +1,5 @@
 import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
 import { createQuote } from "../../src/commerce/orders/quotes.ts";
@@ -117,6 +117,23 @@ describe.each(["signature", "key"] as const)(
       expect(metrics).toMatch(/kios_supplier_balance_rupiah [1-9]\d*/);
       expect(metrics).toMatch(/kios_reconciliation_drift_rupiah 0/);
       expect(metrics).toMatch(/kios_reconciliation_last_check_timestamp_seconds \d/);
+    });
+
+    it("counts the statements it sends to PostgreSQL", async () => {
+      const read = async () => {
+        const text = await (await fetch(`${t.metricsUrl}/metrics`)).text();
+        const m = /^kios_db_statements_total (\d+)$/m.exec(text);
+        return m ? Number(m[1]) : undefined;
+      };
+      const before = await read();
+      if (t.app.database.kind === "pglite") {
+        // in-process: nothing to count
+        expect(before).toBeUndefined();
+        return;
+      }
+      expect(before).toBeGreaterThan(0);
+      await t.app.orders!.db.execute(sql`select 1`);
+      expect(await read()).toBeGreaterThanOrEqual(before! + 1);
     });
   },
 );
