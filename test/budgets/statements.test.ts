@@ -1,12 +1,26 @@
+import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import { ManualClock } from "@kios/kit";
+import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimUpdates, finishUpdates, storeUpdates } from "../../src/bot/storage/updates.ts";
+import type { KiosBot } from "../../src/bot/context.ts";
+import { updateHandler } from "../../src/bot/inbox/handle.ts";
+import { createBot } from "../../src/bot/index.ts";
+import {
+  botIdOfToken,
+  claimUpdates,
+  finishUpdates,
+  storeUpdates,
+} from "../../src/bot/storage/updates.ts";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
 import {
   processSupplierReport,
   storeSupplierReport,
 } from "../../src/commerce/supplier-reports/inbox.ts";
+import { createLogger } from "../../src/logger.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
+import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
 // statements per path on PostgreSQL, counted as the driver sends them (each one round trip:
 // every statement is prepared). Each path people wait on has a budget, written in
@@ -21,6 +35,22 @@ const BUDGET = {
   reportSettled: 18,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
   updateBatch: { store: 1, claim: 1, finish: 1 },
+} as const;
+
+/**
+ * one update through the bot, taken one at a time (a worker with many chats in hand claims
+ * and finishes them in batches): its claim (with the sender's row and the chat's state),
+ * what the bot does for it, and its finish
+ */
+const UPDATE_BUDGET = {
+  /** the sender's row and the chat's state come with the claim: nothing more to read */
+  start: { claim: 1, handle: 0, finish: 1 },
+  /** the wallet's balance */
+  saldo: { claim: 1, handle: 1, finish: 1 },
+  /** the flow's state written (with its revision check and the claim's fence) */
+  enterFlow: { claim: 1, handle: 1, finish: 1 },
+  stepInFlow: { claim: 1, handle: 1, finish: 1 },
+  leaveFlow: { claim: 1, handle: 1, finish: 1 },
 } as const;
 
 const counted: string[] = [];
@@ -110,5 +140,68 @@ describe("statement budgets (PostgreSQL)", () => {
     );
     expect(finished.result).toHaveLength(20);
     expect({ store: stored.n, claim: claimed.n, finish: finished.n }).toEqual(BUDGET.updateBatch);
+  });
+});
+
+describe("statement budgets of updates through the bot (PostgreSQL)", () => {
+  let database: TestDatabase;
+  let telegram: RunningBotApiServer;
+  let bot: KiosBot;
+  let api: Api;
+  let offset = 0;
+  const botId = botIdOfToken(DEFAULT_BOT.token);
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ onStatement: count });
+    telegram = await startBotApiServer({ rateLimits: { enabled: false } });
+    const logger = createLogger({ level: "silent" });
+    const clock = new ManualClock();
+    const db = database.handle.db;
+    bot = createBot({
+      token: DEFAULT_BOT.token,
+      apiRoot: telegram.url,
+      logger,
+      db,
+      clock,
+      config: { adminIds: [], supplierTesting: false },
+      orders: { db, supplier: createFakeSupplier(), clock, logger, testing: false },
+    });
+    await bot.init();
+    api = new Api(DEFAULT_BOT.token, { apiRoot: telegram.url });
+  });
+  afterAll(async () => {
+    await telegram?.close();
+    await database?.destroy();
+  });
+
+  /** the statements of one user's text: stored, claimed, handled by the bot, finished */
+  async function statementsOfText(userId: number, text: string) {
+    const db = database.handle.db;
+    telegram.sendText(userId, text);
+    const updates = await api.getUpdates({ offset, timeout: 0 });
+    offset = updates.at(-1)!.update_id + 1;
+    await storeUpdates(db, botId, updates);
+    const { result: claimed, n: claim } = await statementsOf(() =>
+      claimUpdates(db, { worker: "w", limit: 1, leaseMs: 30_000 }),
+    );
+    const { n: handle } = await statementsOf(() => updateHandler(bot)(claimed[0]!));
+    const { n: finish } = await statementsOf(() =>
+      finishUpdates(db, { worker: "w", keys: claimed }),
+    );
+    return { claim, handle, finish };
+  }
+
+  it("a returning user's command and a flow's steps stay within their budgets", async () => {
+    const user = 9_301;
+    telegram.user(user, { first_name: "Rina" });
+    await statementsOfText(user, "/start"); // the user's first contact: their row
+    const measured = {
+      start: await statementsOfText(user, "/start"),
+      saldo: await statementsOfText(user, "/saldo"),
+      enterFlow: await statementsOfText(user, "/deposit"),
+      stepInFlow: await statementsOfText(user, "abc"),
+      leaveFlow: await statementsOfText(user, "/cancel"),
+    };
+    expect(measured).toEqual(UPDATE_BUDGET);
   });
 });
