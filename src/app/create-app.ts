@@ -29,6 +29,7 @@ import type { Logger } from "../logger.ts";
 import { type AppEnv, createServer, type HealthReport } from "../server/create-server.ts";
 import { createMetrics, type Metrics } from "../server/metrics.ts";
 import { createMetricsServer } from "../server/metrics-server.ts";
+import { startingGate } from "../server/starting-gate.ts";
 import { countingErrors } from "../supplier/counted.ts";
 import { connectGateway, type GatewayConnection } from "./connect-gateway.ts";
 import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
@@ -141,6 +142,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   let server: RunningServer | undefined;
   let metricsServer: RunningServer | undefined;
   let stopping: Promise<void> | undefined;
+  let botStarted = false;
 
   async function health(): Promise<HealthReport> {
     const checks: HealthReport["checks"] = {};
@@ -152,7 +154,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }
     checks.jobs = { ok: jobs.state === "running", detail: jobs.state };
     try {
-      Object.assign(checks, await bot?.health?.());
+      // the bot starts last, after the app answers: until then its inbox is "starting"
+      if (bot && !botStarted) checks.inbox = { ok: true, detail: "starting" };
+      else Object.assign(checks, await bot?.health?.());
     } catch {
       checks.inbox = { ok: false, detail: "unreadable" };
     }
@@ -160,6 +164,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   }
 
   async function start() {
+    // the listener first: it answers (/healthz "starting") while the rest starts
+    const gate = role !== "worker" ? startingGate() : undefined;
+    if (gate) server = await listen(gate.app, httpListen.port, httpListen.host);
     await database.migrate();
     const connected = await connectSupplier({
       config,
@@ -274,11 +281,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
           ...(bot?.routes ?? []),
         ],
       });
-      server = await listen(http, httpListen.port, httpListen.host);
-      gateway?.reportTo(`http://127.0.0.1:${server.port}${GATEWAY_REPORT_PATH}`);
+      gate?.open(http);
+      gateway?.reportTo(`http://127.0.0.1:${server!.port}${GATEWAY_REPORT_PATH}`);
       supplier.sandbox
         ?.account()
-        .setCallbackUrl(`http://127.0.0.1:${server.port}/supplier/callback`);
+        .setCallbackUrl(`http://127.0.0.1:${server!.port}/supplier/callback`);
     }
 
     // every role: a worker's own counters (updates, notifications, settled orders) are
@@ -291,6 +298,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       );
     }
 
+    // the app answers now; what follows makes it sell: a first catalogue, the orders a
+    // crash left open, the bot (a start returns once they are done)
     if (runsJobs) {
       // a first catalogue, so there is something to sell; later syncs run on the schedule
       const { rows } = await database.executeSql("select count(*)::int as n from products");
@@ -309,6 +318,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await sweepOpenOrders(orders);
     }
     await bot?.start();
+    botStarted = true;
   }
 
   return {
