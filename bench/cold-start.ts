@@ -4,7 +4,10 @@
 // VmHWM), on a new PGlite folder, on that folder again, and on a new PostgreSQL database;
 // against a bare Hono server's launch in the same run. Interleaved repetitions; medians.
 // The rows start the bundle `npm install` builds; one row starts the TypeScript sources through
-// tsx, as an edited checkout does, to show what the bundle saves.
+// tsx, as an edited checkout does, to show what the bundle saves. On PostgreSQL, the
+// statements the start sent through kios's own client until /healthz answered 200 (its
+// kios_db_statements_total read then; the migrations' connection, the set-up lock's and
+// pg-boss's own pool are not counted; the 200's own health check is).
 // run: npx tsx bench/cold-start.ts [--reps 3]
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
@@ -17,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
+import { metricsListener, printStatementsNote, readStatements } from "./statements.ts";
 import { median, printTable } from "./table.ts";
 
 const { values } = parseArgs({ options: { reps: { type: "string", default: "3" } } });
@@ -29,6 +33,8 @@ interface Launch {
   readyMs: number;
   rssMiB: number;
   peakMiB: number;
+  /** statements sent until /healthz answered 200 (kios on PostgreSQL only) */
+  statements?: number;
 }
 
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -46,8 +52,17 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** starts `args`, polls http://127.0.0.1:port/<path> until 200, reads its memory, stops it */
-async function launch(args: string[], env: Record<string, string>, port: number, path: string) {
+/**
+ * starts `args`, polls http://127.0.0.1:port/<path> until 200, reads its statement count
+ * (`metricsUrl`: its metrics listener) and its memory, stops it
+ */
+async function launch(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  path: string,
+  metricsUrl?: string,
+) {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: "ignore" });
   try {
@@ -61,10 +76,12 @@ async function launch(args: string[], env: Record<string, string>, port: number,
       await sleep(20);
     }
     const readyMs = performance.now() - started;
+    // read at once: a scrape's own statements go out after it read the count
+    const statements = metricsUrl === undefined ? undefined : await readStatements(metricsUrl);
     // the memory it keeps, once the start's garbage had a moment to go
     await sleep(1_000);
     const { rss, peak } = memoryOf(child.pid!);
-    return { readyMs, rssMiB: rss, peakMiB: peak } satisfies Launch;
+    return { readyMs, rssMiB: rss, peakMiB: peak, statements } satisfies Launch;
   } finally {
     await stop(child);
   }
@@ -107,13 +124,15 @@ async function postgresql(extra: Record<string, string> = {}): Promise<Launch> {
   const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   try {
+    const metrics = await metricsListener();
     const env = {
       ...baseEnv,
       ...extra,
+      ...metrics.env,
       PORT: String(PORT),
       DATABASE_URL: withDatabase(SERVER_URL, name),
     };
-    return await launch(kiosArgs, env, PORT, "/healthz");
+    return await launch(kiosArgs, env, PORT, "/healthz", metrics.url);
   } finally {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -158,9 +177,11 @@ const row = (
       : ms <= goalS * 1000 && rss <= goalMiB
         ? "yes"
         : "no";
+  const counted = runs.get(key)!.flatMap((l) => (l.statements === undefined ? [] : [l.statements]));
   return [
     label,
     (ms / 1000).toFixed(2),
+    counted.length === 0 ? "—" : median(counted).toFixed(0),
     (bareMs / 1000).toFixed(2),
     (ms / bareMs).toFixed(1),
     rss.toFixed(0),
@@ -171,7 +192,7 @@ const row = (
 };
 printTable(
   `kios start → /healthz 200, and memory once up (default configuration; medians of ${REPS})`,
-  ["start", "seconds", "bare Hono", "ratio", "RSS MiB", "peak MiB", "goal", "met"],
+  ["start", "seconds", "statements", "bare Hono", "ratio", "RSS MiB", "peak MiB", "goal", "met"],
   [
     row("PGlite, new folder", "pglite new", 3, 300),
     row("PGlite, the same folder again", "pglite again", undefined, undefined),
@@ -179,4 +200,7 @@ printTable(
     row("PostgreSQL, from the sources (tsx, no bundle)", "postgres source", undefined, undefined),
     row("bare Hono (baseline)", "bare", undefined, undefined),
   ],
+);
+printStatementsNote(
+  "from the launch until /healthz answered 200 (PostgreSQL only: on PGlite nothing goes over a wire), migrations' and the set-up lock's own connections apart",
 );

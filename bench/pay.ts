@@ -10,8 +10,17 @@
 // network floor: the same signed order request sent by the bench process itself to the same
 // front. A per-stage split (from the inbox's and the order's own timestamps) follows.
 // Fresh database, processes, Bot API and sandbox per repetition; medians of the repetitions.
+// Statements per Pay (what kios's processes sent to PostgreSQL, their kios_db_statements_total
+// summed; pg-boss's own pool apart): the timed taps share their window with the settlements
+// of the orders tapped before them (the sandbox settles each `--settle-ms` after it came), so
+// the Pay's own statements are counted over `--counted` more taps at the same rate once kios
+// has nothing else left to do (every order final and reported, every status check run), from
+// the first of them until each one's order request arrived and its update is handled; the
+// run says so if a settlement or a status check fell inside after all. The timed window's
+// statements per tap, settlements and all, are printed beside them.
 // run: npx tsx bench/pay.ts [--resellers 100] [--rate 20] [--latency 80] [--reps 3]
 //      [--mode webhook|polling] [--warmup 5] [--concurrency 64] [--settle-ms 2000]
+//      [--counted 10]
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server);
 //      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/payprof" profiles the kios processes
 
@@ -32,6 +41,12 @@ import { createSignatureSupplier } from "../src/supplier/index.ts";
 import { type KiosProcess, type KiosRole, kiosProcess } from "../test/campaign/processes.ts";
 import { type ChatDriver, createChatDriver } from "../test/helpers/chat-driver.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
+import {
+  metricsListener,
+  openStatementWindow,
+  perUnit,
+  printStatementsNote,
+} from "./statements.ts";
 import { median, percentile, printTable } from "./table.ts";
 import { type BenchTelegram, startBenchTelegram } from "./telegram.ts";
 
@@ -45,6 +60,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "5" },
     concurrency: { type: "string", default: "64" },
     "settle-ms": { type: "string", default: "2000" },
+    counted: { type: "string", default: "10" },
   },
 });
 const RESELLERS = Number(values.resellers);
@@ -55,11 +71,13 @@ const WARMUP = Number(values.warmup);
 const CONCURRENCY = Number(values.concurrency);
 /** the sandbox settles each order this long after it came (its default) */
 const SETTLE_MS = Number(values["settle-ms"]);
+/** taps counted alone for the Pay's statements, after the timed ones */
+const COUNTED = Number(values.counted);
 if (values.mode !== "webhook" && values.mode !== "polling") {
   throw new Error(`--mode must be webhook or polling (got ${values.mode})`);
 }
 const MODE: "webhook" | "polling" = values.mode;
-for (const [name, n] of Object.entries({ RESELLERS, RATE, REPS })) {
+for (const [name, n] of Object.entries({ RESELLERS, RATE, REPS, COUNTED })) {
   if (!(Number.isFinite(n) && n > 0)) throw new Error(`--${name.toLowerCase()} must be positive`);
 }
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -69,6 +87,8 @@ const FIRST_USER = 8_100_000;
 const QUIET_WAIT_MS = 30_000;
 /** after the last tap, how long a missing order request is waited for */
 const ARRIVAL_GRACE_MS = 20_000;
+/** how long the counted taps wait for kios to finish the work the timed ones left */
+const SETTLED_DOWN_MS = 180_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** a percentile; NaN for no values (every tap lost) */
@@ -91,6 +111,8 @@ interface SupplierFront {
   /** performance.now() of each order request's arrival, by customer_no */
   arrivals: Map<string, number[]>;
   setCallbackUrl(url: string): void;
+  /** every order the sandbox took is final, and reported when reports go out */
+  settledDown(): boolean;
   close(): Promise<void>;
 }
 
@@ -106,6 +128,7 @@ async function startSupplierFront(): Promise<SupplierFront> {
   const sandbox = createSandbox({ rateLimitPerSecond: 1_000_000, settleDelayMs: SETTLE_MS });
   sandbox.account().setBalance(1_000_000_000);
   const arrivals = new Map<string, number[]>();
+  let reporting = false;
   const front = new Hono();
   front.use("/v1/order", async (c, next) => {
     // the moment the request is in hand (its headers parsed), before its body is read
@@ -125,7 +148,14 @@ async function startSupplierFront(): Promise<SupplierFront> {
   return {
     url: `http://127.0.0.1:${running.port}/v1`,
     arrivals,
-    setCallbackUrl: (url) => sandbox.account().setCallbackUrl(url),
+    setCallbackUrl: (url) => {
+      reporting = true;
+      sandbox.account().setCallbackUrl(url);
+    },
+    settledDown: () =>
+      sandbox
+        .transactions()
+        .every((t) => t.settledAt !== null && (!reporting || t.callbacksDelivered > 0)),
     async close() {
       await sandbox.close();
       await running.close();
@@ -261,6 +291,12 @@ interface RepResult {
   stages: number[][];
   /** % of one core per group while the timed taps were handled */
   cpu: Map<string, number>;
+  /** statements from the first timed tap until every one was handled, and orders settled meanwhile */
+  timedWindow: { statements: number; settled: number };
+  /** statements of the counted taps, alone */
+  counted: number;
+  /** what else fell inside the counted taps' window (undefined: nothing) */
+  countedDisturbed: string | undefined;
 }
 
 function payButton(card: MessageView): string {
@@ -303,6 +339,89 @@ async function inboxIdle(db: DatabaseHandle, ms: number): Promise<void> {
     if (Date.now() > end) throw new Error(`the inbox still holds ${rows[0]?.n} updates`);
     await sleep(20);
   }
+}
+
+/**
+ * the job queues (src/commerce/jobs.ts) whose work is not a Pay's: a status check, the
+ * open orders' sweep, a supplier report. Checked against pg-boss's queues before use.
+ */
+const NOT_PAY_QUEUES = { check: "order-check", sweep: "order-sweep", report: "supplier-report" };
+
+/** orders that reached a final state so far */
+async function finalOrders(db: DatabaseHandle): Promise<number> {
+  const { rows } = await db.executeSql(
+    "select count(*)::int as n from orders where final_at is not null",
+  );
+  return Number(rows[0]?.n);
+}
+
+/** what kios still has to do for the orders and updates it was given, if anything */
+async function unfinished(db: DatabaseHandle, front: SupplierFront): Promise<string | undefined> {
+  if (!front.settledDown()) return "the supplier has orders to settle or report";
+  const { rows } = await db.executeSql(
+    `select (select count(*) from orders where final_at is null)::int as open_orders,
+            (select count(*) from supplier_reports where processed_at is null)::int as reports,
+            (select count(*) from telegram_updates where handled_at is null)::int as updates,
+            (select count(*) from notifications where status in ('pending', 'sending'))::int
+              as notifications,
+            (select count(*) from pgboss.job
+              where name = $1 and state in ('created', 'retry', 'active'))::int as checks`,
+    [NOT_PAY_QUEUES.check],
+  );
+  const left = Object.entries(rows[0] ?? {}).filter(([, n]) => Number(n) > 0);
+  return left.length === 0 ? undefined : left.map(([what, n]) => `${n} ${what}`).join(", ");
+}
+
+/**
+ * the Pay's own statements: `resellers` tap at RATE once kios has nothing else to do, and
+ * the window closes when each order request arrived and each tap's update is handled. What
+ * else ran inside it anyway (an order settled, a report, a status check, the sweep) is said.
+ */
+async function countAlone(
+  db: DatabaseHandle,
+  telegram: BenchTelegram,
+  front: SupplierFront,
+  resellers: readonly Reseller[],
+  metricsUrls: string[],
+): Promise<{ statements: number; disturbed: string | undefined }> {
+  const names = Object.values(NOT_PAY_QUEUES);
+  const { rows: queues } = await db.executeSql(
+    "select name from pgboss.queue where name = any($1)",
+    [names],
+  );
+  const unknown = names.filter((n) => !queues.some((q) => q.name === n));
+  if (unknown.length > 0) throw new Error(`no such pg-boss queues: ${unknown.join(", ")}`);
+  const end = performance.now() + SETTLED_DOWN_MS;
+  for (let left = await unfinished(db, front); left !== undefined; ) {
+    if (performance.now() > end) {
+      throw new Error(`kios did not finish its work in ${SETTLED_DOWN_MS} ms: ${left} left`);
+    }
+    await sleep(100);
+    left = await unfinished(db, front);
+  }
+  const { rows: opened } = await db.executeSql("select now() as at");
+  const finalBefore = await finalOrders(db);
+  const window = await openStatementWindow(metricsUrls);
+  await tapAll(telegram, resellers);
+  await waitArrivals(
+    front,
+    resellers.map((r) => r.phone),
+  );
+  await inboxIdle(db, 60_000);
+  const statements = await window.close();
+  const missing = resellers.filter((r) => !front.arrivals.has(r.phone)).length;
+  if (missing > 0) throw new Error(`${missing} counted taps never reached the supplier`);
+  const settled = (await finalOrders(db)) - finalBefore;
+  const { rows: jobs } = await db.executeSql(
+    `select name, count(*)::int as n from pgboss.job
+      where name = any($1) and started_on >= $2 group by name`,
+    [names, opened[0]?.at],
+  );
+  const others = [
+    ...(settled > 0 ? [`${settled} orders settled`] : []),
+    ...jobs.map((j) => `${j.n} ${j.name} jobs`),
+  ];
+  return { statements, disturbed: others.length > 0 ? others.join(", ") : undefined };
 }
 
 /** calls `act(i)` for i < n at `RATE` per second, on a fixed schedule */
@@ -438,10 +557,12 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
   };
   // the worker first: it migrates and syncs the catalogue; then the web process sets the webhook
   const roles: KiosRole[] = MODE === "webhook" ? ["worker", "web"] : ["worker"];
-  const procs: KiosProcess[] = roles.map((role) =>
+  const listeners = await Promise.all(roles.map(() => metricsListener()));
+  const metricsUrls = listeners.map((l) => l.url);
+  const procs: KiosProcess[] = roles.map((role, i) =>
     kiosProcess({
       role,
-      env,
+      env: { ...env, ...listeners[i]!.env },
       logPath: join(logDir, `rep${rep}-${role}.log`),
       nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
     }),
@@ -455,10 +576,11 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
     const chat = createChatDriver(telegram.server, 120_000);
     const handle = db;
     const all = await Promise.all(
-      Array.from({ length: WARMUP + RESELLERS }, (_, i) => toCard(handle, chat, i, rep)),
+      Array.from({ length: WARMUP + RESELLERS + COUNTED }, (_, i) => toCard(handle, chat, i, rep)),
     );
     const warm = all.slice(0, WARMUP);
-    const timed = all.slice(WARMUP);
+    const timed = all.slice(WARMUP, WARMUP + RESELLERS);
+    const counted = all.slice(WARMUP + RESELLERS);
     await inboxIdle(db, 60_000);
     // warm-up taps (not counted): the Pay path's first run compiles it
     if (warm.length > 0) {
@@ -475,6 +597,8 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
       process.stderr.write(`rep ${rep + 1}: other programs kept the CPU busy; timing anyway\n`);
     }
 
+    const finalBefore = await finalOrders(db);
+    const window = await openStatementWindow(metricsUrls);
     const before = sampleCpu();
     const from = process.hrtime.bigint();
     const taps = await tapAll(telegram, timed);
@@ -483,6 +607,12 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
       taps.map((t) => t.phone),
     );
     const cpu = cpuShares(before, sampleCpu());
+    // a tap's update is marked handled after its order request left: the count waits for it
+    await inboxIdle(db, 60_000);
+    const timedWindow = {
+      statements: await window.close(),
+      settled: (await finalOrders(db)) - finalBefore,
+    };
     if (process.env.KIOS_NODE_ARGS) {
       // the window to look at in the processes' CPU profiles: their sample times are on the
       // same monotonic clock, in µs
@@ -504,7 +634,18 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
     }
     const stages = await stagesOf(db, front, taps);
     const baseline = await directRequests(front, rep);
-    return { latencies, baseline, lost, repeats, stages, cpu };
+    const alone = await countAlone(db, telegram, front, counted, metricsUrls);
+    return {
+      latencies,
+      baseline,
+      lost,
+      repeats,
+      stages,
+      cpu,
+      timedWindow,
+      counted: alone.statements,
+      countedDisturbed: alone.disturbed,
+    };
   } finally {
     await db?.close();
     await Promise.allSettled(procs.map((p) => p.stop()));
@@ -545,6 +686,7 @@ printTable(
     "p50",
     "p99",
     "max",
+    "statements/Pay",
     "baseline p50 / p99 (direct request)",
     "ratio p50 / p99",
     "lost",
@@ -557,6 +699,10 @@ printTable(
       p50.toFixed(1),
       p99.toFixed(1),
       max.toFixed(1),
+      perUnit(
+        med((r) => r.counted),
+        COUNTED,
+      ),
       `${b50.toFixed(2)} / ${b99.toFixed(2)}`,
       `${(p50 / b50).toFixed(1)} / ${(p99 / b99).toFixed(1)}`,
       String(lost),
@@ -565,6 +711,24 @@ printTable(
     ],
   ],
 );
+
+printStatementsNote(
+  `by the ${processes} over ${COUNTED} more taps at ${RATE}/s once kios had nothing else to do, from the first until each one's order request arrived and its update was handled`,
+);
+console.log(
+  `the timed window as a whole (first tap until every tap was handled): ${perUnit(
+    med((r) => r.timedWindow.statements),
+    RESELLERS,
+  )} statements per tap, with ${median(results.map((r) => r.timedWindow.settled))} orders settled inside it (median)`,
+);
+const disturbed = results.flatMap((r, i) =>
+  r.countedDisturbed === undefined ? [] : [`rep ${i + 1}: ${r.countedDisturbed}`],
+);
+if (disturbed.length > 0) {
+  console.log(
+    `note: other work fell inside the counted taps' window, statements/Pay overstates: ${disturbed.join("; ")}`,
+  );
+}
 
 printTable(
   "where the time goes, per tap (bench, database and kios clocks of one machine; the order's times are whole ms); ms, medians of the repetitions",

@@ -12,7 +12,9 @@
 // it), a floor: the bare Hono app that also verifies the signature and INSERTs each report
 // once into a fresh database, which is the least such a route must do; kios's distance to it
 // is its own overhead. Interleaved repetitions (fresh databases and processes each; which
-// side goes first rotates); medians.
+// side goes first rotates); medians. Beside kios's rate, the statements its web process sent
+// to PostgreSQL per accepted report (its kios_db_statements_total, over the timed reports;
+// the job each report queues goes through pg-boss's own pool, which is not counted).
 // run: npx tsx bench/reports.ts [--reports 5000] [--concurrency 64] [--reps 3] [--warmup 500]
 //      [--client http|fetch] [--floor yes|no]; PostgreSQL from BENCH_DATABASE_URL (default the local server);
 //      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the kios process
@@ -34,6 +36,12 @@ import { kiosProcess } from "../test/campaign/processes.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
 import { startBareHono } from "./bare-hono.ts";
 import { cpuShares, printCpu, sampleCpu } from "./cpu.ts";
+import {
+  metricsListener,
+  openStatementWindow,
+  perUnit,
+  printStatementsNote,
+} from "./statements.ts";
 import { median, percentile, printTable } from "./table.ts";
 
 const { values } = parseArgs({
@@ -211,14 +219,20 @@ interface RunResult {
   p99: number;
   /** % of one core per group while the timed reports were posted */
   cpu: Map<string, number>;
+  /** statements kios sent to PostgreSQL for the timed reports (kios only) */
+  statements: number | undefined;
 }
 
-/** warm-up, then the timed reports; `database`: kios's, whose backends count as its own */
+/**
+ * warm-up, then the timed reports; `database`: kios's, whose backends count as its own;
+ * `metricsUrl`: kios's metrics listener, whose statement count is read around the timed ones
+ */
 async function measure(
   who: string,
   url: string,
   rep: number,
   database?: string,
+  metricsUrl?: string,
 ): Promise<RunResult> {
   const tag = randomBytes(3).toString("hex").toUpperCase();
   if (WARMUP > 0) {
@@ -226,15 +240,19 @@ async function measure(
     requireAllAccepted(`${who} (warm-up)`, warm, WARMUP);
   }
   const reports = signedReports(`BENCHR${rep}${tag}`, REPORTS);
+  const counted = metricsUrl === undefined ? undefined : await openStatementWindow([metricsUrl]);
   const before = sampleCpu(database);
   const timed = await post(url, reports);
   const cpu = cpuShares(before, sampleCpu(database));
+  // each report is stored before its 2xx: the count is complete once every answer is in
+  const statements = await counted?.close();
   requireAllAccepted(who, timed, REPORTS);
   return {
     perSecond: timed.accepted / timed.seconds,
     p50: percentile(timed.latencies, 50),
     p99: percentile(timed.latencies, 99),
     cpu,
+    statements,
   };
 }
 
@@ -302,6 +320,7 @@ function floor(rep: number): Promise<RunResult> {
 function kios(rep: number, logDir: string): Promise<RunResult> {
   return withFreshDatabase(async (url, name, count) => {
     const port = await freePort();
+    const metrics = await metricsListener();
     const logPath = join(logDir, `web-rep${rep}.log`);
     const proc = kiosProcess({
       role: "web",
@@ -318,13 +337,20 @@ function kios(rep: number, logDir: string): Promise<RunResult> {
         // "kios started" is an info line; info is also what a shop runs with (and the route
         // logs each new report at info)
         LOG_LEVEL: "info",
+        ...metrics.env,
       },
       logPath,
       nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
     });
     try {
       await proc.start(120_000);
-      const result = await measure("kios", `http://127.0.0.1:${port}/supplier/callback`, rep, name);
+      const result = await measure(
+        "kios",
+        `http://127.0.0.1:${port}/supplier/callback`,
+        rep,
+        name,
+        metrics.url,
+      );
       requireStored("kios", await count("supplier_reports"), `log: ${logPath}`);
       return result;
     } finally {
@@ -364,6 +390,7 @@ printTable(
   [
     "measure",
     "kios",
+    "statements/report",
     "baseline (bare Hono)",
     "ratio",
     "p50/p99 kios",
@@ -375,6 +402,10 @@ printTable(
     [
       "signed supplier reports accepted/s",
       k.toFixed(0),
+      perUnit(
+        med(kiosRuns, (r) => r.statements ?? Number.NaN),
+        REPORTS,
+      ),
       b.toFixed(0),
       (k / b).toFixed(2),
       latency(kiosRuns),
@@ -384,6 +415,7 @@ printTable(
     ],
   ],
 );
+printStatementsNote("by the web process over the timed reports");
 if (floorRuns.length > 0) {
   const f = med(floorRuns, (r) => r.perSecond);
   printTable(

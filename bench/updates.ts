@@ -1,7 +1,9 @@
 // updates through the bot: kios with 1, 2 and 4 worker processes on one PostgreSQL (polling,
 // every update through the inbox) against a bare grammY bot on @grammyjs/runner, both
 // answering the same updates through a Bot API that is `--latency` ms away. Interleaved
-// repetitions; medians.
+// repetitions; medians. Beside the rate, the statements kios's processes sent to PostgreSQL
+// per update (their kios_db_statements_total, pg-boss's own pool apart), counted from the
+// first update queued until every update is marked handled.
 // run: npx tsx bench/updates.ts [--users 500] [--latency 80] [--workers 1,2,4] [--reps 3]
 //      [--concurrency 32]; PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
@@ -16,6 +18,13 @@ import { Bot } from "grammy";
 import postgres from "postgres";
 import { kiosProcess } from "../test/campaign/processes.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
+import { inboxDrained } from "./inbox.ts";
+import {
+  metricsListener,
+  openStatementWindow,
+  perUnit,
+  printStatementsNote,
+} from "./statements.ts";
 import { median, printTable } from "./table.ts";
 import { startBenchTelegram } from "./telegram.ts";
 
@@ -75,11 +84,12 @@ async function bare(): Promise<number> {
   }
 }
 
-async function kios(workers: number): Promise<number> {
+async function kios(workers: number): Promise<{ perSecond: number; statements: number }> {
   const telegram = await startBenchTelegram({ latencyMs: LATENCY });
   const name = `kios_bench_${randomBytes(5).toString("hex")}`;
   const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
+  const db = postgres(withDatabase(SERVER_URL, name), { max: 1, onnotice: () => {} });
   const logDir = mkdtempSync(join(tmpdir(), "kios-bench-"));
   const env = {
     PATH: process.env.PATH ?? "",
@@ -93,10 +103,11 @@ async function kios(workers: number): Promise<number> {
     PORT: "0",
     INBOX_CONCURRENCY: String(CONCURRENCY),
   };
-  const procs = Array.from({ length: workers }, (_, i) =>
+  const listeners = await Promise.all(Array.from({ length: workers }, () => metricsListener()));
+  const procs = listeners.map((metrics, i) =>
     kiosProcess({
       role: "worker",
-      env,
+      env: { ...env, ...metrics.env },
       logPath: join(logDir, `worker${i}.log`),
       // KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the kios processes
       nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
@@ -107,13 +118,18 @@ async function kios(workers: number): Promise<number> {
     await procs[0]!.start(120_000);
     await Promise.all(procs.slice(1).map((p) => p.start(120_000)));
     const before = telegram.sent;
+    const counted = await openStatementWindow(listeners.map((l) => l.url));
     const started = performance.now();
     queueUpdates(telegram.server);
     await telegram.waitSent(before + UPDATES, 600_000);
-    return UPDATES / ((performance.now() - started) / 1000);
+    const perSecond = UPDATES / ((performance.now() - started) / 1000);
+    // the last replies go out before their updates are marked handled: the count waits
+    await inboxDrained(db, 60_000);
+    return { perSecond, statements: await counted.close() };
   } finally {
     await Promise.allSettled(procs.map((p) => p.stop()));
     await telegram.close();
+    await db.end();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
@@ -123,7 +139,11 @@ const results = new Map<string, number[]>();
 const record = (key: string, v: number) => results.set(key, [...(results.get(key) ?? []), v]);
 for (let rep = 0; rep < REPS; rep++) {
   record("bare", await bare());
-  for (const w of WORKERS) record(`kios ${w}`, await kios(w));
+  for (const w of WORKERS) {
+    const run = await kios(w);
+    record(`kios ${w}`, run.perSecond);
+    record(`statements ${w}`, run.statements);
+  }
   process.stderr.write(`rep ${rep + 1}/${REPS} done\n`);
 }
 
@@ -134,6 +154,7 @@ printTable(
   [
     "measure",
     "kios",
+    "statements/update",
     "baseline (bare grammY + runner)",
     "ratio",
     `vs ${WORKERS[0]} worker`,
@@ -145,6 +166,7 @@ printTable(
     return [
       `${w} worker${w > 1 ? "s" : ""}`,
       v.toFixed(0),
+      perUnit(median(results.get(`statements ${w}`)!), UPDATES),
       base.toFixed(0),
       (v / base).toFixed(2),
       (v / one).toFixed(2),
@@ -153,3 +175,4 @@ printTable(
     ];
   }),
 );
+printStatementsNote("from the first update queued until every update was marked handled");

@@ -14,7 +14,10 @@
 // sendMessage to its chat. `--warmup` updates from other users go first, untimed. Every POST
 // must get a 2xx and every update exactly one reply, or the run fails.
 // Interleaved repetitions (fresh processes, database and Bot API each; which side goes first
-// alternates); medians of the repetitions' p50 and p99.
+// alternates); medians of the repetitions' p50 and p99. Beside kios's times, the statements
+// its web and worker processes sent to PostgreSQL per timed update (their
+// kios_db_statements_total, summed; pg-boss's own pool apart), from the first timed POST until
+// every update is marked handled.
 // run: npx tsx bench/webhook.ts [--users 200] [--per-user 4] [--rate 100] [--latency 0]
 //      [--reps 3] [--warmup 100] [--concurrency 64]; PostgreSQL from BENCH_DATABASE_URL
 //      (default the local server); KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
@@ -34,6 +37,13 @@ import { type KiosProcess, kiosProcess } from "../test/campaign/processes.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
 import { startBareHono } from "./bare-hono.ts";
 import { cpuShares, printCpu, sampleCpu } from "./cpu.ts";
+import { inboxDrained } from "./inbox.ts";
+import {
+  metricsListener,
+  openStatementWindow,
+  perUnit,
+  printStatementsNote,
+} from "./statements.ts";
 import { median, percentile, printTable } from "./table.ts";
 
 const { values } = parseArgs({
@@ -303,6 +313,15 @@ interface RunResult {
   otherCalls: number;
   /** % of one core per group while the timed updates were handled */
   cpu: Map<string, number>;
+  /** statements kios sent to PostgreSQL for the timed updates (kios only) */
+  statements: number | undefined;
+}
+
+/** kios's processes whose statements are counted, and how to know their work is done */
+interface Counting {
+  metricsUrls: string[];
+  /** resolves once every update delivered is marked handled */
+  drained(): Promise<void>;
 }
 
 /** the warm-up, then the timed updates, against a webhook already set up */
@@ -311,6 +330,7 @@ async function measure(
   front: Front,
   hook: { url: string; secret: string | undefined },
   database?: string,
+  counting?: Counting,
 ): Promise<RunResult> {
   let updateId = 100_000;
   const nextUpdateId = () => ++updateId;
@@ -328,6 +348,7 @@ async function measure(
     await sleep(500);
   }
   const before = new Map(front.calls);
+  const counted = counting && (await openStatementWindow(counting.metricsUrls));
   const cpuBefore = sampleCpu(database);
   const timed = await deliver(
     front,
@@ -338,6 +359,9 @@ async function measure(
   );
   const cpu = cpuShares(cpuBefore, sampleCpu(database));
   requireComplete(who, timed, front);
+  // a reply goes out before its update is marked handled: the count waits for the finish
+  await counting?.drained();
+  const statements = await counted?.close();
   let otherCalls = 0;
   for (const [method, n] of front.calls) {
     if (method !== "sendMessage") otherCalls += n - (before.get(method) ?? 0);
@@ -349,6 +373,7 @@ async function measure(
     answerP99: percentile(timed.answers, 99),
     otherCalls,
     cpu,
+    statements,
   };
 }
 
@@ -396,10 +421,13 @@ async function kios(rep: number, logDir: string): Promise<RunResult> {
     LOG_LEVEL: "info",
     INBOX_CONCURRENCY: String(CONCURRENCY),
   };
-  const procs: KiosProcess[] = (["worker", "web"] as const).map((role) =>
+  const roles = ["worker", "web"] as const;
+  const listeners = await Promise.all(roles.map(() => metricsListener()));
+  const db = postgres(withDatabase(SERVER_URL, name), { max: 1, onnotice: () => {} });
+  const procs: KiosProcess[] = roles.map((role, i) =>
     kiosProcess({
       role,
-      env,
+      env: { ...env, ...listeners[i]!.env },
       logPath: join(logDir, `rep${rep}-${role}.log`),
       nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
     }),
@@ -412,10 +440,14 @@ async function kios(rep: number, logDir: string): Promise<RunResult> {
     if (!hook?.url.startsWith(`${publicUrl}/telegram/`)) {
       throw new Error(`kios set no webhook under ${publicUrl} (got ${hook?.url})`);
     }
-    return await measure("kios", front, hook, name);
+    return await measure("kios", front, hook, name, {
+      metricsUrls: listeners.map((l) => l.url),
+      drained: () => inboxDrained(db, 60_000),
+    });
   } finally {
     await Promise.allSettled(procs.map((p) => p.stop()));
     await front.close();
+    await db.end();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
@@ -454,6 +486,7 @@ printTable(
   [
     "measure",
     "kios p50/p99",
+    "statements/update",
     "baseline p50/p99 (bare grammY webhookCallback)",
     "ratio p50 / p99",
     "goal",
@@ -463,6 +496,10 @@ printTable(
     [
       "webhook POST → reply at the Bot API",
       pair(k50, k99),
+      perUnit(
+        med(kiosRuns, (r) => r.statements ?? Number.NaN),
+        USERS * PER_USER,
+      ),
       pair(b50, b99),
       pair(k50 / b50, k99 / b99, 2),
       "≤ 2× bare",
@@ -471,12 +508,16 @@ printTable(
     [
       "webhook POST → its 2xx (kios: stored; bare: after its reply)",
       pair(ka50, ka99),
+      "",
       pair(ba50, ba99),
       "—",
       "",
       "",
     ],
   ],
+);
+printStatementsNote(
+  "by the web and worker processes together, from the first timed POST until every update was marked handled",
 );
 printCpu("CPU while the timed load ran", [
   ["kios (web + worker)", kiosRuns.map((r) => r.cpu)],
