@@ -5,7 +5,9 @@ import { escapeHtml } from "../ui/format.ts";
 import { mainMenuKeyboard } from "../ui/keyboards/main-menu.ts";
 
 async function showMenu(ctx: BotContext): Promise<void> {
-  await ctx.reply(ctx.t("menu-title"), { reply_markup: mainMenuKeyboard(ctx.t) });
+  await ctx.reply(ctx.t("menu-title"), {
+    reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
+  });
 }
 
 export async function showHelp(ctx: BotContext): Promise<void> {
@@ -31,7 +33,7 @@ export function startFeature(): Composer<BotContext> {
     }
     const name = escapeHtml(ctx.from?.first_name ?? "");
     await ctx.reply(ctx.t("welcome", { name }), {
-      reply_markup: mainMenuKeyboard(ctx.t),
+      reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
     });
   });
 

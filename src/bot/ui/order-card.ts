@@ -1,4 +1,5 @@
 import { InlineKeyboard } from "grammy";
+import { failureOf } from "../../commerce/orders/failure.ts";
 import { isFinal, type Order } from "../../commerce/orders/types.ts";
 import { CB, cb } from "./callback-data.ts";
 import { type Card, STAGE } from "./cards.ts";
@@ -67,38 +68,10 @@ export function orderMessage(t: Translate, order: Order): string {
   return out.join("\n");
 }
 
-/** kios's own failure codes, in words for the buyer; details stay in logs and /pending */
-const REASON_BY_CODE: Record<string, string> = {
-  INVALID_CUSTOMER_NO: "order-reason-destination",
-  PRODUCT_NOT_FOUND: "order-reason-product",
-  PRODUCT_INACTIVE: "order-reason-product",
-  INQUIRY_EXPIRED: "order-reason-bill",
-  INQUIRY_NOT_FOUND: "order-reason-bill",
-  INQUIRY_MISMATCH: "order-reason-bill",
-  TRANSACTION_NOT_FOUND: "order-reason-not-processed",
-  INSUFFICIENT_BALANCE: "order-reason-service",
-  INVALID_SIGNATURE: "order-reason-service",
-  UNAUTHORIZED: "order-reason-service",
-  INVALID_API_KEY: "order-reason-service",
-  TIMESTAMP_EXPIRED: "order-reason-service",
-  RATE_LIMITED: "order-reason-service",
-  VALIDATION_ERROR: "order-reason-service",
-  GONE: "order-reason-service",
-};
-
 function failureText(t: Translate, order: Order): string {
-  const key = order.supplierCode ? REASON_BY_CODE[order.supplierCode] : undefined;
-  if (key) return t(key);
-  // the supplier answered with a failed transaction: its reason in the buyer's language,
-  // the supplier's own words (often English) only as a detail after it
-  if (order.supplierCode || order.supplierMessage) {
-    const note = order.supplierMessage?.trim().slice(0, 200);
-    return note
-      ? `${t("order-reason-supplier")} (${t("order-reason-supplier-note")}: ${note})`
-      : t("order-reason-supplier");
-  }
-  // no supplier answer at all (interrupted before it was sent)
-  return order.failureReason ? t("order-reason-not-processed") : t("order-reason-unknown");
+  const { kind, note } = failureOf(order);
+  const reason = t(`order-reason-${kind}`);
+  return note ? `${reason} (${t("order-reason-supplier-note")}: ${note})` : reason;
 }
 
 /** the SN, or for PLN tokens the token in groups of four with the meter's details */

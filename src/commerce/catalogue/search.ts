@@ -1,9 +1,18 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { ProductType } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
 import type { Operator } from "./operators.ts";
-import { type CatalogueItem, type Page, type PageOptions, productsWhere } from "./queries.ts";
+import { pricedProducts } from "./priced-sql.ts";
+import { loadPricing } from "./prices.ts";
+import {
+  type CatalogueItem,
+  type Page,
+  type PageOptions,
+  productsWhere,
+  type TierOptions,
+} from "./queries.ts";
 
 // the catalogue search of the Mini App and inline mode: a few letters typed find a product
 // across 5,000. Every word typed must appear in the product's search text (code, brand,
@@ -111,4 +120,61 @@ export function searchCatalogue(db: Executor, s: CatalogueSearch): Promise<Page<
     s,
     sql`(lower(priced.code) = lower(${s.text?.trim() ?? ""})) desc, (${rank}) desc`,
   );
+}
+
+/** one brand of one category, with what the tier can buy of it */
+export interface OutlineEntry {
+  type: ProductType;
+  category: string;
+  brand: string;
+  /** sellable products */
+  count: number;
+  /** the cheapest of them for the tier */
+  minPrice: number;
+}
+
+/** every category and brand with something to sell, for browsing, in one read */
+export async function catalogueOutline(db: Executor, opts: TierOptions): Promise<OutlineEntry[]> {
+  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const rows = rowsOf(
+    await db.execute(sql`
+      select type, category, brand, count(*) as n, min(price) as min_price
+      from (${pricedProducts({ tier: opts.tier, rules, step, where: sql`true` })}) s
+      group by type, category, brand order by type, category, brand`),
+  );
+  return rows.map((r) => ({
+    type: r.type as ProductType,
+    category: String(r.category),
+    brand: String(r.brand),
+    count: toNumber(r.n),
+    minPrice: toNumber(r.min_price),
+  }));
+}
+
+/**
+ * the products this user bought most recently (among their last 200 orders, read through
+ * orders_user_created) that can be bought now, newest first
+ */
+export async function recentProducts(
+  db: Executor,
+  userId: number,
+  opts: TierOptions & { limit: number },
+): Promise<CatalogueItem[]> {
+  const recent = rowsOf(
+    await db.execute(sql`
+      select product_code from (
+        select product_code, created_at from orders
+        where user_id = ${userId} and kind <> 'bill'
+        order by created_at desc limit 200
+      ) o
+      group by product_code order by max(created_at) desc limit ${opts.limit}`),
+  ).map((r) => String(r.product_code));
+  if (recent.length === 0) return [];
+  const list = sql.join(
+    recent.map((c) => sql`${c}`),
+    sql`, `,
+  );
+  const page = await productsWhere(db, sql`p.code in (${list})`, { ...opts, limit: opts.limit });
+  const byCode = new Map(page.items.map((i) => [i.code, i]));
+  return recent.map((c) => byCode.get(c)).filter((i): i is CatalogueItem => i !== undefined);
 }

@@ -16,6 +16,7 @@ menu-bill = 🧾 Bills
 menu-saldo = 💰 Balance
 menu-history = 📜 History
 menu-help = ❓ Help
+menu-catalogue = 🛍 Catalogue
 help-customer =
     <b>Help</b>
     /start: main menu

@@ -16,6 +16,7 @@ menu-bill = 🧾 Tagihan
 menu-saldo = 💰 Saldo
 menu-history = 📜 Riwayat
 menu-help = ❓ Bantuan
+menu-catalogue = 🛍 Katalog
 help-customer =
     <b>Bantuan</b>
     /start: menu utama
