@@ -104,6 +104,8 @@ pick-bill-kind = Choose a bill type:
 pick-bill-product = Choose a { $kind } product:
 ask-customer-no = Enter the { $kind } customer number.
 hint-customer-no = A customer number has 6–20 digits.
+link-product = 🛒 <b>{ $product }</b> · { $price }
+hint-link-destination = That destination does not fit { $product }. Check it.
 bill-checking = 🔎 Checking the bill…
 bill-none = There is no bill due for this number.
 

@@ -104,6 +104,8 @@ pick-bill-kind = Pilih jenis tagihan:
 pick-bill-product = Pilih produk { $kind }:
 ask-customer-no = Masukkan nomor pelanggan { $kind }.
 hint-customer-no = Nomor pelanggan harus 6–20 digit angka.
+link-product = 🛒 <b>{ $product }</b> · { $price }
+hint-link-destination = Tujuan itu tidak cocok untuk { $product }. Periksa lagi.
 bill-checking = 🔎 Mengecek tagihan…
 bill-none = Tidak ada tagihan untuk nomor ini.
 
