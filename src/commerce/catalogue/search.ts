@@ -8,6 +8,7 @@ import { pricedProducts } from "./priced-sql.ts";
 import { loadPricing } from "./prices.ts";
 import {
   type CatalogueItem,
+  MAX_PAGE_SIZE,
   type Page,
   type PageOptions,
   productsWhere,
@@ -169,12 +170,24 @@ export async function recentProducts(
       ) o
       group by product_code order by max(created_at) desc limit ${opts.limit}`),
   ).map((r) => String(r.product_code));
-  if (recent.length === 0) return [];
+  return productsByCodes(db, recent, opts);
+}
+
+/** these products, as far as they can be bought, in the order of the codes given */
+export async function productsByCodes(
+  db: Executor,
+  codes: readonly string[],
+  opts: TierOptions,
+): Promise<CatalogueItem[]> {
+  if (codes.length === 0) return [];
   const list = sql.join(
-    recent.map((c) => sql`${c}`),
+    codes.map((c) => sql`${c}`),
     sql`, `,
   );
-  const page = await productsWhere(db, sql`p.code in (${list})`, { ...opts, limit: opts.limit });
+  const page = await productsWhere(db, sql`p.code in (${list})`, {
+    ...opts,
+    limit: Math.min(codes.length, MAX_PAGE_SIZE),
+  });
   const byCode = new Map(page.items.map((i) => [i.code, i]));
-  return recent.map((c) => byCode.get(c)).filter((i): i is CatalogueItem => i !== undefined);
+  return codes.map((c) => byCode.get(c)).filter((i): i is CatalogueItem => i !== undefined);
 }

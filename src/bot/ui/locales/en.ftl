@@ -491,3 +491,10 @@ admin-resume-not-paused = { $code } is not paused.
 admin-resume-toast = { $code } reopened
 admin-resume-by = ▶️ reopened by { $admin }
 admin-resume-already = (no longer paused)
+
+# inline mode: @bot <words> in any chat
+inline-price = Price: { $price }
+inline-link = <a href="{ $link }">Buy here</a>
+btn-inline-buy = 🛒 Buy
+inline-none = Nothing matches · open the shop
+inline-empty = Type a product · or open the shop

@@ -491,3 +491,10 @@ admin-resume-not-paused = { $code } tidak sedang dijeda.
 admin-resume-toast = { $code } dibuka lagi
 admin-resume-by = ▶️ dibuka lagi oleh { $admin }
 admin-resume-already = (sudah tidak dijeda)
+
+# inline mode: @bot <words> in any chat
+inline-price = Harga: { $price }
+inline-link = <a href="{ $link }">Beli di sini</a>
+btn-inline-buy = 🛒 Beli
+inline-none = Tidak ada yang cocok · buka toko
+inline-empty = Ketik nama produk · atau buka toko
