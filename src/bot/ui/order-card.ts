@@ -33,12 +33,39 @@ export function orderCard(t: Translate, order: Order): Omit<Card, "chatId" | "me
       keyboard: new InlineKeyboard().text(t("btn-reinquire"), cb(CB.requote, order.confirmKey)),
     };
   }
-  // a successful purchase has a receipt to forward (a test order does not)
-  const keyboard =
-    order.status === "success" && !order.testing
-      ? new InlineKeyboard().text(t("btn-receipt"), cb(CB.receipt, order.id))
-      : undefined;
+  // a successful purchase: its SN or token to copy in one tap, and a receipt to forward (a
+  // test order has none)
+  const copy = orderCopy(t, order);
+  const receipt = order.status === "success" && !order.testing;
+  let keyboard: InlineKeyboard | undefined;
+  if (copy || receipt) {
+    keyboard = new InlineKeyboard();
+    if (copy) keyboard.copyText(copy.label, copy.text);
+    if (copy && receipt) keyboard.row();
+    if (receipt) keyboard.text(t("btn-receipt"), cb(CB.receipt, order.id));
+  }
   return { quoteId: order.confirmKey, stage, text: orderMessage(t, order), keyboard };
+}
+
+/** Telegram copies at most this much (copy_text) */
+const MAX_COPY = 256;
+
+/**
+ * what a successful order's result lets the buyer copy: a PLN token's 20 digits (typed into
+ * the meter as they are), else the SN (a voucher code, a serial)
+ */
+export function orderCopy(t: Translate, order: Order): { label: string; text: string } | undefined {
+  if (order.status !== "success" || !order.sn) return undefined;
+  const token = plnToken(order);
+  const text = token ? token.token.replaceAll(" ", "") : order.sn.trim();
+  if (text.length === 0 || text.length > MAX_COPY) return undefined;
+  return { label: t(token ? "btn-copy-token" : "btn-copy-sn"), text };
+}
+
+/** a keyboard with the order's copy button, or undefined when there is nothing to copy */
+export function orderCopyKeyboard(t: Translate, order: Order): InlineKeyboard | undefined {
+  const copy = orderCopy(t, order);
+  return copy ? new InlineKeyboard().copyText(copy.label, copy.text) : undefined;
 }
 
 /** what the order's own message says; the same input always gives the same text */

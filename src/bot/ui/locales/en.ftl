@@ -498,3 +498,9 @@ inline-link = <a href="{ $link }">Buy here</a>
 btn-inline-buy = 🛒 Buy
 inline-none = Nothing matches · open the shop
 inline-empty = Type a product · or open the shop
+
+# copy buttons (copy_text): a result's SN or token, a transfer's reference and amount
+btn-copy-sn = 📋 Copy SN
+btn-copy-token = 📋 Copy token
+btn-copy-reference = 📋 Copy code
+btn-copy-amount = 📋 Copy amount

@@ -498,3 +498,9 @@ inline-link = <a href="{ $link }">Beli di sini</a>
 btn-inline-buy = 🛒 Beli
 inline-none = Tidak ada yang cocok · buka toko
 inline-empty = Ketik nama produk · atau buka toko
+
+# copy buttons (copy_text): a result's SN or token, a transfer's reference and amount
+btn-copy-sn = 📋 Salin SN
+btn-copy-token = 📋 Salin token
+btn-copy-reference = 📋 Salin kode
+btn-copy-amount = 📋 Salin jumlah
