@@ -328,10 +328,19 @@ async function readPhone() {
   if (changed) await search();
 }
 
+const FIRST_CATEGORIES = ["Pulsa", "Data", "E-Money", "PLN", "Games"];
+
 function renderCategories() {
   const nav = $("categories");
   nav.replaceChildren();
-  const categories = [...new Set(state.outline.map((e) => e.category))];
+  // what most buyers want first: airtime, data, e-wallets, PLN, games, then the bills
+  const rank = (c) => {
+    const i = FIRST_CATEGORIES.indexOf(c);
+    return i === -1 ? FIRST_CATEGORIES.length : i;
+  };
+  const categories = [...new Set(state.outline.map((e) => e.category))].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
   for (const category of categories) {
     const chip = document.createElement("button");
     chip.type = "button";
