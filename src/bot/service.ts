@@ -42,7 +42,7 @@ export interface BotServiceOptions {
   miniApp?: MiniAppOptions | undefined;
 }
 
-export interface MiniAppOptions extends MiniAppPageOptions {
+interface MiniAppOptions extends MiniAppPageOptions {
   /** where the 🛍 Katalog and menu buttons open it (https in Telegram); none: no buttons */
   url?: string | undefined;
 }

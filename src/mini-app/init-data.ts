@@ -13,7 +13,7 @@ export interface WebAppBuyer {
   languageCode?: string | undefined;
 }
 
-export type InitDataRefusal =
+type InitDataRefusal =
   /** not a query string Telegram writes: a field twice, no hash, a user that is not JSON */
   | "malformed"
   /** signed with another token, or changed after signing */

@@ -18,7 +18,7 @@ import type { Translate } from "../ui/i18n.ts";
 // purchase in the bot (home/start-links.ts). An empty query lists the asker's recent products.
 
 /** results per answer (Telegram allows 50) */
-export const INLINE_PAGE = 20;
+const INLINE_PAGE = 20;
 /** how long Telegram may answer the same words from its cache, for the same user only */
 const CACHE_SECONDS = 30;
 /** the most results scrolled through */

@@ -5,7 +5,7 @@
 const PARAMETER = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** the parameter a link carries, when Telegram would take it */
-export function isStartParameter(value: string): boolean {
+function isStartParameter(value: string): boolean {
   return PARAMETER.test(value);
 }
 

@@ -54,7 +54,7 @@ const MAX_COPY = 256;
  * what a successful order's result lets the buyer copy: a PLN token's 20 digits (typed into
  * the meter as they are), else the SN (a voucher code, a serial)
  */
-export function orderCopy(t: Translate, order: Order): { label: string; text: string } | undefined {
+function orderCopy(t: Translate, order: Order): { label: string; text: string } | undefined {
   if (order.status !== "success" || !order.sn) return undefined;
   const token = plnToken(order);
   const text = token ? token.token.replaceAll(" ", "") : order.sn.trim();

@@ -3,7 +3,7 @@ import type { Order } from "./types.ts";
 // why an order failed, in kinds a buyer can be told (the chat and the Mini App say them in
 // the buyer's language); the supplier's own words stay a note, the details in the logs
 
-export type FailureKind =
+type FailureKind =
   | "destination"
   | "product"
   | "bill"

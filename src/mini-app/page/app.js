@@ -707,8 +707,11 @@ function showOrder(order) {
   }
   if (!order.final) line(box, t("r-wait"));
   show(box, true);
-  if (order.final) main.set(t("btn-again"), async () => closeSheet());
-  else main.hide();
+  if (order.final) {
+    main.set(t("btn-again"), async () => closeSheet());
+    // the wallet moved (or came back, on a refund)
+    refreshBalance();
+  } else main.hide();
 }
 
 // ---- start ----------------------------------------------------------------------------------
