@@ -94,6 +94,9 @@ describe(`the Mini App in the playground, in Chromium (${testDriver})`, () => {
     await frame.getByTestId("search").pressSequentially("tsel 10");
     const product = frame.getByTestId("product").filter({ hasText: "Telkomsel 10.000" });
     await product.first().waitFor();
+    await page
+      .getByTestId("web-app")
+      .screenshot({ path: join(SCREENSHOTS, "mini-app-search.png") });
     const listed = Number(
       (await product.first().getByTestId("product-price").textContent())!.replace(/\D/g, ""),
     );
@@ -118,12 +121,18 @@ describe(`the Mini App in the playground, in Chromium (${testDriver})`, () => {
     );
     const pay = page.getByTestId("web-app-main-button");
     await pay.filter({ hasText: `Bayar Rp${price.toLocaleString("id-ID")}` }).waitFor();
+    await page.getByTestId("web-app").screenshot({ path: join(SCREENSHOTS, "mini-app-quote.png") });
 
     // tap 2: Pay. The app shows ✅ with the SN; the chat's card moved to it too
     await pay.click();
     await frame.getByTestId("result-head").filter({ hasText: "✅ Berhasil" }).waitFor();
     const done = lastBotMessage(page, /Berhasil/);
     await done.waitFor();
+    // the wallet the app shows has moved too
+    await frame
+      .getByTestId("balance")
+      .filter({ hasText: `Saldo Rp${(DEMO_BALANCE - bought - price).toLocaleString("id-ID")}` })
+      .waitFor();
     const [order] = (
       await listUserOrders(t.app.database.db, PLAYGROUND_CUSTOMER.id, {
         limit: 1,
