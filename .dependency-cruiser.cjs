@@ -1,7 +1,7 @@
 // the layers of kios, checked by `npm run check` (dependency-cruiser): a rule a change breaks
 // fails the check with the import that broke it. docs/design.md#the-layers says why.
 const FEATURES =
-  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation)";
+  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation|mini-app|inline)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -50,6 +50,14 @@ module.exports = {
       comment: "the commerce core, the supplier client and the database know nothing of Telegram",
       severity: "error",
       from: { path: "^src/(commerce|supplier|gateway|db|jobs)/" },
+      to: { path: "^src/bot/" },
+    },
+    {
+      name: "mini-app-imports-bot",
+      comment:
+        "the Mini App is a client of the commerce core like the chat: what it asks of the chat goes through its MiniAppChat port, which the bot implements",
+      severity: "error",
+      from: { path: "^src/mini-app/" },
       to: { path: "^src/bot/" },
     },
     {

@@ -3,6 +3,7 @@ import { telegramBotService } from "../bot/service.ts";
 import { readLogo } from "../bot/ui/pictures/logo.ts";
 import { type Config, ConfigError } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { TELEGRAM_WEB_APP_SCRIPT, TELEGRAM_WEB_CLIENTS } from "../mini-app/page.ts";
 import { playgroundAdminIds, playgroundBotService } from "../playground/mode.ts";
 import type { BotServiceFactory, HttpListen, Role } from "./create-app.ts";
 
@@ -47,6 +48,12 @@ export async function connectTelegram(
         inboxConcurrency: config.inboxConcurrency,
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,
+        miniApp: {
+          // Telegram opens Mini Apps over https only: no buttons without such an address
+          url: config.publicUrl?.startsWith("https://") ? `${config.publicUrl}/app` : undefined,
+          telegramScript: TELEGRAM_WEB_APP_SCRIPT,
+          frameAncestors: TELEGRAM_WEB_CLIENTS,
+        },
       }),
     };
   }

@@ -26,6 +26,7 @@ import type { DatabaseHandle } from "../db/client.ts";
 import type { Leases } from "../jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
+import { createMiniAppRoutes, type MiniAppHost } from "../mini-app/routes.ts";
 import { type AppEnv, createServer, type HealthReport } from "../server/create-server.ts";
 import { createMetrics, type Metrics } from "../server/metrics.ts";
 import { createMetricsServer } from "../server/metrics-server.ts";
@@ -51,6 +52,8 @@ export interface BotService {
   housekeeping?(now: Date): Promise<void>;
   /** the bot's own checks for /healthz */
   health?(): Promise<HealthReport["checks"]>;
+  /** the Mini App the bot opens: served at /app by the web role */
+  miniApp?: MiniAppHost;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -279,6 +282,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
               ]
             : []),
           ...(bot?.routes ?? []),
+          ...(bot?.miniApp ? [createMiniAppRoutes({ ...bot.miniApp, orders: engine })] : []),
         ],
       });
       gate?.open(http);

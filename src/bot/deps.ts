@@ -15,6 +15,8 @@ interface BotConfig {
   shopName?: string | undefined;
   /** the shop's logo on receipts and price-list pictures (SHOP_LOGO) */
   shopLogo?: Logo | undefined;
+  /** the Mini App's address (🛍 Katalog); none: the button is not shown */
+  miniAppUrl?: string | undefined;
 }
 
 /** deposits by QR through a payment gateway */

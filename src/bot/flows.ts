@@ -5,6 +5,7 @@ import { depositFlow } from "./deposits/flow.ts";
 import { ewalletFlow } from "./purchase/ewallet.ts";
 import { gameFlow, needsZone, parseGameId, parseZone } from "./purchase/games.ts";
 import { plnFlow } from "./purchase/pln.ts";
+import { productFlow } from "./purchase/product-link.ts";
 import { parsePhone, pulsaFlow, recentPhones } from "./purchase/pulsa-data.ts";
 import { conversationVersion } from "./storage/chat-state.ts";
 import { pageOf, pickBrand, pickProduct } from "./ui/flow/catalogue.ts";
@@ -24,6 +25,7 @@ export function createFlows(env: FlowEnv): Record<FlowId, Flow> {
     game: gameFlow(env),
     bill: billFlow(env),
     deposit: depositFlow(env),
+    product: productFlow(env),
   };
 }
 

@@ -17,6 +17,7 @@ import { fallbackFeature } from "./home/fallback.ts";
 import { languageButtons, languageCommands } from "./home/language.ts";
 import { menuFeature } from "./home/menu.ts";
 import { startFeature } from "./home/start.ts";
+import { inlineFeature, sentViaThisBot } from "./inline/index.ts";
 import { attachDeps, trackMembership } from "./middleware.ts";
 import { priceListButtons, priceListCommands } from "./price-list/commands.ts";
 import { checkoutButtons } from "./purchase/card.ts";
@@ -78,6 +79,11 @@ export function createBot(deps: BotDeps): KiosBot {
   bot.use(attachDeps(deps, i18n));
   // a storefront is personal (wallet, history): groups and channels are ignored
   bot.drop((ctx) => ctx.chat !== undefined && ctx.chat.type !== "private");
+  // an inline result the user sent in this chat is not something said to a flow: it stops
+  // here (drop() would only branch, and the update would go on)
+  bot.use(async (ctx, next) => {
+    if (!sentViaThisBot(ctx)) await next();
+  });
   bot.use(
     i18n.middleware() as unknown as (ctx: BotContext, next: () => Promise<void>) => Promise<void>,
   );
@@ -129,6 +135,7 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListCommands(),
     statusFeature(),
     adminOnly(adminCommands(), reportCommands(), reconciliationCommands(), adminPayments()),
+    inlineFeature(),
     quickOrderFeature(),
     fallbackFeature(),
   );

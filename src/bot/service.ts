@@ -2,10 +2,13 @@ import { createHash } from "node:crypto";
 import type { UserFromGetMe } from "grammy/types";
 import type { BotService, BotServiceFactory } from "../app/create-app.ts";
 import type { Logger } from "../logger.ts";
+import type { MiniAppPageOptions } from "../mini-app/page.ts";
 import type { HealthReport } from "../server/create-server.ts";
 import { createUpdatePipeline } from "./inbox/pipeline.ts";
 import { createTelegramWebhookRoute, setTelegramWebhook } from "./inbox/webhook.ts";
 import { createBot } from "./index.ts";
+import { createMiniAppChat } from "./mini-app/chat.ts";
+import { setMiniAppMenuButton } from "./mini-app/menu-button.ts";
 import { createNotificationSender } from "./notifications/sender.ts";
 import { notificationRenderers } from "./renderers.ts";
 import { pruneConversations } from "./storage/chat-state.ts";
@@ -35,6 +38,13 @@ export interface BotServiceOptions {
   /** long-poll timeout; tests use a short one so they stop quickly */
   pollingTimeoutSeconds?: number;
   botInfo?: UserFromGetMe;
+  /** the Mini App: its address for the buttons (none: no buttons), and how its page is served */
+  miniApp?: MiniAppOptions | undefined;
+}
+
+interface MiniAppOptions extends MiniAppPageOptions {
+  /** where the 🛍 Katalog and menu buttons open it (https in Telegram); none: no buttons */
+  url?: string | undefined;
 }
 
 /** the webhook path: derived from the token, so it is unguessable without revealing it */
@@ -62,6 +72,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
         maxAmount: o.maxAmount,
         shopName: o.shopName,
         shopLogo: o.shopLogo,
+        miniAppUrl: o.miniApp?.url,
       },
       orders,
       payments,
@@ -98,6 +109,12 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
 
     return {
       routes,
+      miniApp: o.miniApp && {
+        botToken: o.token,
+        telegramScript: o.miniApp.telegramScript,
+        frameAncestors: o.miniApp.frameAncestors,
+        chat: createMiniAppChat({ api: bot.api, db: orders.db, i18n }),
+      },
       sendNotification: createNotificationSender({
         api: bot.api,
         db: orders.db,
@@ -141,6 +158,11 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
           );
         } catch (err) {
           log.warn({ err }, "registering the command menus failed");
+        }
+        if (o.miniApp?.url) {
+          await setMiniAppMenuButton(bot.api, i18n, o.miniApp.url).catch((err: unknown) =>
+            log.warn({ err }, "setting the Mini App's menu button failed"),
+          );
         }
         if (serveWebhook) {
           const url = `${o.publicUrl}/telegram/${webhookPath(o.token)}`;

@@ -12,6 +12,7 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 // A new PGlite folder costs an initdb: a second PostgreSQL instance in WebAssembly, about
 // five seconds and 500 MiB that the process keeps. Instead, a new folder is a copy of one
@@ -25,10 +26,17 @@ const TEMPLATE_CACHE = join(PROJECT_ROOT, "node_modules", ".cache", "kios");
 
 /**
  * how kios starts PGlite: 16 MB of shared buffers instead of PostgreSQL's 128 MB, which a
- * small shop's database does not fill and which would otherwise be resident memory
+ * small shop's database does not fill and which would otherwise be resident memory; and
+ * pg_trgm, the catalogue search's index (drizzle/0014)
  */
-export function pgliteStartOptions(): { startParams: string[] } {
-  return { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
+export function pgliteStartOptions(): {
+  startParams: string[];
+  extensions: { pg_trgm: typeof pg_trgm };
+} {
+  return {
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
+    extensions: { pg_trgm },
+  };
 }
 
 function installedVersion(pkg: string): string {

@@ -80,6 +80,21 @@ export const products = pgTable(
     firstSeenAt: tstz("first_seen_at").notNull().defaultNow(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
     syncedAt: tstz("synced_at").notNull().defaultNow(),
+    /**
+     * what the catalogue search matches (commerce/catalogue/search.ts): code, brand,
+     * category, name and operator, lowercase, the thousands dots of numbers dropped
+     * ("Telkomsel 10.000" → "… telkomsel 10000"). Kept by PostgreSQL itself; its trigram
+     * index is made by the migration where pg_trgm exists (see search.ts)
+     */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(
+        // String.raw: a tagged template would drop the backslashes of the regular expression
+        () =>
+          sql.raw(
+            String.raw`lower(regexp_replace(code || ' ' || brand || ' ' || category || ' ' || name || ' ' || coalesce(operator, ''), '(\d)\.(?=\d{3})', '\1', 'g'))`,
+          ),
+      ),
   },
   (t) => [
     check("products_type_known", sql`${t.type} in ('prepaid', 'game', 'pasca')`),

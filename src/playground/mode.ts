@@ -71,6 +71,13 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       pollingTimeoutSeconds: o.pollingTimeoutSeconds,
       shopName: o.shopName,
       shopLogo: o.shopLogo,
+      // the Mini App beside the chat page, on kios's own port: the page frames it from
+      // either name of this machine, and it includes the playground's Telegram script
+      miniApp: {
+        url: `http://127.0.0.1:${o.port}/app`,
+        telegramScript: "/telegram-web-app.js",
+        frameAncestors: [`http://localhost:${o.port}`, `http://127.0.0.1:${o.port}`],
+      },
     })(core);
     return {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is
@@ -78,6 +85,7 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       sendNotification: bot.sendNotification,
       housekeeping: bot.housekeeping,
       health: bot.health,
+      miniApp: bot.miniApp,
       async start() {
         const db = core.orders.db;
         for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {

@@ -25,7 +25,7 @@ import type { Supplier } from "../../src/supplier/types.ts";
 import { memorySink } from "./app.ts";
 import { type ChatDriver, createChatDriver } from "./chat-driver.ts";
 
-export { callbackData, labels } from "./chat-driver.ts";
+export { callbackData, copyTexts, labels } from "./chat-driver.ts";
 
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 

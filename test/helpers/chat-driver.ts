@@ -44,6 +44,13 @@ export function labels(m: MessageView): string[] {
   return buttons(m).map((b) => b.text);
 }
 
+/** what a message's copy buttons (copy_text) copy, by their label */
+export function copyTexts(m: MessageView): Record<string, string> {
+  return Object.fromEntries(
+    buttons(m).flatMap((b) => ("copy_text" in b ? [[b.text, b.copy_text.text]] : [])),
+  );
+}
+
 export function createChatDriver(telegram: BotApiServer, waitMs = 8000): ChatDriver {
   const chat = (userId: number) => telegram.messages(userId);
   const botMessages = (c: ChatView) => c.messages.filter((m) => m.sender === "bot" && !m.deleted);

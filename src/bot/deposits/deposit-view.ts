@@ -31,6 +31,13 @@ export function depositCreatedText(t: Translate, d: DepositView): string {
   ].join("\n\n");
 }
 
+/** the transfer's reference and exact amount, each copied in one tap */
+export function depositCreatedKeyboard(t: Translate, d: DepositView): InlineKeyboard {
+  return new InlineKeyboard()
+    .copyText(t("btn-copy-reference"), d.reference)
+    .copyText(t("btn-copy-amount"), String(d.payAmount));
+}
+
 export function depositRefusedText(t: Translate, r: Extract<DepositOutcome, { ok: false }>) {
   switch (r.reason) {
     case "amount_too_small":

@@ -4,7 +4,7 @@ import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs } from "../ui/flow/kit.ts";
 import { parseAmount, rupiah } from "../ui/format.ts";
 import { translator } from "../ui/i18n.ts";
-import { depositCreatedText, depositRefusedText } from "./deposit-view.ts";
+import { depositCreatedKeyboard, depositCreatedText, depositRefusedText } from "./deposit-view.ts";
 import { startDeposit } from "./manual.ts";
 import { createQrOffer, qrPhoto } from "./qr-offer.ts";
 import { withManualButton } from "./qris.ts";
@@ -50,7 +50,9 @@ export function depositFlow(env: FlowEnv) {
       }
       const outcome = await conversation.external(() => startDeposit(env.deps, userId, amount));
       if (outcome.ok) {
-        await ctx.reply(depositCreatedText(t, outcome.deposit));
+        await ctx.reply(depositCreatedText(t, outcome.deposit), {
+          reply_markup: depositCreatedKeyboard(t, outcome.deposit),
+        });
         return;
       }
       // below the minimum or above the maximum: say the limit and ask again

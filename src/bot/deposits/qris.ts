@@ -11,7 +11,12 @@ import { STAGE, showCard } from "../ui/cards.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
 import { depositAndBuyEndedCard } from "./deposit-and-buy-card.ts";
-import { depositCreatedText, depositRefusedText } from "./deposit-view.ts";
+import {
+  type DepositOutcome,
+  depositCreatedKeyboard,
+  depositCreatedText,
+  depositRefusedText,
+} from "./deposit-view.ts";
 import { startDeposit } from "./manual.ts";
 import { createQrOffer, sendQrOffer, showPayment } from "./qr-offer.ts";
 
@@ -19,14 +24,23 @@ import { createQrOffer, sendQrOffer, showPayment } from "./qr-offer.ts";
 // moves to "✅ Saldo masuk" when the gateway confirms it; "deposit and buy" on a short card
 // asks for the shortfall and buys the card once it is paid.
 
+/** a manual transfer's request (its reference and amount to copy), or why there is none */
+async function replyDeposit(ctx: BotContext, outcome: DepositOutcome): Promise<void> {
+  if (!outcome.ok) {
+    await ctx.reply(depositRefusedText(ctx.t, outcome));
+    return;
+  }
+  await ctx.reply(depositCreatedText(ctx.t, outcome.deposit), {
+    reply_markup: depositCreatedKeyboard(ctx.t, outcome.deposit),
+  });
+}
+
 /** a top-up of this amount: a QR when a gateway is configured, else the manual transfer */
 export async function offerDeposit(ctx: BotContext, amount: number): Promise<void> {
   const payments = ctx.deps.payments;
   if (!payments) {
     const outcome = await startDeposit(ctx.deps, ctx.from!.id, amount);
-    await ctx.reply(
-      outcome.ok ? depositCreatedText(ctx.t, outcome.deposit) : depositRefusedText(ctx.t, outcome),
-    );
+    await replyDeposit(ctx, outcome);
     return;
   }
   const offer = await createQrOffer(payments, ctx.t, {
@@ -195,9 +209,7 @@ export function paymentButtons(): Composer<BotContext> {
     }
     await ctx.answerCallbackQuery();
     const outcome = await startDeposit(ctx.deps, ctx.from.id, amount);
-    await ctx.reply(
-      outcome.ok ? depositCreatedText(ctx.t, outcome.deposit) : depositRefusedText(ctx.t, outcome),
-    );
+    await replyDeposit(ctx, outcome);
   });
 
   return composer;

@@ -6,7 +6,7 @@ import { editPressed } from "../ui/edit.ts";
 import { rupiah, wibDateTime } from "../ui/format.ts";
 import { PLAIN } from "../ui/html.ts";
 import { addPageNav, clampPage, pageCount } from "../ui/keyboards/paging.ts";
-import { orderDetails, statusIcon } from "../ui/order-card.ts";
+import { orderCopyKeyboard, orderDetails, statusIcon } from "../ui/order-card.ts";
 import { offerQuote } from "../ui/quotes.ts";
 
 const HISTORY_PAGE_SIZE = 5;
@@ -85,9 +85,11 @@ export function historyButtons(): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery();
-    const kb = new InlineKeyboard()
-      .text(ctx.t("btn-buy-again"), cb(CB.buyAgain, order.id))
-      .text(ctx.t("btn-back"), cb(CB.historyPage, page));
+    const kb = orderCopyKeyboard(ctx.t, order)?.row() ?? new InlineKeyboard();
+    kb.text(ctx.t("btn-buy-again"), cb(CB.buyAgain, order.id)).text(
+      ctx.t("btn-back"),
+      cb(CB.historyPage, page),
+    );
     await editPressed(ctx, orderDetails(ctx.t, order), { keyboard: kb });
   });
 

@@ -2,7 +2,7 @@ import { Composer } from "grammy";
 import { findUserOrder } from "../../commerce/orders/queries.ts";
 import type { BotContext } from "../context.ts";
 import { escapeHtml } from "../ui/format.ts";
-import { orderDetails } from "../ui/order-card.ts";
+import { orderCopyKeyboard, orderDetails } from "../ui/order-card.ts";
 
 /** /status <ref_id>: one of the sender's own orders; anyone else's is "not found" */
 export function statusFeature(): Composer<BotContext> {
@@ -14,9 +14,11 @@ export function statusFeature(): Composer<BotContext> {
       return;
     }
     const order = await findUserOrder(ctx.deps.db, ctx.from!.id, ref);
-    await ctx.reply(
-      order ? orderDetails(ctx.t, order) : ctx.t("status-not-found", { ref: escapeHtml(ref) }),
-    );
+    if (!order) {
+      await ctx.reply(ctx.t("status-not-found", { ref: escapeHtml(ref) }));
+      return;
+    }
+    await ctx.reply(orderDetails(ctx.t, order), { reply_markup: orderCopyKeyboard(ctx.t, order) });
   });
   return composer;
 }

@@ -26,7 +26,9 @@ export function escapeFeature(): Composer<BotContext> {
     await ctx.answerCallbackQuery({ text: ctx.t("cancelled-toast") });
     await clearPressed(ctx);
     if (active) {
-      await ctx.reply(ctx.t("cancelled"), { reply_markup: mainMenuKeyboard(ctx.t) });
+      await ctx.reply(ctx.t("cancelled"), {
+        reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
+      });
     }
   });
 
@@ -34,7 +36,7 @@ export function escapeFeature(): Composer<BotContext> {
     const active = flowActive(ctx);
     await ctx.conversation.exitAll();
     await ctx.reply(active ? ctx.t("cancelled") : ctx.t("nothing-to-cancel"), {
-      reply_markup: mainMenuKeyboard(ctx.t),
+      reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
     });
   });
 

@@ -16,7 +16,9 @@ export function fallbackFeature(): Composer<BotContext> {
   });
 
   composer.on("message", async (ctx) => {
-    await ctx.reply(ctx.t("fallback"), { reply_markup: mainMenuKeyboard(ctx.t) });
+    await ctx.reply(ctx.t("fallback"), {
+      reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
+    });
   });
 
   return composer;

@@ -10,7 +10,9 @@ async function switchTo(ctx: BotContext, lang: "id" | "en"): Promise<void> {
   if (ctx.from) await setLanguage(ctx.deps.db, ctx.from.id, lang);
   ctx.lang = lang;
   ctx.i18n.useLocale(lang);
-  await ctx.reply(ctx.t("language-set"), { reply_markup: mainMenuKeyboard(ctx.t) });
+  await ctx.reply(ctx.t("language-set"), {
+    reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
+  });
 }
 
 /** /lang shows the choice; /lang en or /lang id switches at once */

@@ -3,9 +3,12 @@ import type { BotContext } from "../context.ts";
 import { registerAdminCommands } from "../ui/commands.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { mainMenuKeyboard } from "../ui/keyboards/main-menu.ts";
+import { followStartLink } from "./start-links.ts";
 
 async function showMenu(ctx: BotContext): Promise<void> {
-  await ctx.reply(ctx.t("menu-title"), { reply_markup: mainMenuKeyboard(ctx.t) });
+  await ctx.reply(ctx.t("menu-title"), {
+    reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
+  });
 }
 
 export async function showHelp(ctx: BotContext): Promise<void> {
@@ -29,9 +32,11 @@ export function startFeature(): Composer<BotContext> {
         ctx.deps.logger.warn({ err, adminId }, "setting an admin's command menu failed");
       });
     }
+    // a link to the bot (t.me/<bot>?start=…) opens what it names instead of the welcome
+    if (ctx.match && (await followStartLink(ctx, ctx.match))) return;
     const name = escapeHtml(ctx.from?.first_name ?? "");
     await ctx.reply(ctx.t("welcome", { name }), {
-      reply_markup: mainMenuKeyboard(ctx.t),
+      reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
     });
   });
 

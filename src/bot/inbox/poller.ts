@@ -15,6 +15,8 @@ export const ALLOWED_UPDATES = [
   "edited_message",
   "callback_query",
   "my_chat_member",
+  // inline mode (bot/inline/): "@bot words" in any chat
+  "inline_query",
 ] as const;
 
 const POLLER_LEASE = "telegram-poller";

@@ -2,7 +2,7 @@ import { getOrder } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { NotificationOf, RenderEnv } from "../notifications/sender.ts";
 import { showCard } from "../ui/cards.ts";
-import { orderCard, orderPush } from "../ui/order-card.ts";
+import { orderCard, orderCopyKeyboard, orderPush } from "../ui/order-card.ts";
 
 /**
  * an order became final: its card shows the result (and a push follows when the buyer had
@@ -29,6 +29,7 @@ export async function renderOrderFinal(
       if (n.payload.late && !n.recovered) {
         await env.api.sendMessage(n.chatId, orderPush(t, order), {
           reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+          reply_markup: orderCopyKeyboard(t, order),
         });
       }
       return order;

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { chatCards } from "../../db/schema.ts";
 
@@ -88,4 +88,42 @@ export async function shownCard(
     .from(chatCards)
     .where(and(eq(chatCards.chatId, card.chatId), eq(chatCards.messageId, card.messageId)));
   return now;
+}
+
+/**
+ * records a quote's card just sent (by the Mini App's checkout), at a stage below every
+ * other: the message its Pay moves forward, found again by cardOfQuote
+ */
+export async function recordCard(
+  db: Executor,
+  card: Omit<StoredCard, "stage">,
+  contentHash: string,
+): Promise<void> {
+  await db
+    .insert(chatCards)
+    .values({
+      chatId: card.chatId,
+      messageId: card.messageId,
+      quoteId: card.quoteId,
+      rank: 0,
+      contentHash,
+      text: card.text,
+      keyboard: card.keyboard,
+    })
+    .onConflictDoNothing();
+}
+
+/** the message that shows a quote's card in a chat, the newest if several do */
+export async function cardOfQuote(
+  db: Executor,
+  chatId: number,
+  quoteId: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ messageId: chatCards.messageId })
+    .from(chatCards)
+    .where(and(eq(chatCards.chatId, chatId), eq(chatCards.quoteId, quoteId)))
+    .orderBy(desc(chatCards.messageId))
+    .limit(1);
+  return row?.messageId;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Api, InlineKeyboard } from "grammy";
 import type { Database } from "../../db/client.ts";
-import { claimCard, markCardShown, shownCard } from "../storage/cards.ts";
+import { cardOfQuote, claimCard, markCardShown, recordCard, shownCard } from "../storage/cards.ts";
 import { type EditResult, editMessage } from "./edit.ts";
 
 // a purchase's card (the message that goes quote → ⏳ → ✅/❌) only moves forward, whoever
@@ -101,4 +101,21 @@ async function putRight(deps: { api: Api; db: Database }, card: Card, sent: stri
     text: now.text,
     keyboard: { inline_keyboard: (now.keyboard ?? []) as InlineKeyboard["inline_keyboard"] },
   });
+}
+
+/**
+ * a quote's card sent as a new message outside a flow (the Mini App's checkout): recorded
+ * below every stage, so the stages of its Pay move it forward and cardMessage finds it
+ */
+export async function recordSentCard(db: Database, card: Omit<Card, "stage">): Promise<void> {
+  const keyboard = card.keyboard?.inline_keyboard ?? [];
+  await recordCard(db, { ...card, keyboard }, hashOf(card.text, keyboard));
+}
+
+/** the message that shows a quote's card in a chat, if a recorded one does */
+export function cardMessage(
+  db: Database,
+  chat: { chatId: number; quoteId: string },
+): Promise<number | undefined> {
+  return cardOfQuote(db, chat.chatId, chat.quoteId);
 }

@@ -1,4 +1,5 @@
 import { InlineKeyboard } from "grammy";
+import { failureOf } from "../../commerce/orders/failure.ts";
 import { isFinal, type Order } from "../../commerce/orders/types.ts";
 import { CB, cb } from "./callback-data.ts";
 import { type Card, STAGE } from "./cards.ts";
@@ -32,12 +33,39 @@ export function orderCard(t: Translate, order: Order): Omit<Card, "chatId" | "me
       keyboard: new InlineKeyboard().text(t("btn-reinquire"), cb(CB.requote, order.confirmKey)),
     };
   }
-  // a successful purchase has a receipt to forward (a test order does not)
-  const keyboard =
-    order.status === "success" && !order.testing
-      ? new InlineKeyboard().text(t("btn-receipt"), cb(CB.receipt, order.id))
-      : undefined;
+  // a successful purchase: its SN or token to copy in one tap, and a receipt to forward (a
+  // test order has none)
+  const copy = orderCopy(t, order);
+  const receipt = order.status === "success" && !order.testing;
+  let keyboard: InlineKeyboard | undefined;
+  if (copy || receipt) {
+    keyboard = new InlineKeyboard();
+    if (copy) keyboard.copyText(copy.label, copy.text);
+    if (copy && receipt) keyboard.row();
+    if (receipt) keyboard.text(t("btn-receipt"), cb(CB.receipt, order.id));
+  }
   return { quoteId: order.confirmKey, stage, text: orderMessage(t, order), keyboard };
+}
+
+/** Telegram copies at most this much (copy_text) */
+const MAX_COPY = 256;
+
+/**
+ * what a successful order's result lets the buyer copy: a PLN token's 20 digits (typed into
+ * the meter as they are), else the SN (a voucher code, a serial)
+ */
+function orderCopy(t: Translate, order: Order): { label: string; text: string } | undefined {
+  if (order.status !== "success" || !order.sn) return undefined;
+  const token = plnToken(order);
+  const text = token ? token.token.replaceAll(" ", "") : order.sn.trim();
+  if (text.length === 0 || text.length > MAX_COPY) return undefined;
+  return { label: t(token ? "btn-copy-token" : "btn-copy-sn"), text };
+}
+
+/** a keyboard with the order's copy button, or undefined when there is nothing to copy */
+export function orderCopyKeyboard(t: Translate, order: Order): InlineKeyboard | undefined {
+  const copy = orderCopy(t, order);
+  return copy ? new InlineKeyboard().copyText(copy.label, copy.text) : undefined;
 }
 
 /** what the order's own message says; the same input always gives the same text */
@@ -67,38 +95,10 @@ export function orderMessage(t: Translate, order: Order): string {
   return out.join("\n");
 }
 
-/** kios's own failure codes, in words for the buyer; details stay in logs and /pending */
-const REASON_BY_CODE: Record<string, string> = {
-  INVALID_CUSTOMER_NO: "order-reason-destination",
-  PRODUCT_NOT_FOUND: "order-reason-product",
-  PRODUCT_INACTIVE: "order-reason-product",
-  INQUIRY_EXPIRED: "order-reason-bill",
-  INQUIRY_NOT_FOUND: "order-reason-bill",
-  INQUIRY_MISMATCH: "order-reason-bill",
-  TRANSACTION_NOT_FOUND: "order-reason-not-processed",
-  INSUFFICIENT_BALANCE: "order-reason-service",
-  INVALID_SIGNATURE: "order-reason-service",
-  UNAUTHORIZED: "order-reason-service",
-  INVALID_API_KEY: "order-reason-service",
-  TIMESTAMP_EXPIRED: "order-reason-service",
-  RATE_LIMITED: "order-reason-service",
-  VALIDATION_ERROR: "order-reason-service",
-  GONE: "order-reason-service",
-};
-
 function failureText(t: Translate, order: Order): string {
-  const key = order.supplierCode ? REASON_BY_CODE[order.supplierCode] : undefined;
-  if (key) return t(key);
-  // the supplier answered with a failed transaction: its reason in the buyer's language,
-  // the supplier's own words (often English) only as a detail after it
-  if (order.supplierCode || order.supplierMessage) {
-    const note = order.supplierMessage?.trim().slice(0, 200);
-    return note
-      ? `${t("order-reason-supplier")} (${t("order-reason-supplier-note")}: ${note})`
-      : t("order-reason-supplier");
-  }
-  // no supplier answer at all (interrupted before it was sent)
-  return order.failureReason ? t("order-reason-not-processed") : t("order-reason-unknown");
+  const { kind, note } = failureOf(order);
+  const reason = t(`order-reason-${kind}`);
+  return note ? `${reason} (${t("order-reason-supplier-note")}: ${note})` : reason;
 }
 
 /** the SN, or for PLN tokens the token in groups of four with the meter's details */

@@ -95,7 +95,8 @@ export function pricedProducts(q: PricedQuery): SQL {
   return sql`
     select priced.*, count(*) over () as total from (
       select x.code, x.name, x.category, x.brand, x.type, x.operator, x.supplier_price,
-        x.description, x.start_cut_off, x.end_cut_off, x.paused_until, ${price} as price
+        x.description, x.start_cut_off, x.end_cut_off, x.paused_until, x.search_text,
+        ${price} as price
       from (
         select p.*, (rule ->> 0)::bigint as percent_bp, (rule ->> 1)::bigint as flat
         from products p

@@ -5,6 +5,7 @@ import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { Logger } from "../../logger.ts";
 import type { ProductCmd, Supplier, SupplierProduct } from "../../supplier/types.ts";
 import { type IncomingProduct, prepareCatalogue } from "./incoming.ts";
+import { mergeSearchIndex } from "./search.ts";
 
 export const PRODUCT_CMDS: readonly ProductCmd[] = ["prepaid", "game", "pasca"];
 
@@ -140,6 +141,7 @@ export async function syncCatalogue(
     return result;
   });
 
+  if (summary.added + summary.changed > 0) await mergeSearchIndex(db);
   summary.ms = Math.round(performance.now() - started);
   log?.info(summary, "catalogue synced");
   return summary;

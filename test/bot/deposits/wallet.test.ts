@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
+import {
+  ADMIN_ID,
+  type BotHarness,
+  copyTexts,
+  labels,
+  startBotHarness,
+} from "../../helpers/bot.ts";
 
 // the wallet in chat: balance, deposit requests (command and flow), the admins'
 // Confirm / Reject, and the user being told.
@@ -41,6 +47,11 @@ describe("wallet and deposits", () => {
     expect(m.text).toContain("Transfer exactly Rp100.");
     const pay = payOf(m.text!);
     const reference = /isi saldo (D[A-Z0-9]{7})/.exec(m.text!)![1]!;
+    // the transfer's code and exact amount copy in one tap each, never retyped
+    expect(copyTexts(m)).toEqual({
+      "📋 Salin kode": reference,
+      "📋 Salin jumlah": String(pay),
+    });
 
     const card = await h.waitMessage(ADMIN_ID, new RegExp(`Ref: ${reference}`));
     expect(card.text).toContain("Dari: Sari (@sari, 6002)");

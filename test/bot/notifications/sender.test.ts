@@ -8,7 +8,13 @@ import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import type { Order } from "../../../src/commerce/orders/types.ts";
 import { findUser, setTier } from "../../../src/commerce/users.ts";
 import { chatCards, users } from "../../../src/db/schema.ts";
-import { ADMIN_ID, type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
+import {
+  ADMIN_ID,
+  type BotHarness,
+  copyTexts,
+  labels,
+  startBotHarness,
+} from "../../helpers/bot.ts";
 
 // the notification sender on its own: edits in place, falls back to a new message,
 // treats "not modified" as done and a blocked user as gone, repeats only what is safe.
@@ -75,6 +81,8 @@ describe("send", () => {
     await send(note(9002, { type: "order_final", orderId: order.id, late: true }));
     const push = await h.waitMessage(9002, /Pesanan berhasil/, card);
     expect(push.text).toContain(`SN: ${order.sn}`);
+    // the push the buyer sees first copies the SN too
+    expect(copyTexts(push)).toEqual({ "📋 Salin SN": order.sn });
     const count = h.chat(9002).messages.length;
     await send(
       note(9002, { type: "order_final", orderId: order.id, late: true }, { recovered: true }),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import { setTier } from "../../../src/commerce/users.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
+import { type BotHarness, copyTexts, labels, startBotHarness } from "../../helpers/bot.ts";
 
 // PLN tokens, e-wallets, game vouchers, the reseller quick order, history and /status.
 
@@ -49,6 +49,9 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     expect(done.text).toContain(`Nama: ${name}`);
     expect(done.text).toContain(`Tarif/Daya: ${tarif} / ${daya}`);
     expect(done.text).toContain(`kWh: ${kwh}`);
+    // the 20 digits copy in one tap, as the meter takes them
+    expect(copyTexts(done)).toEqual({ "📋 Salin token": token });
+    expect(token).toMatch(/^\d{20}$/);
   });
 
   it("e-wallet: provider → amount → number → card → ✅", async () => {
@@ -167,7 +170,9 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     h.tap(u, page2, /^6\. /);
     const details = await h.waitEdit(u, page1.message_id, /Berhasil|Gagal/);
     expect(details.text).toMatch(/Waktu: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} WIB/);
-    expect(labels(details)).toEqual(["🔁 Beli lagi", "◀️ Kembali"]);
+    expect(labels(details)).toEqual(["📋 Salin SN", "🔁 Beli lagi", "◀️ Kembali"]);
+    const sixth = (await listUserOrders(h.db, u, { limit: 6, offset: 0 })).items[5]!;
+    expect(copyTexts(details)).toEqual({ "📋 Salin SN": sixth.sn });
     h.tap(u, details, /Beli lagi/);
     const again = await h.waitMessage(u, /Konfirmasi pembelian/, page1.message_id);
     expect(again.text).toContain("Tujuan: 081234567901");
@@ -178,6 +183,7 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     at = h.say(u, `/status ${order.refId}`);
     const status = await h.waitMessage(u, new RegExp(`Ref: ${order.refId}`), at);
     expect(status.text).toMatch(/^✅ Berhasil|^❌ Gagal/);
+    expect(copyTexts(status)).toEqual(order.sn ? { "📋 Salin SN": order.sn } : {});
     at = h.say(u, "/status");
     await h.waitMessage(u, /Gunakan: \/status <ref>/, at);
 

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { type BotHarness, callbackData, labels, startBotHarness } from "../../helpers/bot.ts";
+import {
+  type BotHarness,
+  callbackData,
+  copyTexts,
+  labels,
+  startBotHarness,
+} from "../../helpers/bot.ts";
 
 // the pulsa & data flow end to end against the sandbox: every step, its bad inputs, its
 // ways out, and what the order message becomes.
@@ -78,8 +84,9 @@ describe("pulsa & data", () => {
     );
     // the ⏳ step came first, in the same message
     expect(done.history.map((r) => r.text?.split("\n")[0])).toContain("⏳ Diproses");
-    // the one button left is the receipt
-    expect(labels(done)).toEqual(["🧾 Struk"]);
+    // the SN copies in one tap; the other button left is the receipt
+    expect(labels(done)).toEqual(["📋 Salin SN", "🧾 Struk"]);
+    expect(copyTexts(done)).toEqual({ "📋 Salin SN": order.sn });
     expect(await walletBalance(h.db, u)).toBe(189_600);
   });
 

@@ -21,7 +21,7 @@ describe(`receipts in chat (${testDriver})`, () => {
     const card = await airtimeCard(j, u, "081234567901");
     j.tap(u, card, /Bayar/);
     const done = await j.waitEdit(u, card.message_id, /Berhasil/);
-    expect(labels(done)).toEqual(["🧾 Struk"]);
+    expect(labels(done)).toEqual(["📋 Salin SN", "🧾 Struk"]);
 
     j.tap(u, done, /Struk/);
     const receipt = await j.telegram.waitFor(

@@ -20,6 +20,8 @@ export type Convo = Conversation<BaseContext, FlowContext>;
 export interface FlowArgs {
   lang: Language;
   tier: "customer" | "reseller";
+  /** the product a link named (the product flow) */
+  productCode?: string;
 }
 
 export interface Choice<T> {

@@ -19,8 +19,10 @@ export function isMenuEntry(value: string | undefined): value is MenuEntry {
   return (MENU_ENTRIES as readonly string[]).includes(value ?? "");
 }
 
-export function mainMenuKeyboard(t: Translate): InlineKeyboard {
+/** the menu under the welcome; with a Mini App, its 🛍 Katalog button on top */
+export function mainMenuKeyboard(t: Translate, miniAppUrl?: string): InlineKeyboard {
   const kb = new InlineKeyboard();
+  if (miniAppUrl) kb.webApp(t("menu-catalogue"), miniAppUrl).row();
   MENU_ENTRIES.forEach((entry, i) => {
     kb.text(t(`menu-${entry}`), cb(CB.menu, entry));
     if (i % 2 === 1) kb.row();

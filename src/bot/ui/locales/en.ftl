@@ -16,6 +16,7 @@ menu-bill = 🧾 Bills
 menu-saldo = 💰 Balance
 menu-history = 📜 History
 menu-help = ❓ Help
+menu-catalogue = 🛍 Catalogue
 help-customer =
     <b>Help</b>
     /start: main menu
@@ -103,6 +104,8 @@ pick-bill-kind = Choose a bill type:
 pick-bill-product = Choose a { $kind } product:
 ask-customer-no = Enter the { $kind } customer number.
 hint-customer-no = A customer number has 6–20 digits.
+link-product = 🛒 <b>{ $product }</b> · { $price }
+hint-link-destination = That destination does not fit { $product }. Check it.
 bill-checking = 🔎 Checking the bill…
 bill-none = There is no bill due for this number.
 
@@ -488,3 +491,16 @@ admin-resume-not-paused = { $code } is not paused.
 admin-resume-toast = { $code } reopened
 admin-resume-by = ▶️ reopened by { $admin }
 admin-resume-already = (no longer paused)
+
+# inline mode: @bot <words> in any chat
+inline-price = Price: { $price }
+inline-link = <a href="{ $link }">Buy here</a>
+btn-inline-buy = 🛒 Buy
+inline-none = Nothing matches · open the shop
+inline-empty = Type a product · or open the shop
+
+# copy buttons (copy_text): a result's SN or token, a transfer's reference and amount
+btn-copy-sn = 📋 Copy SN
+btn-copy-token = 📋 Copy token
+btn-copy-reference = 📋 Copy code
+btn-copy-amount = 📋 Copy amount

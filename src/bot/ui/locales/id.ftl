@@ -16,6 +16,7 @@ menu-bill = 🧾 Tagihan
 menu-saldo = 💰 Saldo
 menu-history = 📜 Riwayat
 menu-help = ❓ Bantuan
+menu-catalogue = 🛍 Katalog
 help-customer =
     <b>Bantuan</b>
     /start: menu utama
@@ -103,6 +104,8 @@ pick-bill-kind = Pilih jenis tagihan:
 pick-bill-product = Pilih produk { $kind }:
 ask-customer-no = Masukkan nomor pelanggan { $kind }.
 hint-customer-no = Nomor pelanggan harus 6–20 digit angka.
+link-product = 🛒 <b>{ $product }</b> · { $price }
+hint-link-destination = Tujuan itu tidak cocok untuk { $product }. Periksa lagi.
 bill-checking = 🔎 Mengecek tagihan…
 bill-none = Tidak ada tagihan untuk nomor ini.
 
@@ -488,3 +491,16 @@ admin-resume-not-paused = { $code } tidak sedang dijeda.
 admin-resume-toast = { $code } dibuka lagi
 admin-resume-by = ▶️ dibuka lagi oleh { $admin }
 admin-resume-already = (sudah tidak dijeda)
+
+# inline mode: @bot <words> in any chat
+inline-price = Harga: { $price }
+inline-link = <a href="{ $link }">Beli di sini</a>
+btn-inline-buy = 🛒 Beli
+inline-none = Tidak ada yang cocok · buka toko
+inline-empty = Ketik nama produk · atau buka toko
+
+# copy buttons (copy_text): a result's SN or token, a transfer's reference and amount
+btn-copy-sn = 📋 Salin SN
+btn-copy-token = 📋 Salin token
+btn-copy-reference = 📋 Salin kode
+btn-copy-amount = 📋 Salin jumlah
