@@ -77,12 +77,12 @@ export function createBot(deps: BotDeps): KiosBot {
   bot.use(sequentialize(chatKey));
   bot.use(trackMembership(deps));
   bot.use(attachDeps(deps, i18n));
-  // a storefront is personal (wallet, history): groups and channels are ignored
-  bot.drop((ctx) => ctx.chat !== undefined && ctx.chat.type !== "private");
-  // an inline result the user sent in this chat is not something said to a flow: it stops
-  // here (drop() would only branch, and the update would go on)
+  // a storefront is personal (wallet, history): groups and channels are ignored, and so is
+  // an inline result the user sent in this chat (not something said to a flow). These stop
+  // here: drop() would only branch, and the update would go on
   bot.use(async (ctx, next) => {
-    if (!sentViaThisBot(ctx)) await next();
+    const elsewhere = ctx.chat !== undefined && ctx.chat.type !== "private";
+    if (!elsewhere && !sentViaThisBot(ctx)) await next();
   });
   bot.use(
     i18n.middleware() as unknown as (ctx: BotContext, next: () => Promise<void>) => Promise<void>,
