@@ -120,6 +120,7 @@ async function settled(concurrency: number): Promise<{ perSecond: number; statem
       work: true,
       settleConcurrency: concurrency,
     });
+    jobs.markReady();
     const send = supplierReportJobSender(jobs);
     const statementsBefore = database.statements;
     const started = performance.now();

@@ -146,6 +146,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   let metricsServer: RunningServer | undefined;
   let stopping: Promise<void> | undefined;
   let botStarted = false;
+  /** until start() returns: the jobs may still be setting up behind an app that answers */
+  let starting = true;
 
   async function health(): Promise<HealthReport> {
     const checks: HealthReport["checks"] = {};
@@ -155,7 +157,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     } catch {
       checks.database = { ok: false, detail: "unreachable" };
     }
-    checks.jobs = { ok: jobs.state === "running", detail: jobs.state };
+    // pg-boss starts after the app answers; until it runs, what needs it waits (jobs.send)
+    checks.jobs =
+      starting && jobs.state !== "failed"
+        ? { ok: true, detail: jobs.state === "running" ? "running" : "starting" }
+        : { ok: jobs.state === "running", detail: jobs.state };
     try {
       // the bot starts last, after the app answers: until then its inbox is "starting"
       if (bot && !botStarted) checks.inbox = { ok: true, detail: "starting" };
@@ -202,60 +208,20 @@ export async function createApp(deps: AppDeps): Promise<App> {
     });
     const engine = engines.orders;
     payments = engines.payments;
-    // pg-boss's set-up and the queues, one process at a time (web and worker starting
-    // together on a new database would deadlock creating them)
-    const { catalogueJobs } = await database.exclusive(async () => {
-      await jobs.start();
-      await registerCommerceJobs({
-        jobs,
-        orders: engine,
-        work: runsJobs,
-        settleConcurrency: config.settleConcurrency,
-      });
-      if (payments) await registerPaymentJobs(jobs, payments, runsJobs);
-      const catalogueJobs = runsJobs
-        ? await registerCatalogueJobs(jobs, {
-            db: database.db,
-            supplier: supplierCounted,
-            logger,
-            pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
-          })
-        : undefined;
-      bot = await deps.bot?.({
-        orders: engine,
-        payments: payments && {
-          engine: payments,
-          manual: config.depositManual,
-          payPageUrl: gateway?.payPageUrl,
-        },
-        supplier: connected,
-        role,
-        database,
-        leases: jobs.leases,
-        metrics,
-      });
-      if (runsJobs) {
-        await registerReconciliationJobs(jobs, { orders: engine });
-        await registerHousekeeping(jobs, {
-          db: database.db,
-          clock,
-          logger,
-          bot: bot?.housekeeping,
-        });
-      }
-      if (runsJobs && bot?.sendNotification) {
-        await registerOutboxDrain(jobs, {
-          db: database.db,
-          send: bot.sendNotification,
-          limiter: createSendLimiter(),
-          clock,
-          logger,
-          onSendResult: (result) => metrics.notifications.inc({ result }),
-        });
-      }
-      return { catalogueJobs };
-    });
     orders = engine;
+    bot = await deps.bot?.({
+      orders: engine,
+      payments: payments && {
+        engine: payments,
+        manual: config.depositManual,
+        payPageUrl: gateway?.payPageUrl,
+      },
+      supplier: connected,
+      role,
+      database,
+      leases: jobs.leases,
+      metrics,
+    });
 
     if (role !== "worker") {
       const supplierReportRoute = createSupplierReportRoute({
@@ -302,27 +268,71 @@ export async function createApp(deps: AppDeps): Promise<App> {
       );
     }
 
-    // the app answers now; what follows makes it sell: a first catalogue, the orders a
-    // crash left open, the bot (a start returns once they are done)
+    // the app answers and the bot takes updates now: what they ask of the jobs (a status
+    // check, a notification's kick) waits in jobs.send() until the queues below exist
+    await bot?.start();
+    botStarted = true;
+
+    // pg-boss's set-up and the queues, one process at a time (web and worker starting
+    // together on a new database would deadlock creating them)
+    const { catalogueJobs } = await database.exclusive(async () => {
+      await jobs.start();
+      await registerCommerceJobs({
+        jobs,
+        orders: engine,
+        work: runsJobs,
+        settleConcurrency: config.settleConcurrency,
+      });
+      if (payments) await registerPaymentJobs(jobs, payments, runsJobs);
+      const catalogueJobs = runsJobs
+        ? await registerCatalogueJobs(jobs, {
+            db: database.db,
+            supplier: supplierCounted,
+            logger,
+            pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
+          })
+        : undefined;
+      if (runsJobs) {
+        await registerReconciliationJobs(jobs, { orders: engine });
+        await registerHousekeeping(jobs, {
+          db: database.db,
+          clock,
+          logger,
+          bot: bot?.housekeeping,
+        });
+      }
+      if (runsJobs && bot?.sendNotification) {
+        await registerOutboxDrain(jobs, {
+          db: database.db,
+          send: bot.sendNotification,
+          limiter: createSendLimiter(),
+          clock,
+          logger,
+          onSendResult: (result) => metrics.notifications.inc({ result }),
+        });
+      }
+      return { catalogueJobs };
+    });
+    jobs.markReady();
+
+    // what makes it sell: a first catalogue (the bot says it is loading until then) and the
+    // orders a crash left open (a start returns once they are done)
     if (runsJobs) {
-      // a first catalogue, so there is something to sell; later syncs run on the schedule
       const { rows } = await database.executeSql("select count(*)::int as n from products");
       if (Number(rows[0]?.n ?? 0) === 0) {
         if (supplier.sandbox) {
-          // the local sandbox answers in milliseconds: sell at once
+          // the local sandbox answers in milliseconds: sync here, and a start returns with it
           const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
           logger.info({ products: summary.total }, "catalogue synced");
         } else {
-          // a real supplier may be slow or down: the sync runs as the job, started now, and
-          // kios starts meanwhile (the bot says the catalogue is loading until it lands)
+          // a real supplier may be slow or down: the sync runs as the job, started now
           await catalogueJobs?.syncNow();
         }
       }
       // orders a crash left open are resolved now, not at the next sweep
       await sweepOpenOrders(orders);
     }
-    await bot?.start();
-    botStarted = true;
+    starting = false;
   }
 
   return {

@@ -67,17 +67,16 @@ const NOTIFY_TICK_MS = 3_000;
  * queues it sends to exist once registerCommerceJobs has run.
  */
 export function orderJobPort(jobs: JobRunner): OrderJobs {
-  const { boss } = jobs;
   return {
     async scheduleCheck(orderId, afterMs) {
-      await boss.send(
+      await jobs.send(
         COMMERCE_QUEUES.orderCheck,
         { orderId },
         { startAfter: Math.max(1, Math.ceil(afterMs / 1000)), singletonKey: `order-${orderId}` },
       );
     },
     async kickNotifications() {
-      await boss.send(COMMERCE_QUEUES.notify, {});
+      await jobs.send(COMMERCE_QUEUES.notify, {});
     },
   };
 }
@@ -180,7 +179,7 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<void> {
 /** queues the processing of a stored supplier report */
 export function supplierReportJobSender(jobs: JobRunner) {
   return async (reportId: number) => {
-    await jobs.boss.send(COMMERCE_QUEUES.supplierReport, { reportId });
+    await jobs.send(COMMERCE_QUEUES.supplierReport, { reportId });
   };
 }
 
@@ -190,7 +189,7 @@ export function supplierReportJobSender(jobs: JobRunner) {
  */
 export async function registerOutboxDrain(jobs: JobRunner, drain: DrainDeps): Promise<void> {
   const q = COMMERCE_QUEUES.notify;
-  const kick = () => jobs.boss.send(q, {});
+  const kick = () => jobs.send(q, {});
   await jobs.work(q, { pollingIntervalSeconds: 0.5 }, async () => {
     const { more } = await drainOutbox(drain);
     // the drain is bounded in time; what it left is the next job's

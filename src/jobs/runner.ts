@@ -15,6 +15,13 @@ export interface JobRunner {
   start(): Promise<void>;
   stop(): Promise<void>;
   /**
+   * says the queues exist (every register* has run): what waited in send() goes on. A start
+   * answers HTTP and takes updates before pg-boss is up, so the first sends may come early.
+   */
+  markReady(): void;
+  /** pg-boss's send(), once the queues exist (markReady); rejects if the runner stops first */
+  send(queue: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /**
    * pg-boss's work() with each job's lease held while its handler runs, so that another
    * process can tell the job is alive. Every kios worker registers through this. The lease's
    * signal fires when the lease is lost (its connection went): another process may then run
@@ -84,6 +91,15 @@ export function createJobRunner({
   const log = logger.child({ component: "jobs" });
   boss.on("error", (err) => log.error({ err }, "job runner error"));
 
+  let markReady!: () => void;
+  let neverReady!: (err: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    neverReady = reject;
+  });
+  // a runner stopped before it was ready rejects its waiting senders; nobody else awaits it
+  ready.catch(() => {});
+
   const timers: NodeJS.Timeout[] = [];
   const running = new Set<Promise<void>>();
 
@@ -146,7 +162,13 @@ export function createJobRunner({
         });
       }
     },
+    markReady: () => markReady(),
+    async send(queue, data, options) {
+      await ready;
+      return boss.send(queue, data, options ?? {});
+    },
     async stop() {
+      neverReady(new Error("the job runner stopped before its queues were ready"));
       if (state === "stopped") return;
       state = "stopped";
       for (const t of timers.splice(0)) clearInterval(t);

@@ -67,5 +67,5 @@ export async function registerCatalogueJobs(
 
 /** asks for a sync now (an admin's button); null when one is already waiting */
 export function requestCatalogueSync(jobs: JobRunner): Promise<string | null> {
-  return jobs.boss.send(CATALOGUE_SYNC_QUEUE, {});
+  return jobs.send(CATALOGUE_SYNC_QUEUE, {});
 }

@@ -14,10 +14,9 @@ const QUEUES = {
  * engine when it is built, the queues exist once registerPaymentJobs has run
  */
 export function paymentJobPort(jobs: JobRunner): PaymentJobs {
-  const { boss } = jobs;
   return {
     async scheduleCheck(paymentId, afterMs) {
-      await boss.send(
+      await jobs.send(
         QUEUES.check,
         { paymentId },
         {
@@ -27,7 +26,7 @@ export function paymentJobPort(jobs: JobRunner): PaymentJobs {
       );
     },
     async checkNow(paymentId) {
-      await boss.send(QUEUES.notified, { paymentId });
+      await jobs.send(QUEUES.notified, { paymentId });
     },
   };
 }

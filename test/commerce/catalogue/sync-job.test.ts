@@ -50,6 +50,7 @@ describe(`catalogue sync job (${testDriver})`, () => {
       cron: "0 3 * * *",
       pollingIntervalSeconds: 0.5,
     });
+    jobs.markReady();
   });
   afterAll(async () => {
     await jobs.stop();
