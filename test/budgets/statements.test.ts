@@ -3,6 +3,7 @@ import { ManualClock } from "@kios/kit";
 import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KiosBot } from "../../src/bot/context.ts";
+import { createInboxDrain } from "../../src/bot/inbox/drain.ts";
 import { updateHandler } from "../../src/bot/inbox/handle.ts";
 import { createBot } from "../../src/bot/index.ts";
 import {
@@ -16,6 +17,7 @@ import {
   processSupplierReport,
   storeSupplierReport,
 } from "../../src/commerce/supplier-reports/inbox.ts";
+import { createLeases } from "../../src/jobs/lease.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
@@ -35,6 +37,11 @@ const BUDGET = {
   reportSettled: 18,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
   updateBatch: { store: 1, claim: 1, finish: 1 },
+  /**
+   * the inbox's statements for each further update of a chat a worker has in hand: the
+   * finish of one and the claim of the next ride in one statement
+   */
+  inboxPerFurtherUpdate: 1,
 } as const;
 
 /**
@@ -203,5 +210,66 @@ describe("statement budgets of updates through the bot (PostgreSQL)", () => {
       leaveFlow: await statementsOfText(user, "/cancel"),
     };
     expect(measured).toEqual(UPDATE_BUDGET);
+  });
+});
+
+describe("statement budget of a worker's inbox drain (PostgreSQL)", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase({ onStatement: count });
+  });
+  afterAll(() => database?.destroy());
+
+  /** the inbox's statements while one worker drains `n` updates of one chat, stored first */
+  async function drainOneChat(n: number, firstId: number): Promise<number> {
+    const db = database.handle.db;
+    const chat = 700 + firstId;
+    await storeUpdates(
+      db,
+      7,
+      Array.from({ length: n }, (_, i) => ({
+        update_id: firstId + i,
+        message: {
+          message_id: i,
+          date: 0,
+          chat: { id: chat, type: "private" as const, first_name: "Budi" },
+          from: { id: chat, is_bot: false, first_name: "Budi" },
+          text: "/saldo",
+        },
+      })),
+    );
+    const leases = createLeases(database.handle);
+    let handled = 0;
+    let allHandled!: () => void;
+    const done = new Promise<void>((r) => {
+      allHandled = r;
+    });
+    const drain = createInboxDrain({
+      database: database.handle,
+      leases,
+      concurrency: 8,
+      logger: createLogger({ level: "silent" }),
+      // no upkeep and no idle poll inside the measured window: only what the updates cause
+      leaseMs: 600_000,
+      idleMs: 600_000,
+      reclaimMs: 600_000,
+      handle: async () => {
+        if (++handled === n) allHandled();
+        return { kind: "handled" };
+      },
+    });
+    const { n: statements } = await statementsOf(async () => {
+      await drain.start();
+      await done;
+      await drain.stop();
+    });
+    await leases.close();
+    return statements - counted.filter((q) => !/telegram_updates/.test(q)).length;
+  }
+
+  it("each further update of a chat in hand costs one statement", async () => {
+    const four = await drainOneChat(4, 10_000);
+    const twelve = await drainOneChat(12, 20_000);
+    expect((twelve - four) / 8).toBe(BUDGET.inboxPerFurtherUpdate);
   });
 });

@@ -8,6 +8,7 @@ import {
   claimHolders,
   claimUpdates,
   extendClaims,
+  finishAndClaimUpdates,
   finishUpdates,
   freeClaimsOf,
   retryUpdate,
@@ -77,6 +78,8 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   const reclaimMs = o.reclaimMs ?? 2000;
   const wakeup = new Wakeup();
   const inFlight = new Map<string, { claim: ClaimedUpdate; task: Promise<void> }>();
+  /** updates in hand whose finish the claim loop made along with a claim */
+  const finishedByLoop = new Set<string>();
   /** the id of the lease held now: new claims are made under it */
   let worker = newWorkerId();
   let log = o.logger.child({ component: "inbox", worker });
@@ -89,29 +92,44 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   const timers: NodeJS.Timeout[] = [];
 
   // updates finishing together are marked handled in one statement: with many chats in
-  // hand, completions come in bursts (the Bot API's answers), and one write serves them all
-  let finishing: {
+  // hand, completions come in bursts (the Bot API's answers), and one write serves them all.
+  // While the claim loop runs it takes them along with its next claim (one round trip for
+  // both); otherwise (stopping, a lost lease's stragglers) they are written on their own.
+  type Finishing = {
     claim: ClaimedUpdate;
     done: (mine: boolean) => void;
     fail: (e: unknown) => void;
-  }[] = [];
+  };
+  let finishing: Finishing[] = [];
+  /** the loop claiming under `worker`, which takes that id's finishes with its claims */
+  let claiming = false;
   function finishHandled(claim: ClaimedUpdate): Promise<boolean> {
     return new Promise((done, fail) => {
       finishing.push({ claim, done, fail });
-      if (finishing.length === 1) setImmediate(flushFinished);
+      if (claiming && claim.worker === worker) wakeup.wake();
+      else setImmediate(flushFinished);
     });
   }
+  /** the finishes waiting under `id` (all ids when undefined), taken out of the queue */
+  function takeFinishing(id?: string): Finishing[] {
+    const taken = finishing.filter((b) => id === undefined || b.claim.worker === id);
+    finishing = finishing.filter((b) => !taken.includes(b));
+    return taken;
+  }
+  function settle(batch: Finishing[], keys: UpdateKey[]) {
+    const still = new Set(keys.map(keyOf));
+    for (const b of batch) b.done(still.has(keyOf(b.claim)));
+  }
   function flushFinished() {
-    const batch = finishing;
-    finishing = [];
+    // the claim loop takes its own id's; the rest go now
+    const batch = claiming ? finishing.filter((b) => b.claim.worker !== worker) : finishing;
+    if (batch.length === 0) return;
+    finishing = finishing.filter((b) => !batch.includes(b));
     // one statement per lease generation (almost always one)
     for (const id of new Set(batch.map((b) => b.claim.worker))) {
       const mine = batch.filter((b) => b.claim.worker === id);
       finishUpdates(db, { worker: id, keys: mine.map((b) => b.claim) }).then(
-        (keys) => {
-          const still = new Set(keys.map(keyOf));
-          for (const b of mine) b.done(still.has(keyOf(b.claim)));
-        },
+        (keys) => settle(mine, keys),
         (err: unknown) => {
           for (const b of mine) b.fail(err);
         },
@@ -179,7 +197,8 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       )
       .finally(() => {
         inFlight.delete(key);
-        wakeup.wake();
+        // a finish the claim loop made already claimed into this slot
+        if (!finishedByLoop.delete(key)) wakeup.wake();
       });
     inFlight.set(key, { claim: c, task });
   }
@@ -188,24 +207,42 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   async function drainLoop(lease: Lease): Promise<void> {
     const wake = () => wakeup.wake();
     lease.signal.addEventListener("abort", wake, { once: true });
+    claiming = true;
     try {
       while (!stopped && !lease.signal.aborted) {
-        const room = o.concurrency - inFlight.size;
+        const done = takeFinishing(worker);
+        // the updates finishing here free their slots for this very claim
+        const room = o.concurrency - inFlight.size + done.length;
         let claimed: ClaimedUpdate[] = [];
-        if (room > 0) {
-          try {
+        try {
+          if (done.length > 0) {
+            const out = await finishAndClaimUpdates(db, {
+              worker,
+              keys: done.map((b) => b.claim),
+              limit: Math.max(0, room),
+              leaseMs,
+            });
+            for (const b of done) finishedByLoop.add(`${b.claim.worker}/${keyOf(b.claim)}`);
+            settle(done, out.finished);
+            claimed = out.claimed;
+          } else if (room > 0) {
             claimed = await claimUpdates(db, { worker, limit: room, leaseMs });
-          } catch (err) {
-            log.error({ err }, "claiming updates failed");
-            await wakeup.wait(idleMs);
-            continue;
           }
-          for (const c of claimed) begin(c);
+        } catch (err) {
+          // the finishes are the updates' own: each retries its outcome (run())
+          for (const b of done) b.fail(err);
+          log.error({ err }, "claiming updates failed");
+          await wakeup.wait(idleMs);
+          continue;
         }
+        for (const c of claimed) begin(c);
         if (claimed.length < room || room <= 0) await wakeup.wait(idleMs);
       }
     } finally {
+      claiming = false;
       lease.signal.removeEventListener("abort", wake);
+      // finishes that came after the last claim go on their own
+      flushFinished();
     }
   }
 

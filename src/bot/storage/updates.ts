@@ -178,11 +178,61 @@ export async function claimUpdates(
   db: Executor,
   o: { worker: string; limit: number; leaseMs: number },
 ): Promise<ClaimedUpdate[]> {
-  // walks the unhandled updates oldest first and keeps each that has no older unhandled
-  // update in its chat (an index probe), so a long backlog costs a claim only the rows it
-  // looks at before it has `limit` of them
+  const result = await db.execute(sql`with ${claimingCtes(o, null)} select * from claimed`);
+  return claimedRows(rowsOf<ClaimedRow>(result), o.worker);
+}
+
+/**
+ * marks a worker's handled updates handled and claims up to `limit` more, in one statement:
+ * a worker's next claim rides on its finish. An update of a chat finished here frees that
+ * chat's next update for the same claim.
+ */
+export async function finishAndClaimUpdates(
+  db: Executor,
+  o: { worker: string; keys: readonly UpdateKey[]; limit: number; leaseMs: number },
+): Promise<{ finished: UpdateKey[]; claimed: ClaimedUpdate[] }> {
+  if (o.keys.length === 0) return { finished: [], claimed: await claimUpdates(db, o) };
   const result = await db.execute(sql`
-    with free as (
+    with finished as (
+      update telegram_updates
+      set handled_at = now(), claimed_until = null, error = null
+      where ${keysIn(o.keys)} and claimed_by = ${o.worker} and handled_at is null
+      returning bot_id, update_id
+    ),
+    ${claimingCtes(o, sql`finished`)}
+    select f.keys as finished_keys, c.*
+    from (select coalesce(jsonb_agg(jsonb_build_array(bot_id, update_id)), '[]'::jsonb) as keys
+          from finished) f
+    left join claimed c on true`);
+  const rows = rowsOf<ClaimedRow & { finished_keys: unknown }>(result);
+  const finished = (json<[unknown, unknown][]>(rows[0]?.finished_keys) ?? []).map(
+    ([botId, updateId]) => ({ botId: toNumber(botId), updateId: toNumber(updateId) }),
+  );
+  return {
+    finished,
+    claimed: claimedRows(
+      rows.filter((r) => r.update_id !== null),
+      o.worker,
+    ),
+  };
+}
+
+/**
+ * the claim's CTEs, `free` and `claimed`. It walks the unhandled updates oldest first and
+ * keeps each that has no older unhandled update in its chat (an index probe), so a long
+ * backlog costs a claim only the rows it looks at before it has `limit` of them. The rows
+ * of `finishing` (a CTE of keys marked handled by the same statement, which it cannot see
+ * yet) count as handled.
+ */
+function claimingCtes(
+  o: { worker: string; limit: number; leaseMs: number },
+  finishing: SQL | null,
+) {
+  const notFinishing = finishing
+    ? sql`and not exists (select 1 from ${finishing} f
+            where f.bot_id = e.bot_id and f.update_id = e.update_id)`
+    : sql``;
+  return sql`free as (
       select t.bot_id, t.update_id
       from telegram_updates t
       where t.handled_at is null
@@ -191,35 +241,43 @@ export async function claimUpdates(
           select 1 from telegram_updates e
           where e.chat_id = t.chat_id and e.handled_at is null
             and (e.update_id < t.update_id or (e.update_id = t.update_id and e.bot_id < t.bot_id))
+            ${notFinishing}
         )
       order by t.update_id, t.bot_id
       limit ${o.limit}
       for update of t skip locked
-    )
-    update telegram_updates u
-    set claimed_by = ${o.worker},
-        claimed_until = now() + make_interval(secs => ${o.leaseMs / 1000}),
-        attempts = u.attempts + 1
-    from free
-    where u.bot_id = free.bot_id and u.update_id = free.update_id
-      and u.handled_at is null
-      and (u.claimed_until is null or u.claimed_until < now())
-    returning u.bot_id, u.update_id, u.chat_id, u.payload, u.attempts,
-      (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
-      (select jsonb_build_object('value', s.value, 'revision', s.revision,
-          'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
-            and s.updated_at >= u.received_at, false))
-        from bot_state s
-        where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row`);
-  return rowsOf<{
-    bot_id: unknown;
-    update_id: unknown;
-    chat_id: unknown;
-    payload: unknown;
-    attempts: unknown;
-    user_row: unknown;
-    state_row: unknown;
-  }>(result)
+    ),
+    claimed as (
+      update telegram_updates u
+      set claimed_by = ${o.worker},
+          claimed_until = now() + make_interval(secs => ${o.leaseMs / 1000}),
+          attempts = u.attempts + 1
+      from free
+      where u.bot_id = free.bot_id and u.update_id = free.update_id
+        and u.handled_at is null
+        and (u.claimed_until is null or u.claimed_until < now())
+      returning u.bot_id, u.update_id, u.chat_id, u.payload, u.attempts,
+        (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
+        (select jsonb_build_object('value', s.value, 'revision', s.revision,
+            'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
+              and s.updated_at >= u.received_at, false))
+          from bot_state s
+          where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row
+    )`;
+}
+
+type ClaimedRow = {
+  bot_id: unknown;
+  update_id: unknown;
+  chat_id: unknown;
+  payload: unknown;
+  attempts: unknown;
+  user_row: unknown;
+  state_row: unknown;
+};
+
+function claimedRows(rows: ClaimedRow[], worker: string): ClaimedUpdate[] {
+  return rows
     .map((r) => {
       const botId = toNumber(r.bot_id);
       const updateId = toNumber(r.update_id);
@@ -231,13 +289,13 @@ export async function claimUpdates(
         chatId,
         update: json<Update>(r.payload)!,
         attempts: toNumber(r.attempts),
-        worker: o.worker,
+        worker,
         applied: state?.applied === true,
         preloaded: {
           chatId,
           user: userFromJson(json<Record<string, unknown>>(r.user_row)),
           state: state ? { value: state.value, revision: toNumber(state.revision) } : null,
-          claim: { botId, updateId, worker: o.worker },
+          claim: { botId, updateId, worker },
         },
       };
     })
