@@ -17,6 +17,7 @@ import {
   adoptUpdates,
   type ClaimedUpdate,
   claimUpdates,
+  finishAndClaimUpdates,
   finishUpdates,
   freeClaimsOf,
   inboxStats,
@@ -162,6 +163,40 @@ describe(`the update inbox (${testDriver})`, () => {
     const [again] = await claimUpdates(db, { worker: "w", limit: 1, leaseMs: 30_000 });
     expect(again?.update.message?.text).toBe("today");
     expect(again?.attempts).toBe(1);
+  });
+
+  it("finishes updates and claims the next ones in one go, a chat's next one included", async () => {
+    await storeUpdates(db, BOT, [
+      textUpdate(40, 901, "first"),
+      textUpdate(41, 901, "second"),
+      textUpdate(42, 902, "other chat"),
+    ]);
+    const [first, other] = await claimUpdates(db, { worker: "w", limit: 5, leaseMs: 30_000 });
+    expect([first?.updateId, other?.updateId]).toEqual([40, 42]);
+    // the chat's second update waits behind its first; the first's finish frees it at once
+    const out = await finishAndClaimUpdates(db, {
+      worker: "w",
+      keys: [first!],
+      limit: 5,
+      leaseMs: 30_000,
+    });
+    expect(out.finished).toEqual([{ botId: BOT, updateId: 40 }]);
+    expect(out.claimed.map((c) => [c.updateId, c.update.message?.text])).toEqual([[41, "second"]]);
+    // a claim that is not the worker's is not finished, and nothing is left to claim
+    const none = await finishAndClaimUpdates(db, {
+      worker: "someone else",
+      keys: [other!],
+      limit: 5,
+      leaseMs: 30_000,
+    });
+    expect(none).toEqual({ finished: [], claimed: [] });
+    const done = await finishAndClaimUpdates(db, {
+      worker: "w",
+      keys: [other!, out.claimed[0]!],
+      limit: 0,
+      leaseMs: 30_000,
+    });
+    expect(done.finished).toHaveLength(2);
   });
 
   it("a worker whose claim was taken back writes no chat state", async () => {
