@@ -1,9 +1,9 @@
 // stored supplier reports settled per second: each report is checked against the supplier's
 // /v1/status (here answering in `--status-ms`) and applied to its order, through the
-// production pg-boss worker. kios as configured (SETTLE_CONCURRENCY, default 50) against the
-// same worker settling one order at a time, interleaved; medians. Beside the rate, the
-// statements the database handle sent per settled order (its own count; pg-boss's pool, which
-// queues and fetches the jobs, apart), from the first job sent until every report is closed.
+// production report drain. kios as configured (SETTLE_CONCURRENCY, default 50) against the
+// same drain settling one order at a time, interleaved; medians. Beside the rate, the
+// statements the database handle sent per settled order (the drain's claims included), from
+// the drain's start until every report is closed.
 // run: npx tsx bench/settle.ts [--orders 600] [--status-ms 150] [--reps 3]
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
@@ -13,13 +13,10 @@ import { ManualClock } from "@kios/kit";
 import { DEFAULT_SANDBOX_CREDENTIALS, startSandbox } from "@kios/supplier-sandbox";
 import postgres from "postgres";
 import { syncCatalogue } from "../src/commerce/catalogue/sync.ts";
-import {
-  orderJobPort,
-  registerCommerceJobs,
-  supplierReportJobSender,
-} from "../src/commerce/jobs.ts";
+import { orderJobPort, registerCommerceJobs } from "../src/commerce/jobs.ts";
 import { confirmQuote } from "../src/commerce/orders/place.ts";
 import { createQuote } from "../src/commerce/orders/quotes.ts";
+import { createSupplierReportDrain } from "../src/commerce/supplier-reports/drain.ts";
 import { storeSupplierReport } from "../src/commerce/supplier-reports/inbox.ts";
 import { upsertUser } from "../src/commerce/users.ts";
 import { creditWallet } from "../src/commerce/wallet/ledger.ts";
@@ -121,10 +118,17 @@ async function settled(concurrency: number): Promise<{ perSecond: number; statem
       settleConcurrency: concurrency,
     });
     jobs.markReady();
-    const send = supplierReportJobSender(jobs);
+    const drain = createSupplierReportDrain({
+      database,
+      leases: jobs.leases,
+      orders: { ...base, supplier, jobs: orderJobPort(jobs) },
+      concurrency,
+      logger,
+    });
     const statementsBefore = database.statements;
     const started = performance.now();
-    for (const id of ids) await send(id);
+    // the reports wait stored, as a burst of callbacks leaves them: the drain takes them all
+    await drain.start();
     for (;;) {
       const [open] = await watch<{ n: number }[]>`
         select count(*)::int as n from supplier_reports where processed_at is null`;
@@ -133,6 +137,7 @@ async function settled(concurrency: number): Promise<{ perSecond: number; statem
     }
     const seconds = (performance.now() - started) / 1000;
     const statements = database.statements - statementsBefore;
+    await drain.stop();
     const { rows } = await database.executeSql(
       "select count(*)::int as n from orders where status in ('success', 'failed')",
     );

@@ -7,7 +7,6 @@ import {
   registerCommerceJobs,
   registerHousekeeping,
   registerOutboxDrain,
-  supplierReportJobSender,
 } from "../commerce/jobs.ts";
 import type { NotificationSender } from "../commerce/notifications/outbox.ts";
 import { createSendLimiter } from "../commerce/notifications/send-limiter.ts";
@@ -20,6 +19,10 @@ import { registerPaymentJobs } from "../commerce/payments/jobs.ts";
 import { createGatewayReportRoute, GATEWAY_REPORT_PATH } from "../commerce/payments/route.ts";
 import { latestBalanceCheck } from "../commerce/reconciliation/balance-check.ts";
 import { registerReconciliationJobs } from "../commerce/reconciliation/jobs.ts";
+import {
+  createSupplierReportDrain,
+  type SupplierReportDrain,
+} from "../commerce/supplier-reports/drain.ts";
 import { createSupplierReportRoute } from "../commerce/supplier-reports/route.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/client.ts";
@@ -144,6 +147,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   let bot: BotService | undefined;
   let server: RunningServer | undefined;
   let metricsServer: RunningServer | undefined;
+  let reportDrain: SupplierReportDrain | undefined;
   let stopping: Promise<void> | undefined;
   let botStarted = false;
   /** until start() returns: the jobs may still be setting up behind an app that answers */
@@ -229,7 +233,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
         secretKey: supplier.reportSecret,
         clock,
         logger,
-        onStored: supplierReportJobSender(jobs),
         onReceived: (result) => metrics.supplierReports.inc({ result }),
       });
       const http = createServer({
@@ -314,6 +317,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
       return { catalogueJobs };
     });
     jobs.markReady();
+    if (runsJobs) {
+      // stored supplier reports: woken by their INSERT, acted on side by side
+      reportDrain = createSupplierReportDrain({
+        database,
+        leases: jobs.leases,
+        orders: engine,
+        concurrency: config.settleConcurrency ?? 50,
+        logger,
+        onResult: (result) => metrics.supplierReportsActed.inc({ result }),
+      });
+      await reportDrain.start();
+    }
 
     // what makes it sell: a first catalogue (the bot says it is loading until then) and the
     // orders a crash left open (a start returns once they are done)
@@ -370,6 +385,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     stop() {
       stopping ??= (async () => {
         await bot?.stop();
+        await reportDrain?.stop();
         await server?.close();
         await metricsServer?.close();
         await jobs.stop();

@@ -13,17 +13,11 @@ import { hasDueNotifications } from "./notifications/outbox.ts";
 import type { OrderEngine, OrderJobs } from "./orders/engine.ts";
 import { pruneQuotes } from "./orders/prune.ts";
 import { resolveOrder, sweepOpenOrders } from "./orders/resolve.ts";
-import {
-  processSupplierReport,
-  supplierReportRefs,
-  unprocessedSupplierReports,
-} from "./supplier-reports/inbox.ts";
 import { expireDeposits } from "./wallet/deposits.ts";
 
 const COMMERCE_QUEUES = {
   orderCheck: "order-check",
   orderSweep: "order-sweep",
-  supplierReport: "supplier-report",
   notify: "notify",
   depositExpire: "deposit-expire",
   housekeeping: "housekeeping",
@@ -43,7 +37,6 @@ const QUEUE_SETTINGS = {
   // up to 100 orders one after another; a dead one is taken back by its lease, and the
   // next minute's sweep starts anyway
   orderSweep: { policy: "singleton", expireInSeconds: 15 * 60, retryLimit: 0 },
-  supplierReport: { policy: "standard", expireInSeconds: 120, retryLimit: 5, retryDelay: 2 },
   // stately: one waiting kick is enough, and one drain at a time across processes keeps the
   // bot under Telegram's global limit. A drain is bounded (budget plus one send).
   notify: {
@@ -54,9 +47,6 @@ const QUEUE_SETTINGS = {
   depositExpire: { policy: "singleton", expireInSeconds: 5 * 60, retryLimit: 0 },
   housekeeping: { policy: "singleton", expireInSeconds: 30 * 60, retryLimit: 0 },
 } satisfies Record<keyof typeof COMMERCE_QUEUES, QueueSettings>;
-
-/** stored reports younger than this and not processed are queued again when a worker starts */
-const REPORT_REQUEUE_WINDOW_MS = 7 * 86_400_000;
 
 /** how often a worker looks in the outbox for work nobody kicked (retries, recovered claims) */
 const NOTIFY_TICK_MS = 3_000;
@@ -93,7 +83,8 @@ export interface CommerceJobsDeps {
 
 /**
  * the commerce core's background work on pg-boss: status checks of open orders (a job per
- * order plus a sweeper each minute), stored supplier reports and deposit expiry. Creates
+ * order plus a sweeper each minute) and deposit expiry (stored supplier reports have a drain
+ * of their own: supplier-reports/drain.ts). Creates
  * the queues, and in a process that works them, their workers.
  */
 export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<void> {
@@ -104,7 +95,6 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<void> {
   const s = QUEUE_SETTINGS;
   await ensureQueue(boss, q.orderCheck, s.orderCheck);
   await ensureQueue(boss, q.orderSweep, s.orderSweep);
-  await ensureQueue(boss, q.supplierReport, s.supplierReport);
   await ensureQueue(boss, q.notify, s.notify);
   // the cron catches anything a lost kick left behind (workers also look every few seconds)
   await boss.schedule(q.notify, "* * * * *");
@@ -135,52 +125,12 @@ export async function registerCommerceJobs(d: CommerceJobsDeps): Promise<void> {
   await jobs.work(q.orderSweep, {}, async () => {
     await sweepOpenOrders(deps);
   });
-  await jobs.work<{ reportId: number }>(
-    q.supplierReport,
-    { batchSize: settle, pollingIntervalSeconds: 0.5 },
-    async (batch) => {
-      // different orders side by side, each order's reports in turn (their checks would
-      // take turns on the order's lock anyway)
-      const refs = await supplierReportRefs(
-        deps.db,
-        batch.map((job) => job.data.reportId),
-      );
-      const byRef = new Map<string, number[]>();
-      for (const job of batch) {
-        const ref = refs.get(job.data.reportId) ?? `report:${job.data.reportId}`;
-        byRef.set(ref, [...(byRef.get(ref) ?? []), job.data.reportId]);
-      }
-      const results = await Promise.allSettled(
-        [...byRef.values()].map(async (ids) => {
-          for (const id of ids) await processSupplierReport(deps, id);
-        }),
-      );
-      // a failure fails the batch: pg-boss tries it again, and reports already processed
-      // are not acted on twice
-      const failed = results.find((r) => r.status === "rejected");
-      if (failed) throw failed.reason;
-    },
-  );
-  // reports stored but never processed are queued again: their job was lost, or was queued
-  // under the queue's old name ("supplier-callback", before the rename) that nothing works
-  // any more. Processing is idempotent, so a report queued twice is acted on once.
-  const since = new Date(deps.clock.now() - REPORT_REQUEUE_WINDOW_MS);
-  for (const reportId of await unprocessedSupplierReports(deps.db, since)) {
-    await boss.send(q.supplierReport, { reportId });
-  }
   await boss.schedule(q.depositExpire, "*/5 * * * *");
   await jobs.work(q.depositExpire, {}, async () => {
     const expired = await expireDeposits(deps.db, deps.clock);
     if (expired.length > 0) await orderJobs.kickNotifications();
   });
   log.debug("commerce jobs registered");
-}
-
-/** queues the processing of a stored supplier report */
-export function supplierReportJobSender(jobs: JobRunner) {
-  return async (reportId: number) => {
-    await jobs.send(COMMERCE_QUEUES.supplierReport, { reportId });
-  };
 }
 
 /**

@@ -608,8 +608,19 @@ export const supplierReports = pgTable(
     receivedAt: tstz("received_at").notNull().defaultNow(),
     processedAt: tstz("processed_at"),
     outcome: text("outcome"),
+    /** the report drain's worker (lease generation) acting on it, until claimed_until */
+    claimedBy: text("claimed_by"),
+    claimedUntil: tstz("claimed_until"),
+    /** claims made so far, this one included */
+    attempts: integer("attempts").notNull().default(0),
+    /** the last attempt's error, while it waits to be tried again */
+    error: text("error"),
   },
-  (t) => [index("supplier_reports_ref").on(t.refId)],
+  (t) => [
+    index("supplier_reports_ref").on(t.refId),
+    // the drain walks what is left to act on, oldest first
+    index("supplier_reports_open").on(t.id).where(sql`${t.processedAt} is null`),
+  ],
 );
 
 /** messages owed to chats (outbox): one row per business key, delivered once */

@@ -4,6 +4,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** supplier reports (the supplier's callbacks) by what became of them */
   readonly supplierReports: Counter<"result">;
+  /** stored supplier reports acted on by the report drain, by what became of them */
+  readonly supplierReportsActed: Counter<"result">;
   /** notification sends by result */
   readonly notifications: Counter<"result">;
   /** Telegram updates taken from the inbox, by what became of them */
@@ -36,6 +38,12 @@ export function createMetrics(): Metrics {
   const supplierReports = new Counter({
     name: "kios_supplier_reports_total",
     help: "Supplier reports received, by result (accepted, duplicate, unauthorized, malformed).",
+    labelNames: ["result"],
+    registers: [registry],
+  });
+  const supplierReportsActed = new Counter({
+    name: "kios_supplier_reports_acted_total",
+    help: "Stored supplier reports acted on by the report drain, by result (settled, retried, abandoned).",
     labelNames: ["result"],
     registers: [registry],
   });
@@ -74,6 +82,7 @@ export function createMetrics(): Metrics {
   return {
     registry,
     supplierReports,
+    supplierReportsActed,
     notifications,
     updates,
     orderLatency,

@@ -1,7 +1,7 @@
 // one kios process for test/jobs/crash.test.ts: the whole app (createApp) with a chat front
 // end whose sends hang (KIOS_CHILD=hang) or are reported (KIOS_CHILD=record). It speaks JSON
 // lines on stdout. The hanging one places two orders and queues a notification, then says
-// when it holds a notify, an order-check and a supplier-report job, to be killed.
+// when it holds a notify and an order-check job and a supplier report's claim, to be killed.
 import { createApp } from "../../src/app/create-app.ts";
 import { enqueueNotification } from "../../src/commerce/notifications/outbox.ts";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
@@ -72,6 +72,12 @@ if (mode === "hang") {
   for (;;) {
     const { rows } = await sql("select distinct name from pgboss.job where state = 'active'");
     const active = rows.map((r) => String(r.name));
+    // a supplier report is held by the report drain's claim, not by a job
+    const report = await sql(
+      `select count(*)::int as n from supplier_reports
+       where processed_at is null and claimed_by is not null and claimed_until > now()`,
+    );
+    if (Number(report.rows[0]?.n) > 0) active.push("supplier-report");
     if (["notify", "order-check", "supplier-report"].every((q) => active.includes(q))) {
       say({ event: "holding", active });
     }

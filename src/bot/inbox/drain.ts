@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { DatabaseHandle } from "../../db/client.ts";
 import type { Lease, Leases } from "../../jobs/lease.ts";
+import { Wakeup } from "../../jobs/wakeup.ts";
 import type { Logger } from "../../logger.ts";
 import {
   type ClaimedUpdate,
@@ -14,7 +15,6 @@ import {
   retryUpdate,
   type UpdateKey,
 } from "../storage/updates.ts";
-import { Wakeup } from "./wakeup.ts";
 
 // a worker's loop over the update inbox: claim the head update of as many chats as it has
 // room for, handle them side by side, mark each handled, claim again. Its claims carry its

@@ -1,7 +1,8 @@
 import { sha256Hex } from "@kios/kit";
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { supplierReports } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { getOrderByRef } from "../orders/queries.ts";
 import { resolveOrder } from "../orders/resolve.ts";
@@ -25,17 +26,130 @@ export async function storeSupplierReport(
   return { id: existing!.id, duplicate: true };
 }
 
+/** a stored report claimed to be acted on */
+export interface ClaimedSupplierReport {
+  id: number;
+  refId: string;
+  /** this claim included */
+  attempts: number;
+}
+
+/**
+ * claims up to `limit` stored reports not acted on yet for `worker`, oldest first; rows
+ * another worker holds (or has locked this instant) are skipped, never waited for
+ */
+export async function claimSupplierReports(
+  exec: Executor,
+  o: { worker: string; limit: number; leaseMs: number },
+): Promise<ClaimedSupplierReport[]> {
+  const result = await exec.execute(sql`
+    with free as (
+      select id from supplier_reports
+      where processed_at is null and (claimed_until is null or claimed_until < now())
+      order by id
+      limit ${o.limit}
+      for update skip locked
+    )
+    update supplier_reports r
+    set claimed_by = ${o.worker},
+        claimed_until = now() + make_interval(secs => ${o.leaseMs / 1000}),
+        attempts = r.attempts + 1
+    from free
+    where r.id = free.id
+    returning r.id, r.ref_id, r.attempts`);
+  return rowsOf<{ id: unknown; ref_id: unknown; attempts: unknown }>(result)
+    .map((r) => ({ id: toNumber(r.id), refId: String(r.ref_id), attempts: toNumber(r.attempts) }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** gives a claimed report back, to be tried again after `delayMs` by any worker */
+export async function retrySupplierReport(
+  exec: Executor,
+  o: { worker: string; id: number; delayMs: number; error: string },
+): Promise<void> {
+  await exec
+    .update(supplierReports)
+    .set({
+      claimedBy: null,
+      claimedUntil: sql`now() + make_interval(secs => ${o.delayMs / 1000})`,
+      error: o.error,
+    })
+    .where(
+      and(
+        eq(supplierReports.id, o.id),
+        eq(supplierReports.claimedBy, o.worker),
+        isNull(supplierReports.processedAt),
+      ),
+    );
+}
+
+/** renews the claims of reports still being acted on */
+export async function extendSupplierReportClaims(
+  exec: Executor,
+  o: { worker: string; ids: readonly number[]; leaseMs: number },
+): Promise<void> {
+  if (o.ids.length === 0) return;
+  await exec
+    .update(supplierReports)
+    .set({ claimedUntil: sql`now() + make_interval(secs => ${o.leaseMs / 1000})` })
+    .where(
+      and(
+        inArray(supplierReports.id, [...o.ids]),
+        eq(supplierReports.claimedBy, o.worker),
+        isNull(supplierReports.processedAt),
+      ),
+    );
+}
+
+/** the workers that hold live claims on reports now */
+export async function supplierReportClaimHolders(exec: Executor): Promise<string[]> {
+  const rows = await exec
+    .selectDistinct({ worker: supplierReports.claimedBy })
+    .from(supplierReports)
+    .where(
+      sql`${supplierReports.processedAt} is null and ${supplierReports.claimedBy} is not null
+          and ${supplierReports.claimedUntil} > now()`,
+    );
+  return rows.flatMap((r) => (r.worker === null ? [] : [r.worker]));
+}
+
+/** frees the claims of workers that are gone, so their reports are acted on at once */
+export async function freeSupplierReportClaimsOf(
+  exec: Executor,
+  workers: readonly string[],
+): Promise<number> {
+  if (workers.length === 0) return 0;
+  const rows = await exec
+    .update(supplierReports)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(
+      and(inArray(supplierReports.claimedBy, [...workers]), isNull(supplierReports.processedAt)),
+    )
+    .returning({ id: supplierReports.id });
+  return rows.length;
+}
+
 /**
  * acts on a stored supplier report (design rule 6: evidence, not truth): the order it names is
- * checked with the supplier's /v1/status before anything moves.
+ * checked with the supplier's /v1/status before anything moves. Acting twice on one report
+ * moves nothing twice: the order's settlement is once, whoever asks.
  */
-export async function processSupplierReport(deps: OrderEngine, reportId: number): Promise<string> {
-  const [report] = await deps.db
-    .select()
-    .from(supplierReports)
-    .where(eq(supplierReports.id, reportId));
-  if (!report || report.processedAt) return report?.outcome ?? "missing";
-  const order = await getOrderByRef(deps.db, report.refId);
+export async function processSupplierReport(
+  deps: OrderEngine,
+  reportId: number,
+  claimed?: { refId: string },
+): Promise<string> {
+  let refId = claimed?.refId;
+  if (!refId) {
+    // not claimed by a drain (a test, the CLI): read it, and leave one acted on alone
+    const [report] = await deps.db
+      .select()
+      .from(supplierReports)
+      .where(eq(supplierReports.id, reportId));
+    if (!report || report.processedAt) return report?.outcome ?? "missing";
+    refId = report.refId;
+  }
+  const order = await getOrderByRef(deps.db, refId);
   let outcome: string;
   if (!order) {
     outcome = "unknown_ref_id";
@@ -43,32 +157,18 @@ export async function processSupplierReport(deps: OrderEngine, reportId: number)
     const after = await resolveOrder(deps, order.id, { checkSettled: true });
     outcome = after ? `order ${after.status}` : "order missing";
   }
-  await deps.db
-    .update(supplierReports)
-    .set({ processedAt: sql`now()`, outcome })
-    .where(eq(supplierReports.id, reportId));
+  await closeSupplierReport(deps.db, reportId, outcome);
   return outcome;
 }
 
-/** the ref_id each of these reports names */
-export async function supplierReportRefs(
+/** marks a report acted on, with what came of it */
+export async function closeSupplierReport(
   exec: Executor,
-  ids: readonly number[],
-): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await exec
-    .select({ id: supplierReports.id, refId: supplierReports.refId })
-    .from(supplierReports)
-    .where(inArray(supplierReports.id, [...ids]));
-  return new Map(rows.map((r) => [r.id, r.refId]));
-}
-
-/** ids of reports received since `since` and not processed yet, oldest first */
-export async function unprocessedSupplierReports(exec: Executor, since: Date): Promise<number[]> {
-  const rows = await exec
-    .select({ id: supplierReports.id })
-    .from(supplierReports)
-    .where(and(isNull(supplierReports.processedAt), gt(supplierReports.receivedAt, since)))
-    .orderBy(supplierReports.id);
-  return rows.map((r) => r.id);
+  reportId: number,
+  outcome: string,
+): Promise<void> {
+  await exec
+    .update(supplierReports)
+    .set({ processedAt: sql`now()`, outcome, claimedUntil: null, error: null })
+    .where(and(eq(supplierReports.id, reportId), isNull(supplierReports.processedAt)));
 }

@@ -17,14 +17,17 @@ export interface SupplierReportRouteDeps {
   secretKey: string;
   clock: Clock;
   logger: Logger;
-  /** a new report is stored: process it (a job) */
-  onStored(reportId: number): Promise<void>;
+  /**
+   * a new report is stored. Nothing needs to be asked for: the INSERT wakes the report
+   * drains by itself (LISTEN kios_supplier_reports)
+   */
+  onStored?(reportId: number): Promise<void>;
   onReceived?(result: "accepted" | "duplicate" | "unauthorized" | "malformed"): void;
 }
 
 /**
  * POST /supplier/callback, where the supplier sends its reports: verify the signature on the
- * raw body (constant time, 5-minute tolerance), store it once, answer at once; the work happens in a job.
+ * raw body (constant time, 5-minute tolerance), store it once, answer at once; a report drain acts on it (drain.ts).
  */
 export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<AppEnv> {
   const log = deps.logger.child({ component: "supplier-reports" });
@@ -67,7 +70,7 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
           { refId: parsed.transaction.refId, status: parsed.transaction.status },
           "supplier report",
         );
-        await deps.onStored(id);
+        await deps.onStored?.(id);
       }
       return c.json({ ok: true, duplicate });
     },
