@@ -61,6 +61,22 @@ module.exports = {
       to: { path: "^src/bot/" },
     },
     {
+      name: "h2h-imports-bot",
+      comment:
+        "the H2H API is a client of the commerce core like the chat and the Mini App: it knows nothing of Telegram",
+      severity: "error",
+      from: { path: "^src/h2h/" },
+      to: { path: "^src/bot/" },
+    },
+    {
+      name: "core-imports-h2h-api",
+      comment:
+        "the H2H API's HTTP side (src/h2h/) sits on the core; the core's H2H part (src/commerce/h2h/) never reaches up into it",
+      severity: "error",
+      from: { path: "^src/(commerce|supplier|gateway|db|jobs)/" },
+      to: { path: "^src/h2h/" },
+    },
+    {
       name: "simulator-imported-statically",
       comment:
         "a shop selling for real loads no simulator: src/ imports the sandboxes and the Bot API server only with import(), when it runs them",

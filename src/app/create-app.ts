@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
 import { syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
+import { createSecretBox } from "../commerce/h2h/cipher.ts";
 import {
   registerCommerceJobs,
   registerHousekeeping,
@@ -23,6 +24,8 @@ import { registerReconciliationJobs } from "../commerce/reconciliation/jobs.ts";
 import { createSupplierReportRoute } from "../commerce/supplier-reports/route.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/client.ts";
+import { createRateLimiter } from "../h2h/rate-limit.ts";
+import { createH2hRoutes } from "../h2h/routes.ts";
 import type { Leases } from "../jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
@@ -283,6 +286,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
             : []),
           ...(bot?.routes ?? []),
           ...(bot?.miniApp ? [createMiniAppRoutes({ ...bot.miniApp, orders: engine })] : []),
+          // kios as a supplier for its resellers (docs/h2h.md)
+          ...(config.h2h
+            ? [
+                createH2hRoutes({
+                  orders: engine,
+                  box: createSecretBox(config.h2h.encryptionKey),
+                  clock,
+                  logger,
+                  limiter: createRateLimiter(),
+                }),
+              ]
+            : []),
         ],
       });
       gate?.open(http);

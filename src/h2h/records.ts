@@ -1,0 +1,145 @@
+import type { Order, Quote } from "../commerce/orders/types.ts";
+import type { BillDetails } from "../supplier/types.ts";
+import { declined, ok, type Reply } from "./envelope.ts";
+
+// kios's orders as the protocol's records (docs/supplier.md#replies): the reseller's own
+// ref_id, their price, the state mapped to the wire's words. What the reseller is told is
+// built from the stored order alone, so an answer, a status and a callback agree.
+
+const WIB_OFFSET_MS = 7 * 60 * 60 * 1000;
+
+/** "YYYY-MM-DD HH:MM:SS" in WIB, as the protocol's times are */
+function formatWib(ms: number): string {
+  return new Date(ms + WIB_OFFSET_MS).toISOString().slice(0, 19).replace("T", " ");
+}
+
+type WireStatus = "pending" | "success" | "failed";
+
+/** created, submitted, unknown and pending are all "still being processed" to a reseller */
+function wireStatusOf(order: Order): WireStatus {
+  if (order.status === "success") return "success";
+  if (order.status === "failed") return "failed";
+  return "pending";
+}
+
+const CAPITALISED = { pending: "Pending", success: "Success", failed: "Failed" } as const;
+
+/** the bill's desc as the wire spells it (snake_case, amounts as strings) */
+function wireDesc(d: BillDetails | null | undefined): Record<string, unknown> | undefined {
+  if (!d) return undefined;
+  const text = (n: number | undefined) => (n === undefined ? undefined : String(n));
+  return {
+    lembar_tagihan: d.lembarTagihan,
+    jumlah_peserta: d.jumlahPeserta,
+    alamat: d.alamat,
+    tarif: d.tarif,
+    daya: d.daya,
+    jatuh_tempo: d.jatuhTempo,
+    item_name: d.itemName,
+    no_rangka: d.noRangka,
+    no_pol: d.noPol,
+    tenor: d.tenor,
+    detail: d.detail.map((p) => ({
+      periode: p.periode,
+      nilai_tagihan: text(p.nilaiTagihan),
+      admin: text(p.admin),
+      denda: text(p.denda),
+      meter_awal: p.meterAwal,
+      meter_akhir: p.meterAkhir,
+      biaya_lain: text(p.biayaLain),
+    })),
+  };
+}
+
+export interface BillOfOrder {
+  customerName: string;
+  tagihan: number;
+  details: BillDetails | null;
+}
+
+/** an order result or a bill payment result, under the reseller's ref_id */
+function wireRecord(
+  order: Order,
+  refId: string,
+  bill: BillOfOrder | undefined,
+): Record<string, unknown> {
+  const status = wireStatusOf(order);
+  const sn = status === "success" ? order.sn : null;
+  const createdAt = formatWib(order.createdAt.getTime());
+  if (order.kind !== "bill") {
+    return {
+      ref_id: refId,
+      status: CAPITALISED[status],
+      customer_no: order.destination,
+      code: order.productCode,
+      name: order.productName,
+      price: order.price,
+      sn,
+      created_at: createdAt,
+    };
+  }
+  const tagihan = bill?.tagihan ?? order.price;
+  return {
+    ref_id: refId,
+    status,
+    customer_no: order.destination,
+    customer_name: bill?.customerName ?? "",
+    code: order.productCode,
+    tagihan,
+    admin: order.price - tagihan,
+    total: order.price,
+    sn,
+    ...(status === "pending" ? {} : { desc: wireDesc(bill?.details) }),
+    created_at: createdAt,
+  };
+}
+
+const MESSAGES = {
+  order: {
+    pending: "order is being processed",
+    success: "order succeeded",
+    failed: "order failed; the balance was refunded",
+  },
+  bill: {
+    pending: "bill payment is being processed",
+    success: "bill paid",
+    failed: "bill payment failed; the balance was refunded",
+  },
+} as const;
+
+/** the reply carrying a transaction; a failed bill payment's own answer has data null */
+export function transactionReply(
+  order: Order,
+  refId: string,
+  bill: BillOfOrder | undefined,
+  via: "submit" | "status",
+): Reply {
+  const kind = order.kind === "bill" ? "bill" : "order";
+  const status = wireStatusOf(order);
+  const code = `${kind === "order" ? "ORDER" : "BILL_PAYMENT"}_${status.toUpperCase()}`;
+  const message = MESSAGES[kind][status];
+  if (status === "failed") {
+    return declined(
+      code,
+      message,
+      kind === "bill" && via === "submit" ? null : wireRecord(order, refId, bill),
+    );
+  }
+  return ok(code, message, wireRecord(order, refId, bill));
+}
+
+/** INQUIRY_SUCCESS: the bill at the reseller's price */
+export function inquiryReply(quote: Quote, refId: string): Reply {
+  const bill = quote.bill!;
+  return ok("INQUIRY_SUCCESS", "bill found", {
+    ref_id: refId,
+    customer_no: quote.destination,
+    customer_name: bill.customerName,
+    code: quote.productCode,
+    tagihan: bill.tagihan,
+    admin: bill.admin,
+    total: quote.price,
+    desc: wireDesc(bill.details),
+    expires_at: formatWib(quote.expiresAt.getTime()),
+  });
+}
