@@ -16,6 +16,7 @@ CREATE TABLE "h2h_callbacks" (
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"claimed_by" text,
 	"claimed_until" timestamp with time zone,
 	"last_error" text,
 	"last_attempt_at" timestamp with time zone,
@@ -52,6 +53,7 @@ CREATE TABLE "h2h_orders" (
 	"product_code" text NOT NULL,
 	"customer_no" text NOT NULL,
 	"quote_id" text NOT NULL,
+	"final_queued_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "h2h_orders_quote_id_unique" UNIQUE("quote_id"),
 	CONSTRAINT "h2h_orders_kind_known" CHECK ("h2h_orders"."kind" in ('order', 'bill'))
@@ -65,4 +67,5 @@ ALTER TABLE "h2h_orders" ADD CONSTRAINT "h2h_orders_key_id_h2h_keys_id_fk" FOREI
 ALTER TABLE "h2h_orders" ADD CONSTRAINT "h2h_orders_quote_id_quotes_id_fk" FOREIGN KEY ("quote_id") REFERENCES "public"."quotes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "h2h_callback_attempts_user" ON "h2h_callback_attempts" USING btree ("user_id","at");--> statement-breakpoint
 CREATE INDEX "h2h_callbacks_due" ON "h2h_callbacks" USING btree ("next_attempt_at") WHERE "h2h_callbacks"."status" = 'pending';--> statement-breakpoint
-CREATE UNIQUE INDEX "h2h_orders_user_ref" ON "h2h_orders" USING btree ("user_id","ref_id");
+CREATE UNIQUE INDEX "h2h_orders_user_ref" ON "h2h_orders" USING btree ("user_id","ref_id");--> statement-breakpoint
+CREATE INDEX "h2h_orders_unqueued" ON "h2h_orders" USING btree ("id") WHERE "h2h_orders"."final_queued_at" is null;

@@ -4,6 +4,7 @@ import type { BotPayments } from "../bot/deps.ts";
 import { syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
 import { createSecretBox } from "../commerce/h2h/cipher.ts";
+import { registerH2hCallbacks } from "../commerce/h2h/jobs.ts";
 import {
   registerCommerceJobs,
   registerHousekeeping,
@@ -237,6 +238,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
         leases: jobs.leases,
         metrics,
       });
+      if (runsJobs && config.h2h) {
+        registerH2hCallbacks(jobs, {
+          db: database.db,
+          box: createSecretBox(config.h2h.encryptionKey),
+          clock,
+          logger,
+          // plain http to this machine only where simulators stand (tests, the playground)
+          policy: { allowLoopbackHttp: !config.supplier },
+        });
+      }
       if (runsJobs) {
         await registerReconciliationJobs(jobs, { orders: engine });
         await registerHousekeeping(jobs, {

@@ -772,10 +772,13 @@ export const h2hOrders = pgTable(
       .notNull()
       .unique()
       .references(() => quotes.id),
+    /** its final callback was queued (h2h_callbacks): the sweep that queues them skips it */
+    finalQueuedAt: tstz("final_queued_at"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("h2h_orders_user_ref").on(t.userId, t.refId),
+    index("h2h_orders_unqueued").on(t.id).where(sql`${t.finalQueuedAt} is null`),
     check("h2h_orders_kind_known", sql`${t.kind} in ('order', 'bill')`),
   ],
 );
@@ -799,6 +802,8 @@ export const h2hCallbacks = pgTable(
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: tstz("next_attempt_at").notNull().defaultNow(),
+    /** the sender delivering it now, and until when (design rule 18) */
+    claimedBy: text("claimed_by"),
     claimedUntil: tstz("claimed_until"),
     lastError: text("last_error"),
     lastAttemptAt: tstz("last_attempt_at"),

@@ -8,10 +8,10 @@ import {
   type H2hRefusal,
   h2hInquiry,
   h2hPayBill,
-  inquiryOf,
   placeH2hOrder,
 } from "../commerce/h2h/orders.ts";
 import { productsForReseller, resellerBalance } from "../commerce/h2h/products.ts";
+import { billOfOrder } from "../commerce/h2h/records.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { Order } from "../commerce/orders/types.ts";
 import type { Logger } from "../logger.ts";
@@ -28,7 +28,7 @@ import {
   statusParams,
 } from "./params.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { type BillOfOrder, inquiryReply, transactionReply } from "./records.ts";
+import { inquiryReply, transactionReply } from "./replies.ts";
 
 // kios as a supplier: POST /h2h/v1/balance, /products, /order, /status, speaking exactly
 // the signature interface of docs/supplier.md (the protocol kios itself buys with), so
@@ -72,17 +72,7 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
   const log = deps.logger.child({ component: "h2h" });
   const db = deps.orders.db;
 
-  async function billOf(order: Order): Promise<BillOfOrder | undefined> {
-    if (order.kind !== "bill") return undefined;
-    const inquiry = await inquiryOf(db, order);
-    return inquiry
-      ? {
-          customerName: inquiry.customerName,
-          tagihan: inquiry.tagihan,
-          details: inquiry.details as BillOfOrder["details"],
-        }
-      : undefined;
-  }
+  const billOf = (order: Order) => billOfOrder(db, order);
 
   const handlers: Record<string, Handler> = {
     async balance(caller) {

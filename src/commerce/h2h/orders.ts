@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { h2hOrders, inquiries, orders, products } from "../../db/schema.ts";
+import { h2hOrders, orders, products } from "../../db/schema.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { confirmQuote } from "../orders/place.ts";
 import { createBillQuote, createQuote, loadQuote } from "../orders/quotes.ts";
@@ -367,11 +367,4 @@ export async function h2hPayBill(
 
 function sameCustomer(stored: string, given: string): boolean {
   return stored === given.trim() || stored === given.replace(/\D/g, "");
-}
-
-/** the bill an H2H payment paid: its inquiry's amounts, for the bill payment result */
-export async function inquiryOf(db: Executor, order: Order) {
-  if (order.inquiryId === null) return undefined;
-  const [row] = await db.select().from(inquiries).where(eq(inquiries.id, order.inquiryId));
-  return row;
 }

@@ -1,6 +1,8 @@
-import type { Order, Quote } from "../commerce/orders/types.ts";
-import type { BillDetails } from "../supplier/types.ts";
-import { declined, ok, type Reply } from "./envelope.ts";
+import { eq } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { inquiries } from "../../db/schema.ts";
+import type { BillDetails } from "../../supplier/types.ts";
+import type { Order } from "../orders/types.ts";
 
 // kios's orders as the protocol's records (docs/supplier.md#replies): the reseller's own
 // ref_id, their price, the state mapped to the wire's words. What the reseller is told is
@@ -9,14 +11,14 @@ import { declined, ok, type Reply } from "./envelope.ts";
 const WIB_OFFSET_MS = 7 * 60 * 60 * 1000;
 
 /** "YYYY-MM-DD HH:MM:SS" in WIB, as the protocol's times are */
-function formatWib(ms: number): string {
+export function formatWib(ms: number): string {
   return new Date(ms + WIB_OFFSET_MS).toISOString().slice(0, 19).replace("T", " ");
 }
 
 type WireStatus = "pending" | "success" | "failed";
 
 /** created, submitted, unknown and pending are all "still being processed" to a reseller */
-function wireStatusOf(order: Order): WireStatus {
+export function wireStatusOf(order: Order): WireStatus {
   if (order.status === "success") return "success";
   if (order.status === "failed") return "failed";
   return "pending";
@@ -25,7 +27,7 @@ function wireStatusOf(order: Order): WireStatus {
 const CAPITALISED = { pending: "Pending", success: "Success", failed: "Failed" } as const;
 
 /** the bill's desc as the wire spells it (snake_case, amounts as strings) */
-function wireDesc(d: BillDetails | null | undefined): Record<string, unknown> | undefined {
+export function wireDesc(d: BillDetails | null | undefined): Record<string, unknown> | undefined {
   if (!d) return undefined;
   const text = (n: number | undefined) => (n === undefined ? undefined : String(n));
   return {
@@ -58,7 +60,7 @@ export interface BillOfOrder {
 }
 
 /** an order result or a bill payment result, under the reseller's ref_id */
-function wireRecord(
+export function wireRecord(
   order: Order,
   refId: string,
   bill: BillOfOrder | undefined,
@@ -94,52 +96,15 @@ function wireRecord(
   };
 }
 
-const MESSAGES = {
-  order: {
-    pending: "order is being processed",
-    success: "order succeeded",
-    failed: "order failed; the balance was refunded",
-  },
-  bill: {
-    pending: "bill payment is being processed",
-    success: "bill paid",
-    failed: "bill payment failed; the balance was refunded",
-  },
-} as const;
-
-/** the reply carrying a transaction; a failed bill payment's own answer has data null */
-export function transactionReply(
-  order: Order,
-  refId: string,
-  bill: BillOfOrder | undefined,
-  via: "submit" | "status",
-): Reply {
-  const kind = order.kind === "bill" ? "bill" : "order";
-  const status = wireStatusOf(order);
-  const code = `${kind === "order" ? "ORDER" : "BILL_PAYMENT"}_${status.toUpperCase()}`;
-  const message = MESSAGES[kind][status];
-  if (status === "failed") {
-    return declined(
-      code,
-      message,
-      kind === "bill" && via === "submit" ? null : wireRecord(order, refId, bill),
-    );
-  }
-  return ok(code, message, wireRecord(order, refId, bill));
-}
-
-/** INQUIRY_SUCCESS: the bill at the reseller's price */
-export function inquiryReply(quote: Quote, refId: string): Reply {
-  const bill = quote.bill!;
-  return ok("INQUIRY_SUCCESS", "bill found", {
-    ref_id: refId,
-    customer_no: quote.destination,
-    customer_name: bill.customerName,
-    code: quote.productCode,
-    tagihan: bill.tagihan,
-    admin: bill.admin,
-    total: quote.price,
-    desc: wireDesc(bill.details),
-    expires_at: formatWib(quote.expiresAt.getTime()),
-  });
+/** the bill an H2H payment paid (its inquiry), for the bill payment result */
+export async function billOfOrder(db: Executor, order: Order): Promise<BillOfOrder | undefined> {
+  if (order.kind !== "bill" || order.inquiryId === null) return undefined;
+  const [row] = await db.select().from(inquiries).where(eq(inquiries.id, order.inquiryId));
+  return row
+    ? {
+        customerName: row.customerName,
+        tagihan: row.tagihan,
+        details: row.details as BillDetails | null,
+      }
+    : undefined;
 }
