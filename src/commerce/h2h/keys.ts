@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { h2hKeys } from "../../db/schema.ts";
+import { h2hKeys, users } from "../../db/schema.ts";
 import { findUser } from "../users.ts";
 import type { SecretBox } from "./cipher.ts";
 
@@ -26,7 +26,7 @@ export interface OpenKey {
   secretKey: string;
 }
 
-export type KeyRefusal = "unknown_user" | "has_key" | "no_key";
+export type KeyRefusal = "has_key" | "no_key";
 
 const ALPHANUM = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -40,13 +40,17 @@ function newApiId(): string {
 const newApiKey = () => randomBytes(24).toString("base64url");
 const newSecretKey = () => randomBytes(32).toString("hex");
 
-/** a first key for a user kios knows; refused when they have one (rotate it instead) */
+/**
+ * a first key for a user (recorded if kios has not seen them yet, as an admin's /tier does);
+ * refused when they have one (rotate it instead)
+ */
 export async function createKey(
   db: Executor,
   box: SecretBox,
   userId: number,
 ): Promise<{ ok: true; key: IssuedKey } | { ok: false; reason: KeyRefusal }> {
-  if (!(await findUser(db, userId))) return { ok: false, reason: "unknown_user" };
+  if (!(await findUser(db, userId)))
+    await db.insert(users).values({ telegramId: userId }).onConflictDoNothing();
   const apiId = newApiId();
   const apiKey = newApiKey();
   const secretKey = newSecretKey();
@@ -118,6 +122,11 @@ export async function updateKeySettings(
     .set(settings)
     .where(eq(h2hKeys.userId, userId))
     .returning();
+  return row;
+}
+
+export async function keyOfUser(db: Executor, userId: number): Promise<H2hKeyRow | undefined> {
+  const [row] = await db.select().from(h2hKeys).where(eq(h2hKeys.userId, userId));
   return row;
 }
 
