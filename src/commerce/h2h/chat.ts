@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gte, ne, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { h2hKeys, h2hOrders, orders } from "../../db/schema.ts";
+import { startOfDayWib } from "../orders/queries.ts";
 
 // what the chat shows of H2H orders (docs/h2h.md#chat): a reseller's server may send
 // thousands, so each result comes to the chat only when the key asks for it.
@@ -14,4 +15,21 @@ export async function h2hResultMuted(db: Executor, orderId: number): Promise<boo
     .innerJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
     .where(eq(orders.id, orderId));
   return row !== undefined && !row.chatResults;
+}
+
+/** what the reseller's H2H orders of today (WIB) cost them, failed ones left out */
+export async function todayH2hSpend(db: Executor, userId: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${orders.price}), 0)`.mapWith(Number) })
+    .from(h2hOrders)
+    .innerJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
+    .where(
+      and(
+        eq(h2hOrders.userId, userId),
+        eq(orders.testing, false),
+        gte(orders.createdAt, startOfDayWib(now)),
+        ne(orders.status, "failed"),
+      ),
+    );
+  return row?.total ?? 0;
 }

@@ -214,6 +214,7 @@ conflict-body = kios settled this order as { $kios }, but the supplier now says 
 
 balance = 💰 Your balance: <b>{ $balance }</b>
 balance-today = Spent today: { $spent }
+balance-today-h2h = …of which over H2H (API): { $spent }
 balance-top-up-hint = Top up: /deposit &lt;amount&gt;, e.g. /deposit 100000.
 ask-deposit-amount = How much would you like to top up? Pick or type an amount (e.g. 150000).
 hint-amount = That amount isn't valid. Type digits only, e.g. 150000.

@@ -214,6 +214,7 @@ conflict-body = kios mencatat pesanan ini { $kios }, tetapi supplier kini menyat
 
 balance = 💰 Saldo kamu: <b>{ $balance }</b>
 balance-today = Belanja hari ini: { $spent }
+balance-today-h2h = …lewat H2H (API): { $spent }
 balance-top-up-hint = Isi saldo: /deposit &lt;jumlah&gt;, misalnya /deposit 100000.
 ask-deposit-amount = Mau isi saldo berapa? Pilih atau ketik jumlahnya (contoh: 150000).
 hint-amount = Jumlah tidak valid. Ketik angka saja, misalnya 150000.
