@@ -1,7 +1,7 @@
 // the layers of kios, checked by `npm run check` (dependency-cruiser): a rule a change breaks
 // fails the check with the import that broke it. docs/design.md#the-layers says why.
 const FEATURES =
-  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation|mini-app|inline)";
+  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation|mini-app|inline|api-keys)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

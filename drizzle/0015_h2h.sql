@@ -1,3 +1,10 @@
+CREATE TABLE "expiring_messages" (
+	"chat_id" bigint NOT NULL,
+	"message_id" integer NOT NULL,
+	"delete_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "expiring_messages_chat_id_message_id_pk" PRIMARY KEY("chat_id","message_id")
+);
+--> statement-breakpoint
 CREATE TABLE "h2h_callback_attempts" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"callback_id" bigint NOT NULL,
@@ -65,6 +72,7 @@ ALTER TABLE "h2h_keys" ADD CONSTRAINT "h2h_keys_user_id_users_telegram_id_fk" FO
 ALTER TABLE "h2h_orders" ADD CONSTRAINT "h2h_orders_user_id_users_telegram_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("telegram_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "h2h_orders" ADD CONSTRAINT "h2h_orders_key_id_h2h_keys_id_fk" FOREIGN KEY ("key_id") REFERENCES "public"."h2h_keys"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "h2h_orders" ADD CONSTRAINT "h2h_orders_quote_id_quotes_id_fk" FOREIGN KEY ("quote_id") REFERENCES "public"."quotes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "expiring_messages_due" ON "expiring_messages" USING btree ("delete_at");--> statement-breakpoint
 CREATE INDEX "h2h_callback_attempts_user" ON "h2h_callback_attempts" USING btree ("user_id","at");--> statement-breakpoint
 CREATE INDEX "h2h_callbacks_due" ON "h2h_callbacks" USING btree ("next_attempt_at") WHERE "h2h_callbacks"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "h2h_orders_user_ref" ON "h2h_orders" USING btree ("user_id","ref_id");--> statement-breakpoint

@@ -643,6 +643,23 @@ export const notifications = pgTable(
 // ---------------------------------------------------------------- bot
 
 /**
+ * bot messages that delete themselves (the H2H keys shown once): the bot deletes each when
+ * its time comes, and the row outlives a restart, so a secret is not left in a chat
+ */
+export const expiringMessages = pgTable(
+  "expiring_messages",
+  {
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    messageId: integer("message_id").notNull(),
+    deleteAt: tstz("delete_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chatId, t.messageId] }),
+    index("expiring_messages_due").on(t.deleteAt),
+  ],
+);
+
+/**
  * what an order's chat message shows, so edits only go forward: an edit for a state older
  * than (or the same as) what the message shows is not sent
  */

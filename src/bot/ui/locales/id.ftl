@@ -505,3 +505,27 @@ btn-copy-sn = 📋 Salin SN
 btn-copy-token = 📋 Salin token
 btn-copy-reference = 📋 Salin kode
 btn-copy-amount = 📋 Salin jumlah
+
+# H2H API (/api)
+api-off = API H2H belum aktif di toko ini.
+api-resellers-only = API H2H hanya untuk reseller. Hubungi admin toko.
+api-none = Kamu belum punya kunci API H2H.
+    Alamat API: { $url }
+api-btn-create = 🔑 Buat kunci API
+api-title = 🔌 <b>API H2H</b>
+api-url = Alamat: { $url }
+api-state = Status: { $state }
+api-state-on = aktif
+api-state-off = dimatikan admin
+api-state-revoked = dicabut (ganti kunci untuk mengaktifkan lagi)
+api-callback = Callback: { $url }
+api-chat-results = Hasil H2H di chat: { $on }
+api-failures = ⚠️ Callback gagal terakhir:
+api-failures-all = ⚠️ Callback gagal terakhir (semua reseller):
+api-btn-rotate = 🔄 Ganti kunci
+api-btn-revoke = ⛔ Cabut
+api-btn-chat-on = 💬 Kirim hasil ke chat
+api-btn-chat-off = 🔕 Jangan kirim hasil ke chat
+api-secrets-title = 🔑 <b>Kunci API kamu</b> (pesan ini terhapus dalam 1 menit)
+api-secrets-note = Simpan di server kamu sekarang. Kunci ini tidak akan ditampilkan lagi; kalau hilang, ganti kunci.
+api-revoked = Kunci dicabut.
