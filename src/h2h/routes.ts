@@ -175,10 +175,17 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
       return validationError({ body: ["must be a JSON object"] });
     }
     const record = body as Record<string, unknown>;
-    const auth = await authenticate(
-      { db, box: deps.box, nowMs: deps.clock.now(), limiter: deps.limiter, ip: remoteAddress(c) },
-      record,
-    );
+    let auth: Awaited<ReturnType<typeof authenticate>>;
+    try {
+      auth = await authenticate(
+        { db, box: deps.box, nowMs: deps.clock.now(), limiter: deps.limiter, ip: remoteAddress(c) },
+        record,
+      );
+    } catch (err) {
+      // a key that can't be opened (H2H_ENCRYPTION_KEY changed) or a database failure
+      log.error({ err, endpoint, requestId: c.get("requestId") }, "h2h authentication failed");
+      return failure(500, "SERVER_ERROR", "internal server error");
+    }
     if (!auth.ok) {
       log.info(
         { endpoint, code: auth.reply.body.code, requestId: c.get("requestId") },

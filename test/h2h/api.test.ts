@@ -5,7 +5,7 @@ import { priceFor } from "../../src/commerce/catalogue/prices.ts";
 import { revokeKey, rotateKey, updateKeySettings } from "../../src/commerce/h2h/keys.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
-import { h2hOrders, orders, transfers } from "../../src/db/schema.ts";
+import { h2hKeys, h2hOrders, orders, transfers } from "../../src/db/schema.ts";
 import type { SubmitOutcome, SupplierTransaction } from "../../src/supplier/types.ts";
 import { SupplierError } from "../../src/supplier/types.ts";
 import { testDriver } from "../helpers/db.ts";
@@ -304,5 +304,24 @@ describe(`the H2H API (${testDriver})`, () => {
     expect(h.sandbox.transactions().filter((t) => t.refId === mine[0]!.refId)).toHaveLength(1);
     const report = await verifyLedger(h.database.handle);
     expect(report.ok, JSON.stringify(report)).toBe(true);
+  });
+
+  it("a key sealed under another H2H_ENCRYPTION_KEY is a SERVER_ERROR in the envelope, never a secret", async () => {
+    const key = await h.reseller(10_000);
+    const { createSecretBox } = await import("../../src/commerce/h2h/cipher.ts");
+    const other = createSecretBox("another-h2h-encryption-key-0123456789abcdef");
+    await h.deps.db
+      .update(h2hKeys)
+      .set({ apiKeyEnc: other.seal(key.apiKey), secretKeyEnc: other.seal(key.secretKey) })
+      .where(eq(h2hKeys.userId, key.userId));
+    const res = await fetch(`${h.baseUrl}/balance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(signedBody(key, {}, h.clock.now())),
+    });
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ success: false, code: "SERVER_ERROR" });
+    expect(text).not.toContain(key.secretKey);
   });
 });
