@@ -1,7 +1,7 @@
 // the layers of kios, checked by `npm run check` (dependency-cruiser): a rule a change breaks
 // fails the check with the import that broke it. docs/design.md#the-layers says why.
 const FEATURES =
-  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation|mini-app|inline)";
+  "(home|purchase|bills|deposits|history|receipts|price-list|admin|reports|reconciliation|mini-app|inline|api-keys)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -59,6 +59,22 @@ module.exports = {
       severity: "error",
       from: { path: "^src/mini-app/" },
       to: { path: "^src/bot/" },
+    },
+    {
+      name: "h2h-imports-bot",
+      comment:
+        "the H2H API is a client of the commerce core like the chat and the Mini App: it knows nothing of Telegram",
+      severity: "error",
+      from: { path: "^src/h2h/" },
+      to: { path: "^src/bot/" },
+    },
+    {
+      name: "core-imports-h2h-api",
+      comment:
+        "the H2H API's HTTP side (src/h2h/) sits on the core; the core's H2H part (src/commerce/h2h/) never reaches up into it",
+      severity: "error",
+      from: { path: "^src/(commerce|supplier|gateway|db|jobs)/" },
+      to: { path: "^src/h2h/" },
     },
     {
       name: "simulator-imported-statically",

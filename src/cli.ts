@@ -1,3 +1,4 @@
+import { apiKeyCommand } from "./cli/api-key.ts";
 import { markupCommand, syncCommand } from "./cli/catalogue.ts";
 import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   sandboxCommand,
   syncCommand,
   markupCommand,
+  apiKeyCommand,
 ];
 
 export function usage(): string {

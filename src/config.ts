@@ -155,6 +155,11 @@ const schema = z.object({
       .transform(Number)
       .refine((n) => n >= 1000 && n <= 25_000, { message: "must be between 1000 and 25000" }),
   ),
+  // the H2H API for resellers (docs/h2h.md): on when set; it seals the resellers' keys at rest
+  H2H_ENCRYPTION_KEY: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().min(32, { message: "must be at least 32 characters" }).optional(),
+  ),
   ADMIN_IDS: z.preprocess(
     (v) => emptyToUndefined(v) ?? "",
     z
@@ -253,6 +258,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_INTERFACE: "signature",
   SUPPLIER_TESTING: "false",
   SUPPLIER_TIMEOUT_MS: "15000",
+  H2H_ENCRYPTION_KEY: "$(openssl rand -hex 32)",
   ADMIN_IDS: "11111111,22222222",
   MAX_AMOUNT: "100000000",
   PRODUCT_PAUSE_AFTER: "3/5",
@@ -324,6 +330,11 @@ export interface Config {
   supplierTesting: boolean;
   /** how long one supplier request may take before it is given up (ms) */
   supplierTimeoutMs: number;
+  /**
+   * the H2H API for resellers (docs/h2h.md), served by the web role at /h2h/v1 when
+   * H2H_ENCRYPTION_KEY is set; undefined: off
+   */
+  h2h: { encryptionKey: string } | undefined;
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
@@ -470,6 +481,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
     supplierTimeoutMs: p.SUPPLIER_TIMEOUT_MS,
+    h2h: p.H2H_ENCRYPTION_KEY ? { encryptionKey: p.H2H_ENCRYPTION_KEY } : undefined,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
     payments,
@@ -543,6 +555,7 @@ export function secretsOf(config: Config): string[] {
     config.webhookSecret,
     config.supplier?.apiKey,
     config.supplier?.secretKey,
+    config.h2h?.encryptionKey,
     config.payments?.gateway === "midtrans" ? config.payments.serverKey : undefined,
   ].filter((s): s is string => typeof s === "string" && s.length >= 4);
 }

@@ -1,6 +1,7 @@
 import { freePort } from "@kios/kit";
 import { telegramBotService } from "../bot/service.ts";
 import { readLogo } from "../bot/ui/pictures/logo.ts";
+import { createSecretBox } from "../commerce/h2h/cipher.ts";
 import { type Config, ConfigError } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { TELEGRAM_WEB_APP_SCRIPT, TELEGRAM_WEB_CLIENTS } from "../mini-app/page.ts";
@@ -46,6 +47,10 @@ export async function connectTelegram(
         shopName: config.shopName,
         shopLogo,
         inboxConcurrency: config.inboxConcurrency,
+        h2h: config.h2h && {
+          box: createSecretBox(config.h2h.encryptionKey),
+          apiUrl: config.publicUrl ? `${config.publicUrl}/h2h/v1` : undefined,
+        },
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,
         miniApp: {

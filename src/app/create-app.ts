@@ -3,6 +3,8 @@ import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
 import { syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
+import { createSecretBox } from "../commerce/h2h/cipher.ts";
+import { registerH2hCallbacks } from "../commerce/h2h/jobs.ts";
 import {
   registerCommerceJobs,
   registerHousekeeping,
@@ -26,6 +28,8 @@ import {
 import { createSupplierReportRoute } from "../commerce/supplier-reports/route.ts";
 import type { Config } from "../config.ts";
 import type { DatabaseHandle } from "../db/client.ts";
+import { createRateLimiter } from "../h2h/rate-limit.ts";
+import { createH2hRoutes } from "../h2h/routes.ts";
 import type { Leases } from "../jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
@@ -252,6 +256,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
             : []),
           ...(bot?.routes ?? []),
           ...(bot?.miniApp ? [createMiniAppRoutes({ ...bot.miniApp, orders: engine })] : []),
+          // kios as a supplier for its resellers (docs/h2h.md)
+          ...(config.h2h
+            ? [
+                createH2hRoutes({
+                  orders: engine,
+                  box: createSecretBox(config.h2h.encryptionKey),
+                  clock,
+                  logger,
+                  limiter: createRateLimiter(),
+                }),
+              ]
+            : []),
         ],
       });
       gate?.open(http);
@@ -295,6 +311,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
             pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
           })
         : undefined;
+      if (runsJobs && config.h2h) {
+        registerH2hCallbacks(jobs, {
+          db: database.db,
+          box: createSecretBox(config.h2h.encryptionKey),
+          clock,
+          logger,
+          // plain http to this machine only where simulators stand (tests, the playground)
+          policy: { allowLoopbackHttp: !config.supplier },
+        });
+      }
       if (runsJobs) {
         await registerReconciliationJobs(jobs, { orders: engine });
         await registerHousekeeping(jobs, {

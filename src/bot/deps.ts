@@ -1,5 +1,6 @@
 import type { Clock } from "@kios/kit";
 import type { UserFromGetMe } from "grammy/types";
+import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { PaymentEngine } from "../commerce/payments/engine.ts";
 import type { Database } from "../db/client.ts";
@@ -17,6 +18,15 @@ interface BotConfig {
   shopLogo?: Logo | undefined;
   /** the Mini App's address (🛍 Katalog); none: the button is not shown */
   miniAppUrl?: string | undefined;
+  /** the H2H API for resellers (/api); absent: off */
+  h2h?: BotH2h | undefined;
+}
+
+/** what /api needs: the box that seals keys, and the address resellers are given */
+export interface BotH2h {
+  box: SecretBox;
+  /** PUBLIC_URL + /h2h/v1; undefined: the shop has no public address yet */
+  apiUrl: string | undefined;
 }
 
 /** deposits by QR through a payment gateway */

@@ -3,6 +3,7 @@ import { conversations, createConversation } from "@grammyjs/conversations";
 import { sequentialize } from "@grammyjs/runner";
 import { Bot, Composer, GrammyError, HttpError, type Middleware } from "grammy";
 import { adminButtons, adminCommands } from "./admin/index.ts";
+import { apiKeysFeature } from "./api-keys/api.ts";
 import type { BaseContext, BotContext, FlowContext, KiosBot } from "./context.ts";
 import { adminDepositButtons } from "./deposits/admin-deposits.ts";
 import { adminPayments } from "./deposits/admin-payments.ts";
@@ -131,6 +132,7 @@ export function createBot(deps: BotDeps): KiosBot {
     menuFeature(),
     walletFeature(),
     receiptSettingsFeature(),
+    apiKeysFeature(),
     historyCommands(),
     priceListCommands(),
     statusFeature(),

@@ -1,3 +1,4 @@
+import { h2hResultMuted } from "../commerce/h2h/chat.ts";
 import {
   renderBroadcast,
   renderOrderConflict,
@@ -33,6 +34,8 @@ export function notificationRenderers(o: RendererOptions = {}): NotificationRend
   const { renderPaymentFinal } = paymentRenderers(o);
   return {
     async order_final(n, env) {
+      // an H2H order's result goes to the reseller's server; the chat only if they asked
+      if (await h2hResultMuted(env.db, n.payload.orderId)) return;
       const order = await renderOrderFinal(n, env);
       // after the result, a reseller's receipt (when they asked for it)
       if (order && o.receipts) await sendAutoReceipt(n, env, order, o.receipts);

@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
+import type { Api } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { BotService, BotServiceFactory } from "../app/create-app.ts";
+import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { MiniAppPageOptions } from "../mini-app/page.ts";
 import type { HealthReport } from "../server/create-server.ts";
+import type { BotH2h } from "./deps.ts";
 import { createUpdatePipeline } from "./inbox/pipeline.ts";
 import { createTelegramWebhookRoute, setTelegramWebhook } from "./inbox/webhook.ts";
 import { createBot } from "./index.ts";
@@ -12,6 +15,7 @@ import { setMiniAppMenuButton } from "./mini-app/menu-button.ts";
 import { createNotificationSender } from "./notifications/sender.ts";
 import { notificationRenderers } from "./renderers.ts";
 import { pruneConversations } from "./storage/chat-state.ts";
+import { dueMessages, forgetMessage } from "./storage/expiring.ts";
 import { adoptUpdates, botIdOfToken, inboxStats, pruneHandledUpdates } from "./storage/updates.ts";
 import { registerCommands } from "./ui/commands.ts";
 import { createI18n } from "./ui/i18n.ts";
@@ -40,7 +44,12 @@ export interface BotServiceOptions {
   botInfo?: UserFromGetMe;
   /** the Mini App: its address for the buttons (none: no buttons), and how its page is served */
   miniApp?: MiniAppOptions | undefined;
+  /** the H2H API's keys in the chat (/api); absent: off */
+  h2h?: BotH2h | undefined;
 }
+
+/** how often a worker deletes the messages whose time has come (the H2H keys shown once) */
+const EXPIRING_TICK_MS = 5_000;
 
 interface MiniAppOptions extends MiniAppPageOptions {
   /** where the 🛍 Katalog and menu buttons open it (https in Telegram); none: no buttons */
@@ -73,6 +82,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
         shopName: o.shopName,
         shopLogo: o.shopLogo,
         miniAppUrl: o.miniApp?.url,
+        h2h: o.h2h,
       },
       orders,
       payments,
@@ -94,6 +104,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
         })
       : undefined;
     metrics.watchInbox(() => inboxStats(orders.db));
+    let expiring: NodeJS.Timeout | undefined;
 
     const routes = serveWebhook
       ? [
@@ -170,13 +181,31 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
           log.info({ username: bot.botInfo.username }, "bot: webhook set");
         }
         await pipeline?.start();
+        if (drains) {
+          expiring = setInterval(() => {
+            void deleteDueMessages(bot.api, orders.db, new Date(orders.clock.now())).catch(
+              (err: unknown) => log.warn({ err }, "deleting expired messages failed"),
+            );
+          }, EXPIRING_TICK_MS);
+        }
         if (pipeline?.poller) {
           log.info({ username: bot.botInfo.username }, "bot: polling (one process at a time)");
         }
       },
       async stop() {
+        if (expiring) clearInterval(expiring);
         await pipeline?.stop();
       },
     };
   };
+}
+
+/** deletes the messages whose time has come; one already gone counts as deleted */
+export async function deleteDueMessages(api: Api, db: Database, now: Date): Promise<number> {
+  const due = await dueMessages(db, now);
+  for (const m of due) {
+    await api.deleteMessage(m.chatId, m.messageId).catch(() => undefined);
+    await forgetMessage(db, m.chatId, m.messageId);
+  }
+  return due.length;
 }

@@ -654,6 +654,23 @@ export const notifications = pgTable(
 // ---------------------------------------------------------------- bot
 
 /**
+ * bot messages that delete themselves (the H2H keys shown once): the bot deletes each when
+ * its time comes, and the row outlives a restart, so a secret is not left in a chat
+ */
+export const expiringMessages = pgTable(
+  "expiring_messages",
+  {
+    chatId: bigint("chat_id", { mode: "number" }).notNull(),
+    messageId: integer("message_id").notNull(),
+    deleteAt: tstz("delete_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chatId, t.messageId] }),
+    index("expiring_messages_due").on(t.deleteAt),
+  ],
+);
+
+/**
  * what an order's chat message shows, so edits only go forward: an edit for a state older
  * than (or the same as) what the message shows is not sent
  */
@@ -727,4 +744,123 @@ export const telegramUpdates = pgTable(
     index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
     index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),
   ],
+);
+
+// ---------------------------------------------------------------- H2H (docs/h2h.md)
+
+/**
+ * a reseller's host-to-host key: api_id in clear (it names the key), api_key and secret_key
+ * encrypted (AES-256-GCM under H2H_ENCRYPTION_KEY): both enter the signature, so they must
+ * be recoverable to verify one; a copy of the database alone does not reveal them
+ */
+export const h2hKeys = pgTable("h2h_keys", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  /** one key per reseller; rotate replaces its secrets in place */
+  userId: bigint("user_id", { mode: "number" })
+    .notNull()
+    .unique()
+    .references(() => users.telegramId),
+  apiId: text("api_id").notNull().unique(),
+  apiKeyEnc: text("api_key_enc").notNull(),
+  secretKeyEnc: text("secret_key_enc").notNull(),
+  callbackUrl: text("callback_url"),
+  /** addresses allowed to call (exact IPs); empty: any */
+  ipAllowlist: jsonb("ip_allowlist").$type<string[]>().notNull().default([]),
+  /** requests per minute this key may make */
+  ratePerMinute: integer("rate_per_minute").notNull().default(600),
+  /** the owner's or reseller's on/off switch */
+  enabled: boolean("enabled").notNull().default(true),
+  /** each H2H result also as a chat message (off: a server sends thousands) */
+  chatResults: boolean("chat_results").notNull().default(false),
+  revokedAt: tstz("revoked_at"),
+  rotatedAt: tstz("rotated_at"),
+  createdAt: createdAt(),
+});
+
+/**
+ * an H2H request's ref_id in its reseller's namespace, bound to the quote kios made for it;
+ * the order is the one whose confirm_key is that quote (design rule 3: one ref_id, one order)
+ */
+export const h2hOrders = pgTable(
+  "h2h_orders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    keyId: bigint("key_id", { mode: "number" })
+      .notNull()
+      .references(() => h2hKeys.id),
+    refId: text("ref_id").notNull(),
+    /** order (prepaid, game) or bill (an inquiry, then its payment) */
+    kind: text("kind", { enum: ["order", "bill"] }).notNull(),
+    productCode: text("product_code").notNull(),
+    customerNo: text("customer_no").notNull(),
+    quoteId: text("quote_id")
+      .notNull()
+      .unique()
+      .references(() => quotes.id),
+    /** its final callback was queued (h2h_callbacks): the sweep that queues them skips it */
+    finalQueuedAt: tstz("final_queued_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("h2h_orders_user_ref").on(t.userId, t.refId),
+    index("h2h_orders_unqueued").on(t.id).where(sql`${t.finalQueuedAt} is null`),
+    check("h2h_orders_kind_known", sql`${t.kind} in ('order', 'bill')`),
+  ],
+);
+
+/**
+ * the final callback owed to a reseller for one H2H order: its body fixed when queued, so
+ * every retry sends the same final (never two different finals)
+ */
+export const h2hCallbacks = pgTable(
+  "h2h_callbacks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    h2hOrderId: bigint("h2h_order_id", { mode: "number" })
+      .notNull()
+      .unique()
+      .references(() => h2hOrders.id),
+    userId: bigint("user_id", { mode: "number" }).notNull(),
+    body: text("body").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "given_up", "no_url"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: tstz("next_attempt_at").notNull().defaultNow(),
+    /** the sender delivering it now, and until when (design rule 18) */
+    claimedBy: text("claimed_by"),
+    claimedUntil: tstz("claimed_until"),
+    lastError: text("last_error"),
+    lastAttemptAt: tstz("last_attempt_at"),
+    deliveredAt: tstz("delivered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "h2h_callbacks_status_known",
+      sql`${t.status} in ('pending', 'delivered', 'given_up', 'no_url')`,
+    ),
+    index("h2h_callbacks_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** every delivery attempt of a callback: what the reseller's server answered, or why not */
+export const h2hCallbackAttempts = pgTable(
+  "h2h_callback_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    callbackId: bigint("callback_id", { mode: "number" })
+      .notNull()
+      .references(() => h2hCallbacks.id),
+    userId: bigint("user_id", { mode: "number" }).notNull(),
+    at: tstz("at").notNull().defaultNow(),
+    httpStatus: integer("http_status"),
+    /** null: delivered */
+    error: text("error"),
+    ms: integer("ms").notNull(),
+  },
+  (t) => [index("h2h_callback_attempts_user").on(t.userId, t.at)],
 );

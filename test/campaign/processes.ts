@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const KIOS_BIN = fileURLToPath(new URL("../../bin/kios.js", import.meta.url));
 
-export type KiosRole = "web" | "worker";
+export type KiosRole = "web" | "worker" | "all";
 
 export interface KiosProcess {
   readonly role: KiosRole;

@@ -59,6 +59,8 @@ export interface HarnessOptions {
   catalogue?: boolean;
   adminIds?: number[];
   supplierTesting?: boolean;
+  /** the H2H API's keys in the chat (/api) */
+  h2h?: BotDeps["config"]["h2h"];
 }
 
 /**
@@ -127,7 +129,7 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     logger,
     db: orders.db,
     clock: orders.clock,
-    config: { adminIds, supplierTesting: options.supplierTesting ?? false },
+    config: { adminIds, supplierTesting: options.supplierTesting ?? false, h2h: options.h2h },
     orders,
   };
 

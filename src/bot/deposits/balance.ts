@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { todayH2hSpend } from "../../commerce/h2h/chat.ts";
 import { todaySpend } from "../../commerce/orders/queries.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import type { BotContext } from "../context.ts";
@@ -14,6 +15,9 @@ async function showBalance(ctx: BotContext): Promise<void> {
   if (ctx.user?.tier === "reseller") {
     const spent = await todaySpend(ctx.deps.db, userId, new Date(ctx.deps.clock.now()));
     lines.push(ctx.t("balance-today", { spent: rupiah(spent) }));
+    // a reseller buying host-to-host sees how much of it their server spent
+    const h2h = await todayH2hSpend(ctx.deps.db, userId, new Date(ctx.deps.clock.now()));
+    if (h2h > 0) lines.push(ctx.t("balance-today-h2h", { spent: rupiah(h2h) }));
   }
   lines.push(ctx.t("balance-top-up-hint"));
   await ctx.reply(lines.join("\n"), {

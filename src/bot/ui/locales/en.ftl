@@ -214,6 +214,7 @@ conflict-body = kios settled this order as { $kios }, but the supplier now says 
 
 balance = 💰 Your balance: <b>{ $balance }</b>
 balance-today = Spent today: { $spent }
+balance-today-h2h = …of which over H2H (API): { $spent }
 balance-top-up-hint = Top up: /deposit &lt;amount&gt;, e.g. /deposit 100000.
 ask-deposit-amount = How much would you like to top up? Pick or type an amount (e.g. 150000).
 hint-amount = That amount isn't valid. Type digits only, e.g. 150000.
@@ -504,3 +505,27 @@ btn-copy-sn = 📋 Copy SN
 btn-copy-token = 📋 Copy token
 btn-copy-reference = 📋 Copy code
 btn-copy-amount = 📋 Copy amount
+
+# H2H API (/api)
+api-off = The H2H API is not enabled in this shop.
+api-resellers-only = The H2H API is for resellers. Ask the shop's admin.
+api-none = You have no H2H API key yet.
+    API address: { $url }
+api-btn-create = 🔑 Create an API key
+api-title = 🔌 <b>H2H API</b>
+api-url = Address: { $url }
+api-state = Status: { $state }
+api-state-on = active
+api-state-off = switched off by the admin
+api-state-revoked = revoked (rotate the key to use it again)
+api-callback = Callback: { $url }
+api-chat-results = H2H results in chat: { $on }
+api-failures = ⚠️ Latest failed callbacks:
+api-failures-all = ⚠️ Latest failed callbacks (all resellers):
+api-btn-rotate = 🔄 Rotate key
+api-btn-revoke = ⛔ Revoke
+api-btn-chat-on = 💬 Send results to chat
+api-btn-chat-off = 🔕 Don't send results to chat
+api-secrets-title = 🔑 <b>Your API key</b> (this message deletes itself in 1 minute)
+api-secrets-note = Store it on your server now. It will not be shown again; if lost, rotate the key.
+api-revoked = Key revoked.

@@ -214,6 +214,7 @@ conflict-body = kios mencatat pesanan ini { $kios }, tetapi supplier kini menyat
 
 balance = 💰 Saldo kamu: <b>{ $balance }</b>
 balance-today = Belanja hari ini: { $spent }
+balance-today-h2h = …lewat H2H (API): { $spent }
 balance-top-up-hint = Isi saldo: /deposit &lt;jumlah&gt;, misalnya /deposit 100000.
 ask-deposit-amount = Mau isi saldo berapa? Pilih atau ketik jumlahnya (contoh: 150000).
 hint-amount = Jumlah tidak valid. Ketik angka saja, misalnya 150000.
@@ -504,3 +505,27 @@ btn-copy-sn = 📋 Salin SN
 btn-copy-token = 📋 Salin token
 btn-copy-reference = 📋 Salin kode
 btn-copy-amount = 📋 Salin jumlah
+
+# H2H API (/api)
+api-off = API H2H belum aktif di toko ini.
+api-resellers-only = API H2H hanya untuk reseller. Hubungi admin toko.
+api-none = Kamu belum punya kunci API H2H.
+    Alamat API: { $url }
+api-btn-create = 🔑 Buat kunci API
+api-title = 🔌 <b>API H2H</b>
+api-url = Alamat: { $url }
+api-state = Status: { $state }
+api-state-on = aktif
+api-state-off = dimatikan admin
+api-state-revoked = dicabut (ganti kunci untuk mengaktifkan lagi)
+api-callback = Callback: { $url }
+api-chat-results = Hasil H2H di chat: { $on }
+api-failures = ⚠️ Callback gagal terakhir:
+api-failures-all = ⚠️ Callback gagal terakhir (semua reseller):
+api-btn-rotate = 🔄 Ganti kunci
+api-btn-revoke = ⛔ Cabut
+api-btn-chat-on = 💬 Kirim hasil ke chat
+api-btn-chat-off = 🔕 Jangan kirim hasil ke chat
+api-secrets-title = 🔑 <b>Kunci API kamu</b> (pesan ini terhapus dalam 1 menit)
+api-secrets-note = Simpan di server kamu sekarang. Kunci ini tidak akan ditampilkan lagi; kalau hilang, ganti kunci.
+api-revoked = Kunci dicabut.

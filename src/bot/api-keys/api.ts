@@ -1,0 +1,140 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { recentCallbackFailures } from "../../commerce/h2h/callbacks.ts";
+import {
+  createKey,
+  type IssuedKey,
+  keyOfUser,
+  revokeKey,
+  rotateKey,
+  updateKeySettings,
+} from "../../commerce/h2h/keys.ts";
+import type { BotContext } from "../context.ts";
+import { expireMessageAt } from "../storage/expiring.ts";
+import { editPressed } from "../ui/edit.ts";
+import { escapeHtml, wibDateTime } from "../ui/format.ts";
+
+// /api: a reseller's H2H key in the chat (docs/h2h.md#keys). The secrets are shown once, in
+// a message with copy buttons that deletes itself after a minute (expiring_messages, so a
+// restart still deletes it); rotate and revoke are a tap. The only place a secret reaches
+// a chat, by the reseller's own request (design rule 7 is kept everywhere else).
+
+/** how long the message with the secrets stays */
+export const SECRETS_TTL_MS = 60_000;
+
+const CB_API = "ak";
+
+function allowed(ctx: BotContext): boolean {
+  return ctx.user?.tier === "reseller" || ctx.deps.config.adminIds.includes(ctx.from!.id);
+}
+
+async function statusText(
+  ctx: BotContext,
+  userId: number,
+): Promise<{ text: string; keyboard: InlineKeyboard }> {
+  const key = await keyOfUser(ctx.deps.db, userId);
+  const base = ctx.deps.config.h2h?.apiUrl;
+  if (!key) {
+    return {
+      text: ctx.t("api-none", { url: escapeHtml(base ?? "/h2h/v1") }),
+      keyboard: new InlineKeyboard().text(ctx.t("api-btn-create"), `${CB_API}:create`),
+    };
+  }
+  const state = key.revokedAt
+    ? ctx.t("api-state-revoked")
+    : key.enabled
+      ? ctx.t("api-state-on")
+      : ctx.t("api-state-off");
+  const lines = [
+    ctx.t("api-title"),
+    `api_id: <code>${escapeHtml(key.apiId)}</code>`,
+    ctx.t("api-url", { url: escapeHtml(base ?? "/h2h/v1") }),
+    ctx.t("api-state", { state }),
+    ctx.t("api-callback", { url: escapeHtml(key.callbackUrl ?? "—") }),
+    ctx.t("api-chat-results", { on: key.chatResults ? "on" : "off" }),
+  ];
+  const failures = await recentCallbackFailures(ctx.deps.db, userId, 3);
+  if (failures.length > 0) {
+    lines.push("", ctx.t("api-failures"));
+    for (const f of failures) {
+      lines.push(`• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`);
+    }
+  }
+  if (ctx.deps.config.adminIds.includes(ctx.from!.id)) {
+    const all = await recentCallbackFailures(ctx.deps.db, undefined, 5);
+    if (all.length > 0) {
+      lines.push("", ctx.t("api-failures-all"));
+      for (const f of all)
+        lines.push(
+          `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`,
+        );
+    }
+  }
+  const keyboard = new InlineKeyboard()
+    .text(ctx.t("api-btn-rotate"), `${CB_API}:rotate`)
+    .text(ctx.t("api-btn-revoke"), `${CB_API}:revoke`)
+    .row()
+    .text(ctx.t(key.chatResults ? "api-btn-chat-off" : "api-btn-chat-on"), `${CB_API}:chat`);
+  return { text: lines.join("\n"), keyboard };
+}
+
+/** the three values, once, with copy buttons; deleted after a minute */
+async function showSecrets(ctx: BotContext, key: IssuedKey): Promise<void> {
+  const text = [
+    ctx.t("api-secrets-title"),
+    `api_id: <code>${escapeHtml(key.apiId)}</code>`,
+    `api_key: <tg-spoiler><code>${escapeHtml(key.apiKey)}</code></tg-spoiler>`,
+    `secret_key: <tg-spoiler><code>${escapeHtml(key.secretKey)}</code></tg-spoiler>`,
+    "",
+    ctx.t("api-secrets-note"),
+  ].join("\n");
+  const keyboard = new InlineKeyboard()
+    .copyText("📋 api_id", key.apiId)
+    .copyText("📋 api_key", key.apiKey)
+    .row()
+    .copyText("📋 secret_key", key.secretKey);
+  const sent = await ctx.reply(text, { reply_markup: keyboard });
+  await expireMessageAt(ctx.deps.db, {
+    chatId: sent.chat.id,
+    messageId: sent.message_id,
+    deleteAt: new Date(ctx.deps.clock.now() + SECRETS_TTL_MS),
+  });
+}
+
+export function apiKeysFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command("api", async (ctx) => {
+    const h2h = ctx.deps.config.h2h;
+    if (!h2h) return void (await ctx.reply(ctx.t("api-off")));
+    if (!allowed(ctx)) return void (await ctx.reply(ctx.t("api-resellers-only")));
+    const { text, keyboard } = await statusText(ctx, ctx.from!.id);
+    await ctx.reply(text, { reply_markup: keyboard });
+  });
+
+  composer.callbackQuery(/^ak:(create|rotate|revoke|chat)$/, async (ctx) => {
+    const h2h = ctx.deps.config.h2h;
+    const userId = ctx.from.id;
+    if (!h2h || !allowed(ctx)) return void (await ctx.answerCallbackQuery());
+    const now = new Date(ctx.deps.clock.now());
+    const action = ctx.match[1];
+    if (action === "create" || action === "rotate") {
+      const issued =
+        action === "create"
+          ? await createKey(ctx.deps.db, h2h.box, userId)
+          : await rotateKey(ctx.deps.db, h2h.box, userId, now);
+      await ctx.answerCallbackQuery();
+      if (issued.ok) await showSecrets(ctx, issued.key);
+    } else if (action === "revoke") {
+      await revokeKey(ctx.deps.db, userId, now);
+      await ctx.answerCallbackQuery({ text: ctx.t("api-revoked") });
+    } else {
+      const key = await keyOfUser(ctx.deps.db, userId);
+      if (key) await updateKeySettings(ctx.deps.db, userId, { chatResults: !key.chatResults });
+      await ctx.answerCallbackQuery();
+    }
+    const { text, keyboard } = await statusText(ctx, userId);
+    await editPressed(ctx, text, { keyboard });
+  });
+
+  return composer;
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "@kios/kit";
+import { signCallback } from "@kios/kit";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client.ts";
+import { h2hCallbackAttempts, h2hCallbacks, h2hKeys, h2hOrders, orders } from "../../db/schema.ts";
+import type { Logger } from "../../logger.ts";
+import { checkCallbackUrl, type UrlPolicy } from "./callback-url.ts";
+import type { SecretBox } from "./cipher.ts";
+import { postCallback } from "./deliver.ts";
+import { openKey } from "./keys.ts";
+import { billOfOrder, wireRecord } from "./records.ts";
+
+// the reseller's callbacks (docs/h2h.md#callbacks): when an H2H order is final (answered
+// final at once included), `{ event: "transaction.final", data }` is queued once, its body
+// fixed then, and POSTed to the key's callback URL signed as docs/supplier.md#callbacks says,
+// retried with backoff for a day. One row per order, its body written once: never two
+// different finals. Every attempt is logged for the reseller and the admins.
+
+export interface CallbackDeps {
+  db: Database;
+  box: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  policy: UrlPolicy;
+  /** one delivery's time limit (default 5 s) */
+  timeoutMs?: number;
+  /** the POST itself (tests may replace it); default postCallback over node:http(s) */
+  post?: typeof postCallback;
+}
+
+/** waits after the n-th failed attempt: quick at first, then every two hours */
+const BACKOFF_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000];
+const LATE_BACKOFF_MS = 2 * 3_600_000;
+/** a callback is tried for at least this long before it is given up */
+export const CALLBACK_GIVE_UP_MS = 25 * 3_600_000;
+const CLAIM_MS = 60_000;
+
+function callbackBackoff(attempts: number): number {
+  return BACKOFF_MS[attempts - 1] ?? LATE_BACKOFF_MS;
+}
+
+/**
+ * queues the final callback of every H2H order that became final and has none yet. Each in
+ * a transaction of its own: the callback row and the mark, so a crash queues it again
+ * (the unique row makes that a no-op) and never twice with different bodies.
+ */
+export async function queueFinalCallbacks(
+  deps: Pick<CallbackDeps, "db" | "clock">,
+  limit = 100,
+): Promise<number> {
+  const due = await deps.db
+    .select({ h2h: h2hOrders, order: orders, callbackUrl: h2hKeys.callbackUrl })
+    .from(h2hOrders)
+    .innerJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
+    .innerJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .where(and(isNull(h2hOrders.finalQueuedAt), inArray(orders.status, ["success", "failed"])))
+    .orderBy(asc(h2hOrders.id))
+    .limit(limit);
+  const now = new Date(deps.clock.now());
+  for (const { h2h, order, callbackUrl } of due) {
+    const body = JSON.stringify({
+      event: "transaction.final",
+      data: wireRecord(order, h2h.refId, await billOfOrder(deps.db, order)),
+    });
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .insert(h2hCallbacks)
+        .values({
+          h2hOrderId: h2h.id,
+          userId: h2h.userId,
+          body,
+          status: callbackUrl ? "pending" : "no_url",
+          nextAttemptAt: now,
+          createdAt: now,
+        })
+        .onConflictDoNothing({ target: h2hCallbacks.h2hOrderId });
+      await tx
+        .update(h2hOrders)
+        .set({ finalQueuedAt: now })
+        .where(and(eq(h2hOrders.id, h2h.id), isNull(h2hOrders.finalQueuedAt)));
+    });
+  }
+  return due.length;
+}
+
+type Claimed = typeof h2hCallbacks.$inferSelect;
+
+/** takes up to `limit` due callbacks for a while, skipping those another sender holds */
+async function claimDue(
+  db: Executor,
+  nowMs: number,
+  claimer: string,
+  limit: number,
+): Promise<Claimed[]> {
+  const now = new Date(nowMs).toISOString();
+  const until = new Date(nowMs + CLAIM_MS).toISOString();
+  const ids = sql`select id from ${h2hCallbacks}
+    where ${h2hCallbacks.status} = 'pending' and ${h2hCallbacks.nextAttemptAt} <= ${now}::timestamptz
+      and (${h2hCallbacks.claimedUntil} is null or ${h2hCallbacks.claimedUntil} < ${now}::timestamptz)
+    order by ${h2hCallbacks.nextAttemptAt} limit ${limit} for update skip locked`;
+  return db
+    .update(h2hCallbacks)
+    .set({ claimedBy: claimer, claimedUntil: sql`${until}::timestamptz` })
+    .where(sql`${h2hCallbacks.id} in (${ids})`)
+    .returning();
+}
+
+/**
+ * delivers what is due, side by side; returns how many were tried. What a delivery
+ * records is committed only while the claim is still this sender's (design rule 18).
+ */
+export async function deliverDueCallbacks(deps: CallbackDeps, limit = 20): Promise<number> {
+  const claimer = randomUUID();
+  const claimed = await claimDue(deps.db, deps.clock.now(), claimer, limit);
+  await Promise.all(claimed.map((c) => deliverOne(deps, c, claimer)));
+  return claimed.length;
+}
+
+async function deliverOne(deps: CallbackDeps, c: Claimed, claimer: string): Promise<void> {
+  const log = deps.logger.child({ component: "h2h-callbacks", callbackId: c.id });
+  const [key] = await deps.db
+    .select({ key: h2hKeys })
+    .from(h2hOrders)
+    .innerJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .where(eq(h2hOrders.id, c.h2hOrderId));
+  const started = Date.now();
+  let httpStatus: number | null = null;
+  let error: string | null = null;
+  const url = key?.key.callbackUrl;
+  const checked = url ? checkCallbackUrl(url, deps.policy) : undefined;
+  if (!key || !url) error = "no callback URL is set";
+  else if (!checked?.ok) error = `callback URL refused: ${checked?.reason}`;
+  else {
+    const timestamp = Math.floor(deps.clock.now() / 1000);
+    const secret = openKey(deps.box, key.key).secretKey;
+    const result = await (deps.post ?? postCallback)(
+      checked.url,
+      c.body,
+      {
+        "X-Callback-Timestamp": String(timestamp),
+        "X-Callback-Signature": signCallback(secret, timestamp, c.body),
+      },
+      { policy: deps.policy, timeoutMs: deps.timeoutMs ?? 5_000 },
+    );
+    httpStatus = result.status ?? null;
+    if (!result.ok) error = result.error;
+  }
+  const ms = Date.now() - started;
+  const now = deps.clock.now();
+  const attempts = c.attempts + 1;
+  const delivered = error === null;
+  const givingUp =
+    !delivered && now + callbackBackoff(attempts) - c.createdAt.getTime() > CALLBACK_GIVE_UP_MS;
+  await deps.db.transaction(async (tx) => {
+    const [mine] = await tx
+      .update(h2hCallbacks)
+      .set({
+        status: delivered ? "delivered" : givingUp ? "given_up" : "pending",
+        attempts,
+        lastError: error,
+        lastAttemptAt: new Date(now),
+        deliveredAt: delivered ? new Date(now) : null,
+        nextAttemptAt: new Date(now + (delivered ? 0 : callbackBackoff(attempts))),
+        claimedBy: null,
+        claimedUntil: null,
+      })
+      .where(and(eq(h2hCallbacks.id, c.id), eq(h2hCallbacks.claimedBy, claimer)))
+      .returning({ id: h2hCallbacks.id });
+    if (!mine) return;
+    await tx.insert(h2hCallbackAttempts).values({
+      callbackId: c.id,
+      userId: c.userId,
+      at: new Date(now),
+      httpStatus,
+      error,
+      ms,
+    });
+  });
+  if (delivered) log.debug({ attempts }, "h2h callback delivered");
+  else log.info({ attempts, httpStatus, error, givingUp }, "h2h callback not delivered");
+}
+
+export interface FailedAttempt {
+  at: Date;
+  refId: string;
+  httpStatus: number | null;
+  error: string;
+}
+
+/** a reseller's (or, without a user, every reseller's) latest failed deliveries */
+export async function recentCallbackFailures(
+  db: Executor,
+  userId: number | undefined,
+  limit = 5,
+): Promise<FailedAttempt[]> {
+  const rows = await db
+    .select({
+      at: h2hCallbackAttempts.at,
+      refId: h2hOrders.refId,
+      httpStatus: h2hCallbackAttempts.httpStatus,
+      error: h2hCallbackAttempts.error,
+    })
+    .from(h2hCallbackAttempts)
+    .innerJoin(h2hCallbacks, eq(h2hCallbacks.id, h2hCallbackAttempts.callbackId))
+    .innerJoin(h2hOrders, eq(h2hOrders.id, h2hCallbacks.h2hOrderId))
+    .where(
+      and(
+        sql`${h2hCallbackAttempts.error} is not null`,
+        userId === undefined ? undefined : eq(h2hCallbackAttempts.userId, userId),
+      ),
+    )
+    .orderBy(desc(h2hCallbackAttempts.at), desc(h2hCallbackAttempts.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, error: r.error ?? "" }));
+}
+
+/** a callback as stored, by the reseller's ref_id (tests, the admins' look-up) */
+export async function callbackOf(db: Executor, userId: number, refId: string) {
+  const [row] = await db
+    .select({ callback: h2hCallbacks })
+    .from(h2hCallbacks)
+    .innerJoin(h2hOrders, eq(h2hOrders.id, h2hCallbacks.h2hOrderId))
+    .where(and(eq(h2hOrders.userId, userId), eq(h2hOrders.refId, refId)));
+  return row?.callback;
+}

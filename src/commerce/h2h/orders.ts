@@ -1,0 +1,370 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { h2hOrders, orders, products } from "../../db/schema.ts";
+import type { OrderEngine } from "../orders/engine.ts";
+import { confirmQuote } from "../orders/place.ts";
+import { createBillQuote, createQuote, loadQuote } from "../orders/quotes.ts";
+import type { ConfirmResult, Order, Quote, QuoteRefusal } from "../orders/types.ts";
+
+// H2H orders through the order engine's own way in (createQuote / createBillQuote, then
+// confirmQuote), so they are stored before sent, held on the reseller's wallet at the
+// reseller's price and settled by the same rules (design rules 1, 3, 5). A reseller's ref_id
+// is theirs alone: it binds to the quote kios made for it (h2h_orders, unique per reseller),
+// and the order that quote makes carries kios's own ref_id upstream.
+
+type H2hOrderRow = typeof h2hOrders.$inferSelect;
+
+export interface Caller {
+  userId: number;
+  keyId: number;
+}
+
+/** a ref_id of this reseller, with the order its quote made (if any) */
+export interface StoredH2h {
+  row: H2hOrderRow;
+  order: Order | undefined;
+}
+
+/** why an H2H request made no transaction: the protocol's code decides the words */
+export type H2hRefusal =
+  | { code: "PRODUCT_NOT_FOUND"; message: string }
+  | { code: "PRODUCT_INACTIVE"; message: string }
+  | { code: "INVALID_CUSTOMER_NO"; message: string }
+  | { code: "INSUFFICIENT_BALANCE"; message: string }
+  | { code: "INQUIRY_FAILED"; message: string }
+  | { code: "INQUIRY_NOT_FOUND"; message: string }
+  | { code: "INQUIRY_EXPIRED"; message: string }
+  | { code: "INQUIRY_MISMATCH"; message: string }
+  | { code: "VALIDATION_ERROR"; message: string; field: string }
+  /** kios can't take it now (its supplier balance, an upstream failure); nothing was held */
+  | { code: "SERVER_ERROR"; message: string };
+
+export type OrderAnswer =
+  | { ok: true; order: Order; row: H2hOrderRow }
+  | { ok: false; refusal: H2hRefusal };
+export type InquiryAnswer =
+  | { ok: true; quote: Quote; row: H2hOrderRow }
+  | { ok: false; refusal: H2hRefusal };
+
+export async function findH2h(
+  db: Executor,
+  userId: number,
+  refId: string,
+): Promise<StoredH2h | undefined> {
+  const [found] = await db
+    .select({ row: h2hOrders, order: orders })
+    .from(h2hOrders)
+    .leftJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
+    .where(and(eq(h2hOrders.userId, userId), eq(h2hOrders.refId, refId)));
+  return found ? { row: found.row, order: found.order ?? undefined } : undefined;
+}
+
+/** the product a code names, for the protocol's PRODUCT_NOT_FOUND / PRODUCT_INACTIVE split */
+async function productKind(db: Executor, code: string) {
+  const [row] = await db
+    .select({ type: products.type, listed: products.listed })
+    .from(products)
+    .where(eq(products.code, code));
+  return row?.listed ? row.type : undefined;
+}
+
+function quoteRefusal(r: QuoteRefusal, code: string): H2hRefusal {
+  switch (r.reason) {
+    case "product_unavailable":
+    case "not_for_sale":
+      return { code: "PRODUCT_INACTIVE", message: `product ${code} is not available` };
+    case "product_closed":
+      return {
+        code: "PRODUCT_INACTIVE",
+        message: `product ${code} is closed until ${new Date(r.until).toISOString()}`,
+      };
+    case "invalid_destination":
+      return { code: "INVALID_CUSTOMER_NO", message: "customer_no is not valid for this product" };
+    case "no_bill":
+      return { code: "INQUIRY_FAILED", message: r.message || "no bill is due" };
+    case "bill_already_paid":
+      return {
+        code: "INQUIRY_FAILED",
+        message: r.state === "open" ? "this bill is being paid" : "this bill is already paid",
+      };
+    case "supplier_error":
+      return { code: "SERVER_ERROR", message: "the bill could not be looked up; try again" };
+  }
+}
+
+function confirmRefusal(
+  r: Exclude<ConfirmResult, { ok: true }>,
+  kind: "order" | "bill",
+): H2hRefusal {
+  switch (r.reason) {
+    case "insufficient_balance":
+      return {
+        code: "INSUFFICIENT_BALANCE",
+        message: `balance ${r.balance} is below the price ${r.price}`,
+      };
+    case "product_unavailable":
+      return { code: "PRODUCT_INACTIVE", message: "the product is not available" };
+    case "product_closed":
+      return {
+        code: "PRODUCT_INACTIVE",
+        message: `the product is closed until ${new Date(r.until).toISOString()}`,
+      };
+    case "bill_already_paid":
+      return {
+        code: "INQUIRY_FAILED",
+        message: r.state === "open" ? "this bill is being paid" : "this bill is already paid",
+      };
+    case "quote_expired":
+      return kind === "bill"
+        ? { code: "INQUIRY_EXPIRED", message: "the inquiry expired; inquire again" }
+        : { code: "SERVER_ERROR", message: "the price changed; send the order again" };
+    case "supplier_unavailable":
+      return { code: "SERVER_ERROR", message: "temporarily unable to take orders; try later" };
+    case "quote_cancelled":
+    case "quote_not_found":
+      return { code: "SERVER_ERROR", message: "the order could not be placed; try again" };
+  }
+}
+
+/**
+ * binds the reseller's ref_id to a quote: this one, or the quote of a concurrent request
+ * with the same ref_id that got there first (then that request's quote is the one confirmed,
+ * so one ref_id makes one order and one hold however many requests race)
+ */
+async function bindRef(
+  db: Executor,
+  caller: Caller,
+  b: {
+    refId: string;
+    kind: "order" | "bill";
+    productCode: string;
+    customerNo: string;
+    quoteId: string;
+  },
+): Promise<H2hOrderRow> {
+  const [row] = await db
+    .insert(h2hOrders)
+    .values({ userId: caller.userId, keyId: caller.keyId, ...b })
+    .onConflictDoNothing({ target: [h2hOrders.userId, h2hOrders.refId] })
+    .returning();
+  if (row) return row;
+  const [winner] = await db
+    .select()
+    .from(h2hOrders)
+    .where(and(eq(h2hOrders.userId, caller.userId), eq(h2hOrders.refId, b.refId)));
+  return winner!;
+}
+
+/**
+ * a quote left unconfirmed (its confirmation was refused, e.g. the balance was short) that
+ * can no longer be confirmed gives way to a fresh one: conditional on the quote still being
+ * the one read, so two repeats swap it once
+ */
+async function swapQuote(db: Executor, row: H2hOrderRow, quoteId: string): Promise<H2hOrderRow> {
+  const [moved] = await db
+    .update(h2hOrders)
+    .set({ quoteId })
+    .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)))
+    .returning();
+  if (moved) return moved;
+  const [now] = await db.select().from(h2hOrders).where(eq(h2hOrders.id, row.id));
+  return now!;
+}
+
+async function confirm(
+  engine: OrderEngine,
+  caller: Caller,
+  row: H2hOrderRow,
+): Promise<OrderAnswer & { expired?: boolean }> {
+  const result = await confirmQuote(engine, { quoteId: row.quoteId, userId: caller.userId });
+  if (result.ok) return { ok: true, order: result.order, row };
+  return {
+    ok: false,
+    refusal: confirmRefusal(result, row.kind),
+    expired: result.reason === "quote_expired",
+  };
+}
+
+const refTakenByBill: H2hRefusal = {
+  code: "VALIDATION_ERROR",
+  field: "ref_id",
+  message: "is already used by a bill inquiry",
+};
+
+/** cmd prepaid | game: a repeated ref_id returns its stored transaction */
+export async function placeH2hOrder(
+  engine: OrderEngine,
+  caller: Caller,
+  o: { cmd: "prepaid" | "game"; code: string; customerNo: string; refId: string },
+): Promise<OrderAnswer> {
+  const stored = await findH2h(engine.db, caller.userId, o.refId);
+  if (stored?.order) return { ok: true, order: stored.order, row: stored.row };
+  if (stored?.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
+  if (stored) {
+    // a repeat of a ref_id that made no order yet: its own quote first (a request still in
+    // flight with it ends in one order, which this confirmation then returns)
+    const again = await confirm(engine, caller, stored.row);
+    if (again.ok || !again.expired) return again;
+  }
+  const kind = await productKind(engine.db, o.code);
+  if (kind !== o.cmd) {
+    return {
+      ok: false,
+      refusal: { code: "PRODUCT_NOT_FOUND", message: `no ${o.cmd} product with code ${o.code}` },
+    };
+  }
+  const quoted = await createQuote(engine, {
+    userId: caller.userId,
+    chatId: caller.userId,
+    productCode: o.code,
+    destination: o.customerNo,
+  });
+  if (!quoted.ok) return { ok: false, refusal: quoteRefusal(quoted, o.code) };
+  // an expired quote can never make an order (confirmQuote refuses it under its lock), so
+  // the ref_id may move to a fresh one
+  const row = stored
+    ? await swapQuote(engine.db, stored.row, quoted.quote.id)
+    : await bindRef(engine.db, caller, {
+        refId: o.refId,
+        kind: "order",
+        productCode: o.code,
+        customerNo: quoted.quote.destination,
+        quoteId: quoted.quote.id,
+      });
+  if (row.kind !== "order") return { ok: false, refusal: refTakenByBill };
+  const { expired: _expired, ...answer } = await confirm(engine, caller, row);
+  return answer;
+}
+
+/** cmd inquiry: the bill at the reseller's price, bound to their ref_id for the payment */
+export async function h2hInquiry(
+  engine: OrderEngine,
+  caller: Caller,
+  i: { code: string; customerNo: string; refId: string },
+): Promise<InquiryAnswer> {
+  const stored = await findH2h(engine.db, caller.userId, i.refId);
+  let replaced: H2hOrderRow | undefined;
+  if (stored) {
+    if (stored.row.kind !== "bill") {
+      return {
+        ok: false,
+        refusal: {
+          code: "VALIDATION_ERROR",
+          field: "ref_id",
+          message: "is already used by an order",
+        },
+      };
+    }
+    if (stored.order) {
+      return {
+        ok: false,
+        refusal: {
+          code: "VALIDATION_ERROR",
+          field: "ref_id",
+          message: "is already used by a bill payment",
+        },
+      };
+    }
+    const quote = await loadQuote(engine.db, stored.row.quoteId);
+    // while its inquiry is open a payment may be under way with it: the same inquiry again
+    if (quote && quote.expiresAt.getTime() > engine.clock.now()) {
+      if (
+        stored.row.productCode === i.code.trim() &&
+        sameCustomer(stored.row.customerNo, i.customerNo)
+      ) {
+        return { ok: true, quote, row: stored.row };
+      }
+      return {
+        ok: false,
+        refusal: {
+          code: "VALIDATION_ERROR",
+          field: "ref_id",
+          message: "is already used by another inquiry",
+        },
+      };
+    }
+    // an expired inquiry can no longer be paid: the ref_id may take a fresh one
+    replaced = stored.row;
+  }
+  const kind = await productKind(engine.db, i.code);
+  if (kind !== "pasca") {
+    return {
+      ok: false,
+      refusal: { code: "PRODUCT_NOT_FOUND", message: `no pasca product with code ${i.code}` },
+    };
+  }
+  const quoted = await createBillQuote(engine, {
+    userId: caller.userId,
+    chatId: caller.userId,
+    productCode: i.code,
+    customerNo: i.customerNo,
+  });
+  if (!quoted.ok) return { ok: false, refusal: quoteRefusal(quoted, i.code) };
+  const row = replaced
+    ? await rebindInquiry(engine.db, replaced, quoted.quote)
+    : await bindRef(engine.db, caller, {
+        refId: i.refId,
+        kind: "bill",
+        productCode: i.code,
+        customerNo: quoted.quote.destination,
+        quoteId: quoted.quote.id,
+      });
+  if (row.kind !== "bill") {
+    return {
+      ok: false,
+      refusal: {
+        code: "VALIDATION_ERROR",
+        field: "ref_id",
+        message: "is already used by an order",
+      },
+    };
+  }
+  const quote =
+    row.quoteId === quoted.quote.id ? quoted.quote : await loadQuote(engine.db, row.quoteId);
+  return { ok: true, quote: quote!, row };
+}
+
+/** an expired inquiry's ref_id taken by a fresh inquiry, once (conditional on the one read) */
+async function rebindInquiry(db: Executor, row: H2hOrderRow, quote: Quote): Promise<H2hOrderRow> {
+  const [moved] = await db
+    .update(h2hOrders)
+    .set({ quoteId: quote.id, productCode: quote.productCode, customerNo: quote.destination })
+    .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)))
+    .returning();
+  if (moved) return moved;
+  const [now] = await db.select().from(h2hOrders).where(eq(h2hOrders.id, row.id));
+  return now!;
+}
+
+/** cmd pay-pasca: the payment of the inquiry made under the same ref_id */
+export async function h2hPayBill(
+  engine: OrderEngine,
+  caller: Caller,
+  p: { code: string; customerNo: string; refId: string },
+): Promise<OrderAnswer> {
+  const stored = await findH2h(engine.db, caller.userId, p.refId);
+  if (stored?.row.kind !== "bill") {
+    return {
+      ok: false,
+      refusal: { code: "INQUIRY_NOT_FOUND", message: "no inquiry with this ref_id" },
+    };
+  }
+  if (
+    stored.row.productCode !== p.code.trim() ||
+    !sameCustomer(stored.row.customerNo, p.customerNo)
+  ) {
+    return {
+      ok: false,
+      refusal: {
+        code: "INQUIRY_MISMATCH",
+        message: "code or customer_no differs from the inquiry",
+      },
+    };
+  }
+  if (stored.order) return { ok: true, order: stored.order, row: stored.row };
+  return confirm(engine, caller, stored.row);
+}
+
+function sameCustomer(stored: string, given: string): boolean {
+  return stored === given.trim() || stored === given.replace(/\D/g, "");
+}

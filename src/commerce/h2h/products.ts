@@ -1,0 +1,62 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { products } from "../../db/schema.ts";
+import type { ProductType } from "../../supplier/types.ts";
+import { pricesFor } from "../catalogue/prices.ts";
+import { findUser } from "../users.ts";
+import { walletBalance } from "../wallet/ledger.ts";
+
+// what a reseller's server reads: their wallet and the catalogue at their price.
+
+export interface H2hProduct {
+  code: string;
+  name: string;
+  category: string;
+  brand: string;
+  type: ProductType;
+  /** the reseller's price (pasca: the admin fee they pay on top of the bill) */
+  price: number;
+  active: boolean;
+  desc: string;
+  startCutOff: string | null;
+  endCutOff: string | null;
+}
+
+/** every listed product of a kind the reseller's tier may buy, with their price */
+export async function productsForReseller(
+  db: Executor,
+  userId: number,
+  type: ProductType,
+  nowMs: number,
+): Promise<H2hProduct[]> {
+  const tier = (await findUser(db, userId))?.tier ?? "customer";
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.type, type), eq(products.listed, true)))
+    .orderBy(asc(products.code));
+  const prices = await pricesFor(db, rows, tier);
+  const out: H2hProduct[] = [];
+  for (const p of rows) {
+    const price = prices.get(p.code);
+    if (price === null || price === undefined) continue;
+    const paused = p.pausedUntil !== null && p.pausedUntil.getTime() > nowMs;
+    out.push({
+      code: p.code,
+      name: p.name,
+      category: p.category,
+      brand: p.brand,
+      type: p.type,
+      price,
+      active: p.active && !paused,
+      desc: p.description,
+      startCutOff: p.startCutOff,
+      endCutOff: p.endCutOff,
+    });
+  }
+  return out;
+}
+
+export function resellerBalance(db: Executor, userId: number): Promise<number> {
+  return walletBalance(db, userId);
+}

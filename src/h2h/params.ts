@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { type Reply, validationError } from "./envelope.ts";
+
+// the business parameters of each endpoint and cmd (docs/supplier.md#requests); every
+// problem is VALIDATION_ERROR with errors: { field: [messages] }.
+
+const say = (what: string) => ({
+  error: (issue: { input?: unknown }) =>
+    issue.input === undefined ? "is required" : `must be ${what}`,
+});
+
+const text = () =>
+  z
+    .string(say("a string"))
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(64, { error: "must be at most 64 characters" });
+/** a reseller's ref_id: required here (kios can't look an order up by one it made up) */
+const refId = () =>
+  z
+    .string(say("a string"))
+    .trim()
+    .regex(/^[A-Za-z0-9._/-]{1,64}$/, { error: "must be 1 to 64 of A-Z a-z 0-9 . _ / -" });
+const testing = () => z.boolean(say("true or false")).optional();
+
+export const productsParams = z.object({
+  cmd: z.enum(["prepaid", "game", "pasca"], say("one of prepaid, game, pasca")),
+});
+
+const ORDER_CMDS = ["prepaid", "game", "inquiry", "pay-pasca"] as const;
+export const orderCmd = z.object({
+  cmd: z.enum(ORDER_CMDS, say(`one of ${ORDER_CMDS.join(", ")}`)),
+});
+
+export const orderParams = z.object({
+  cmd: z.enum(["prepaid", "game"]),
+  code: text(),
+  customer_no: text(),
+  ref_id: refId(),
+  testing: testing(),
+});
+
+export const inquiryParams = z.object({
+  cmd: z.literal("inquiry"),
+  code: text(),
+  customer_no: text(),
+  ref_id: refId(),
+});
+
+export const payParams = z.object({
+  cmd: z.literal("pay-pasca"),
+  code: text(),
+  customer_no: text(),
+  ref_id: refId(),
+  testing: testing(),
+});
+
+export const statusParams = z.object({ ref_id: refId() });
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reply: Reply };
+
+export function parseParams<S extends z.ZodType>(
+  schema: S,
+  body: Record<string, unknown>,
+): Parsed<z.infer<S>> {
+  const result = schema.safeParse(body);
+  if (result.success) return { ok: true, value: result.data };
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".") || "body";
+    errors[field] = [...(errors[field] ?? []), issue.message];
+  }
+  return { ok: false, reply: validationError(errors) };
+}

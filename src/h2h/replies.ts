@@ -1,0 +1,61 @@
+import {
+  type BillOfOrder,
+  formatWib,
+  wireDesc,
+  wireRecord,
+  wireStatusOf,
+} from "../commerce/h2h/records.ts";
+import type { Order, Quote } from "../commerce/orders/types.ts";
+import { declined, ok, type Reply } from "./envelope.ts";
+
+// the replies that carry a transaction or an inquiry (docs/supplier.md#replies)
+
+const MESSAGES = {
+  order: {
+    pending: "order is being processed",
+    success: "order succeeded",
+    failed: "order failed; the balance was refunded",
+  },
+  bill: {
+    pending: "bill payment is being processed",
+    success: "bill paid",
+    failed: "bill payment failed; the balance was refunded",
+  },
+} as const;
+
+/** the reply carrying a transaction; a failed bill payment's own answer has data null */
+export function transactionReply(
+  order: Order,
+  refId: string,
+  bill: BillOfOrder | undefined,
+  via: "submit" | "status",
+): Reply {
+  const kind = order.kind === "bill" ? "bill" : "order";
+  const status = wireStatusOf(order);
+  const code = `${kind === "order" ? "ORDER" : "BILL_PAYMENT"}_${status.toUpperCase()}`;
+  const message = MESSAGES[kind][status];
+  if (status === "failed") {
+    return declined(
+      code,
+      message,
+      kind === "bill" && via === "submit" ? null : wireRecord(order, refId, bill),
+    );
+  }
+  return ok(code, message, wireRecord(order, refId, bill));
+}
+
+/** INQUIRY_SUCCESS: the bill at the reseller's price */
+export function inquiryReply(quote: Quote, refId: string): Reply {
+  const bill = quote.bill!;
+  return ok("INQUIRY_SUCCESS", "bill found", {
+    ref_id: refId,
+    customer_no: quote.destination,
+    customer_name: bill.customerName,
+    code: quote.productCode,
+    tagihan: bill.tagihan,
+    admin: bill.admin,
+    total: quote.price,
+    desc: wireDesc(bill.details),
+    expires_at: formatWib(quote.expiresAt.getTime()),
+  });
+}

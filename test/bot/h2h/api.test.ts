@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECRETS_TTL_MS } from "../../../src/bot/api-keys/api.ts";
+import { deleteDueMessages } from "../../../src/bot/service.ts";
+import { createSecretBox } from "../../../src/commerce/h2h/cipher.ts";
+import { keyOfUser, openKey } from "../../../src/commerce/h2h/keys.ts";
+import { setTier } from "../../../src/commerce/users.ts";
+import { type BotHarness, copyTexts, labels, startBotHarness } from "../../helpers/bot.ts";
+
+// /api: a reseller's H2H key in the chat, shown once with copy buttons in a message that
+// deletes itself; rotate and revoke by button.
+
+const box = createSecretBox("bot-api-test-h2h-key-0123456789abcdef");
+
+describe("/api", () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({ h2h: { box, apiUrl: "https://shop.example/h2h/v1" } });
+  });
+  afterAll(() => h?.stop());
+
+  it("customers are told it is for resellers", async () => {
+    const u = 6_001;
+    h.user(u);
+    const reply = await h.waitMessage(u, /hanya untuk reseller/, h.say(u, "/api"));
+    expect(reply.text).toContain("Hubungi admin");
+  });
+
+  it("a reseller creates a key: shown once with copy buttons, deleted after a minute; rotate and revoke", async () => {
+    const r = 6_002;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    const none = await h.waitMessage(r, /belum punya kunci API/, h.say(r, "/api"));
+    expect(none.text).toContain("https://shop.example/h2h/v1");
+    h.tap(r, none, /Buat kunci API/);
+    const secrets = await h.waitMessage(r, /Kunci API kamu/, none.message_id);
+    const stored = openKey(box, (await keyOfUser(h.db, r))!);
+    expect(copyTexts(secrets)).toEqual({
+      "📋 api_id": stored.row.apiId,
+      "📋 api_key": stored.apiKey,
+      "📋 secret_key": stored.secretKey,
+    });
+    const status = await h.waitEdit(r, none.message_id, /Status: aktif/);
+    expect(status.text).toContain(`api_id: ${stored.row.apiId}`);
+    expect(status.text).toContain("Status: aktif");
+    expect(labels(status)).toEqual(["🔄 Ganti kunci", "⛔ Cabut", "💬 Kirim hasil ke chat"]);
+
+    // the secrets' message goes after a minute, not before
+    expect(await deleteDueMessages(h.bot.api, h.db, new Date(h.clock.now()))).toBe(0);
+    h.clock.advance(SECRETS_TTL_MS);
+    expect(await deleteDueMessages(h.bot.api, h.db, new Date(h.clock.now()))).toBe(1);
+    expect(h.chat(r).messages.find((m) => m.message_id === secrets.message_id)?.deleted).toBe(true);
+
+    h.tap(r, status, /Ganti kunci/);
+    const rotated = await h.waitMessage(r, /Kunci API kamu/, secrets.message_id);
+    const after = openKey(box, (await keyOfUser(h.db, r))!);
+    expect(after.secretKey).not.toBe(stored.secretKey);
+    expect(copyTexts(rotated)["📋 secret_key"]).toBe(after.secretKey);
+
+    h.tap(r, status, /Cabut/);
+    await h.waitEdit(r, status.message_id, /dicabut/);
+    expect((await keyOfUser(h.db, r))!.revokedAt).not.toBeNull();
+  });
+});
