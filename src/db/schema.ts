@@ -602,6 +602,8 @@ export const supplierReports = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     /** sha-256 of the raw body: a repeated delivery is the same row */
     bodyHash: text("body_hash").notNull().unique(),
+    /** the supplier whose path it arrived on (its name); null: before suppliers had names (the first) */
+    supplier: text("supplier"),
     refId: text("ref_id").notNull(),
     reportedStatus: text("reported_status").notNull(),
     rawBody: text("raw_body").notNull(),

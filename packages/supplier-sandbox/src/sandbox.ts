@@ -40,7 +40,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
     ],
   );
-  const catalogue = generateCatalogue(seed);
+  const catalogue = generateCatalogue(seed, options.catalogueVariant);
   const store = createStore();
   const delays = createDelays();
   const sandbox: { faults: SandboxFaults; deprecationWarning: string | undefined } = {
@@ -76,6 +76,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     settleDelayMs: options.settleDelayMs ?? 2000,
     slowReplyMs: options.slowReplyMs ?? 30_000,
     deprecationWarning: () => sandbox.deprecationWarning,
+    outcomes: options.outcomes,
   });
   settlement.start();
 

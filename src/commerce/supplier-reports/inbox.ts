@@ -9,12 +9,18 @@ import { resolveOrder } from "../orders/resolve.ts";
 /** stores a verified supplier report once; duplicate when this exact body was already received. */
 export async function storeSupplierReport(
   exec: Executor,
-  r: { rawBody: string; refId: string; reportedStatus: string },
+  r: { rawBody: string; supplier?: string | undefined; refId: string; reportedStatus: string },
 ): Promise<{ id: number; duplicate: boolean }> {
   const bodyHash = sha256Hex(r.rawBody);
   const [row] = await exec
     .insert(supplierReports)
-    .values({ bodyHash, refId: r.refId, reportedStatus: r.reportedStatus, rawBody: r.rawBody })
+    .values({
+      bodyHash,
+      supplier: r.supplier ?? null,
+      refId: r.refId,
+      reportedStatus: r.reportedStatus,
+      rawBody: r.rawBody,
+    })
     .onConflictDoNothing({ target: supplierReports.bodyHash })
     .returning({ id: supplierReports.id });
   if (row) return { id: row.id, duplicate: false };

@@ -1,0 +1,1 @@
+ALTER TABLE "supplier_reports" ADD COLUMN "supplier" text;
