@@ -1,6 +1,7 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
+import { linkSupplierCatalogue } from "../commerce/catalogue/link.ts";
 import { syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
 import {
@@ -204,9 +205,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const supplierCounted = countingErrors(connected.supplier, (code) =>
       metrics.supplierErrors.inc({ code }),
     );
+    const others = new Map(
+      suppliers.all
+        .slice(1)
+        .map((s) => [
+          s.name,
+          countingErrors(s.supplier, (code) => metrics.supplierErrors.inc({ code })),
+        ]),
+    );
     const engines = createEngines(config, {
       db: database.db,
       supplier: supplierCounted,
+      suppliers: others,
       clock,
       logger,
       adminIds,
@@ -238,6 +248,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         ? await registerCatalogueJobs(jobs, {
             db: database.db,
             supplier: supplierCounted,
+            others: [...others].map(([name, supplier]) => ({ name, supplier })),
             logger,
             pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
           })
@@ -338,6 +349,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
           // the local sandbox answers in milliseconds: sell at once
           const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
           logger.info({ products: summary.total }, "catalogue synced");
+          for (const [name, other] of others) {
+            await linkSupplierCatalogue(database.db, { name, supplier: other, logger });
+          }
         } else {
           // a real supplier may be slow or down: the sync runs as the job, started now, and
           // kios starts meanwhile (the bot says the catalogue is loading until it lands)

@@ -105,6 +105,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // the catalogue is the sandbox's own: its products are read-only to callers only
       (entry.product as { price: number }).price = price;
     },
+    setActive(code, active) {
+      const entry = catalogue.get(code);
+      if (!entry) throw new Error(`no product ${code}`);
+      (entry.product as { status: string }).status = active ? "active" : "inactive";
+    },
     setCutOff(code, window) {
       const entry = catalogue.get(code);
       if (!entry) throw new Error(`no product ${code}`);
@@ -164,6 +169,7 @@ export async function startSandbox(
     account: (apiId) => sandbox.account(apiId),
     catalogue: () => sandbox.catalogue(),
     setPrice: (code, price) => sandbox.setPrice(code, price),
+    setActive: (code, active) => sandbox.setActive(code, active),
     setCutOff: (code, window) => sandbox.setCutOff(code, window),
     settleNow: () => sandbox.settleNow(),
     transactions: () => sandbox.transactions(),

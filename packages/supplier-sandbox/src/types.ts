@@ -176,6 +176,8 @@ export interface Sandbox {
   catalogue(): readonly WireProduct[];
   /** changes what a product costs from now on (a price change the shop may not have synced) */
   setPrice(code: string, price: number): void;
+  /** takes a product out (PRODUCT_INACTIVE) or back in, from now on (the shop may not have synced) */
+  setActive(code: string, active: boolean): void;
   /** gives a product a daily cut-off window (HH:MM, WIB), or removes it with null */
   setCutOff(code: string, window: { start: string; end: string } | null): void;
   /** settles every pending transaction now and awaits its callback deliveries */

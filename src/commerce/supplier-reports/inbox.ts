@@ -1,10 +1,11 @@
 import { sha256Hex } from "@kios/kit";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { supplierReports } from "../../db/schema.ts";
+import { orderAttempts, supplierReports } from "../../db/schema.ts";
 import type { OrderEngine } from "../orders/engine.ts";
-import { getOrderByRef } from "../orders/queries.ts";
+import { getOrder, getOrderByRef } from "../orders/queries.ts";
 import { resolveOrder } from "../orders/resolve.ts";
+import { firstSupplierName } from "../orders/routing.ts";
 
 /** stores a verified supplier report once; duplicate when this exact body was already received. */
 export async function storeSupplierReport(
@@ -41,7 +42,7 @@ export async function processSupplierReport(deps: OrderEngine, reportId: number)
     .from(supplierReports)
     .where(eq(supplierReports.id, reportId));
   if (!report || report.processedAt) return report?.outcome ?? "missing";
-  const order = await getOrderByRef(deps.db, report.refId);
+  const order = await orderOfReport(deps, report);
   let outcome: string;
   if (!order) {
     outcome = "unknown_ref_id";
@@ -54,6 +55,26 @@ export async function processSupplierReport(deps: OrderEngine, reportId: number)
     .set({ processedAt: sql`now()`, outcome })
     .where(eq(supplierReports.id, reportId));
   return outcome;
+}
+
+/**
+ * the order a report is about: by the attempt its supplier knows that ref_id for; a report
+ * on the first supplier's path may also name an order from before attempts were kept
+ */
+async function orderOfReport(
+  deps: OrderEngine,
+  report: { supplier: string | null; refId: string },
+) {
+  const supplier = report.supplier ?? firstSupplierName(deps);
+  const [attempt] = await deps.db
+    .select({ orderId: orderAttempts.orderId })
+    .from(orderAttempts)
+    .where(and(eq(orderAttempts.supplier, supplier), eq(orderAttempts.refId, report.refId)));
+  if (attempt) return getOrder(deps.db, attempt.orderId);
+  if (supplier !== firstSupplierName(deps)) return undefined;
+  const order = await getOrderByRef(deps.db, report.refId);
+  // an order kios sent elsewhere under this ref_id is not this supplier's
+  return order && (order.supplier ?? firstSupplierName(deps)) === supplier ? order : undefined;
 }
 
 /** the ref_id each of these reports names */
