@@ -56,6 +56,11 @@ export async function bootTwoSuppliers(
     retryBaseMs: 20,
   });
   await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: backup });
+  // a slow start (PGlite holds the event loop) can leave an idle keep-alive socket the
+  // sandbox has closed: a read (retried) opens fresh ones before an order is sent, which
+  // is never retried and would be left unknown by a reset socket
+  await h.supplier.balance();
+  await backup.balance();
   const engine: OrderEngine = {
     ...h.deps,
     supplier: options.wrapMain ? options.wrapMain(h.supplier) : h.supplier,

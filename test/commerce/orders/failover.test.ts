@@ -1,7 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { attemptsLine } from "../../../src/bot/admin/order-lines.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
-import { getOrder } from "../../../src/commerce/orders/queries.ts";
+import { attemptsOfOrders, findUserOrder, getOrder } from "../../../src/commerce/orders/queries.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { openAttempts } from "../../../src/commerce/orders/routing.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -65,6 +66,12 @@ describe(`failover between two suppliers (${testDriver})`, () => {
     expect(backupRequests()).toHaveLength(1);
     expect(h.backupSandbox.transactions().filter((t) => t.status === "success")).toHaveLength(1);
     expect(h.sandbox.transactions()).toHaveLength(0);
+    // the buyer never sees routing: the ref first shown still finds the order
+    expect((await findUserOrder(h.deps.db, user, attempts[0]!.refId))?.id).toBe(order.id);
+    expect(await findUserOrder(h.deps.db, user + 1, attempts[0]!.refId)).toBeUndefined();
+    // the admins see where it went
+    const lines = await attemptsOfOrders(h.deps.db, [order.id]);
+    expect(attemptsLine(lines.get(order.id)!)).toBe("main ✗ PRODUCT_INACTIVE → backup ✓");
   });
 
   it("re-routes on the first supplier's INSUFFICIENT_BALANCE and on its auth refusal", async () => {
