@@ -2,6 +2,10 @@ import { signCallback } from "@kios/kit";
 import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmQuote } from "../../src/commerce/orders/place.ts";
+import { createQuote } from "../../src/commerce/orders/quotes.ts";
+import { upsertUser } from "../../src/commerce/users.ts";
+import { creditWallet, walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { supplierReports } from "../../src/db/schema.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";
@@ -144,6 +148,16 @@ describe(`several suppliers (${testDriver})`, () => {
   });
 });
 
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe(`the playground's two sandbox suppliers (${testDriver})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -162,6 +176,37 @@ describe(`the playground's two sandbox suppliers (${testDriver})`, () => {
     expect(theirs.find((p) => p.code === "BISAT1000")?.status).toBe("active");
     expect(theirs.find((p) => p.code === "BTSEL5")?.status).toBe("inactive");
     expect(second!.reportSecret).not.toBe(first!.reportSecret);
+  });
+
+  it("buys a product the main sandbox refuses from the backup, its report settling it", async () => {
+    const [main, backup] = t.app.suppliers!.all;
+    const deps = t.app.orders!;
+    await upsertUser(deps.db, { telegramId: 5151, firstName: "Budi" });
+    await creditWallet(deps.db, { userId: 5151, amount: 100_000, key: "seed:5151" });
+    const q = await createQuote(deps, {
+      userId: 5151,
+      chatId: 5151,
+      productCode: "TSEL10",
+      destination: "081234560903",
+    });
+    if (!q.ok) throw new Error(q.reason);
+    // kios's catalogue says active; the main supplier refuses it at the order
+    main!.sandbox!.setActive("TSEL10", false);
+    const placed = await confirmQuote(deps, { quoteId: q.quote.id, userId: 5151 });
+    if (!placed.ok) throw new Error(placed.reason);
+    expect(placed.order).toMatchObject({ status: "pending", supplier: "backup" });
+    // the backup's report arrives on its own path, signed with its own secret, and settles it
+    const report = await until(async () => {
+      const [row] = await deps.db
+        .select()
+        .from(supplierReports)
+        .where(eq(supplierReports.refId, placed.order.refId));
+      return row?.processedAt ? row : undefined;
+    });
+    expect(report).toMatchObject({ supplier: "backup", outcome: "order success" });
+    expect(await walletBalance(deps.db, 5151)).toBe(100_000 - q.quote.price);
+    expect(backup!.sandbox!.transactions()).toMatchObject([{ status: "success", code: "BTSEL10" }]);
+    expect(main!.sandbox!.transactions()).toHaveLength(0);
   });
 
   it("points each sandbox's reports at its own path", () => {
