@@ -6,6 +6,7 @@ import { migrateCommand, startCommand } from "./cli/core.ts";
 import { exportCommand } from "./cli/export.ts";
 import { ledgerCommand } from "./cli/ledger.ts";
 import { reconCommand } from "./cli/reconciliation.ts";
+import { routesCommand } from "./cli/routes.ts";
 import { sandboxCommand } from "./cli/sandbox.ts";
 import { balanceCommand, productsCommand, statusCommand } from "./cli/supplier.ts";
 import { ConfigError } from "./config.ts";
@@ -23,6 +24,7 @@ const COMMANDS: Command[] = [
   syncCommand,
   markupCommand,
   apiKeyCommand,
+  routesCommand,
 ];
 
 export function usage(): string {

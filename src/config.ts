@@ -58,6 +58,42 @@ function rupiahSetting(fallback: string) {
   );
 }
 
+/** a supplier's name: in its callback path (/supplier/<name>/callback), logs and admin views */
+const SUPPLIER_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+const optionalSupplierName = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(SUPPLIER_NAME_PATTERN, {
+      message: "must be 1 to 32 of a-z, 0-9 and -, starting with a letter or digit",
+    })
+    .refine((v) => v !== "callback", { message: 'must not be "callback" (a path of its own)' })
+    .optional(),
+);
+
+const supplierInterface = z.preprocess(
+  (v) => emptyToUndefined(v) ?? "signature",
+  z.enum(["signature", "key"], { message: "must be signature or key" }),
+);
+
+// per request. A status read makes up to four attempts, which must end inside its job's
+// 120 s lease (order-check, supplier-report): 4 × 25 s plus the backoff does. A timed-out
+// order stays unknown and is asked about later (design rule 2)
+const supplierTimeoutMs = z.preprocess(
+  (v) => emptyToUndefined(v) ?? "15000",
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}$/, { message: "must be a whole number of milliseconds" })
+    .transform(Number)
+    .refine((n) => n >= 1000 && n <= 25_000, { message: "must be between 1000 and 25000" }),
+);
+
+const supplierBaseUrl = optionalUrl.transform((v) => (v ? normaliseSupplierBaseUrl(v) : undefined));
+
 const schema = z.object({
   BOT_TOKEN: z.preprocess(
     emptyToUndefined,
@@ -134,27 +170,14 @@ const schema = z.object({
   ),
   PGLITE_DIR: z.preprocess((v) => emptyToUndefined(v) ?? "./data/pglite", z.string().trim()),
   DATABASE_PREPARE: booleanFlag(true),
-  SUPPLIER_BASE_URL: optionalUrl.transform((v) => (v ? normaliseSupplierBaseUrl(v) : undefined)),
+  SUPPLIER_BASE_URL: supplierBaseUrl,
   SUPPLIER_API_ID: optionalString,
   SUPPLIER_API_KEY: optionalString,
   SUPPLIER_SECRET_KEY: optionalString,
-  SUPPLIER_INTERFACE: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "signature",
-    z.enum(["signature", "key"], { message: "must be signature or key" }),
-  ),
+  SUPPLIER_INTERFACE: supplierInterface,
+  SUPPLIER_NAME: optionalSupplierName,
   SUPPLIER_TESTING: booleanFlag(false),
-  // per request. A status read makes up to four attempts, which must end inside its job's
-  // 120 s lease (order-check, supplier-report): 4 × 25 s plus the backoff does. A timed-out
-  // order stays unknown and is asked about later (design rule 2)
-  SUPPLIER_TIMEOUT_MS: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "15000",
-    z
-      .string()
-      .trim()
-      .regex(/^\d{1,6}$/, { message: "must be a whole number of milliseconds" })
-      .transform(Number)
-      .refine((n) => n >= 1000 && n <= 25_000, { message: "must be between 1000 and 25000" }),
-  ),
+  SUPPLIER_TIMEOUT_MS: supplierTimeoutMs,
   // the H2H API for resellers (docs/h2h.md): on when set; it seals the resellers' keys at rest
   H2H_ENCRYPTION_KEY: z.preprocess(
     emptyToUndefined,
@@ -256,6 +279,7 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_API_KEY: "your-api-key",
   SUPPLIER_SECRET_KEY: "your-secret-key",
   SUPPLIER_INTERFACE: "signature",
+  SUPPLIER_NAME: "main",
   SUPPLIER_TESTING: "false",
   SUPPLIER_TIMEOUT_MS: "15000",
   H2H_ENCRYPTION_KEY: "$(openssl rand -hex 32)",
@@ -281,11 +305,39 @@ const EXAMPLES: Record<string, string> = {
 
 type Parsed = z.infer<typeof schema>;
 
+/** SUPPLIER_<n>_*: a second, third, … supplier, the same settings as the first's plus NAME */
+const numberedSupplierSchema = z.object({
+  BASE_URL: supplierBaseUrl,
+  API_ID: optionalString,
+  API_KEY: optionalString,
+  SECRET_KEY: optionalString,
+  INTERFACE: supplierInterface,
+  TIMEOUT_MS: supplierTimeoutMs,
+  NAME: optionalSupplierName,
+});
+
+const NUMBERED_SUPPLIER_VAR = /^SUPPLIER_(\d{1,2})_([A-Z_]+)$/;
+
+/** the first supplier's name when SUPPLIER_NAME is not set */
+const FIRST_SUPPLIER_NAME = "main";
+
 export interface SupplierCredentials {
   baseUrl: string;
   apiId: string;
   apiKey: string;
   secretKey: string;
+}
+
+/** one configured supplier: SUPPLIER_* for the first, SUPPLIER_<n>_* for the others */
+export interface SupplierSettings {
+  /** unique; its reports arrive at /supplier/callback (the first) or /supplier/<name>/callback */
+  name: string;
+  credentials: SupplierCredentials;
+  interface: "signature" | "key";
+  /** how long one request may take before it is given up (ms) */
+  timeoutMs: number;
+  /** where it is configured, for messages: "SUPPLIER_" or "SUPPLIER_2_" */
+  envPrefix: string;
 }
 
 type PaymentsConfig =
@@ -326,6 +378,13 @@ export interface Config {
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
   supplier: SupplierCredentials | undefined;
+  /** the first supplier's name (SUPPLIER_NAME, default "main"), the embedded sandbox's too */
+  supplierName: string;
+  /**
+   * every configured supplier, the first (SUPPLIER_*) first, then SUPPLIER_2_*, SUPPLIER_3_*, …
+   * in their numbers' order; empty when none is configured (the embedded sandboxes)
+   */
+  suppliers: SupplierSettings[];
   supplierInterface: "signature" | "key";
   supplierTesting: boolean;
   /** how long one supplier request may take before it is given up (ms) */
@@ -423,6 +482,25 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (p.METRICS_PORT !== undefined && p.METRICS_PORT !== 0 && p.METRICS_PORT === p.PORT) {
     problems.push(describe("METRICS_PORT", "must differ from PORT", String(p.METRICS_PORT)));
   }
+  const firstName = p.SUPPLIER_NAME ?? FIRST_SUPPLIER_NAME;
+  const more = parseNumberedSuppliers(env, problems);
+  if (more.length > 0 && given.length < needed.length) {
+    problems.push(
+      `${more[0]!.envPrefix}* is set but the first supplier is not: set SUPPLIER_BASE_URL, ` +
+        "SUPPLIER_API_ID, SUPPLIER_API_KEY and SUPPLIER_SECRET_KEY first (the others are its backups)",
+    );
+  }
+  const names = new Map<string, string>([[firstName, "SUPPLIER_NAME"]]);
+  for (const s of more) {
+    const taken = names.get(s.name);
+    if (taken) {
+      problems.push(
+        `${s.envPrefix}NAME "${s.name}" is already the name of ${taken === "SUPPLIER_NAME" ? "the first supplier" : taken.replace(/NAME$/, "*")}; ` +
+          `give each supplier its own, for example ${s.envPrefix}NAME=backup`,
+      );
+    }
+    names.set(s.name, `${s.envPrefix}NAME`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const supplierGiven = given.length === needed.length;
@@ -478,6 +556,24 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             secretKey: p.SUPPLIER_SECRET_KEY!,
           }
         : undefined,
+    supplierName: firstName,
+    suppliers: supplierGiven
+      ? [
+          {
+            name: firstName,
+            credentials: {
+              baseUrl: p.SUPPLIER_BASE_URL!,
+              apiId: p.SUPPLIER_API_ID ?? "",
+              apiKey: p.SUPPLIER_API_KEY!,
+              secretKey: p.SUPPLIER_SECRET_KEY!,
+            },
+            interface: p.SUPPLIER_INTERFACE,
+            timeoutMs: p.SUPPLIER_TIMEOUT_MS,
+            envPrefix: "SUPPLIER_",
+          },
+          ...more,
+        ]
+      : [],
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
     supplierTimeoutMs: p.SUPPLIER_TIMEOUT_MS,
@@ -501,6 +597,87 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierLowBalance: p.SUPPLIER_LOW_BALANCE,
     logLevel: p.LOG_LEVEL,
   };
+}
+
+/**
+ * SUPPLIER_2_*, SUPPLIER_3_*, …: each complete (the four credentials, or three on the key
+ * interface) or absent. Problems are added to `problems`; the valid ones are returned in
+ * their numbers' order.
+ */
+function parseNumberedSuppliers(
+  env: Record<string, string | undefined>,
+  problems: string[],
+): SupplierSettings[] {
+  const byNumber = new Map<number, Record<string, string | undefined>>();
+  for (const [name, value] of Object.entries(env)) {
+    const m = NUMBERED_SUPPLIER_VAR.exec(name);
+    if (!m || emptyToUndefined(value) === undefined) continue;
+    const n = Number(m[1]);
+    const setting = m[2]!;
+    if (n < 2) {
+      problems.push(`${name} is not read: the first supplier is SUPPLIER_* (without a number)`);
+      continue;
+    }
+    if (!(setting in numberedSupplierSchema.shape)) {
+      problems.push(
+        `${name} is not a supplier setting; a supplier has ${Object.keys(
+          numberedSupplierSchema.shape,
+        )
+          .map((k) => `SUPPLIER_${n}_${k}`)
+          .join(", ")}`,
+      );
+      continue;
+    }
+    const fields = byNumber.get(n) ?? {};
+    fields[setting] = value;
+    byNumber.set(n, fields);
+  }
+  const settings: SupplierSettings[] = [];
+  for (const n of [...byNumber.keys()].sort((a, b) => a - b)) {
+    const prefix = `SUPPLIER_${n}_`;
+    const fields = byNumber.get(n)!;
+    const result = numberedSupplierSchema.safeParse(fields);
+    if (!result.success) {
+      const seen = new Set<string>();
+      for (const issue of result.error.issues) {
+        const key = String(issue.path[0]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        problems.push(describe(`${prefix}${key}`, issue.message, fields[key]));
+      }
+      continue;
+    }
+    const v = result.data;
+    const required = (["BASE_URL", "API_ID", "API_KEY", "SECRET_KEY"] as const).filter(
+      (k) => !(v.INTERFACE === "key" && k === "API_ID"),
+    );
+    const missing = required.filter((k) => v[k] === undefined);
+    if (missing.length > 0) {
+      for (const k of missing) {
+        problems.push(
+          describe(
+            `${prefix}${k}`,
+            `is missing; set all of ${required.map((r) => prefix + r).join(", ")} or none`,
+            undefined,
+          ),
+        );
+      }
+      continue;
+    }
+    settings.push({
+      name: v.NAME ?? `supplier${n}`,
+      credentials: {
+        baseUrl: v.BASE_URL!,
+        apiId: v.API_ID ?? "",
+        apiKey: v.API_KEY!,
+        secretKey: v.SECRET_KEY!,
+      },
+      interface: v.INTERFACE,
+      timeoutMs: v.TIMEOUT_MS,
+      envPrefix: prefix,
+    });
+  }
+  return settings;
 }
 
 /** what makes a Midtrans setting a test gateway (its sandbox or a local one); undefined: none */
@@ -538,7 +715,8 @@ function describe(name: string, message: string, value: string | undefined): str
   // values of secret variables are never echoed back
   const secret = /TOKEN|KEY|SECRET|DATABASE_URL/.test(name);
   const got = value === undefined || secret ? "" : ` (got "${value}")`;
-  return `${name} ${message}${got}; for example ${name}=${EXAMPLES[name] ?? "…"}`;
+  const example = EXAMPLES[name] ?? EXAMPLES[name.replace(/^SUPPLIER_\d+_/, "SUPPLIER_")] ?? "…";
+  return `${name} ${message}${got}; for example ${name}=${example}`;
 }
 
 /** loads .env (without overriding the real environment) and validates it. */
@@ -553,9 +731,11 @@ export function secretsOf(config: Config): string[] {
   return [
     config.botToken,
     config.webhookSecret,
+    // the first supplier's are config.supplier's; the others' follow
     config.supplier?.apiKey,
     config.supplier?.secretKey,
     config.h2h?.encryptionKey,
+    ...config.suppliers.slice(1).flatMap((s) => [s.credentials.apiKey, s.credentials.secretKey]),
     config.payments?.gateway === "midtrans" ? config.payments.serverKey : undefined,
   ].filter((s): s is string => typeof s === "string" && s.length >= 4);
 }

@@ -1,6 +1,7 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
+import { linkSupplierCatalogue } from "../commerce/catalogue/link.ts";
 import { syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
 import { createSecretBox } from "../commerce/h2h/cipher.ts";
@@ -40,7 +41,11 @@ import { createMetricsServer } from "../server/metrics-server.ts";
 import { startingGate } from "../server/starting-gate.ts";
 import { countingErrors } from "../supplier/counted.ts";
 import { connectGateway, type GatewayConnection } from "./connect-gateway.ts";
-import { connectSupplier, type SupplierConnection } from "./connect-supplier.ts";
+import {
+  connectSuppliers,
+  type SupplierConnection,
+  type SupplierRegistry,
+} from "./connect-supplier.ts";
 import { createEngines } from "./engines.ts";
 import { openAppDatabase } from "./open-database.ts";
 
@@ -96,7 +101,9 @@ export interface AppDeps {
   database?: DatabaseHandle;
   clock?: Clock;
   /** settings of the embedded sandbox, used when no supplier is configured */
-  sandbox?: Parameters<typeof connectSupplier>[0]["sandbox"];
+  sandbox?: Parameters<typeof connectSuppliers>[0]["sandbox"];
+  /** with no supplier configured, how many embedded sandboxes (the playground runs 2) */
+  sandboxes?: 1 | 2;
   bot?: BotServiceFactory;
   /** how often the catalogue-sync worker polls its queue, seconds (default 10) */
   catalogueSyncPollSeconds?: number;
@@ -108,8 +115,10 @@ export interface App {
   readonly database: DatabaseHandle;
   readonly jobs: JobRunner;
   readonly metrics: Metrics;
-  /** set once started */
+  /** the first supplier, set once started */
   readonly supplier: SupplierConnection | undefined;
+  /** every supplier by name, the first first; set once started */
+  readonly suppliers: SupplierRegistry | undefined;
   /** the payment gateway, once started (undefined: deposits are manual only) */
   readonly gateway: GatewayConnection | undefined;
   /** gateway deposits' engine, once started */
@@ -145,6 +154,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   if (database.kind === "postgres") metrics.watchStatements(() => database.statements);
 
   let supplier: SupplierConnection | undefined;
+  let suppliers: SupplierRegistry | undefined;
   let gateway: GatewayConnection | undefined;
   let payments: PaymentEngine | undefined;
   let orders: OrderEngine | undefined;
@@ -185,21 +195,42 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const gate = role !== "worker" ? startingGate() : undefined;
     if (gate) server = await listen(gate.app, httpListen.port, httpListen.host);
     await database.migrate();
-    const connected = await connectSupplier({
+    suppliers = await connectSuppliers({
       config,
       clock,
       logger,
       sandbox: deps.sandbox,
+      sandboxes: deps.sandboxes,
     });
+    const connected = suppliers.first;
     supplier = connected;
+    logger.info(
+      {
+        suppliers: suppliers.all.map((s) => ({
+          name: s.name,
+          at: s.description,
+          reports: s.reportPath,
+        })),
+      },
+      `suppliers: ${suppliers.all.map((s) => s.name).join(", ")}`,
+    );
     gateway = await connectGateway({ config, clock, logger });
     // the supplier's refusals and failures, counted by code for /metrics
     const supplierCounted = countingErrors(connected.supplier, (code) =>
       metrics.supplierErrors.inc({ code }),
     );
+    const others = new Map(
+      suppliers.all
+        .slice(1)
+        .map((s) => [
+          s.name,
+          countingErrors(s.supplier, (code) => metrics.supplierErrors.inc({ code })),
+        ]),
+    );
     const engines = createEngines(config, {
       db: database.db,
       supplier: supplierCounted,
+      suppliers: others,
       clock,
       logger,
       adminIds,
@@ -232,18 +263,23 @@ export async function createApp(deps: AppDeps): Promise<App> {
     });
 
     if (role !== "worker") {
-      const supplierReportRoute = createSupplierReportRoute({
-        db: database.db,
-        secretKey: supplier.reportSecret,
-        clock,
-        logger,
-        onReceived: (result) => metrics.supplierReports.inc({ result }),
-      });
+      // each supplier's reports on a path of its own, verified with its own secret
+      const supplierReportRoutes = suppliers.all.map((s) =>
+        createSupplierReportRoute({
+          db: database.db,
+          secretKey: s.reportSecret,
+          supplier: s.name,
+          path: s.reportPath,
+          clock,
+          logger,
+          onReceived: (result) => metrics.supplierReports.inc({ result }),
+        }),
+      );
       const http = createServer({
         logger,
         health,
         routes: [
-          supplierReportRoute,
+          ...supplierReportRoutes,
           ...(gateway && payments
             ? [
                 createGatewayReportRoute({
@@ -272,9 +308,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
       });
       gate?.open(http);
       gateway?.reportTo(`http://127.0.0.1:${server!.port}${GATEWAY_REPORT_PATH}`);
-      supplier.sandbox
-        ?.account()
-        .setCallbackUrl(`http://127.0.0.1:${server!.port}/supplier/callback`);
+      for (const s of suppliers.all) {
+        s.sandbox?.account().setCallbackUrl(`http://127.0.0.1:${server!.port}${s.reportPath}`);
+      }
     }
 
     // every role: a worker's own counters (updates, notifications, settled orders) are
@@ -307,6 +343,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         ? await registerCatalogueJobs(jobs, {
             db: database.db,
             supplier: supplierCounted,
+            others: [...others].map(([name, supplier]) => ({ name, supplier })),
             logger,
             pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
           })
@@ -365,6 +402,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
           // the local sandbox answers in milliseconds: sync here, and a start returns with it
           const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
           logger.info({ products: summary.total }, "catalogue synced");
+          for (const [name, other] of others) {
+            await linkSupplierCatalogue(database.db, { name, supplier: other, logger });
+          }
         } else {
           // a real supplier may be slow or down: the sync runs as the job, started now
           await catalogueJobs?.syncNow();
@@ -384,6 +424,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     metrics,
     get supplier() {
       return supplier;
+    },
+    get suppliers() {
+      return suppliers;
     },
     get gateway() {
       return gateway;
@@ -415,7 +458,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         await server?.close();
         await metricsServer?.close();
         await jobs.stop();
-        await supplier?.close();
+        await suppliers?.close();
         await gateway?.close();
         await database.close();
       })();

@@ -20,7 +20,10 @@ export interface Engines {
 
 export interface EngineParts {
   db: Database;
+  /** the first supplier */
   supplier: Supplier;
+  /** the other suppliers by name (SUPPLIER_2_*, …, or the playground's backup sandbox) */
+  suppliers?: ReadonlyMap<string, Supplier> | undefined;
   clock: Clock;
   logger: Logger;
   /** default ADMIN_IDS (the playground adds its demo admin) */
@@ -42,6 +45,8 @@ export function createEngines(config: Config, parts: EngineParts): Engines {
   const orders: OrderEngine = {
     db: parts.db,
     supplier: parts.supplier,
+    suppliers: parts.suppliers,
+    firstSupplier: config.supplierName,
     clock: parts.clock,
     logger: parts.logger,
     testing: config.supplierTesting,

@@ -14,6 +14,9 @@ export async function main(role: Role = "all"): Promise<void> {
     logger,
     role,
     bot: choice.bot,
+    // with nothing configured the playground runs a main and a backup sandbox supplier, so
+    // a re-route can be tried in chat
+    sandboxes: choice.kind === "playground" ? 2 : 1,
     http: choice.http,
     adminIds: choice.adminIds,
   });
@@ -28,7 +31,11 @@ export async function main(role: Role = "all"): Promise<void> {
         app.metricsPort === undefined
           ? "off (METRICS_PORT unset)"
           : `http://${hostInUrl(app.metricsAddress)}:${app.metricsPort}/metrics`,
-      supplier: app.supplier?.description,
+      suppliers: app.suppliers?.all.map((s) => ({
+        name: s.name,
+        at: s.description,
+        reports: s.reportPath,
+      })),
       payments: app.gateway?.description ?? "manual transfers only",
     },
     "kios started",

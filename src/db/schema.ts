@@ -453,6 +453,14 @@ export const orders = pgTable(
      * sent: the supplier refuses it 5 minutes after that, which bounds "never arrived"
      */
     requestTimestamp: bigint("request_timestamp", { mode: "number" }),
+    /**
+     * the supplier of the attempt the order is on now (docs/suppliers.md): null for the
+     * first supplier. `ref_id` is that attempt's; a re-route moves both (order_attempts keeps
+     * every earlier one)
+     */
+    supplier: text("supplier"),
+    /** the code the current attempt sends that supplier; null: product_code (the first's own) */
+    routeCode: text("route_code"),
     sn: text("sn"),
     supplierCode: text("supplier_code"),
     supplierMessage: text("supplier_message"),
@@ -492,6 +500,109 @@ export const orders = pgTable(
     check(
       "orders_decision_known",
       sql`${t.decision} is null or ${t.decision} in ('refund', 'wait')`,
+    ),
+  ],
+);
+
+/**
+ * a kios product's routes: one supplier's code for it, with that supplier's price and
+ * status (docs/suppliers.md#routes). The catalogue sync keeps them; admins order them
+ * and switch them off. A product without rows has one route: its own code at the first
+ * supplier.
+ */
+export const productRoutes = pgTable(
+  "product_routes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    productCode: text("product_code")
+      .notNull()
+      .references(() => products.code),
+    supplier: text("supplier").notNull(),
+    supplierCode: text("supplier_code").notNull(),
+    /** the supplier's own name for it, as last synced */
+    name: text("name").notNull(),
+    /** what this supplier charges (rupiah), as last synced */
+    cost: money("cost").notNull(),
+    /** as the supplier last reported it */
+    active: boolean("active").notNull(),
+    /** false once a sync of its supplier no longer sees it */
+    listed: boolean("listed").notNull().default(true),
+    /** tried in this order, lowest first */
+    position: integer("position").notNull(),
+    /** an admin's switch */
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("product_routes_supplier_code").on(t.supplier, t.supplierCode),
+    uniqueIndex("product_routes_product_supplier").on(t.productCode, t.supplier),
+    index("product_routes_product_position").on(t.productCode, t.position),
+    check("product_routes_cost_positive", sql`${t.cost} >= 0`),
+  ],
+);
+
+/**
+ * a supplier's product the sync could not link by itself: no kios product matches, or
+ * more than one does (never guessed); listed for an admin
+ */
+export const unlinkedSupplierProducts = pgTable(
+  "unlinked_supplier_products",
+  {
+    supplier: text("supplier").notNull(),
+    supplierCode: text("supplier_code").notNull(),
+    name: text("name").notNull(),
+    brand: text("brand").notNull(),
+    category: text("category").notNull(),
+    /** the kios products that matched equally (two or more); empty: none matched */
+    candidates: jsonb("candidates").$type<string[]>().notNull(),
+    seenAt: tstz("seen_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.supplier, t.supplierCode] })],
+);
+
+/**
+ * one request of an order to one supplier (design rule 15): stored before it is sent, its
+ * answer and times kept. At most one is open per order (the partial unique index): a
+ * second attempt never starts while an earlier one could still succeed.
+ */
+export const orderAttempts = pgTable(
+  "order_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    /** 1, 2, …: the order's attempts in the order they were made */
+    seq: integer("seq").notNull(),
+    supplier: text("supplier").notNull(),
+    supplierCode: text("supplier_code").notNull(),
+    refId: text("ref_id").notNull(),
+    /** what this route cost when it was chosen */
+    cost: money("cost").notNull(),
+    /**
+     * open: it may still succeed; rejected: the supplier proved nothing was formed;
+     * failed: a final failure; success
+     */
+    status: text("status", { enum: ["open", "rejected", "failed", "success"] })
+      .notNull()
+      .default("open"),
+    /** the supplier's answer code and words, once it answered */
+    answerCode: text("answer_code"),
+    answerMessage: text("answer_message"),
+    /** set when the next attempt was made because of this one: the proof it followed */
+    reroutedFor: text("rerouted_for"),
+    createdAt: createdAt(),
+    answeredAt: tstz("answered_at"),
+    finalAt: tstz("final_at"),
+  },
+  (t) => [
+    uniqueIndex("order_attempts_supplier_ref").on(t.supplier, t.refId),
+    uniqueIndex("order_attempts_order_seq").on(t.orderId, t.seq),
+    uniqueIndex("order_attempts_one_open").on(t.orderId).where(sql`${t.status} = 'open'`),
+    check(
+      "order_attempts_status_known",
+      sql`${t.status} in ('open', 'rejected', 'failed', 'success')`,
     ),
   ],
 );
@@ -602,6 +713,8 @@ export const supplierReports = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     /** sha-256 of the raw body: a repeated delivery is the same row */
     bodyHash: text("body_hash").notNull().unique(),
+    /** the supplier whose path it arrived on (its name); null: before suppliers had names (the first) */
+    supplier: text("supplier"),
     refId: text("ref_id").notNull(),
     reportedStatus: text("reported_status").notNull(),
     rawBody: text("raw_body").notNull(),

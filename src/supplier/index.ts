@@ -1,5 +1,5 @@
 import type { Clock } from "@kios/kit";
-import type { Config, SupplierCredentials } from "../config.ts";
+import type { Config, SupplierCredentials, SupplierSettings } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createSignatureSupplier } from "./client.ts";
 import { createKeySupplier } from "./key/client.ts";
@@ -18,7 +18,7 @@ export interface CreateSupplierOptions {
   credentials?: SupplierCredentials;
 }
 
-/** the Supplier adapter that config.supplierInterface names. */
+/** the Supplier adapter that config.supplierInterface names (the first supplier). */
 export function createSupplier(options: CreateSupplierOptions): Supplier {
   const { config } = options;
   const credentials = options.credentials ?? config.supplier;
@@ -27,12 +27,24 @@ export function createSupplier(options: CreateSupplierOptions): Supplier {
       "no supplier credentials: set SUPPLIER_BASE_URL, SUPPLIER_API_ID, SUPPLIER_API_KEY and SUPPLIER_SECRET_KEY, or use the embedded sandbox",
     );
   }
-  if (config.supplierInterface === "key") {
+  return createSupplierClient(
+    { credentials, interface: config.supplierInterface, timeoutMs: config.supplierTimeoutMs },
+    options,
+  );
+}
+
+/** the adapter for one supplier's settings (any of SUPPLIER_*, SUPPLIER_2_*, …) */
+export function createSupplierClient(
+  settings: Pick<SupplierSettings, "credentials" | "interface" | "timeoutMs">,
+  options: { clock?: Clock | undefined; logger?: Logger | undefined; fetch?: typeof fetch },
+): Supplier {
+  const { credentials } = settings;
+  if (settings.interface === "key") {
     // the key interface sends only the api key; the secret key still verifies callbacks
     return createKeySupplier({
       baseUrl: credentials.baseUrl,
       apiKey: credentials.apiKey,
-      timeoutMs: config.supplierTimeoutMs,
+      timeoutMs: settings.timeoutMs,
       clock: options.clock,
       logger: options.logger,
       fetch: options.fetch,
@@ -43,7 +55,7 @@ export function createSupplier(options: CreateSupplierOptions): Supplier {
     apiId: credentials.apiId,
     apiKey: credentials.apiKey,
     secretKey: credentials.secretKey,
-    timeoutMs: config.supplierTimeoutMs,
+    timeoutMs: settings.timeoutMs,
     clock: options.clock,
     logger: options.logger,
     fetch: options.fetch,

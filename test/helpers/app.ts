@@ -42,6 +42,8 @@ export async function bootApp(
     playground?: boolean;
     /** the catalogue-sync worker's poll (default 10 s) */
     catalogueSyncPollSeconds?: number;
+    /** with no supplier configured, how many embedded sandboxes (default 1) */
+    sandboxes?: 1 | 2;
     /**
      * open the database the env names (DATABASE_URL or PGLITE_DIR) as `npm start` does,
      * instead of a fresh test database; stop() leaves it for the next boot
@@ -76,6 +78,7 @@ export async function bootApp(
     http: choice?.http,
     adminIds: choice?.adminIds,
     catalogueSyncPollSeconds: options.catalogueSyncPollSeconds,
+    sandboxes: options.sandboxes,
   });
   await app.start();
   return {

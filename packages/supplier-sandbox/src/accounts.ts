@@ -61,6 +61,9 @@ export function createAccounts(inits: readonly SandboxAccountInit[]): Accounts {
         checkAmount(n);
         account.balance = n;
       },
+      get callbackUrl() {
+        return account.callbackUrl;
+      },
       setCallbackUrl(url) {
         account.callbackUrl = url;
       },

@@ -19,6 +19,7 @@ import {
   warningHeader,
 } from "./key-routes.ts";
 import { type Caller, placeOrder } from "./orders.ts";
+import type { OutcomeRemap } from "./outcomes.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { isStatusQuery, resetConnection } from "./reset.ts";
 import { transactionReply } from "./results.ts";
@@ -47,6 +48,8 @@ export interface AppDeps {
   slowReplyMs: number;
   /** the key interface's deprecation warning, read per request */
   deprecationWarning?: () => string | undefined;
+  /** this sandbox's own outcome table over the standard one */
+  outcomes?: OutcomeRemap | undefined;
 }
 
 const GONE_MESSAGE =
@@ -71,6 +74,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
     clock: deps.clock,
     settleDelayMs: deps.settleDelayMs,
     keepFailedCharges: () => deps.faults().keepFailedCharges,
+    outcomes: deps.outcomes,
   };
 
   const endpoints: Record<string, (caller: Caller, body: Record<string, unknown>) => Reply> = {
@@ -180,6 +184,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
     settleDelayMs: deps.settleDelayMs,
     slowReplyMs: deps.slowReplyMs,
     deprecationWarning,
+    outcomes: deps.outcomes,
     statusShows: (t) => statusShows(t, deps.clock.now(), deps.faults().statusLagMs),
   });
 

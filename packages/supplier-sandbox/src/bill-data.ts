@@ -131,8 +131,9 @@ export function billFor(entry: CatalogueEntry, customerNo: string, nowMs: number
       break;
     }
     case "telkom": {
-      const base =
-        entry.product.code === "INDIHOME" ? between(rng, 280, 520) : between(rng, 45, 180);
+      const base = entry.product.code.endsWith("INDIHOME")
+        ? between(rng, 280, 520)
+        : between(rng, 45, 180);
       for (const [i, p] of periods.entries()) {
         period({ periode: p }, base * 1000 + between(rng, 0, 999), late(i) ? 5000 : 0);
       }

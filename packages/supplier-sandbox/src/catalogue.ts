@@ -1,6 +1,6 @@
 import { hashString, type Rng, rngFor } from "./rng.ts";
 import { thousands } from "./time.ts";
-import type { ProductType, WireProduct } from "./types.ts";
+import type { CatalogueVariant, ProductType, WireProduct } from "./types.ts";
 
 // a generated catalogue that looks like an Indonesian supplier's: operators' pulsa and data
 // packages, PLN tokens, e-wallets, game currencies and postpaid bills. Codes and names are
@@ -485,19 +485,24 @@ const FINANCE: [string, string][] = [
 
 // ---- assembly ----
 
-export function generateCatalogue(seed = 1): Catalogue {
+export function generateCatalogue(seed = 1, variant: CatalogueVariant = {}): Catalogue {
+  const prefix = variant.codePrefix ?? "";
+  const alwaysInactive = variant.inactiveCodes ? new Set(variant.inactiveCodes) : ALWAYS_INACTIVE;
   const entries: CatalogueEntry[] = [];
   const index = new Map<string, CatalogueEntry>();
 
   const add = (
     entry: Omit<CatalogueEntry, "product"> & { product: Omit<WireProduct, "status"> },
   ) => {
-    const code = entry.product.code;
+    const base = entry.product.code;
+    const code = prefix + base;
     if (index.has(code)) throw new Error(`duplicate sandbox product code ${code}`);
     const inactive =
-      ALWAYS_INACTIVE.has(code) ||
-      (!ALWAYS_ACTIVE.has(code) &&
-        hashString(`${seed}|inactive|${code}`) / 2 ** 32 < INACTIVE_SHARE);
+      alwaysInactive.has(base) ||
+      (!ALWAYS_ACTIVE.has(base) &&
+        !ALWAYS_INACTIVE.has(base) &&
+        hashString(`${seed}|inactive|${base}`) / 2 ** 32 < INACTIVE_SHARE);
+    entry.product.code = code;
     // filled in place: spreading thousands of records is the slow part of generation
     const full = entry as CatalogueEntry;
     full.product.status = inactive ? "inactive" : "active";

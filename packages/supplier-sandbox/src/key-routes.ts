@@ -17,6 +17,7 @@ import {
   trxIdFor,
 } from "./key-format.ts";
 import { type Caller, placeOrder } from "./orders.ts";
+import type { OutcomeRemap } from "./outcomes.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { Store, StoredTransaction } from "./store.ts";
 import { thousands } from "./time.ts";
@@ -45,6 +46,8 @@ export interface KeyRouteDeps {
   settleDelayMs: number;
   slowReplyMs: number;
   deprecationWarning: () => string | undefined;
+  /** this sandbox's own outcome table over the standard one */
+  outcomes?: OutcomeRemap | undefined;
   /** what a status lookup shows of a transaction (a lagging status answer: pending) */
   statusShows?: (t: StoredTransaction) => StoredTransaction;
 }
@@ -103,6 +106,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
     store: deps.store,
     clock: deps.clock,
     settleDelayMs: deps.settleDelayMs,
+    outcomes: deps.outcomes,
   };
 
   const balance: Handler = (caller) =>

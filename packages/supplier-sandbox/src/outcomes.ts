@@ -87,6 +87,15 @@ function digitsOnly(customerNo: string): string {
   return customerNo.replace(/\D/g, "");
 }
 
-export function outcomeFor(customerNo: string): OutcomeRule {
-  return RULES[digitsOnly(customerNo).slice(-3)] ?? DEFAULT_RULE;
+/**
+ * a sandbox's own outcome table: an ending behaves as another ending's rule here
+ * (`{ "902": "901" }`: what fails at one sandbox succeeds at this one), or as the default
+ * (`"default"`). A second sandbox of the playground uses it so its faults differ.
+ */
+export type OutcomeRemap = Readonly<Record<string, string>>;
+
+export function outcomeFor(customerNo: string, remap?: OutcomeRemap): OutcomeRule {
+  const ending = digitsOnly(customerNo).slice(-3);
+  const played = remap?.[ending] ?? ending;
+  return RULES[played] ?? DEFAULT_RULE;
 }

@@ -40,7 +40,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
     ],
   );
-  const catalogue = generateCatalogue(seed);
+  const catalogue = generateCatalogue(seed, options.catalogueVariant);
   const store = createStore();
   const delays = createDelays();
   const sandbox: { faults: SandboxFaults; deprecationWarning: string | undefined } = {
@@ -76,6 +76,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     settleDelayMs: options.settleDelayMs ?? 2000,
     slowReplyMs: options.slowReplyMs ?? 30_000,
     deprecationWarning: () => sandbox.deprecationWarning,
+    outcomes: options.outcomes,
   });
   settlement.start();
 
@@ -103,6 +104,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (!Number.isSafeInteger(price) || price <= 0) throw new Error("price must be positive");
       // the catalogue is the sandbox's own: its products are read-only to callers only
       (entry.product as { price: number }).price = price;
+    },
+    setActive(code, active) {
+      const entry = catalogue.get(code);
+      if (!entry) throw new Error(`no product ${code}`);
+      (entry.product as { status: string }).status = active ? "active" : "inactive";
     },
     setCutOff(code, window) {
       const entry = catalogue.get(code);
@@ -163,6 +169,7 @@ export async function startSandbox(
     account: (apiId) => sandbox.account(apiId),
     catalogue: () => sandbox.catalogue(),
     setPrice: (code, price) => sandbox.setPrice(code, price),
+    setActive: (code, active) => sandbox.setActive(code, active),
     setCutOff: (code, window) => sandbox.setCutOff(code, window),
     settleNow: () => sandbox.settleNow(),
     transactions: () => sandbox.transactions(),

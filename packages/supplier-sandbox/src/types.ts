@@ -22,6 +22,17 @@ export interface WireProduct {
   end_cut_off?: string;
 }
 
+/** how one sandbox's catalogue differs from another's beyond the seed's prices */
+export interface CatalogueVariant {
+  /** put before every code ("B" makes TSEL10 "BTSEL10"): a second supplier's own codes */
+  codePrefix?: string;
+  /**
+   * the codes (without the prefix) always inactive here, instead of
+   * SANDBOX_PRODUCT_CODES.inactive: what is out at one supplier is sold at another
+   */
+  inactiveCodes?: readonly string[];
+}
+
 export interface SandboxAccountInit {
   apiId: string;
   keys: { apiKey: string; secretKey: string; revoked?: boolean }[];
@@ -83,6 +94,13 @@ export interface SandboxOptions {
   rateLimitPerSecond?: number;
   /** catalogue and fault randomness (default 1) */
   seed?: number;
+  /** a second sandbox's own codes and inactive products (default: the standard ones) */
+  catalogueVariant?: CatalogueVariant;
+  /**
+   * this sandbox's own outcome table: an ending of customer_no plays another's rule
+   * (`{ "902": "901" }`) or "default"; the rest as the standard table
+   */
+  outcomes?: Readonly<Record<string, string>>;
   logger?: Logger;
   /** waits between callback delivery attempts (default [250, 1000, 3000]) */
   callbackRetryDelaysMs?: number[];
@@ -139,6 +157,8 @@ export interface SandboxAccountHandle {
   readonly apiId: string;
   readonly balance: number;
   setBalance(n: number): void;
+  /** where its reports go (null: nowhere) */
+  readonly callbackUrl: string | null;
   setCallbackUrl(url: string | null): void;
   revokeKey(apiKey: string): void;
   addKey(key: { apiKey: string; secretKey: string }): void;
@@ -156,6 +176,8 @@ export interface Sandbox {
   catalogue(): readonly WireProduct[];
   /** changes what a product costs from now on (a price change the shop may not have synced) */
   setPrice(code: string, price: number): void;
+  /** takes a product out (PRODUCT_INACTIVE) or back in, from now on (the shop may not have synced) */
+  setActive(code: string, active: boolean): void;
   /** gives a product a daily cut-off window (HH:MM, WIB), or removes it with null */
   setCutOff(code: string, window: { start: string; end: string } | null): void;
   /** settles every pending transaction now and awaits its callback deliveries */

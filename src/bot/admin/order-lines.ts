@@ -1,4 +1,5 @@
 import { InlineKeyboard } from "grammy";
+import type { AttemptLine } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import { CB, cb } from "../ui/callback-data.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
@@ -7,10 +8,24 @@ import { statusIcon } from "../ui/order-card.ts";
 
 // how an order looks to the admins: in /pending, and in the notices about flagged orders
 
-/** one open order as the admins see it */
-export function openOrderLine(o: Order): string {
+/** one open order as the admins see it, with its attempts when it has been re-routed */
+export function openOrderLine(o: Order, attempts: readonly AttemptLine[] = []): string {
   const flag = o.flaggedAt ? "⚠️ " : "";
-  return `${flag}${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${o.status} · ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)} · ${wibDateTime(o.createdAt.getTime())}`;
+  const line = `${flag}${statusIcon(o)} <code>${escapeHtml(o.refId)}</code> ${o.status} · ${escapeHtml(o.productName)} · ${escapeHtml(o.destination)} · ${rupiah(o.price)} · ${wibDateTime(o.createdAt.getTime())}`;
+  return attempts.length > 1 || (attempts[0] && o.supplier !== null)
+    ? `${line}\n   ↳ ${attemptsLine(attempts)}`
+    : line;
+}
+
+/** "main ✗ PRODUCT_INACTIVE → backup …": where an order went, for admins only */
+export function attemptsLine(attempts: readonly AttemptLine[]): string {
+  const mark = { open: "…", rejected: "✗", failed: "✗", success: "✓" } as const;
+  return attempts
+    .map(
+      (a) =>
+        `${escapeHtml(a.supplier)} ${mark[a.status]}${a.answerCode && a.status !== "success" ? ` ${escapeHtml(a.answerCode)}` : ""}`,
+    )
+    .join(" → ");
 }
 
 export function recheckButton(t: Translate, o: Order): InlineKeyboard {

@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { decideOrder } from "../../commerce/orders/decide.ts";
-import { getOrder, openOrders } from "../../commerce/orders/queries.ts";
+import { attemptsOfOrders, getOrder, openOrders } from "../../commerce/orders/queries.ts";
 import { resolveOrder } from "../../commerce/orders/resolve.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { BotContext } from "../context.ts";
@@ -22,8 +22,15 @@ export function adminOrders(): Composer<BotContext> {
     const kb = new InlineKeyboard();
     for (const o of open)
       kb.text(ctx.t("btn-recheck", { ref: o.refId.slice(-8) }), cb(CB.recheck, o.id)).row();
+    const attempts = await attemptsOfOrders(
+      ctx.deps.db,
+      open.map((o) => o.id),
+    );
     await ctx.reply(
-      [ctx.t("admin-pending-title", { count: open.length }), ...open.map(openOrderLine)].join("\n"),
+      [
+        ctx.t("admin-pending-title", { count: open.length }),
+        ...open.map((o) => openOrderLine(o, attempts.get(o.id))),
+      ].join("\n"),
       {
         reply_markup: kb,
       },

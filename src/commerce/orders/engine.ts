@@ -8,7 +8,14 @@ import type { Order } from "./types.ts";
 /** what the order engine needs; the bot, CLI, jobs and tests all build one of these. */
 export interface OrderEngine {
   db: Database;
+  /** the first supplier (SUPPLIER_*): bills, inquiries and the orders of its routes */
   supplier: Supplier;
+  /** the other suppliers by name, for the routes at them (docs/suppliers.md); absent: none */
+  suppliers?: ReadonlyMap<string, Supplier> | undefined;
+  /** the first supplier's name (SUPPLIER_NAME; default "main") */
+  firstSupplier?: string | undefined;
+  /** a route is not tried when it leaves less than this over its cost (rupiah; default 0) */
+  minMargin?: number | undefined;
   clock: Clock;
   logger: Logger;
   /** SUPPLIER_TESTING: every order goes to the supplier with testing=true and moves no money */

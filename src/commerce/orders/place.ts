@@ -13,6 +13,14 @@ import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/l
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { reportIfConflicting } from "./resolve.ts";
+import {
+  openFirstAttempt,
+  recordAnswer,
+  reroute,
+  rerouteProof,
+  routeCodeOf,
+  supplierOf,
+} from "./routing.ts";
 import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
 import type { ConfirmResult, Order } from "./types.ts";
 
@@ -103,7 +111,8 @@ async function storeOrder(deps: OrderEngine, tx: Tx, c: Confirmation, now: Date)
     messageId: c.messageId,
   });
   if (!quote.testing) await holdAndReserve(tx, quote, order);
-  return order;
+  // its first attempt, stored with it (design rule 15): the first route kios will try
+  return openFirstAttempt(deps, tx, order);
 }
 
 /** the buyer's own quote, locked: a Cancel of the same card waits for this confirmation, or this one for it */
@@ -300,18 +309,19 @@ function signedAt(order: Order): { signedAt?: number } {
 
 async function submit(deps: OrderEngine, order: Order): Promise<SubmitOutcome> {
   try {
+    const supplier = supplierOf(deps, order.supplier);
     if (order.kind === "bill") {
-      return await deps.supplier.payBill({
-        code: order.productCode,
+      return await supplier.payBill({
+        code: routeCodeOf(order),
         customerNo: order.destination,
         refId: order.refId,
         testing: order.testing,
         ...signedAt(order),
       });
     }
-    return await deps.supplier.order({
+    return await supplier.order({
       cmd: order.kind,
-      code: order.productCode,
+      code: routeCodeOf(order),
       customerNo: order.destination,
       refId: order.refId,
       testing: order.testing,
@@ -332,8 +342,29 @@ async function applySubmitOutcome(
   const now = new Date(deps.clock.now());
   const log = deps.logger.child({ component: "orders", orderId: order.id, refId: order.refId });
 
+  if (outcome.outcome === "rejected" && order.kind !== "bill") {
+    // proof that nothing was formed, for the product's or the supplier's sake: the next
+    // route at once, with a new ref_id (design rule 15); a bill stays where it was inquired
+    const proof = rerouteProof(outcome.error);
+    const moved = proof
+      ? await reroute(deps, order, { code: proof, message: outcome.error.message })
+      : undefined;
+    if (moved) {
+      log.warn({ code: outcome.error.code, to: moved.supplier }, "order refused: next route");
+      return applySubmitOutcome(deps, moved, await submit(deps, moved));
+    }
+  }
+
   const result = await deps.db.transaction(async (tx) => {
     if (outcome.outcome === "rejected") {
+      // a refusal settles only the attempt it answered: an order already moved to another
+      // route (a new ref_id) is not failed by it
+      const [current] = await tx
+        .select({ refId: orders.refId })
+        .from(orders)
+        .where(eq(orders.id, order.id))
+        .for("update");
+      if (current?.refId !== order.refId) return { order: undefined };
       log.warn({ code: outcome.error.code }, "order refused by the supplier");
       return {
         order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false, {
@@ -344,6 +375,11 @@ async function applySubmitOutcome(
       };
     }
     if (outcome.outcome === "accepted") {
+      await recordAnswer(tx, order, {
+        code: outcome.transaction.supplierCode,
+        message: outcome.transaction.message,
+        at: now,
+      });
       const fin = finalisationOf(outcome.transaction);
       if (fin) {
         return {
@@ -364,6 +400,11 @@ async function applySubmitOutcome(
       };
     }
     log.warn({ reason: outcome.reason, code: outcome.error?.code }, "order outcome unknown");
+    await recordAnswer(tx, order, {
+      code: outcome.error?.code ?? null,
+      message: outcome.reason,
+      at: now,
+    });
     const next = new Date(now.getTime() + nextCheckDelay(0, 0));
     return {
       order: await markOpen(tx, order, "unknown", now, next, {

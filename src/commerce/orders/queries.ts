@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
+import { orderAttempts, orders } from "../../db/schema.ts";
 import type { Order, OrderKind } from "./types.ts";
 
 export async function getOrder(exec: Executor, id: number): Promise<Order | undefined> {
@@ -32,7 +32,51 @@ export async function findUserOrder(
     .select()
     .from(orders)
     .where(and(eq(orders.userId, userId), eq(orders.refId, refId.trim())));
-  return row;
+  if (row) return row;
+  // the ref the buyer was shown may be an earlier attempt's: the buyer never sees routing
+  const [earlier] = await exec
+    .select({ order: orders })
+    .from(orderAttempts)
+    .innerJoin(orders, eq(orders.id, orderAttempts.orderId))
+    .where(and(eq(orders.userId, userId), eq(orderAttempts.refId, refId.trim())))
+    .limit(1);
+  return earlier?.order;
+}
+
+export interface AttemptLine {
+  orderId: number;
+  seq: number;
+  supplier: string;
+  status: "open" | "rejected" | "failed" | "success";
+  answerCode: string | null;
+  refId: string;
+  createdAt: Date;
+  finalAt: Date | null;
+}
+
+/** the attempts of these orders, each order's in the order they were made (admins' views) */
+export async function attemptsOfOrders(
+  exec: Executor,
+  orderIds: readonly number[],
+): Promise<Map<number, AttemptLine[]>> {
+  const byOrder = new Map<number, AttemptLine[]>();
+  if (orderIds.length === 0) return byOrder;
+  const rows = await exec
+    .select({
+      orderId: orderAttempts.orderId,
+      seq: orderAttempts.seq,
+      supplier: orderAttempts.supplier,
+      status: orderAttempts.status,
+      answerCode: orderAttempts.answerCode,
+      refId: orderAttempts.refId,
+      createdAt: orderAttempts.createdAt,
+      finalAt: orderAttempts.finalAt,
+    })
+    .from(orderAttempts)
+    .where(inArray(orderAttempts.orderId, [...orderIds]))
+    .orderBy(orderAttempts.orderId, orderAttempts.seq);
+  for (const r of rows) byOrder.set(r.orderId, [...(byOrder.get(r.orderId) ?? []), r]);
+  return byOrder;
 }
 
 export async function listUserOrders(

@@ -13,6 +13,7 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
+import { supplierOf } from "./routing.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
 
@@ -79,7 +80,7 @@ async function resolveUnlocked(
 
   let status: StatusResult;
   try {
-    status = await deps.supplier.status(order.refId);
+    status = await supplierOf(deps, order.supplier).status(order.refId);
   } catch (err) {
     log.warn({ err }, "status check failed; trying again later");
     await reschedule(deps, order, now, fence);
@@ -137,7 +138,7 @@ async function notFound(
       Math.floor((order.submittedAt ?? order.createdAt).getTime() / 1000)) * 1000;
   const pastWindow = now.getTime() > signedAt + SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
   const provenNeverMade =
-    deps.supplier.interface === "signature" &&
+    supplierOf(deps, order.supplier).interface === "signature" &&
     order.status !== "pending" &&
     pastWindow &&
     order.checks >= NOT_FOUND_MIN_CHECKS;
@@ -163,7 +164,7 @@ async function notFound(
     if (moved) return moved;
   }
   const askAdmin =
-    deps.supplier.interface === "key" &&
+    supplierOf(deps, order.supplier).interface === "key" &&
     now.getTime() - signedAt > NOT_FOUND_ASK_ADMIN_MS &&
     order.decision === null;
   await reschedule(deps, order, now, fence, askAdmin ? "not_found" : undefined);
@@ -247,7 +248,7 @@ export async function sweepOpenOrders(deps: OrderEngine, limit = 100): Promise<n
 async function checkSettledOrder(deps: OrderEngine, order: Order): Promise<void> {
   let status: StatusResult;
   try {
-    status = await deps.supplier.status(order.refId);
+    status = await supplierOf(deps, order.supplier).status(order.refId);
   } catch (err) {
     deps.logger.warn({ err, orderId: order.id }, "checking a settled order failed");
     return;

@@ -5,6 +5,7 @@ import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { captureOrder, releaseOrder } from "../wallet/ledger.ts";
+import { closeAttempt } from "./routing.ts";
 import type { Order, OrderStatus } from "./types.ts";
 
 // the one place an order's state moves. Every move is a conditional update that only
@@ -75,6 +76,8 @@ export async function finaliseOrder(
     .where(and(eq(orders.id, order.id), inArray(orders.status, [...from])))
     .returning();
   if (!moved) return undefined;
+  // its open attempt is final with it (design rule 15: the one that could still succeed)
+  await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null);
 
   if (!moved.testing) {
     if (f.status === "success") {

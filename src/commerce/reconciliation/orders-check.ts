@@ -4,6 +4,7 @@ import { SupplierError } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { reportIfConflicting } from "../orders/resolve.ts";
+import { supplierOf } from "../orders/routing.ts";
 import type { Order } from "../orders/types.ts";
 
 // the daily per-order reconciliation: every order finalised in the last day is asked about
@@ -23,7 +24,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** the supplier's word on a settled order, as a status or "not found" */
 async function supplierWord(deps: OrderEngine, order: Order): Promise<string> {
-  const answer = await deps.supplier.status(order.refId);
+  const answer = await supplierOf(deps, order.supplier).status(order.refId);
   return answer.found ? answer.transaction.status : "not_found";
 }
 

@@ -1,21 +1,28 @@
 import { sha256Hex } from "@kios/kit";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { supplierReports } from "../../db/schema.ts";
+import { orderAttempts, supplierReports } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { OrderEngine } from "../orders/engine.ts";
-import { getOrderByRef } from "../orders/queries.ts";
+import { getOrder, getOrderByRef } from "../orders/queries.ts";
 import { resolveOrder } from "../orders/resolve.ts";
+import { firstSupplierName } from "../orders/routing.ts";
 
 /** stores a verified supplier report once; duplicate when this exact body was already received. */
 export async function storeSupplierReport(
   exec: Executor,
-  r: { rawBody: string; refId: string; reportedStatus: string },
+  r: { rawBody: string; supplier?: string | undefined; refId: string; reportedStatus: string },
 ): Promise<{ id: number; duplicate: boolean }> {
   const bodyHash = sha256Hex(r.rawBody);
   const [row] = await exec
     .insert(supplierReports)
-    .values({ bodyHash, refId: r.refId, reportedStatus: r.reportedStatus, rawBody: r.rawBody })
+    .values({
+      bodyHash,
+      supplier: r.supplier ?? null,
+      refId: r.refId,
+      reportedStatus: r.reportedStatus,
+      rawBody: r.rawBody,
+    })
     .onConflictDoNothing({ target: supplierReports.bodyHash })
     .returning({ id: supplierReports.id });
   if (row) return { id: row.id, duplicate: false };
@@ -29,6 +36,8 @@ export async function storeSupplierReport(
 /** a stored report claimed to be acted on */
 export interface ClaimedSupplierReport {
   id: number;
+  /** the supplier whose path it came by (null: the first's) */
+  supplier: string | null;
   refId: string;
   /** this claim included */
   attempts: number;
@@ -56,9 +65,14 @@ export async function claimSupplierReports(
         attempts = r.attempts + 1
     from free
     where r.id = free.id
-    returning r.id, r.ref_id, r.attempts`);
-  return rowsOf<{ id: unknown; ref_id: unknown; attempts: unknown }>(result)
-    .map((r) => ({ id: toNumber(r.id), refId: String(r.ref_id), attempts: toNumber(r.attempts) }))
+    returning r.id, r.supplier, r.ref_id, r.attempts`);
+  return rowsOf<{ id: unknown; supplier: unknown; ref_id: unknown; attempts: unknown }>(result)
+    .map((r) => ({
+      id: toNumber(r.id),
+      supplier: r.supplier === null ? null : String(r.supplier),
+      refId: String(r.ref_id),
+      attempts: toNumber(r.attempts),
+    }))
     .sort((a, b) => a.id - b.id);
 }
 
@@ -137,19 +151,19 @@ export async function freeSupplierReportClaimsOf(
 export async function processSupplierReport(
   deps: OrderEngine,
   reportId: number,
-  claimed?: { refId: string },
+  claimed?: { supplier: string | null; refId: string },
 ): Promise<string> {
-  let refId = claimed?.refId;
-  if (!refId) {
+  let report = claimed;
+  if (!report) {
     // not claimed by a drain (a test, the CLI): read it, and leave one acted on alone
-    const [report] = await deps.db
+    const [row] = await deps.db
       .select()
       .from(supplierReports)
       .where(eq(supplierReports.id, reportId));
-    if (!report || report.processedAt) return report?.outcome ?? "missing";
-    refId = report.refId;
+    if (!row || row.processedAt) return row?.outcome ?? "missing";
+    report = row;
   }
-  const order = await getOrderByRef(deps.db, refId);
+  const order = await orderOfReport(deps, report);
   let outcome: string;
   if (!order) {
     outcome = "unknown_ref_id";
@@ -159,6 +173,26 @@ export async function processSupplierReport(
   }
   await closeSupplierReport(deps.db, reportId, outcome);
   return outcome;
+}
+
+/**
+ * the order a report is about: by the attempt its supplier knows that ref_id for; a report
+ * on the first supplier's path may also name an order from before attempts were kept
+ */
+async function orderOfReport(
+  deps: OrderEngine,
+  report: { supplier: string | null; refId: string },
+) {
+  const supplier = report.supplier ?? firstSupplierName(deps);
+  const [attempt] = await deps.db
+    .select({ orderId: orderAttempts.orderId })
+    .from(orderAttempts)
+    .where(and(eq(orderAttempts.supplier, supplier), eq(orderAttempts.refId, report.refId)));
+  if (attempt) return getOrder(deps.db, attempt.orderId);
+  if (supplier !== firstSupplierName(deps)) return undefined;
+  const order = await getOrderByRef(deps.db, report.refId);
+  // an order kios sent elsewhere under this ref_id is not this supplier's
+  return order && (order.supplier ?? firstSupplierName(deps)) === supplier ? order : undefined;
 }
 
 /** marks a report acted on, with what came of it */

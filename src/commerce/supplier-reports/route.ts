@@ -8,13 +8,17 @@ import type { AppEnv } from "../../server/create-server.ts";
 import { parseSupplierReport } from "../../supplier/report.ts";
 import { storeSupplierReport } from "./inbox.ts";
 
-// the path suppliers are already configured with (their "callback URL"): it stays
-const SUPPLIER_REPORT_PATH = "/supplier/callback";
+// the path suppliers are already configured with (their "callback URL"): the first's stays
+const FIRST_SUPPLIER_REPORT_PATH = "/supplier/callback";
 
 export interface SupplierReportRouteDeps {
   db: Database;
   /** the supplier account's secret_key, which signs its reports */
   secretKey: string;
+  /** the supplier these reports are from, stored with each (default: none named, the first) */
+  supplier?: string | undefined;
+  /** where it posts them (default /supplier/callback, the first supplier's) */
+  path?: string | undefined;
   clock: Clock;
   logger: Logger;
   /**
@@ -26,14 +30,19 @@ export interface SupplierReportRouteDeps {
 }
 
 /**
- * POST /supplier/callback, where the supplier sends its reports: verify the signature on the
- * raw body (constant time, 5-minute tolerance), store it once, answer at once; a report drain acts on it (drain.ts).
+ * POST /supplier/callback (the first supplier) or /supplier/<name>/callback (the others),
+ * where a supplier sends its reports: verify the signature on the raw body with that
+ * supplier's own secret (constant time, 5-minute tolerance), store it once with the
+ * supplier's name, answer at once; a report drain acts on it (drain.ts).
  */
 export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<AppEnv> {
-  const log = deps.logger.child({ component: "supplier-reports" });
+  const log = deps.logger.child({
+    component: "supplier-reports",
+    ...(deps.supplier ? { supplier: deps.supplier } : {}),
+  });
   const count = deps.onReceived ?? (() => {});
   return new Hono<AppEnv>().post(
-    SUPPLIER_REPORT_PATH,
+    deps.path ?? FIRST_SUPPLIER_REPORT_PATH,
     bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
     async (c) => {
       const raw = await c.req.text();
@@ -61,6 +70,7 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
       }
       const { id, duplicate } = await storeSupplierReport(deps.db, {
         rawBody: raw,
+        supplier: deps.supplier,
         refId: parsed.transaction.refId,
         reportedStatus: parsed.transaction.status,
       });

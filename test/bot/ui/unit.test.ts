@@ -269,6 +269,8 @@ describe("the order message's reason for a failure", () => {
     inquiryId: null,
     billKey: null,
     requestTimestamp: null,
+    supplier: null,
+    routeCode: null,
     decision: null,
     decidedBy: null,
     decidedAt: null,

@@ -1,0 +1,171 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client.ts";
+import { productRoutes, products } from "../../db/schema.ts";
+
+// a kios product's routes (docs/suppliers.md#routes): one supplier's code for it, that
+// supplier's price and status, in the order kios tries them.
+
+export interface Route {
+  supplier: string;
+  /** the code this supplier knows the product by */
+  supplierCode: string;
+  /** what this supplier charges (rupiah) */
+  cost: number;
+  /** as the supplier last reported it (and still listed) */
+  active: boolean;
+  /** an admin's switch */
+  enabled: boolean;
+  position: number;
+  /** the product's own code at the first supplier, with no row of its own */
+  implicit: boolean;
+}
+
+type ProductRow = Pick<
+  typeof products.$inferSelect,
+  "code" | "supplierPrice" | "active" | "listed"
+>;
+
+/**
+ * every route of a product, in the order kios tries them. The first supplier's route is
+ * the product's own row (its code, price and status) unless an admin gave it a row of its
+ * own (to move it); then that row's position and switch count.
+ */
+export async function routesOf(
+  exec: Executor,
+  product: ProductRow,
+  firstSupplier: string,
+): Promise<Route[]> {
+  const rows = await exec
+    .select()
+    .from(productRoutes)
+    .where(eq(productRoutes.productCode, product.code))
+    .orderBy(asc(productRoutes.position), asc(productRoutes.id));
+  const routes: Route[] = rows.map((r) => ({
+    supplier: r.supplier,
+    supplierCode: r.supplierCode,
+    cost: r.cost,
+    active: r.active && r.listed,
+    enabled: r.enabled,
+    position: r.position,
+    implicit: false,
+  }));
+  const own = routes.find((r) => r.supplier === firstSupplier);
+  if (own) {
+    // the product row is the first supplier's truth: its price and status as last synced
+    own.cost = product.supplierPrice;
+    own.active = product.active && product.listed;
+  } else {
+    routes.unshift({
+      supplier: firstSupplier,
+      supplierCode: product.code,
+      cost: product.supplierPrice,
+      active: product.active && product.listed,
+      enabled: true,
+      position: 0,
+      implicit: true,
+    });
+  }
+  return routes;
+}
+
+/**
+ * the routes kios may try for an order at this price, in order: enabled, active, not tried
+ * yet, and leaving at least `minMargin` over the cost (a route that would sell at a loss,
+ * or below the shop's margin, is not tried)
+ */
+export function usableRoutes(
+  routes: readonly Route[],
+  o: { price: number; minMargin: number; tried: ReadonlySet<string>; testing: boolean },
+): Route[] {
+  return routes.filter(
+    (r) =>
+      r.enabled &&
+      r.active &&
+      !o.tried.has(r.supplier) &&
+      (o.testing || o.price - r.cost >= o.minMargin),
+  );
+}
+
+export type RouteChange =
+  | { action: "up" | "down"; supplier: string }
+  | { action: "enable" | "disable"; supplier: string };
+
+export type RouteChangeResult =
+  | { ok: true; routes: Route[] }
+  | { ok: false; reason: "no_product" | "no_route" | "at_edge" };
+
+/**
+ * an admin moves a route up or down, or switches it on or off (`/routes`, `kios routes`).
+ * The first supplier's implicit route gets a row of its own first, so every route has a
+ * position; positions are then rewritten 0, 1, 2, … in one transaction under the
+ * product's row lock.
+ */
+export async function changeRoute(
+  db: Database,
+  o: { productCode: string; firstSupplier: string; change: RouteChange },
+): Promise<RouteChangeResult> {
+  return db.transaction(async (tx) => {
+    const [product] = await tx
+      .select()
+      .from(products)
+      .where(eq(products.code, o.productCode))
+      .for("update");
+    if (!product) return { ok: false, reason: "no_product" } as const;
+    const now = new Date();
+    await tx
+      .insert(productRoutes)
+      .values({
+        productCode: product.code,
+        supplier: o.firstSupplier,
+        supplierCode: product.code,
+        name: product.name,
+        cost: product.supplierPrice,
+        active: product.active,
+        position: 0,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing();
+    const routes = await routesOf(tx, product, o.firstSupplier);
+    const i = routes.findIndex((r) => r.supplier === o.change.supplier);
+    if (i < 0) return { ok: false, reason: "no_route" } as const;
+    const { action } = o.change;
+    if (action === "enable" || action === "disable") {
+      await tx
+        .update(productRoutes)
+        .set({ enabled: action === "enable", updatedAt: now })
+        .where(
+          and(
+            eq(productRoutes.productCode, product.code),
+            eq(productRoutes.supplier, o.change.supplier),
+          ),
+        );
+    } else {
+      const j = action === "up" ? i - 1 : i + 1;
+      if (j < 0 || j >= routes.length) return { ok: false, reason: "at_edge" } as const;
+      [routes[i], routes[j]] = [routes[j]!, routes[i]!];
+      for (const [position, r] of routes.entries()) {
+        await tx
+          .update(productRoutes)
+          .set({ position, updatedAt: now })
+          .where(
+            and(
+              eq(productRoutes.productCode, product.code),
+              eq(productRoutes.supplier, r.supplier),
+            ),
+          );
+      }
+    }
+    return { ok: true, routes: await routesOf(tx, product, o.firstSupplier) } as const;
+  });
+}
+
+/** a product's routes by its code; undefined: no such product */
+export async function routesOfCode(
+  exec: Executor,
+  productCode: string,
+  firstSupplier: string,
+): Promise<Route[] | undefined> {
+  const [product] = await exec.select().from(products).where(eq(products.code, productCode));
+  return product ? routesOf(exec, product, firstSupplier) : undefined;
+}

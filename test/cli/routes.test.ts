@@ -1,0 +1,75 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/client.ts";
+import { productRoutes, products } from "../../src/db/schema.ts";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+
+// `kios routes`: the CLI twin of /routes on the embedded database
+
+describe("kios routes", () => {
+  let dir: string;
+  const env = () => ({ PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") });
+  const kios = (args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [BIN, ...args],
+        { encoding: "utf8", timeout: 60_000, env: env() },
+        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
+      );
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "kios-routes-"));
+    expect((await kios(["migrate"])).status).toBe(0);
+    const db = await openDatabase({ pgliteDir: join(dir, "data") });
+    await db.db.insert(products).values({
+      code: "TSEL10",
+      name: "Telkomsel 10.000",
+      category: "Pulsa",
+      brand: "TELKOMSEL",
+      type: "prepaid",
+      supplierPrice: 10_100,
+      active: true,
+    });
+    await db.db.insert(productRoutes).values({
+      productCode: "TSEL10",
+      supplier: "backup",
+      supplierCode: "BTSEL10",
+      name: "Telkomsel 10.000",
+      cost: 10_050,
+      active: true,
+      position: 1,
+    });
+    await db.close();
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("lists a product's routes in the order they are tried", async () => {
+    const r = await kios(["routes", "TSEL10"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/1\. main\s+TSEL10\s+Rp10\.100\s+active/);
+    expect(r.stdout).toMatch(/2\. backup\s+BTSEL10\s+Rp10\.050\s+active/);
+  });
+
+  it("moves and switches a route", async () => {
+    const up = await kios(["routes", "TSEL10", "up", "backup", "--json"]);
+    expect(up.status).toBe(0);
+    expect(JSON.parse(up.stdout).map((r: { supplier: string }) => r.supplier)).toEqual([
+      "backup",
+      "main",
+    ]);
+    const off = await kios(["routes", "TSEL10", "disable", "main"]);
+    expect(off.stdout).toMatch(/2\. main\s+TSEL10\s+Rp10\.100\s+disabled/);
+  });
+
+  it("says what is wrong: no product, a bad action, a missing supplier", async () => {
+    expect(await kios(["routes", "NOPE"])).toMatchObject({ status: 1 });
+    expect((await kios(["routes", "TSEL10", "sideways", "main"])).status).toBe(2);
+    expect((await kios(["routes", "TSEL10", "up"])).stderr).toContain("up which supplier?");
+  });
+});

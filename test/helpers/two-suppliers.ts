@@ -1,0 +1,80 @@
+import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
+import { linkSupplierCatalogue } from "../../src/commerce/catalogue/link.ts";
+import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
+import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import type { Supplier } from "../../src/supplier/types.ts";
+import { bootCommerce, type CommerceHarness } from "./commerce.ts";
+
+// the commerce core with two sandbox suppliers: "main" (the first, its catalogue synced)
+// and "backup" (its own codes, B + the main's, its own account), linked as routes.
+
+const BACKUP_CREDENTIALS = {
+  apiId: "BACKUP-ID",
+  apiKey: "backup-api-key-1",
+  secretKey: "backup-secret-key-1",
+};
+
+export interface TwoSuppliers extends CommerceHarness {
+  backupSandbox: RunningSandbox;
+  backup: Supplier;
+  /** the engine with both suppliers */
+  engine: OrderEngine;
+}
+
+export async function bootTwoSuppliers(
+  options: { settleDelayMs?: number; wrapMain?: (s: Supplier) => Supplier } = {},
+): Promise<TwoSuppliers> {
+  const settleDelayMs = options.settleDelayMs ?? 60 * 60_000;
+  const h = await bootCommerce({ sandbox: { settleDelayMs } });
+  const backupSandbox = await startSandbox({
+    port: 0,
+    clock: h.clock,
+    settleDelayMs,
+    slowReplyMs: 5_000,
+    callbackRetryDelaysMs: [50],
+    seed: 2,
+    catalogueVariant: { codePrefix: "B" },
+    accounts: [
+      {
+        apiId: BACKUP_CREDENTIALS.apiId,
+        keys: [{ apiKey: BACKUP_CREDENTIALS.apiKey, secretKey: BACKUP_CREDENTIALS.secretKey }],
+        balance: 5_000_000,
+      },
+    ],
+  });
+  // the backup no dearer than the main for the products the tests buy, so its route is usable
+  for (const p of h.sandbox.catalogue()) {
+    if (["TSEL10", "ISAT10", "XL25"].includes(p.code))
+      backupSandbox.setPrice(`B${p.code}`, p.price);
+  }
+  const backup = createSignatureSupplier({
+    baseUrl: backupSandbox.url,
+    ...BACKUP_CREDENTIALS,
+    clock: h.clock,
+    timeoutMs: 2_500,
+    readRetries: 1,
+    retryBaseMs: 20,
+  });
+  await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: backup });
+  // a slow start (PGlite holds the event loop) can leave an idle keep-alive socket the
+  // sandbox has closed: a read (retried) opens fresh ones before an order is sent, which
+  // is never retried and would be left unknown by a reset socket
+  await h.supplier.balance();
+  await backup.balance();
+  const engine: OrderEngine = {
+    ...h.deps,
+    supplier: options.wrapMain ? options.wrapMain(h.supplier) : h.supplier,
+    suppliers: new Map([["backup", backup]]),
+    firstSupplier: "main",
+  };
+  return {
+    ...h,
+    backupSandbox,
+    backup,
+    engine,
+    async stop() {
+      await backupSandbox.close();
+      await h.stop();
+    },
+  };
+}
