@@ -5,6 +5,7 @@ import { migrateCommand, startCommand } from "./cli/core.ts";
 import { exportCommand } from "./cli/export.ts";
 import { ledgerCommand } from "./cli/ledger.ts";
 import { reconCommand } from "./cli/reconciliation.ts";
+import { resellerCommand } from "./cli/resellers.ts";
 import { sandboxCommand } from "./cli/sandbox.ts";
 import { balanceCommand, productsCommand, statusCommand } from "./cli/supplier.ts";
 import { ConfigError } from "./config.ts";
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   sandboxCommand,
   syncCommand,
   markupCommand,
+  resellerCommand,
 ];
 
 export function usage(): string {

@@ -26,6 +26,7 @@ import { receiptButtons } from "./receipts/button.ts";
 import { receiptSettingsFeature } from "./receipts/settings.ts";
 import { reconciliationButtons, reconciliationCommands } from "./reconciliation/index.ts";
 import { reportButtons, reportCommands } from "./reports/index.ts";
+import { resellerButtons, resellerFeature } from "./resellers/index.ts";
 import { conversationStorage } from "./storage/chat-state.ts";
 import { staleAnswersAreDone } from "./ui/edit.ts";
 import { FLOW_IDS } from "./ui/flow/enter.ts";
@@ -111,6 +112,7 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListButtons(),
     historyButtons(),
     languageButtons(),
+    resellerButtons(),
     // admin buttons, before any flow so a running flow never swallows them
     adminOnly(adminButtons(), adminDepositButtons(), reconciliationButtons(), reportButtons()),
   );
@@ -135,6 +137,8 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListCommands(),
     statusFeature(),
     adminOnly(adminCommands(), reportCommands(), reconciliationCommands(), adminPayments()),
+    // after the admins' commands: an admin's /markup is the shop's, a reseller's their own
+    resellerFeature(),
     inlineFeature(),
     quickOrderFeature(),
     fallbackFeature(),

@@ -59,6 +59,12 @@ export const CB = {
   priceList: "hg",
   /** a price list as a picture: hi:<scope key> */
   priceListPicture: "hi",
+  /** /downline's list: dl:<page> */
+  downlinePage: "dl",
+  /** one downline with their orders: do:<userId>:<page> */
+  downlineOpen: "do",
+  /** the referral link as a QR picture: dq */
+  referralQr: "dq",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

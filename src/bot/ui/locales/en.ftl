@@ -504,3 +504,50 @@ btn-copy-sn = 📋 Copy SN
 btn-copy-token = 📋 Copy token
 btn-copy-reference = 📋 Copy code
 btn-copy-amount = 📋 Copy amount
+
+# the reseller network (docs/resellers.md)
+resellers-only = This is for resellers. Ask the admin to become one.
+joined-upline = 🤝 You joined as a downline of <b>{ $upline }</b>. The prices you see are theirs.
+joined-notice = 🎉 <b>{ $who }</b> joined through your link and is now your downline.
+join-too-deep = This link can't be used: the network is already { $depth } levels deep (the shop's limit).
+downline-link =
+    🤝 <b>Your downline sign-up link</b>
+    { $link }
+    Whoever starts the bot through it becomes your downline and buys at your price + your markup (/markup).
+btn-referral-qr = 📷 Link QR
+referral-qr-caption = Scan to join: { $link }
+downline-empty = No downlines yet. Share the link above.
+downline-title = 👥 <b>Downlines ({ $count })</b> · page { $page }/{ $pages }
+downline-row = { $n }. { $who } · spent this month { $spent } · balance { $balance }
+downline-detail =
+    👤 <b>{ $who }</b> · ID <code>{ $id }</code>
+    Joined: { $joined }
+    Spent this month: { $spent }
+    Balance: { $balance }
+    Their downlines: { $downlines }
+reseller-markup-title = 📈 <b>Markup for your downlines</b> (over your price; the shop's limit: { $maxFlat } or { $maxPercent } % per level)
+reseller-markup-none = No markup yet: your downlines buy at your price.
+reseller-markup-row = #{ $id } { $scope }: { $markup }
+reseller-markup-usage =
+    Set: <code>/markup all 2%</code>, <code>/markup all 500</code>,
+    <code>/markup category Pulsa 1% 200</code>, <code>/markup product TSEL10 300</code>
+    Remove: <code>/markup delete &lt;number&gt;</code>
+reseller-markup-set = ✅ Markup #{ $id } { $scope }: { $markup }
+reseller-markup-deleted = 🗑 Markup #{ $id } removed.
+reseller-markup-not-found = There is no markup #{ $id }.
+reseller-markup-refused = ❌ { $reason }
+scope-all = all products
+admin-upline-usage = Usage: /upline &lt;id&gt; &lt;upline id|-&gt; (move a user; - = no upline)
+admin-promote-usage = Usage: /promote &lt;id&gt; [upline id] (make a reseller, under the upline if given)
+admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-refused = ❌ { $reason }
+tree-self = a user can't be their own upline
+tree-cycle = that upline is below this user (the network would loop)
+tree-too-deep = the network would be more than { $depth } levels deep
+tree-no-upline = no upline
+earnings-usage = Usage: /komisi [days], 1 to 90 (7 by default).
+earnings-title = 💰 <b>Commission, last { $days } days</b>: { $total } from { $orders } orders
+earnings-none = No commission yet. It reaches your balance when a downline's order succeeds.
+earnings-by-day = <b>By day</b>
+earnings-by-downline = <b>By downline</b>
+earnings-row = { $label }: { $amount } ({ $orders } orders)

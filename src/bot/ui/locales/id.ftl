@@ -504,3 +504,50 @@ btn-copy-sn = 📋 Salin SN
 btn-copy-token = 📋 Salin token
 btn-copy-reference = 📋 Salin kode
 btn-copy-amount = 📋 Salin jumlah
+
+# the reseller network (docs/resellers.md)
+resellers-only = Fitur ini untuk reseller. Hubungi admin untuk menjadi reseller.
+joined-upline = 🤝 Kamu terdaftar sebagai downline <b>{ $upline }</b>. Harga yang kamu lihat adalah harga darinya.
+joined-notice = 🎉 <b>{ $who }</b> mendaftar lewat link-mu dan kini menjadi downline-mu.
+join-too-deep = Link ini tidak bisa dipakai: jaringan sudah { $depth } tingkat (batas toko).
+downline-link =
+    🤝 <b>Link pendaftaran downline</b>
+    { $link }
+    Yang memulai bot lewat link ini menjadi downline-mu dan membeli dengan hargamu + markup-mu (/markup).
+btn-referral-qr = 📷 QR link
+referral-qr-caption = Pindai untuk mendaftar: { $link }
+downline-empty = Belum ada downline. Bagikan link di atas.
+downline-title = 👥 <b>Downline ({ $count })</b> · hal. { $page }/{ $pages }
+downline-row = { $n }. { $who } · belanja bulan ini { $spent } · saldo { $balance }
+downline-detail =
+    👤 <b>{ $who }</b> · ID <code>{ $id }</code>
+    Bergabung: { $joined }
+    Belanja bulan ini: { $spent }
+    Saldo: { $balance }
+    Downline-nya: { $downlines }
+reseller-markup-title = 📈 <b>Markup untuk downline-mu</b> (di atas hargamu; batas toko: { $maxFlat } atau { $maxPercent } % per tingkat)
+reseller-markup-none = Belum ada markup: downline membeli dengan hargamu.
+reseller-markup-row = #{ $id } { $scope }: { $markup }
+reseller-markup-usage =
+    Atur: <code>/markup semua 2%</code>, <code>/markup semua 500</code>,
+    <code>/markup kategori Pulsa 1% 200</code>, <code>/markup produk TSEL10 300</code>
+    Hapus: <code>/markup hapus &lt;nomor&gt;</code>
+reseller-markup-set = ✅ Markup #{ $id } { $scope }: { $markup }
+reseller-markup-deleted = 🗑 Markup #{ $id } dihapus.
+reseller-markup-not-found = Tidak ada markup #{ $id }.
+reseller-markup-refused = ❌ { $reason }
+scope-all = semua produk
+admin-upline-usage = Gunakan: /upline &lt;id&gt; &lt;id upline|-&gt; (pindahkan user; - = tanpa upline)
+admin-promote-usage = Gunakan: /promote &lt;id&gt; [id upline] (jadikan reseller, di bawah upline bila disebut)
+admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-refused = ❌ { $reason }
+tree-self = user tidak bisa menjadi upline dirinya sendiri
+tree-cycle = upline itu ada di bawah user ini (jaringan akan berputar)
+tree-too-deep = jaringan akan lebih dari { $depth } tingkat
+tree-no-upline = tanpa upline
+earnings-usage = Gunakan: /komisi [hari], 1 sampai 90 (bawaan 7).
+earnings-title = 💰 <b>Komisi { $days } hari terakhir</b>: { $total } dari { $orders } transaksi
+earnings-none = Belum ada komisi. Komisi masuk ke saldomu saat transaksi downline berhasil.
+earnings-by-day = <b>Per hari</b>
+earnings-by-downline = <b>Per downline</b>
+earnings-row = { $label }: { $amount } ({ $orders } trx)

@@ -1,0 +1,18 @@
+import { Composer } from "grammy";
+import type { BotContext } from "../context.ts";
+import { downlineButtons, downlineFeature } from "./downline.ts";
+import { earningsFeature } from "./earnings.ts";
+import { resellerMarkupFeature } from "./markup.ts";
+
+// the reseller network in chat (docs/resellers.md): /downline with the referral link and
+// its QR, /markup over the reseller's own price, /komisi
+
+export function resellerFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.use(downlineFeature(), resellerMarkupFeature(), earningsFeature());
+  return composer;
+}
+
+export function resellerButtons(): Composer<BotContext> {
+  return downlineButtons();
+}
