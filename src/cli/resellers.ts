@@ -1,7 +1,9 @@
 import { PricingError } from "../commerce/catalogue/errors.ts";
 import { chainLimits } from "../commerce/catalogue/prices.ts";
 import { setChainLimits } from "../commerce/resellers/markups.ts";
+import { TRANSFER_SETTINGS, transferLimits } from "../commerce/resellers/transfers.ts";
 import { maxDepth, moveUser, setMaxDepth, type TreeResult } from "../commerce/resellers/tree.ts";
+import { putSetting } from "../commerce/settings.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
@@ -13,6 +15,7 @@ const USAGE = [
   "kios reseller move <user id> <upline id|none>",
   "       kios reseller promote <user id> [--under <upline id>]",
   "       kios reseller limits [--max-flat <rupiah>] [--max-percent <n>] [--depth <levels>]",
+  "                            [--transfer-max <rupiah>] [--transfer-daily-cap <rupiah>]",
 ].join("\n");
 
 function userId(text: string | undefined, what: string): number {
@@ -61,6 +64,8 @@ async function limits(argv: string[]): Promise<number> {
     "max-flat": { type: "string" },
     "max-percent": { type: "string" },
     depth: { type: "string" },
+    "transfer-max": { type: "string" },
+    "transfer-daily-cap": { type: "string" },
   });
   const whole = (s: string | undefined, what: string) => {
     if (s === undefined) return undefined;
@@ -73,15 +78,21 @@ async function limits(argv: string[]): Promise<number> {
   }
   const maxFlat = whole(values["max-flat"], "--max-flat");
   const depth = whole(values.depth, "--depth");
+  const transferMax = whole(values["transfer-max"], "--transfer-max");
+  const transferCap = whole(values["transfer-daily-cap"], "--transfer-daily-cap");
   return withDatabase(async ({ db }) => {
     await setChainLimits(db, {
       maxFlat,
       maxBp: percent === undefined ? undefined : Math.round(Number(percent) * 100),
     });
     if (depth !== undefined) await setMaxDepth(db, depth);
+    if (transferMax !== undefined) await putSetting(db, TRANSFER_SETTINGS.max, transferMax);
+    if (transferCap !== undefined) await putSetting(db, TRANSFER_SETTINGS.dailyCap, transferCap);
     const now = await chainLimits(db);
+    const transfers = await transferLimits(db);
     await print(
-      `per level: at most ${formatRupiah(now.maxFlat)} and ${now.maxBp / 100} %; at most ${await maxDepth(db)} levels`,
+      `per level: at most ${formatRupiah(now.maxFlat)} and ${now.maxBp / 100} %; at most ${await maxDepth(db)} levels\n` +
+        `transfers: at most ${formatRupiah(transfers.max)} each, ${formatRupiah(transfers.dailyCap)} a day per reseller`,
     );
     return 0;
   });

@@ -3,16 +3,19 @@ import type { BotContext } from "../context.ts";
 import { downlineButtons, downlineFeature } from "./downline.ts";
 import { earningsFeature } from "./earnings.ts";
 import { resellerMarkupFeature } from "./markup.ts";
+import { transferButtons, transferFeature } from "./transfer.ts";
 
 // the reseller network in chat (docs/resellers.md): /downline with the referral link and
 // its QR, /markup over the reseller's own price, /komisi
 
 export function resellerFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.use(downlineFeature(), resellerMarkupFeature(), earningsFeature());
+  composer.use(downlineFeature(), resellerMarkupFeature(), earningsFeature(), transferFeature());
   return composer;
 }
 
 export function resellerButtons(): Composer<BotContext> {
-  return downlineButtons();
+  const composer = new Composer<BotContext>();
+  composer.use(downlineButtons(), transferButtons());
+  return composer;
 }

@@ -63,8 +63,8 @@ async function show(ctx: BotContext): Promise<void> {
   const limits = await chainLimits(ctx.deps.db);
   const lines = [
     ctx.t("reseller-markup-title", {
-      maxFlat: rupiah(limits.maxFlat),
-      maxPercent: String(limits.maxBp / 100),
+      maxflat: rupiah(limits.maxFlat),
+      maxpercent: String(limits.maxBp / 100),
     }),
   ];
   if (rules.length === 0) lines.push(ctx.t("reseller-markup-none"));
@@ -78,10 +78,6 @@ async function show(ctx: BotContext): Promise<void> {
 }
 
 async function resellerMarkup(ctx: BotContext): Promise<void> {
-  if (ctx.user?.tier !== "reseller") {
-    await ctx.reply(ctx.t("resellers-only"));
-    return;
-  }
   const args = words(ctx.match as string);
   const first = args[0]?.toLowerCase();
   if (first === undefined) return show(ctx);
@@ -125,9 +121,12 @@ async function resellerMarkup(ctx: BotContext): Promise<void> {
   }
 }
 
-/** for resellers who are not admins (an admin's /markup is the shop's, in admin/) */
+/**
+ * for resellers who are not admins (an admin's /markup is the shop's, in admin/); anyone
+ * else gets the unknown-command answer, as for every admin command
+ */
 export function resellerMarkupFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.command("markup", resellerMarkup);
+  composer.filter((ctx) => ctx.user?.tier === "reseller").command("markup", resellerMarkup);
   return composer;
 }

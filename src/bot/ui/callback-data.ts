@@ -65,6 +65,9 @@ export const CB = {
   downlineOpen: "do",
   /** the referral link as a QR picture: dq */
   referralQr: "dq",
+  /** send a balance transfer: ts:<transferId>; cancel it: tx:<transferId> */
+  transferSend: "ts",
+  transferCancel: "tx",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

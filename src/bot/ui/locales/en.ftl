@@ -525,7 +525,7 @@ downline-detail =
     Spent this month: { $spent }
     Balance: { $balance }
     Their downlines: { $downlines }
-reseller-markup-title = 📈 <b>Markup for your downlines</b> (over your price; the shop's limit: { $maxFlat } or { $maxPercent } % per level)
+reseller-markup-title = 📈 <b>Markup for your downlines</b> (over your price; the shop's limit: { $maxflat } or { $maxpercent } % per level)
 reseller-markup-none = No markup yet: your downlines buy at your price.
 reseller-markup-row = #{ $id } { $scope }: { $markup }
 reseller-markup-usage =
@@ -551,3 +551,22 @@ earnings-none = No commission yet. It reaches your balance when a downline's ord
 earnings-by-day = <b>By day</b>
 earnings-by-downline = <b>By downline</b>
 earnings-row = { $label }: { $amount } ({ $orders } orders)
+transfer-usage = Usage: /transfer &lt;id or @username&gt; &lt;amount&gt;, e.g. <code>/transfer @sari 50000</code>.
+transfer-unknown-user = There is no user { $who }.
+transfer-bad-amount = That amount is not valid.
+transfer-self = You can't transfer to yourself.
+transfer-not-downline = Transfers go only to your direct downlines (see /downline).
+transfer-above-max = ❌ At most { $max } per transfer.
+transfer-daily-cap = ❌ The daily transfer cap is { $cap }; { $left } left today.
+transfer-short = ❌ Not enough balance ({ $balance }).
+transfer-not-found = This transfer is no longer valid.
+transfer-expired = ⌛ This transfer expired. Send /transfer again.
+transfer-card =
+    💸 <b>Balance transfer</b>
+    To: { $to } (ID <code>{ $id }</code>)
+    Amount: { $amount }
+    Balance: { $balance } → { $after }
+btn-transfer-send = ✅ Send
+transfer-done = ✅ { $amount } sent to ID <code>{ $id }</code>. Balance: { $balance }
+transfer-received = 💸 You received { $amount } from { $from }. Balance: { $balance }
+transfer-cancelled = Transfer cancelled.

@@ -525,7 +525,7 @@ downline-detail =
     Belanja bulan ini: { $spent }
     Saldo: { $balance }
     Downline-nya: { $downlines }
-reseller-markup-title = 📈 <b>Markup untuk downline-mu</b> (di atas hargamu; batas toko: { $maxFlat } atau { $maxPercent } % per tingkat)
+reseller-markup-title = 📈 <b>Markup untuk downline-mu</b> (di atas hargamu; batas toko: { $maxflat } atau { $maxpercent } % per tingkat)
 reseller-markup-none = Belum ada markup: downline membeli dengan hargamu.
 reseller-markup-row = #{ $id } { $scope }: { $markup }
 reseller-markup-usage =
@@ -551,3 +551,22 @@ earnings-none = Belum ada komisi. Komisi masuk ke saldomu saat transaksi downlin
 earnings-by-day = <b>Per hari</b>
 earnings-by-downline = <b>Per downline</b>
 earnings-row = { $label }: { $amount } ({ $orders } trx)
+transfer-usage = Gunakan: /transfer &lt;id atau @username&gt; &lt;jumlah&gt;, misalnya <code>/transfer @sari 50000</code>.
+transfer-unknown-user = Tidak ada pengguna { $who }.
+transfer-bad-amount = Jumlahnya tidak valid.
+transfer-self = Tidak bisa transfer ke diri sendiri.
+transfer-not-downline = Transfer hanya ke downline langsungmu (lihat /downline).
+transfer-above-max = ❌ Paling banyak { $max } sekali transfer.
+transfer-daily-cap = ❌ Batas transfer harian { $cap }; sisa hari ini { $left }.
+transfer-short = ❌ Saldo tidak cukup (saldo { $balance }).
+transfer-not-found = Transfer ini sudah tidak berlaku.
+transfer-expired = ⌛ Transfer ini kedaluwarsa. Kirim /transfer lagi.
+transfer-card =
+    💸 <b>Transfer saldo</b>
+    Ke: { $to } (ID <code>{ $id }</code>)
+    Jumlah: { $amount }
+    Saldo: { $balance } → { $after }
+btn-transfer-send = ✅ Kirim
+transfer-done = ✅ { $amount } terkirim ke ID <code>{ $id }</code>. Saldo: { $balance }
+transfer-received = 💸 Kamu menerima { $amount } dari { $from }. Saldo: { $balance }
+transfer-cancelled = Transfer dibatalkan.
