@@ -32,6 +32,8 @@ ALTER TABLE "users" ADD COLUMN "referral_code" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "pin_hash" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "pin_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "pin_locked_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "pin_entry" text;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "pin_entry_for" text;--> statement-breakpoint
 ALTER TABLE "reseller_markups" ADD CONSTRAINT "reseller_markups_reseller_id_users_telegram_id_fk" FOREIGN KEY ("reseller_id") REFERENCES "public"."users"("telegram_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallet_transfers" ADD CONSTRAINT "wallet_transfers_from_user_id_users_telegram_id_fk" FOREIGN KEY ("from_user_id") REFERENCES "public"."users"("telegram_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "wallet_transfers" ADD CONSTRAINT "wallet_transfers_to_user_id_users_telegram_id_fk" FOREIGN KEY ("to_user_id") REFERENCES "public"."users"("telegram_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

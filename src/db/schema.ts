@@ -50,6 +50,12 @@ export const users = pgTable(
     pinFailures: integer("pin_failures").notNull().default(0),
     /** five wrong PINs lock the wallet's guarded actions until then */
     pinLockedUntil: tstz("pin_locked_until"),
+    /**
+     * the keypad's digits so far and the action they unlock (ui/pin-pad.ts): kept only
+     * while a keypad is open, cleared when it is answered; never shown in the chat
+     */
+    pinEntry: text("pin_entry"),
+    pinEntryFor: text("pin_entry_for"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },

@@ -3,6 +3,7 @@ import { listUserOrders } from "../../commerce/orders/queries.ts";
 import { downlinesOf } from "../../commerce/resellers/downlines.ts";
 import { referralCodeOf } from "../../commerce/resellers/tree.ts";
 import { walletBalance } from "../../commerce/wallet/ledger.ts";
+import { pinState } from "../../commerce/wallet/pin.ts";
 import type { BotContext } from "../context.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { botLink } from "../ui/deep-links.ts";
@@ -68,6 +69,8 @@ async function listView(ctx: BotContext, wanted: number) {
     });
     kb.row();
     addPageNav(kb, { page, pageCount: pages }, (p) => cb(CB.downlinePage, p));
+    // a reseller with downlines is asked to guard the wallet they fund them from
+    if (!(await pinState(db, ctx.from!.id, now)).set) lines.push("", ctx.t("downline-ask-pin"));
   }
   return { text: lines.join("\n"), keyboard: kb };
 }

@@ -3,6 +3,7 @@ import type { BotContext } from "../context.ts";
 import { downlineButtons, downlineFeature } from "./downline.ts";
 import { earningsFeature } from "./earnings.ts";
 import { resellerMarkupFeature } from "./markup.ts";
+import { pinButtons, pinFeature } from "./pin.ts";
 import { transferButtons, transferFeature } from "./transfer.ts";
 
 // the reseller network in chat (docs/resellers.md): /downline with the referral link and
@@ -10,12 +11,18 @@ import { transferButtons, transferFeature } from "./transfer.ts";
 
 export function resellerFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.use(downlineFeature(), resellerMarkupFeature(), earningsFeature(), transferFeature());
+  composer.use(
+    downlineFeature(),
+    resellerMarkupFeature(),
+    earningsFeature(),
+    transferFeature(),
+    pinFeature(),
+  );
   return composer;
 }
 
 export function resellerButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.use(downlineButtons(), transferButtons());
+  composer.use(downlineButtons(), transferButtons(), pinButtons());
   return composer;
 }

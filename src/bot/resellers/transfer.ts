@@ -11,6 +11,7 @@ import { words } from "../ui/args.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, parseAmount, rupiah } from "../ui/format.ts";
+import { pinGate } from "../ui/pin-pad.ts";
 
 // /transfer <user> <amount>: wallet money to a direct downline (an admin: to anyone), by a
 // confirmation card whose Send moves it once through the ledger; both sides are told
@@ -76,48 +77,56 @@ export function transferFeature(): Composer<BotContext> {
   return composer;
 }
 
+/** Send on a transfer's card; also what the PIN keypad runs once the PIN is right */
+export async function sendTransfer(ctx: BotContext, arg: string): Promise<void> {
+  const id = cbInt(arg);
+  if (id === undefined || !ctx.from) {
+    await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+    return;
+  }
+  const done = await confirmTransfer(ctx.deps.db, {
+    transferId: id,
+    userId: ctx.from.id,
+    isAdmin: ctx.isAdmin,
+    now: ctx.deps.clock.now(),
+  });
+  await ctx.answerCallbackQuery();
+  if (!done.ok) {
+    await editPressed(ctx, refusal(ctx, done));
+    return;
+  }
+  const t = done.transfer;
+  await editPressed(
+    ctx,
+    ctx.t("transfer-done", {
+      amount: rupiah(t.amount),
+      id: String(t.toUserId),
+      balance: rupiah(t.fromBalance),
+    }),
+  );
+  if (!t.now) return;
+  const from = ctx.from.first_name + (ctx.from.username ? ` @${ctx.from.username}` : "");
+  // a courtesy: the money is in their wallet whether or not this message arrives
+  await ctx.api
+    .sendMessage(
+      t.toUserId,
+      ctx.t("transfer-received", {
+        amount: rupiah(t.amount),
+        from: escapeHtml(from),
+        balance: rupiah(t.toBalance),
+      }),
+    )
+    .catch((err) => ctx.deps.logger.info({ err, transfer: t.id }, "telling a recipient failed"));
+}
+
 /** the card's buttons: they work from any message, as long as the transfer is the tapper's */
 export function transferButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.transferSend), async (ctx) => {
-    const id = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);
-    if (id === undefined) {
-      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
-      return;
-    }
-    const done = await confirmTransfer(ctx.deps.db, {
-      transferId: id,
-      userId: ctx.from.id,
-      isAdmin: ctx.isAdmin,
-      now: ctx.deps.clock.now(),
-    });
-    await ctx.answerCallbackQuery();
-    if (!done.ok) {
-      await editPressed(ctx, refusal(ctx, done));
-      return;
-    }
-    const t = done.transfer;
-    await editPressed(
-      ctx,
-      ctx.t("transfer-done", {
-        amount: rupiah(t.amount),
-        id: String(t.toUserId),
-        balance: rupiah(t.fromBalance),
-      }),
-    );
-    if (!t.now) return;
-    const from = ctx.from.first_name + (ctx.from.username ? ` @${ctx.from.username}` : "");
-    // a courtesy: the money is in their wallet whether or not this message arrives
-    await ctx.api
-      .sendMessage(
-        t.toUserId,
-        ctx.t("transfer-received", {
-          amount: rupiah(t.amount),
-          from: escapeHtml(from),
-          balance: rupiah(t.toBalance),
-        }),
-      )
-      .catch((err) => ctx.deps.logger.info({ err, transfer: t.id }, "telling a recipient failed"));
+    const arg = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
+    // with a PIN, the card's buttons become the keypad; the keypad runs sendTransfer
+    if (!(await pinGate(ctx, cb(CB.transferSend, arg)))) return;
+    await sendTransfer(ctx, arg);
   });
   composer.callbackQuery(cbPattern(CB.transferCancel), async (ctx) => {
     const id = cbInt(parseCb(ctx.callbackQuery.data)?.parts[0]);

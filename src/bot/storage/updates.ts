@@ -31,6 +31,9 @@ function userFromJson(r: Record<string, unknown> | null): User | null {
     pinHash: r.pin_hash === null || r.pin_hash === undefined ? null : String(r.pin_hash),
     pinFailures: toNumber(r.pin_failures ?? 0),
     pinLockedUntil: date(r.pin_locked_until),
+    pinEntry: r.pin_entry === null || r.pin_entry === undefined ? null : String(r.pin_entry),
+    pinEntryFor:
+      r.pin_entry_for === null || r.pin_entry_for === undefined ? null : String(r.pin_entry_for),
     createdAt: date(r.created_at)!,
     updatedAt: date(r.updated_at)!,
   };

@@ -68,6 +68,12 @@ export const CB = {
   /** send a balance transfer: ts:<transferId>; cancel it: tx:<transferId> */
   transferSend: "ts",
   transferCancel: "tx",
+  /** a key of the PIN keypad: pk:<digit|b|ok|x> (the digits are kept server-side) */
+  pinKey: "pk",
+  /** the keypad's action that sets a new PIN: ps:new */
+  pinSet: "ps",
+  /** /pin's buttons, each behind the current PIN: pw:<change|remove> */
+  pinChange: "pw",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];
