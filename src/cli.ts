@@ -7,6 +7,7 @@ import { exportCommand } from "./cli/export.ts";
 import { ledgerCommand } from "./cli/ledger.ts";
 import { reconCommand } from "./cli/reconciliation.ts";
 import { routesCommand } from "./cli/routes.ts";
+import { resellerCommand } from "./cli/resellers.ts";
 import { sandboxCommand } from "./cli/sandbox.ts";
 import { balanceCommand, productsCommand, statusCommand } from "./cli/supplier.ts";
 import { ConfigError } from "./config.ts";
@@ -25,6 +26,7 @@ const COMMANDS: Command[] = [
   markupCommand,
   apiKeyCommand,
   routesCommand,
+  resellerCommand,
 ];
 
 export function usage(): string {

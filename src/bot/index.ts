@@ -21,17 +21,22 @@ import { startFeature } from "./home/start.ts";
 import { inlineFeature, sentViaThisBot } from "./inline/index.ts";
 import { attachDeps, trackMembership } from "./middleware.ts";
 import { priceListButtons, priceListCommands } from "./price-list/commands.ts";
-import { checkoutButtons } from "./purchase/card.ts";
+import { checkoutButtons, payQuote } from "./purchase/card.ts";
 import { quickOrderFeature } from "./purchase/quick-order.ts";
 import { receiptButtons } from "./receipts/button.ts";
 import { receiptSettingsFeature } from "./receipts/settings.ts";
 import { reconciliationButtons, reconciliationCommands } from "./reconciliation/index.ts";
 import { reportButtons, reportCommands } from "./reports/index.ts";
+import { resellerButtons, resellerFeature } from "./resellers/index.ts";
+import { changePin } from "./resellers/pin.ts";
+import { sendTransfer } from "./resellers/transfer.ts";
 import { conversationStorage } from "./storage/chat-state.ts";
+import { CB } from "./ui/callback-data.ts";
 import { staleAnswersAreDone } from "./ui/edit.ts";
 import { FLOW_IDS } from "./ui/flow/enter.ts";
 import { htmlByDefault } from "./ui/html.ts";
 import { createI18n, translator } from "./ui/i18n.ts";
+import { pinPadButtons } from "./ui/pin-pad.ts";
 
 /**
  * what only ADMIN_IDS may reach: for anyone else these updates fall through to the
@@ -112,6 +117,13 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListButtons(),
     historyButtons(),
     languageButtons(),
+    resellerButtons(),
+    // the PIN keypad runs what it guards once the PIN is right (ui/pin-pad.ts)
+    pinPadButtons({
+      [CB.pay]: payQuote,
+      [CB.transferSend]: sendTransfer,
+      [CB.pinChange]: changePin,
+    }),
     // admin buttons, before any flow so a running flow never swallows them
     adminOnly(adminButtons(), adminDepositButtons(), reconciliationButtons(), reportButtons()),
   );
@@ -137,6 +149,8 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListCommands(),
     statusFeature(),
     adminOnly(adminCommands(), reportCommands(), reconciliationCommands(), adminPayments()),
+    // after the admins' commands: an admin's /markup is the shop's, a reseller's their own
+    resellerFeature(),
     inlineFeature(),
     quickOrderFeature(),
     fallbackFeature(),

@@ -38,12 +38,60 @@ export const users = pgTable(
       .default("customer"),
     /** the user blocked the bot: broadcasts skip them */
     blockedAt: tstz("blocked_at"),
+    /** the upline: the reseller this user joined under (docs/resellers.md) */
+    parentId: bigint("parent_id", { mode: "number" }),
+    /** when the user joined their upline (by link, or moved by an admin) */
+    joinedAt: tstz("joined_at"),
+    /** what follows r_ in the user's referral link; made when first asked for */
+    referralCode: text("referral_code").unique(),
+    /** scrypt of the wallet PIN as "salt:hash" (hex); null: no PIN */
+    pinHash: text("pin_hash"),
+    /** wrong PINs in a row since the last right one */
+    pinFailures: integer("pin_failures").notNull().default(0),
+    /** five wrong PINs lock the wallet's guarded actions until then */
+    pinLockedUntil: tstz("pin_locked_until"),
+    /**
+     * the keypad's digits so far and the action they unlock (ui/pin-pad.ts): kept only
+     * while a keypad is open, cleared when it is answered; never shown in the chat
+     */
+    pinEntry: text("pin_entry"),
+    pinEntryFor: text("pin_entry_for"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
   (t) => [
     check("users_tier_known", sql`${t.tier} in ('customer', 'reseller')`),
     check("users_language_known", sql`${t.language} in ('id', 'en')`),
+    check("users_parent_not_self", sql`${t.parentId} is null or ${t.parentId} <> ${t.telegramId}`),
+    index("users_parent").on(t.parentId),
+  ],
+);
+
+/**
+ * a reseller's markup over their own price, paid by their downlines: the shop's markup
+ * rules (docs/catalogue.md#selling-prices) with one reseller instead of a tier
+ */
+export const resellerMarkups = pgTable(
+  "reseller_markups",
+  {
+    id: serial("id").primaryKey(),
+    resellerId: bigint("reseller_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    scope: text("scope", { enum: ["all", "type", "category", "brand", "product"] }).notNull(),
+    scopeValue: text("scope_value").notNull().default(""),
+    percentBp: integer("percent_bp").notNull().default(0),
+    flat: money("flat").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("reseller_markups_scope").on(t.resellerId, t.scope, t.scopeValue),
+    check("reseller_markups_not_negative", sql`${t.percentBp} >= 0 and ${t.flat} >= 0`),
+    check(
+      "reseller_markups_scope_known",
+      sql`${t.scope} in ('all', 'type', 'category', 'brand', 'product')`,
+    ),
   ],
 );
 
@@ -175,7 +223,17 @@ export const transfers = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     key: text("key").notNull().unique(),
     kind: text("kind", {
-      enum: ["deposit", "debit", "credit", "hold", "capture", "release", "supplier_topup"],
+      enum: [
+        "deposit",
+        "debit",
+        "credit",
+        "hold",
+        "capture",
+        "release",
+        "supplier_topup",
+        "margin",
+        "wallet_transfer",
+      ],
     }).notNull(),
     memo: text("memo").notNull().default(""),
     /** the admin who made a manual transfer */
@@ -185,7 +243,7 @@ export const transfers = pgTable(
   (t) => [
     check(
       "transfers_kind_known",
-      sql`${t.kind} in ('deposit', 'debit', 'credit', 'hold', 'capture', 'release', 'supplier_topup')`,
+      sql`${t.kind} in ('deposit', 'debit', 'credit', 'hold', 'capture', 'release', 'supplier_topup', 'margin', 'wallet_transfer')`,
     ),
   ],
 );
@@ -209,6 +267,31 @@ export const entries = pgTable(
     index("entries_account").on(t.accountId, t.id),
     index("entries_transfer").on(t.transferId),
     check("entries_amount_nonzero", sql`${t.amount} <> 0`),
+  ],
+);
+
+/** a balance transfer between wallets (/transfer): asked, then confirmed or cancelled once */
+export const walletTransfers = pgTable(
+  "wallet_transfers",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    fromUserId: bigint("from_user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    toUserId: bigint("to_user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    amount: money("amount").notNull(),
+    status: text("status", { enum: ["asked", "done", "cancelled"] })
+      .notNull()
+      .default("asked"),
+    createdAt: createdAt(),
+    decidedAt: tstz("decided_at"),
+  },
+  (t) => [
+    index("wallet_transfers_from").on(t.fromUserId, t.createdAt),
+    check("wallet_transfers_amount_positive", sql`${t.amount} > 0`),
+    check("wallet_transfers_status_known", sql`${t.status} in ('asked', 'done', 'cancelled')`),
   ],
 );
 
@@ -355,6 +438,12 @@ export const gatewayReports = pgTable(
 
 // ---------------------------------------------------------------- orders
 
+/** what one upline earns on a downline's order: their markup over their own price */
+export interface UplineMargin {
+  userId: number;
+  amount: number;
+}
+
 /** a price shown on a confirmation card; confirming it creates at most one order */
 export const quotes = pgTable(
   "quotes",
@@ -377,6 +466,8 @@ export const quotes = pgTable(
     expiresAt: tstz("expires_at").notNull(),
     /** the buyer pressed Cancel: the card is void and Pay buys nothing */
     cancelledAt: tstz("cancelled_at"),
+    /** each upline's margin in this price, top of the tree first (docs/resellers.md) */
+    margins: jsonb("margins").$type<UplineMargin[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [check("quotes_kind_known", sql`${t.kind} in ('prepaid', 'game', 'bill')`)],
@@ -440,6 +531,8 @@ export const orders = pgTable(
     price: money("price").notNull(),
     /** what the supplier was quoted to charge */
     cost: money("cost").notNull(),
+    /** each upline's margin in the price, credited when the order succeeds */
+    margins: jsonb("margins").$type<UplineMargin[]>().notNull().default([]),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("created"),
     testing: boolean("testing").notNull().default(false),
     inquiryId: bigint("inquiry_id", { mode: "number" }).references(() => inquiries.id),

@@ -91,7 +91,11 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
     await next();
   });
 
-  const tierOf = async (buyer: WebAppBuyer) => (await findUser(db, buyer.id))?.tier ?? "customer";
+  // the buyer's own prices: their tier, down through their uplines' markups
+  const pricedFor = async (buyer: WebAppBuyer) => ({
+    tier: (await findUser(db, buyer.id))?.tier ?? "customer",
+    buyer: buyer.id,
+  });
 
   api.get(`${MINI_APP_API}/me`, async (c) => {
     const buyer = c.get("buyer");
@@ -112,7 +116,7 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
   });
 
   api.get(`${MINI_APP_API}/catalogue`, async (c) => {
-    const outline = await catalogueOutline(db, { tier: await tierOf(c.get("buyer")) });
+    const outline = await catalogueOutline(db, await pricedFor(c.get("buyer")));
     return c.json({ entries: outline });
   });
 
@@ -139,7 +143,7 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
       category: q.category,
       brand: q.brand,
       operators: operators as Parameters<typeof searchCatalogue>[1]["operators"],
-      tier: await tierOf(c.get("buyer")),
+      ...(await pricedFor(c.get("buyer"))),
       limit: q.limit ?? PAGE_SIZE,
       offset: q.offset,
     });
@@ -153,9 +157,7 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
   api.get(`${MINI_APP_API}/products/:code`, async (c) => {
     const code = c.req.param("code");
     const item =
-      code.length <= 64
-        ? await productByCode(db, code, { tier: await tierOf(c.get("buyer")) })
-        : null;
+      code.length <= 64 ? await productByCode(db, code, await pricedFor(c.get("buyer"))) : null;
     if (!item) return refuse(c, 404, "product_unavailable");
     return c.json({ product: productJson(item, orders.clock.now()) });
   });
@@ -173,7 +175,7 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
       languageCode: buyer.languageCode,
     });
     const to = { userId: buyer.id, chatId: buyer.id };
-    const item = await productByCode(db, parsed.data.code, { tier: await tierOf(buyer) });
+    const item = await productByCode(db, parsed.data.code, await pricedFor(buyer));
     const request = { ...to, productCode: parsed.data.code };
     const result =
       item?.type === "pasca"

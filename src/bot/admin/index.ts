@@ -5,6 +5,7 @@ import { adminCatalogue } from "./catalogue.ts";
 import { adminExport } from "./export.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
 import { adminPauseButtons, adminPauses } from "./pauses.ts";
+import { adminResellers } from "./resellers.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
 
@@ -22,6 +23,7 @@ export function adminCommands(): Composer<BotContext> {
     adminBroadcast(),
     adminTestOrder(),
     adminExport(),
+    adminResellers(),
   );
   return composer;
 }

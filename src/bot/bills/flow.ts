@@ -26,7 +26,10 @@ export function billFlow(env: FlowEnv) {
       empty: t("no-products"),
       pageSize: PRODUCT_PAGE_SIZE,
       load: async (offset, limit) => {
-        const kinds = await listCategories(env.deps.db, "pasca", { tier: args.tier });
+        const kinds = await listCategories(env.deps.db, "pasca", {
+          tier: args.tier,
+          buyer: ctx.from!.id,
+        });
         return pageOf(kinds, offset, limit, (k) => ({ label: k.category, value: k.category }));
       },
     });
@@ -34,6 +37,7 @@ export function billFlow(env: FlowEnv) {
     const loadProducts = async (offset: number, limit: number) => {
       const page = await productsByCategory(env.deps.db, category, {
         tier: args.tier,
+        buyer: ctx.from!.id,
         limit,
         offset,
       });

@@ -87,12 +87,20 @@ export function inlineFeature(): Composer<BotContext> {
     let items: CatalogueItem[];
     let more = false;
     if (query) {
-      const page = await searchCatalogue(db, { text: query, tier, limit: INLINE_PAGE, offset });
+      const page = await searchCatalogue(db, {
+        text: query,
+        tier,
+        buyer: ctx.from.id,
+        limit: INLINE_PAGE,
+        offset,
+      });
       items = page.items;
       more = offset + items.length < Math.min(page.total, MAX_OFFSET);
     } else {
       items =
-        offset === 0 ? await recentProducts(db, ctx.from.id, { tier, limit: INLINE_PAGE }) : [];
+        offset === 0
+          ? await recentProducts(db, ctx.from.id, { tier, buyer: ctx.from.id, limit: INLINE_PAGE })
+          : [];
     }
     const shared = await customerPrices(ctx, items, tier);
     const now = clock.now();

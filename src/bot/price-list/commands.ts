@@ -116,7 +116,7 @@ async function listView(
 }
 
 async function scopesFor(ctx: BotContext) {
-  const pricing = await loadPricing(ctx.deps.db);
+  const pricing = await loadPricing(ctx.deps.db, ctx.from?.id ?? null);
   const scopes = await priceListScopes(ctx.deps.db, { tier: tierOf(ctx), pricing });
   return { pricing, scopes };
 }

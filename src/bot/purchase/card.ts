@@ -9,6 +9,7 @@ import { CB, cb, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { STAGE, showCard } from "../ui/cards.ts";
 import { rupiah, wibTime } from "../ui/format.ts";
 import { orderCard } from "../ui/order-card.ts";
+import { pinGate } from "../ui/pin-pad.ts";
 import { billAlreadyPaidText, offerQuote } from "../ui/quotes.ts";
 
 // the confirmation card and what its buttons do. A card is a stored quote, so its buttons
@@ -109,6 +110,46 @@ async function showConfirmResult(
   }
 }
 
+/**
+ * Pay on a card: the quote confirmed, the card moved to its result. Also what the PIN
+ * keypad runs once the PIN is right (the keypad sits on the same card).
+ */
+export async function payQuote(ctx: BotContext, quoteId: string): Promise<void> {
+  if (!ctx.callbackQuery || !ctx.from) return;
+  const messageId = ctx.callbackQuery.message?.message_id;
+  // the tap's answer and the ⏳ go out while the order is placed, not before it: the
+  // supplier is asked without waiting two round trips to Telegram. The ⏳ is the stored
+  // order's own view, ref included, so support can find an order still waiting for the
+  // supplier. The card's stages only move forward, so a ⏳ that lands after the result is
+  // not shown over it.
+  const log = ctx.deps.logger;
+  const answered = ctx
+    .answerCallbackQuery()
+    .catch((err: unknown) => log.warn({ err, quoteId }, "answering the Pay tap failed"));
+  let hourglass: Promise<void> = Promise.resolve();
+  let result: ConfirmResult;
+  try {
+    result = await confirmQuote(ctx.deps.orders, {
+      quoteId,
+      userId: ctx.from.id,
+      messageId,
+      onSubmitted: (order) => {
+        hourglass = showOrder(ctx, order).catch((err: unknown) =>
+          log.warn({ err, quoteId }, "showing ⏳ failed"),
+        );
+      },
+    });
+  } catch (err) {
+    log.error({ err, quoteId }, "confirming a quote failed");
+    await Promise.all([answered, hourglass]);
+    // the order may exist: never say it failed, point at the history instead
+    await showStage(ctx, quoteId, STAGE.paying, ctx.t("pay-error"));
+    return;
+  }
+  await Promise.all([answered, hourglass]);
+  await showConfirmResult(ctx, quoteId, result);
+}
+
 export function checkoutButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
@@ -119,38 +160,9 @@ export function checkoutButtons(): Composer<BotContext> {
       await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
       return;
     }
-    const messageId = ctx.callbackQuery.message?.message_id;
-    // the tap's answer and the ⏳ go out while the order is placed, not before it: the
-    // supplier is asked without waiting two round trips to Telegram. The ⏳ is the stored
-    // order's own view, ref included, so support can find an order still waiting for the
-    // supplier. The card's stages only move forward, so a ⏳ that lands after the result is
-    // not shown over it.
-    const log = ctx.deps.logger;
-    const answered = ctx
-      .answerCallbackQuery()
-      .catch((err: unknown) => log.warn({ err, quoteId }, "answering the Pay tap failed"));
-    let hourglass: Promise<void> = Promise.resolve();
-    let result: ConfirmResult;
-    try {
-      result = await confirmQuote(ctx.deps.orders, {
-        quoteId,
-        userId: ctx.from.id,
-        messageId,
-        onSubmitted: (order) => {
-          hourglass = showOrder(ctx, order).catch((err: unknown) =>
-            log.warn({ err, quoteId }, "showing ⏳ failed"),
-          );
-        },
-      });
-    } catch (err) {
-      log.error({ err, quoteId }, "confirming a quote failed");
-      await Promise.all([answered, hourglass]);
-      // the order may exist: never say it failed, point at the history instead
-      await showStage(ctx, quoteId, STAGE.paying, ctx.t("pay-error"));
-      return;
-    }
-    await Promise.all([answered, hourglass]);
-    await showConfirmResult(ctx, quoteId, result);
+    // with a PIN, the card's buttons become the keypad; the keypad runs payQuote
+    if (!(await pinGate(ctx, cb(CB.pay, quoteId)))) return;
+    await payQuote(ctx, quoteId);
   });
 
   composer.callbackQuery(cbPattern(CB.cancelQuote), async (ctx) => {

@@ -19,12 +19,14 @@ export function ewalletFlow(env: FlowEnv) {
     const userId = ctx.from!.id;
     const brand = await pickBrand(conversation, ctx, t, {
       text: t("pick-ewallet"),
-      load: () => listBrands(env.deps.db, { category: "E-Money" }, { tier: args.tier }),
+      load: () =>
+        listBrands(env.deps.db, { category: "E-Money" }, { tier: args.tier, buyer: userId }),
     });
     if (brand === undefined) return;
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-ewallet-amount", { brand: escapeHtml(brand) }),
-      load: (page) => productsByBrand(env.deps.db, "prepaid", brand, { tier: args.tier, ...page }),
+      load: (page) =>
+        productsByBrand(env.deps.db, "prepaid", brand, { tier: args.tier, buyer: userId, ...page }),
       now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;

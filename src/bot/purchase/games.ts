@@ -31,12 +31,18 @@ export function gameFlow(env: FlowEnv) {
     const t = translator(env.i18n, args.lang);
     const brand = await pickBrand(conversation, ctx, t, {
       text: t("pick-game"),
-      load: () => listBrands(env.deps.db, { type: "game" }, { tier: args.tier }),
+      load: () =>
+        listBrands(env.deps.db, { type: "game" }, { tier: args.tier, buyer: ctx.from!.id }),
     });
     if (brand === undefined) return;
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-game-item", { game: escapeHtml(brand) }),
-      load: (page) => productsByBrand(env.deps.db, "game", brand, { tier: args.tier, ...page }),
+      load: (page) =>
+        productsByBrand(env.deps.db, "game", brand, {
+          tier: args.tier,
+          buyer: ctx.from!.id,
+          ...page,
+        }),
       now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;

@@ -27,7 +27,8 @@ export function plnFlow(env: FlowEnv) {
     });
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-pln", { meter }),
-      load: (page) => productsByCategory(env.deps.db, "PLN", { tier: args.tier, ...page }),
+      load: (page) =>
+        productsByCategory(env.deps.db, "PLN", { tier: args.tier, buyer: userId, ...page }),
       now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;

@@ -34,7 +34,10 @@ export function productFlow(env: FlowEnv) {
     const t = translator(env.i18n, args.lang);
     const code = args.productCode ?? "";
     const item = await conversation.external(async (): Promise<LinkedProduct | null> => {
-      const found = await productByCode(env.deps.db, code, { tier: args.tier });
+      const found = await productByCode(env.deps.db, code, {
+        tier: args.tier,
+        buyer: ctx.from!.id,
+      });
       return (
         found && {
           code: found.code,

@@ -58,7 +58,11 @@ export function pulsaFlow(env: FlowEnv) {
         phone,
       }),
       load: (page) =>
-        productsByOperator(env.deps.db, operators, category, { tier: args.tier, ...page }),
+        productsByOperator(env.deps.db, operators, category, {
+          tier: args.tier,
+          buyer: userId,
+          ...page,
+        }),
       now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;

@@ -13,7 +13,10 @@ export function quickOrderFeature(): Composer<BotContext> {
     .hears(QUICK_ORDER, async (ctx) => {
       const code = ctx.match[1]!.toUpperCase();
       const destination = ctx.match[2]!;
-      const item = await productByCode(ctx.deps.db, code, { tier: "reseller" });
+      const item = await productByCode(ctx.deps.db, code, {
+        tier: "reseller",
+        buyer: ctx.from!.id,
+      });
       if (!item) {
         const loading = !(await catalogueReady(ctx.deps.db));
         await ctx.reply(

@@ -24,6 +24,16 @@ function userFromJson(r: Record<string, unknown> | null): User | null {
     language: String(r.language),
     tier: r.tier as User["tier"],
     blockedAt: date(r.blocked_at),
+    parentId: r.parent_id === null || r.parent_id === undefined ? null : toNumber(r.parent_id),
+    joinedAt: date(r.joined_at),
+    referralCode:
+      r.referral_code === null || r.referral_code === undefined ? null : String(r.referral_code),
+    pinHash: r.pin_hash === null || r.pin_hash === undefined ? null : String(r.pin_hash),
+    pinFailures: toNumber(r.pin_failures ?? 0),
+    pinLockedUntil: date(r.pin_locked_until),
+    pinEntry: r.pin_entry === null || r.pin_entry === undefined ? null : String(r.pin_entry),
+    pinEntryFor:
+      r.pin_entry_for === null || r.pin_entry_for === undefined ? null : String(r.pin_entry_for),
     createdAt: date(r.created_at)!,
     updatedAt: date(r.updated_at)!,
   };

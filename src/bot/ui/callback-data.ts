@@ -59,6 +59,21 @@ export const CB = {
   priceList: "hg",
   /** a price list as a picture: hi:<scope key> */
   priceListPicture: "hi",
+  /** /downline's list: dl:<page> */
+  downlinePage: "dl",
+  /** one downline with their orders: do:<userId>:<page> */
+  downlineOpen: "do",
+  /** the referral link as a QR picture: dq */
+  referralQr: "dq",
+  /** send a balance transfer: ts:<transferId>; cancel it: tx:<transferId> */
+  transferSend: "ts",
+  transferCancel: "tx",
+  /** a key of the PIN keypad: pk:<digit|b|ok|x> (the digits are kept server-side) */
+  pinKey: "pk",
+  /** the keypad's action that sets a new PIN: ps:new */
+  pinSet: "ps",
+  /** /pin's buttons, each behind the current PIN: pw:<change|remove> */
+  pinChange: "pw",
 } as const;
 
 export type CallbackPrefix = (typeof CB)[keyof typeof CB];

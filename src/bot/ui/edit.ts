@@ -135,6 +135,26 @@ export async function clearButtons(
   }
 }
 
+/** changes only the buttons of the message whose button was pressed (its text stays) */
+export async function editPressedButtons(
+  ctx: { api: Api; callbackQuery?: { message?: Message | undefined } | undefined },
+  keyboard: InlineKeyboard,
+): Promise<EditResult> {
+  const message = ctx.callbackQuery?.message;
+  if (!message) return "gone";
+  if (buttonsOf(message.reply_markup) === buttonsOf(keyboard)) return "unchanged";
+  try {
+    await ctx.api.editMessageReplyMarkup(message.chat.id, message.message_id, {
+      reply_markup: { inline_keyboard: keyboard.inline_keyboard },
+    });
+    return "edited";
+  } catch (err) {
+    if (notModified(err)) return "unchanged";
+    if (cannotEdit(err)) return "gone";
+    throw err;
+  }
+}
+
 /**
  * a tap's answer is a courtesy: a redelivered update (or a slow one) finds its query
  * already answered or expired, and that must not stop the work the tap asked for

@@ -124,8 +124,12 @@ export async function deleteMarkupRule(db: Executor, id: number): Promise<Markup
   return rule;
 }
 
-// the value as the catalogue spells it, so rules match products exactly at pricing time
-async function resolveScopeValue(db: Executor, scope: MarkupScope, value: string): Promise<string> {
+/** the value as the catalogue spells it, so rules match products exactly at pricing time */
+export async function resolveScopeValue(
+  db: Executor,
+  scope: MarkupScope,
+  value: string,
+): Promise<string> {
   if (scope === "all") {
     if (value !== "") {
       throw new PricingError(

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { pricedProducts } from "./priced-sql.ts";
-import { loadPricing } from "./prices.ts";
+import { pricingOf } from "./prices.ts";
 import {
   type CatalogueItem,
   MAX_PAGE_SIZE,
@@ -32,11 +32,11 @@ export interface ScopeCount {
 
 /** every (brand, category) with something for sale at the tier */
 export async function priceListScopes(db: Executor, opts: TierOptions): Promise<ScopeCount[]> {
-  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const priced = await pricingOf(db, opts);
   const rows = rowsOf(
     await db.execute(sql`
       select brand, category, count(*) as n
-      from (${pricedProducts({ tier: opts.tier, rules, step, where: sql`true` })}) s
+      from (${pricedProducts({ ...priced, where: sql`true` })}) s
       group by brand, category order by category, brand`),
   );
   return rows.map((r) => ({

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { PriceChain } from "./chain.ts";
 import { BP, MARKUP_SCOPES, type RuleLike, type Tier } from "./pricing.ts";
 
 // the SQL twin of pricing.ts's sellingPrice(), so lists can be filtered, ordered and paged
@@ -61,8 +62,62 @@ const CHOSEN_RULE = sql.join(
   sql`, `,
 );
 
+/** the rule each level of a chain picks for product x, most specific first (as pickRule()) */
+function levelRule(level: number): SQL {
+  return sql.join(
+    [...MARKUP_SCOPES].reverse().map((scope) => {
+      const target = TARGET_X[scope];
+      return target
+        ? sql`ch.r -> ${level}::int -> ${scope} -> ${target}`
+        : sql`ch.r -> ${level}::int -> ${scope}`;
+    }),
+    sql`, `,
+  );
+}
+
+const TARGET_X: Record<(typeof MARKUP_SCOPES)[number], SQL | null> = {
+  product: sql`x.code`,
+  brand: sql`x.brand`,
+  category: sql`x.category`,
+  type: sql`x.type`,
+  all: null,
+};
+
+/**
+ * chain.ts's chainedPrice() over `shop` (the shop's price of the top of the tree): a lateral
+ * per level, each adding its upline's markup held by the limits. Returns the joins and the
+ * final price's expression.
+ */
+function chainJoins(chain: PriceChain, step: number): { joins: SQL; price: SQL } {
+  const lookups = chain.levels.map((l) =>
+    side(
+      l.rules.map((r) => ({ ...r, tier: "customer" as const })),
+      "customer",
+    ),
+  );
+  const parts: SQL[] = [sql`cross join (select ${JSON.stringify(lookups)}::jsonb as r) ch`];
+  const unit = sql`${step * BP}::bigint`;
+  chain.levels.forEach((_, i) => {
+    const above = sql.raw(`l${i}.v`);
+    const rule = sql.raw(`r${i + 1}.rule`);
+    // the rule's marked-up price (never below: rules are not negative), less what is above
+    const n = sql`(${above} * (${BP}::bigint + (${rule} ->> 0)::bigint) + (${rule} ->> 1)::bigint * ${BP}::bigint)`;
+    const wanted = sql`((${n} + ${unit} - 1) / ${unit} * ${step}::bigint - ${above})`;
+    const capped = sql`least(${chain.limits.maxFlat}::bigint, ${above} * ${chain.limits.maxBp}::bigint / ${BP}::bigint)`;
+    const cap = sql`(greatest(0::bigint, ${capped}) / ${step}::bigint * ${step}::bigint)`;
+    parts.push(
+      sql`cross join lateral (select coalesce(${levelRule(i)}, '[0, 0]'::jsonb) as rule) ${sql.raw(`r${i + 1}`)}`,
+      sql`cross join lateral (select ${above} + greatest(0::bigint, least(${wanted}, ${cap})) as v) ${sql.raw(`l${i + 1}`)}`,
+    );
+  });
+  return { joins: sql.join(parts, sql` `), price: sql.raw(`l${chain.levels.length}.v`) };
+}
+
 export interface PricedQuery {
+  /** the tier whose shop price the buyer's price starts from (the top of a chain's) */
   tier: Tier;
+  /** a downline's uplines: each level's markup over the shop price (chain.ts) */
+  chain?: PriceChain | undefined;
   rules: readonly RuleLike[];
   step: number;
   /** a condition on products aliased p (the sellable filter is added) */
@@ -92,11 +147,15 @@ export function pricedProducts(q: PricedQuery): SQL {
     ].filter((s): s is SQL => s !== undefined),
     sql` `,
   );
+  const chain =
+    q.chain && q.chain.levels.length > 0
+      ? chainJoins(q.chain, q.step)
+      : { joins: sql``, price: sql`l0.v` };
   return sql`
     select priced.*, count(*) over () as total from (
       select x.code, x.name, x.category, x.brand, x.type, x.operator, x.supplier_price,
         x.description, x.start_cut_off, x.end_cut_off, x.paused_until, x.search_text,
-        ${price} as price
+        l0.v as shop_price, ${chain.price} as price
       from (
         select p.*, (rule ->> 0)::bigint as percent_bp, (rule ->> 1)::bigint as flat
         from products p
@@ -104,8 +163,10 @@ export function pricedProducts(q: PricedQuery): SQL {
         cross join lateral (select coalesce(${CHOSEN_RULE}, '[0, 0]'::jsonb) as rule) chosen
         where p.active and p.listed and (${q.where})
       ) x
+      cross join lateral (select ${price} as v) l0
+      ${chain.joins}
     ) priced
-    where priced.price >= priced.supplier_price
+    where priced.shop_price >= priced.supplier_price
     order by ${q.orderBy ? sql`${q.orderBy}, ` : sql``}priced.price, priced.code
     ${paging}`;
 }

@@ -1,6 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { products } from "../../db/schema.ts";
+import { products, resellerMarkups } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import { getSetting, isNumber } from "../settings.ts";
+import {
+  type ChainedPrice,
+  type ChainLimits,
+  chainedPrice,
+  DEFAULT_CHAIN_LIMITS,
+  type PriceChain,
+  type ResellerLevel,
+} from "./chain.ts";
 import { listMarkupRules } from "./markup-rules.ts";
 import { type MarkupRule, type PricingProduct, sellingPrice, type Tier } from "./pricing.ts";
 import { getRoundStep } from "./round-step.ts";
@@ -9,17 +19,104 @@ import { getRoundStep } from "./round-step.ts";
 export interface PricingContext {
   rules: MarkupRule[];
   step: number;
+  /**
+   * a downline's uplines and the tier at the top of their tree, whose shop price the
+   * chain starts from; undefined for a buyer without an upline
+   */
+  chain?: PriceChain & { baseTier: Tier };
 }
 
-export async function loadPricing(db: Executor): Promise<PricingContext> {
-  const [rules, step] = await Promise.all([listMarkupRules(db), getRoundStep(db)]);
-  return { rules, step };
+export const CHAIN_LIMIT_SETTINGS = {
+  maxFlat: "resellers.max_markup_flat",
+  maxBp: "resellers.max_markup_bp",
+} as const;
+
+export async function chainLimits(db: Executor): Promise<ChainLimits> {
+  const [maxFlat, maxBp] = await Promise.all([
+    getSetting(db, CHAIN_LIMIT_SETTINGS.maxFlat, DEFAULT_CHAIN_LIMITS.maxFlat, isNumber),
+    getSetting(db, CHAIN_LIMIT_SETTINGS.maxBp, DEFAULT_CHAIN_LIMITS.maxBp, isNumber),
+  ]);
+  return { maxFlat, maxBp };
+}
+
+/** far deeper than the depth setting allows: a guard against a cycle written by hand */
+const MAX_WALK = 32;
+
+/** the buyer's uplines, top of the tree first, with the top one's tier */
+async function loadChain(
+  db: Executor,
+  buyer: number,
+): Promise<(PriceChain & { baseTier: Tier }) | undefined> {
+  const up = rowsOf(
+    await db.execute(sql`
+      with recursive up(id, parent, tier, depth) as (
+        select telegram_id, parent_id, tier, 0 from users where telegram_id = ${buyer}
+        union all
+        select u.telegram_id, u.parent_id, u.tier, up.depth + 1
+          from users u join up on u.telegram_id = up.parent
+         where up.depth < ${MAX_WALK}
+      )
+      select id, tier, depth from up where depth > 0 order by depth desc`),
+  );
+  if (up.length === 0) return undefined;
+  const ids = up.map((r) => toNumber(r.id));
+  const [rules, limits] = await Promise.all([
+    db
+      .select({
+        id: resellerMarkups.id,
+        resellerId: resellerMarkups.resellerId,
+        scope: resellerMarkups.scope,
+        scopeValue: resellerMarkups.scopeValue,
+        percentBp: resellerMarkups.percentBp,
+        flat: resellerMarkups.flat,
+      })
+      .from(resellerMarkups)
+      .where(inArray(resellerMarkups.resellerId, ids)),
+    chainLimits(db),
+  ]);
+  const levels: ResellerLevel[] = ids.map((resellerId) => ({
+    resellerId,
+    rules: rules.filter((r) => r.resellerId === resellerId),
+  }));
+  return { levels, limits, baseTier: String(up[0]!.tier) as Tier };
+}
+
+/**
+ * the shop's rules and step, and, for a buyer with an upline, the chain of uplines their
+ * price goes down through: every price a buyer is shown is computed from this
+ */
+export async function loadPricing(db: Executor, buyer?: number | null): Promise<PricingContext> {
+  const [rules, step, chain] = await Promise.all([
+    listMarkupRules(db),
+    getRoundStep(db),
+    buyer === undefined || buyer === null ? undefined : loadChain(db, buyer),
+  ]);
+  return chain ? { rules, step, chain } : { rules, step };
+}
+
+/** the tier whose shop price a buyer's price starts from: the top of their tree's */
+function baseTier(tier: Tier, context: PricingContext): Tier {
+  return context.chain?.baseTier ?? tier;
+}
+
+/**
+ * what a buyer pays for a product, and each upline's margin in it; null when it is not
+ * for sale (its shop price would fall below cost)
+ */
+export function buyerPrice(
+  context: PricingContext,
+  product: PricingProduct,
+  tier: Tier,
+): ChainedPrice | null {
+  const shop = sellingPrice(context.rules, product, baseTier(tier, context), context.step);
+  return shop === null ? null : chainedPrice(shop, context.chain, product, context.step);
 }
 
 /**
  * what `tier` pays for a product, or null when it is not for sale: unknown code, inactive
  * or unlisted (when given a code), or a price below cost. A product object is priced as
- * given (e.g. a bill's admin fee from its inquiry), whatever its catalogue state.
+ * given (e.g. a bill's admin fee from its inquiry), whatever its catalogue state. With a
+ * context loaded for a buyer, the price is that buyer's, down their tree.
  */
 export async function priceFor(
   db: Executor,
@@ -44,8 +141,7 @@ export async function priceFor(
   } else {
     target = product;
   }
-  const { rules, step } = context ?? (await loadPricing(db));
-  return sellingPrice(rules, target, tier, step);
+  return buyerPrice(context ?? (await loadPricing(db)), target, tier)?.price ?? null;
 }
 
 /** the prices of many products for one tier, by code (null: not for sale) */
@@ -55,6 +151,33 @@ export async function pricesFor(
   tier: Tier,
   context?: PricingContext,
 ): Promise<Map<string, number | null>> {
-  const { rules, step } = context ?? (await loadPricing(db));
-  return new Map(items.map((p) => [p.code, sellingPrice(rules, p, tier, step)]));
+  const pricing = context ?? (await loadPricing(db));
+  return new Map(items.map((p) => [p.code, buyerPrice(pricing, p, tier)?.price ?? null]));
+}
+
+/** who a list is priced for: their tier, and the buyer whose uplines' markups they pay */
+export interface BuyerPricing {
+  tier: Tier;
+  /**
+   * the buyer's telegram id, whose uplines' markups their price carries; null or left out
+   * prices for the tier alone (an admin's view, a shared list). Every list a buyer sees
+   * names them.
+   */
+  buyer?: number | null | undefined;
+  /** the markup rules, step and chain; read from the database when left out */
+  pricing?: PricingContext;
+}
+
+/** what pricedProducts() needs to price a list for this buyer: the one way lists get it */
+export async function pricingOf(
+  db: Executor,
+  opts: BuyerPricing,
+): Promise<{ tier: Tier; rules: MarkupRule[]; step: number; chain: PriceChain | undefined }> {
+  const context = opts.pricing ?? (await loadPricing(db, opts.buyer));
+  return {
+    tier: baseTier(opts.tier, context),
+    rules: context.rules,
+    step: context.step,
+    chain: context.chain,
+  };
 }

@@ -6,8 +6,7 @@ import type { ProductType } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
 import type { Operator } from "./operators.ts";
 import { pricedProducts } from "./priced-sql.ts";
-import { loadPricing, type PricingContext } from "./prices.ts";
-import type { Tier } from "./pricing.ts";
+import { type BuyerPricing, pricingOf } from "./prices.ts";
 
 // what the bot lists: only sellable products (active, listed, priced at or above cost),
 // each with the buyer's price, cheapest first.
@@ -36,11 +35,8 @@ export interface Page<T> {
   total: number;
 }
 
-export interface TierOptions {
-  tier: Tier;
-  /** the markup rules and rounding step; read from the database when left out */
-  pricing?: PricingContext;
-}
+/** the buyer a list is priced for (prices.ts's BuyerPricing: their tier and their uplines) */
+export type TierOptions = BuyerPricing;
 
 export interface PageOptions extends TierOptions {
   /** default 10, at most 100 */
@@ -80,11 +76,9 @@ export async function productsWhere(
     n !== undefined && Number.isFinite(n) ? Math.trunc(n) : fallback;
   const limit = Math.min(Math.max(1, whole(opts.limit, DEFAULT_PAGE_SIZE)), MAX_PAGE_SIZE);
   const offset = Math.max(0, whole(opts.offset, 0));
-  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const priced = await pricingOf(db, opts);
   const query = {
-    tier: opts.tier,
-    rules,
-    step,
+    ...priced,
     where,
     limit,
     offset,
@@ -209,11 +203,11 @@ export async function listBrands(
 ): Promise<BrandCount[]> {
   const where =
     "type" in scope ? sql`p.type = ${scope.type}` : catalogueFilters.byCategory(scope.category);
-  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const priced = await pricingOf(db, opts);
   const rows = rowsOf(
     await db.execute(sql`
       select brand, count(*) as n, min(price) as min_price
-      from (${pricedProducts({ tier: opts.tier, rules, step, where })}) s
+      from (${pricedProducts({ ...priced, where })}) s
       group by brand order by brand`),
   );
   return rows.map((r) => ({
@@ -229,12 +223,12 @@ export async function listCategories(
   type: ProductType,
   opts: TierOptions = { tier: "customer" },
 ): Promise<CategoryCount[]> {
-  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const priced = await pricingOf(db, opts);
   const where = sql`p.type = ${type}`;
   const rows = rowsOf(
     await db.execute(sql`
       select category, count(*) as n, min(price) as min_price
-      from (${pricedProducts({ tier: opts.tier, rules, step, where })}) s
+      from (${pricedProducts({ ...priced, where })}) s
       group by category order by category`),
   );
   return rows.map((r) => ({

@@ -5,7 +5,7 @@ import type { ProductType } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
 import type { Operator } from "./operators.ts";
 import { pricedProducts } from "./priced-sql.ts";
-import { loadPricing } from "./prices.ts";
+import { pricingOf } from "./prices.ts";
 import {
   type CatalogueItem,
   MAX_PAGE_SIZE,
@@ -136,11 +136,11 @@ export interface OutlineEntry {
 
 /** every category and brand with something to sell, for browsing, in one read */
 export async function catalogueOutline(db: Executor, opts: TierOptions): Promise<OutlineEntry[]> {
-  const { rules, step } = opts.pricing ?? (await loadPricing(db));
+  const priced = await pricingOf(db, opts);
   const rows = rowsOf(
     await db.execute(sql`
       select type, category, brand, count(*) as n, min(price) as min_price
-      from (${pricedProducts({ tier: opts.tier, rules, step, where: sql`true` })}) s
+      from (${pricedProducts({ ...priced, where: sql`true` })}) s
       group by type, category, brand order by type, category, brand`),
   );
   return rows.map((r) => ({

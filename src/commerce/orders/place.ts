@@ -234,6 +234,7 @@ async function insertOrder(
       destination: quote.destination,
       price: quote.price,
       cost: quote.cost,
+      margins: quote.margins,
       status: "created",
       testing: quote.testing,
       inquiryId: quote.inquiryId,

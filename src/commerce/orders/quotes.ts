@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { inquiries, products, quotes } from "../../db/schema.ts";
+import { inquiries, products, quotes, type UplineMargin } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
-import { priceFor } from "../catalogue/prices.ts";
+import { buyerPrice, loadPricing, type PricingContext } from "../catalogue/prices.ts";
 import { productByCode } from "../catalogue/queries.ts";
 import { findUser } from "../users.ts";
 import { walletBalance } from "../wallet/ledger.ts";
@@ -46,8 +46,14 @@ export async function createQuote(
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
   const tier = await tierOf(deps, q.userId);
-  const item = await productByCode(deps.db, q.productCode, { tier });
+  const pricing = await loadPricing(deps.db, q.userId);
+  const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
   if (!item || item.type === "pasca") return { ok: false, reason: "product_unavailable" };
+  // the same price, with each upline's part of it (the list priced it in SQL)
+  const chained = buyerPrice(pricing, item, tier);
+  if (chained?.price !== item.price) {
+    throw new Error(`${item.code}: the list's price ${item.price} and the chain's disagree`);
+  }
   const closed = closureOf(item, now);
   if (closed) return { ok: false, reason: "product_closed", until: closed.until };
   const destination = normaliseDestination(item, q.destination);
@@ -66,6 +72,7 @@ export async function createQuote(
     destination,
     price: item.price,
     cost: item.supplierPrice,
+    margins: testing ? [] : chained.margins,
     testing,
     expiresAt,
   });
@@ -97,7 +104,8 @@ export async function createBillQuote(
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
   const tier = await tierOf(deps, q.userId);
-  const item = await productByCode(deps.db, q.productCode, { tier });
+  const pricing = await loadPricing(deps.db, q.userId);
+  const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
   if (item?.type !== "pasca") return { ok: false, reason: "product_unavailable" };
   const closed = closureOf(item, now);
   if (closed) return { ok: false, reason: "product_closed", until: closed.until };
@@ -107,7 +115,7 @@ export async function createBillQuote(
   const asked = await inquire(deps, { code: item.code, customerNo, now });
   if (!asked.ok) return asked;
   const { inquiry } = asked;
-  const priced = await billPrice(deps, item, inquiry, tier);
+  const priced = billPrice(pricing, item, inquiry, tier);
   if (!priced) return { ok: false, reason: "not_for_sale" };
   const testing = testingAllowed(deps, q);
   // one bill, one payment (design rule 9): a bill being paid, or paid, is not offered again
@@ -130,6 +138,7 @@ export async function createBillQuote(
     inquiry,
     refId: inquiry.refId || asked.refId,
     price: priced.price,
+    margins: testing ? [] : priced.margins,
     testing,
     expiresAt,
     now,
@@ -186,17 +195,18 @@ async function inquire(
  * tagihan + admin) plus the shop's markup on the admin fee: never less than the total.
  * undefined: the markup rules don't sell it.
  */
-async function billPrice(
-  deps: OrderEngine,
+function billPrice(
+  pricing: PricingContext,
   item: NonNullable<Awaited<ReturnType<typeof productByCode>>>,
   inquiry: Inquiry,
   tier: Awaited<ReturnType<typeof tierOf>>,
-): Promise<{ price: number; admin: number } | undefined> {
-  const markedUpAdmin = await priceFor(deps.db, { ...item, supplierPrice: inquiry.admin }, tier);
+): { price: number; admin: number; margins: UplineMargin[] } | undefined {
+  // the uplines' markups go on the admin fee too, as the shop's does
+  const markedUpAdmin = buyerPrice(pricing, { ...item, supplierPrice: inquiry.admin }, tier);
   if (markedUpAdmin === null) return undefined;
-  const markup = markedUpAdmin - inquiry.admin;
+  const markup = markedUpAdmin.price - inquiry.admin;
   const price = Math.max(inquiry.total, inquiry.tagihan + inquiry.admin) + markup;
-  return { price, admin: price - inquiry.tagihan };
+  return { price, admin: price - inquiry.tagihan, margins: markedUpAdmin.margins };
 }
 
 /** the inquiry and its quote, stored together */
@@ -210,6 +220,7 @@ async function storeBillQuote(
     inquiry: Inquiry;
     refId: string;
     price: number;
+    margins: UplineMargin[];
     testing: boolean;
     expiresAt: Date;
     now: number;
@@ -242,6 +253,7 @@ async function storeBillQuote(
       destination: b.customerNo,
       price: b.price,
       cost: b.inquiry.total,
+      margins: b.margins,
       testing: b.testing,
       inquiryId: row!.id,
       expiresAt: b.expiresAt,

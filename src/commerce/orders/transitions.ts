@@ -83,7 +83,12 @@ export async function finaliseOrder(
     if (f.status === "success") {
       // the ledger records what the supplier actually charged; the margin absorbs a difference
       const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
-      await captureOrder(tx, { orderId: moved.id, price: moved.price, cost });
+      await captureOrder(tx, {
+        orderId: moved.id,
+        price: moved.price,
+        cost,
+        margins: moved.margins,
+      });
       if (cost > moved.cost) {
         moved = await reportOvercharge(tx, moved, cost, now, options.adminIds ?? []);
       }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { accounts, entries, transfers, users } from "../../db/schema.ts";
+import { accounts, entries, transfers, type UplineMargin, users } from "../../db/schema.ts";
 
 // the double-entry core: every movement of money is one transfer whose entries sum to
 // zero, applied at most once per business key, inside a database transaction.
@@ -43,7 +43,9 @@ type TransferKind =
   | "hold"
   | "capture"
   | "release"
-  | "supplier_topup";
+  | "supplier_topup"
+  | "margin"
+  | "wallet_transfer";
 
 interface Leg {
   /** an account key: "user:<id>" or one of SHOP_ACCOUNTS */
@@ -361,24 +363,53 @@ function settled(result: TransferResult, wanted: TransferKind, orderId: number):
   return result;
 }
 
-/** a successful order: its hold becomes supplier cost plus the shop's margin. */
+/** one upline's margin on one order: its key names both, so it is credited once */
+const marginKey = (orderId: number, uplineId: number) => `order:${orderId}:margin:${uplineId}`;
+
+/**
+ * a successful order: its hold becomes supplier cost, the shop's margin, and each upline's
+ * margin in their wallet, all in the caller's transaction (design rule 16). The margins
+ * are the ones stored on the order when it was placed.
+ */
 export async function captureOrder(
   exec: Executor,
-  o: { orderId: number; price: number; cost: number },
+  o: { orderId: number; price: number; cost: number; margins?: readonly UplineMargin[] },
 ): Promise<TransferResult> {
   assertAmount(o.price, "price");
   if (!Number.isSafeInteger(o.cost) || o.cost < 0) throw new LedgerError("cost must be ≥ 0");
+  const margins = o.margins ?? [];
+  for (const m of margins) assertAmount(m.amount, `order ${o.orderId}'s margin`);
+  const uplines = margins.reduce((sum, m) => sum + m.amount, 0);
+  if (uplines >= o.price) throw new LedgerError(`order ${o.orderId}'s margins exceed its price`);
   await requireHold(exec, o.orderId, o.price);
-  const legs: Leg[] = [{ account: SHOP_ACCOUNTS.holds, amount: -o.price }];
+  const shopPart = o.price - uplines;
+  const legs: Leg[] = [{ account: SHOP_ACCOUNTS.holds, amount: -shopPart }];
   if (o.cost > 0) legs.push({ account: SHOP_ACCOUNTS.supplierCost, amount: o.cost });
-  if (o.price !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: o.price - o.cost });
-  const result = await transfer(exec, {
-    key: settleKey(o.orderId),
-    kind: "capture",
-    memo: `order ${o.orderId}`,
-    legs,
-  });
-  return settled(result, "capture", o.orderId);
+  if (shopPart !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: shopPart - o.cost });
+  const result = settled(
+    await transfer(exec, {
+      key: settleKey(o.orderId),
+      kind: "capture",
+      memo: `order ${o.orderId}`,
+      legs,
+    }),
+    "capture",
+    o.orderId,
+  );
+  // a capture made before made its margins with it, in the same transaction
+  if (!result.applied) return result;
+  for (const m of margins) {
+    await transfer(exec, {
+      key: marginKey(o.orderId, m.userId),
+      kind: "margin",
+      memo: `order ${o.orderId}`,
+      legs: [
+        { account: SHOP_ACCOUNTS.holds, amount: -m.amount },
+        { account: userAccountKey(m.userId), amount: m.amount },
+      ],
+    });
+  }
+  return result;
 }
 
 /** a failed order: its hold goes back to the buyer's wallet. */

@@ -62,6 +62,45 @@ export async function verifyLedger(database: DatabaseHandle): Promise<LedgerRepo
     problems.push(`order ${r.id}: ${r.status} but its hold was never settled`);
   }
 
+  // design rule 16: for every captured order, the buyer's price is the shop's cost plus the
+  // shop's margin plus every upline's margin, and those margins are the ones the order
+  // promised; an order refunded (or not final) credits no upline
+  for (const r of await rows(
+    database,
+    `with cap as (
+       select split_part(t.key, ':', 2)::bigint as order_id, sum(e.amount) as shop
+         from transfers t
+         join entries e on e.transfer_id = t.id
+         join accounts a on a.id = e.account_id
+        where t.kind = 'capture' and a.key in ('shop:supplier_cost', 'shop:revenue')
+        group by 1),
+     up as (
+       select split_part(t.key, ':', 2)::bigint as order_id, sum(e.amount) as uplines
+         from transfers t
+         join entries e on e.transfer_id = t.id
+         join accounts a on a.id = e.account_id
+        where t.kind = 'margin' and a.kind = 'user'
+        group by 1)
+     select o.id, o.status, o.price::text as price, coalesce(cap.shop, 0)::text as shop,
+            coalesce(up.uplines, 0)::text as uplines,
+            (select coalesce(sum((m ->> 'amount')::bigint), 0)
+               from jsonb_array_elements(o.margins) m)::text as promised
+       from orders o
+       left join cap on cap.order_id = o.id
+       left join up on up.order_id = o.id
+      where (cap.order_id is not null
+             and (o.price <> cap.shop + coalesce(up.uplines, 0)
+                  or coalesce(up.uplines, 0) <> (select coalesce(sum((m ->> 'amount')::bigint), 0)
+                                                   from jsonb_array_elements(o.margins) m)))
+         or (up.order_id is not null and (o.status <> 'success' or cap.order_id is null))
+      order by o.id`,
+  )) {
+    problems.push(
+      `order ${r.id} (${r.status}): price ${r.price}, shop cost and margin ${r.shop}, ` +
+        `uplines' margins ${r.uplines} (promised ${r.promised})`,
+    );
+  }
+
   // the holds account equals what open (unsettled) holds add up to
   const [holds] = await rows(
     database,

@@ -264,6 +264,7 @@ describe("the order message's reason for a failure", () => {
     destination: "081234567890",
     price: 10_400,
     cost: 10_300,
+    margins: [],
     status: "failed",
     testing: false,
     inquiryId: null,

@@ -529,3 +529,81 @@ api-btn-chat-off = 🔕 Don't send results to chat
 api-secrets-title = 🔑 <b>Your API key</b> (this message deletes itself in 1 minute)
 api-secrets-note = Store it on your server now. It will not be shown again; if lost, rotate the key.
 api-revoked = Key revoked.
+# the reseller network (docs/resellers.md)
+resellers-only = This is for resellers. Ask the admin to become one.
+joined-upline = 🤝 You joined as a downline of <b>{ $upline }</b>. The prices you see are theirs.
+joined-notice = 🎉 <b>{ $who }</b> joined through your link and is now your downline.
+join-too-deep = This link can't be used: the network is already { $depth } levels deep (the shop's limit).
+downline-link =
+    🤝 <b>Your downline sign-up link</b>
+    { $link }
+    Whoever starts the bot through it becomes your downline and buys at your price + your markup (/markup).
+btn-referral-qr = 📷 Link QR
+referral-qr-caption = Scan to join: { $link }
+downline-empty = No downlines yet. Share the link above.
+downline-title = 👥 <b>Downlines ({ $count })</b> · page { $page }/{ $pages }
+downline-row = { $n }. { $who } · spent this month { $spent } · balance { $balance }
+downline-detail =
+    👤 <b>{ $who }</b> · ID <code>{ $id }</code>
+    Joined: { $joined }
+    Spent this month: { $spent }
+    Balance: { $balance }
+    Their downlines: { $downlines }
+reseller-markup-title = 📈 <b>Markup for your downlines</b> (over your price; the shop's limit: { $maxflat } or { $maxpercent } % per level)
+reseller-markup-none = No markup yet: your downlines buy at your price.
+reseller-markup-row = #{ $id } { $scope }: { $markup }
+reseller-markup-usage =
+    Set: <code>/markup all 2%</code>, <code>/markup all 500</code>,
+    <code>/markup category Pulsa 1% 200</code>, <code>/markup product TSEL10 300</code>
+    Remove: <code>/markup delete &lt;number&gt;</code>
+reseller-markup-set = ✅ Markup #{ $id } { $scope }: { $markup }
+reseller-markup-deleted = 🗑 Markup #{ $id } removed.
+reseller-markup-not-found = There is no markup #{ $id }.
+reseller-markup-refused = ❌ { $reason }
+scope-all = all products
+admin-upline-usage = Usage: /upline &lt;id&gt; &lt;upline id|-&gt; (move a user; - = no upline)
+admin-promote-usage = Usage: /promote &lt;id&gt; [upline id] (make a reseller, under the upline if given)
+admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-refused = ❌ { $reason }
+tree-self = a user can't be their own upline
+tree-cycle = that upline is below this user (the network would loop)
+tree-too-deep = the network would be more than { $depth } levels deep
+tree-no-upline = no upline
+earnings-usage = Usage: /komisi [days], 1 to 90 (7 by default).
+earnings-title = 💰 <b>Commission, last { $days } days</b>: { $total } from { $orders } orders
+earnings-none = No commission yet. It reaches your balance when a downline's order succeeds.
+earnings-by-day = <b>By day</b>
+earnings-by-downline = <b>By downline</b>
+earnings-row = { $label }: { $amount } ({ $orders } orders)
+transfer-usage = Usage: /transfer &lt;id or @username&gt; &lt;amount&gt;, e.g. <code>/transfer @sari 50000</code>.
+transfer-unknown-user = There is no user { $who }.
+transfer-bad-amount = That amount is not valid.
+transfer-self = You can't transfer to yourself.
+transfer-not-downline = Transfers go only to your direct downlines (see /downline).
+transfer-above-max = ❌ At most { $max } per transfer.
+transfer-daily-cap = ❌ The daily transfer cap is { $cap }; { $left } left today.
+transfer-short = ❌ Not enough balance ({ $balance }).
+transfer-not-found = This transfer is no longer valid.
+transfer-expired = ⌛ This transfer expired. Send /transfer again.
+transfer-card =
+    💸 <b>Balance transfer</b>
+    To: { $to } (ID <code>{ $id }</code>)
+    Amount: { $amount }
+    Balance: { $balance } → { $after }
+btn-transfer-send = ✅ Send
+transfer-done = ✅ { $amount } sent to ID <code>{ $id }</code>. Balance: { $balance }
+transfer-received = 💸 You received { $amount } from { $from }. Balance: { $balance }
+transfer-cancelled = Transfer cancelled.
+pin-enter = Enter your PIN on the keypad.
+pin-wrong = Wrong PIN. { $left } tries left before it locks.
+pin-locked = Locked after 5 wrong PINs, until { $until }.
+pin-locked-notice = 🔒 5 wrong PINs. Pay and transfers are locked until { $until }. Not you? Tell the admin.
+btn-pin-retry = 🔒 Try again
+pin-new = 🔐 Make a new PIN (4–6 digits) on the keypad below, then ✅.
+pin-invalid = A PIN is 4 to 6 digits.
+pin-set-done = ✅ PIN on. Pay and transfers will ask for it.
+pin-status-on = 🔐 PIN on: Pay and transfers ask for it.
+btn-pin-change = Change PIN
+btn-pin-remove = Remove PIN
+pin-removed = PIN removed.
+downline-ask-pin = 🔐 Protect your balance: set a PIN with /pin.

@@ -529,3 +529,81 @@ api-btn-chat-off = 🔕 Jangan kirim hasil ke chat
 api-secrets-title = 🔑 <b>Kunci API kamu</b> (pesan ini terhapus dalam 1 menit)
 api-secrets-note = Simpan di server kamu sekarang. Kunci ini tidak akan ditampilkan lagi; kalau hilang, ganti kunci.
 api-revoked = Kunci dicabut.
+# the reseller network (docs/resellers.md)
+resellers-only = Fitur ini untuk reseller. Hubungi admin untuk menjadi reseller.
+joined-upline = 🤝 Kamu terdaftar sebagai downline <b>{ $upline }</b>. Harga yang kamu lihat adalah harga darinya.
+joined-notice = 🎉 <b>{ $who }</b> mendaftar lewat link-mu dan kini menjadi downline-mu.
+join-too-deep = Link ini tidak bisa dipakai: jaringan sudah { $depth } tingkat (batas toko).
+downline-link =
+    🤝 <b>Link pendaftaran downline</b>
+    { $link }
+    Yang memulai bot lewat link ini menjadi downline-mu dan membeli dengan hargamu + markup-mu (/markup).
+btn-referral-qr = 📷 QR link
+referral-qr-caption = Pindai untuk mendaftar: { $link }
+downline-empty = Belum ada downline. Bagikan link di atas.
+downline-title = 👥 <b>Downline ({ $count })</b> · hal. { $page }/{ $pages }
+downline-row = { $n }. { $who } · belanja bulan ini { $spent } · saldo { $balance }
+downline-detail =
+    👤 <b>{ $who }</b> · ID <code>{ $id }</code>
+    Bergabung: { $joined }
+    Belanja bulan ini: { $spent }
+    Saldo: { $balance }
+    Downline-nya: { $downlines }
+reseller-markup-title = 📈 <b>Markup untuk downline-mu</b> (di atas hargamu; batas toko: { $maxflat } atau { $maxpercent } % per tingkat)
+reseller-markup-none = Belum ada markup: downline membeli dengan hargamu.
+reseller-markup-row = #{ $id } { $scope }: { $markup }
+reseller-markup-usage =
+    Atur: <code>/markup semua 2%</code>, <code>/markup semua 500</code>,
+    <code>/markup kategori Pulsa 1% 200</code>, <code>/markup produk TSEL10 300</code>
+    Hapus: <code>/markup hapus &lt;nomor&gt;</code>
+reseller-markup-set = ✅ Markup #{ $id } { $scope }: { $markup }
+reseller-markup-deleted = 🗑 Markup #{ $id } dihapus.
+reseller-markup-not-found = Tidak ada markup #{ $id }.
+reseller-markup-refused = ❌ { $reason }
+scope-all = semua produk
+admin-upline-usage = Gunakan: /upline &lt;id&gt; &lt;id upline|-&gt; (pindahkan user; - = tanpa upline)
+admin-promote-usage = Gunakan: /promote &lt;id&gt; [id upline] (jadikan reseller, di bawah upline bila disebut)
+admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-refused = ❌ { $reason }
+tree-self = user tidak bisa menjadi upline dirinya sendiri
+tree-cycle = upline itu ada di bawah user ini (jaringan akan berputar)
+tree-too-deep = jaringan akan lebih dari { $depth } tingkat
+tree-no-upline = tanpa upline
+earnings-usage = Gunakan: /komisi [hari], 1 sampai 90 (bawaan 7).
+earnings-title = 💰 <b>Komisi { $days } hari terakhir</b>: { $total } dari { $orders } transaksi
+earnings-none = Belum ada komisi. Komisi masuk ke saldomu saat transaksi downline berhasil.
+earnings-by-day = <b>Per hari</b>
+earnings-by-downline = <b>Per downline</b>
+earnings-row = { $label }: { $amount } ({ $orders } trx)
+transfer-usage = Gunakan: /transfer &lt;id atau @username&gt; &lt;jumlah&gt;, misalnya <code>/transfer @sari 50000</code>.
+transfer-unknown-user = Tidak ada pengguna { $who }.
+transfer-bad-amount = Jumlahnya tidak valid.
+transfer-self = Tidak bisa transfer ke diri sendiri.
+transfer-not-downline = Transfer hanya ke downline langsungmu (lihat /downline).
+transfer-above-max = ❌ Paling banyak { $max } sekali transfer.
+transfer-daily-cap = ❌ Batas transfer harian { $cap }; sisa hari ini { $left }.
+transfer-short = ❌ Saldo tidak cukup (saldo { $balance }).
+transfer-not-found = Transfer ini sudah tidak berlaku.
+transfer-expired = ⌛ Transfer ini kedaluwarsa. Kirim /transfer lagi.
+transfer-card =
+    💸 <b>Transfer saldo</b>
+    Ke: { $to } (ID <code>{ $id }</code>)
+    Jumlah: { $amount }
+    Saldo: { $balance } → { $after }
+btn-transfer-send = ✅ Kirim
+transfer-done = ✅ { $amount } terkirim ke ID <code>{ $id }</code>. Saldo: { $balance }
+transfer-received = 💸 Kamu menerima { $amount } dari { $from }. Saldo: { $balance }
+transfer-cancelled = Transfer dibatalkan.
+pin-enter = Masukkan PIN di tombol angka.
+pin-wrong = PIN salah. Sisa { $left } kali sebelum terkunci.
+pin-locked = Terkunci karena PIN salah 5 kali, sampai { $until }.
+pin-locked-notice = 🔒 PIN salah 5 kali. Bayar dan transfer terkunci sampai { $until }. Bukan kamu? Hubungi admin.
+btn-pin-retry = 🔒 Coba lagi
+pin-new = 🔐 Buat PIN baru (4–6 angka) dengan tombol di bawah, lalu ✅.
+pin-invalid = PIN harus 4 sampai 6 angka.
+pin-set-done = ✅ PIN aktif. Bayar dan transfer akan meminta PIN.
+pin-status-on = 🔐 PIN aktif: Bayar dan transfer meminta PIN.
+btn-pin-change = Ganti PIN
+btn-pin-remove = Hapus PIN
+pin-removed = PIN dihapus.
+downline-ask-pin = 🔐 Lindungi saldomu: atur PIN dengan /pin.
