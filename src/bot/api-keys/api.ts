@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { checkCallbackUrl } from "../../commerce/h2h/callback-url.ts";
 import { recentCallbackFailures } from "../../commerce/h2h/callbacks.ts";
 import {
   createKey,
@@ -107,6 +108,26 @@ export function apiKeysFeature(): Composer<BotContext> {
     const h2h = ctx.deps.config.h2h;
     if (!h2h) return void (await ctx.reply(ctx.t("api-off")));
     if (!allowed(ctx)) return void (await ctx.reply(ctx.t("api-resellers-only")));
+    // /api callback <https URL|none>: where the results are POSTed
+    const [sub, arg, ...more] = ctx.match.trim().split(/\s+/).filter(Boolean);
+    if (sub !== undefined) {
+      if (sub !== "callback" || arg === undefined || more.length > 0) {
+        return void (await ctx.reply(ctx.t("api-usage")));
+      }
+      if (!(await keyOfUser(ctx.deps.db, ctx.from!.id)))
+        return void (await ctx.reply(ctx.t("api-no-key")));
+      let url: string | null = null;
+      if (arg !== "none") {
+        const verdict = checkCallbackUrl(arg, { allowLoopbackHttp: h2h.allowLoopbackHttp });
+        if (!verdict.ok) {
+          return void (await ctx.reply(
+            ctx.t("api-callback-refused", { reason: escapeHtml(verdict.reason) }),
+          ));
+        }
+        url = verdict.url.toString();
+      }
+      await updateKeySettings(ctx.deps.db, ctx.from!.id, { callbackUrl: url });
+    }
     const { text, keyboard } = await statusText(ctx, ctx.from!.id);
     await ctx.reply(text, { reply_markup: keyboard });
   });

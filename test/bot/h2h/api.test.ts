@@ -14,7 +14,9 @@ const box = createSecretBox("bot-api-test-h2h-key-0123456789abcdef");
 describe("/api", () => {
   let h: BotHarness;
   beforeAll(async () => {
-    h = await startBotHarness({ h2h: { box, apiUrl: "https://shop.example/h2h/v1" } });
+    h = await startBotHarness({
+      h2h: { box, apiUrl: "https://shop.example/h2h/v1", allowLoopbackHttp: false },
+    });
   });
   afterAll(() => h?.stop());
 
@@ -59,5 +61,38 @@ describe("/api", () => {
     h.tap(r, status, /Cabut/);
     await h.waitEdit(r, status.message_id, /dicabut/);
     expect((await keyOfUser(h.db, r))!.revokedAt).not.toBeNull();
+  });
+
+  it("/api callback sets where results are POSTed: https only, no private addresses", async () => {
+    const r = 6_003;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    await h.waitMessage(
+      r,
+      /Buat kunci API dulu/,
+      h.say(r, "/api callback https://reseller.example/cb"),
+    );
+    const none = await h.waitMessage(r, /belum punya kunci API/, h.say(r, "/api"));
+    h.tap(r, none, /Buat kunci API/);
+    await h.waitEdit(r, none.message_id, /Status: aktif/);
+    await h.waitMessage(
+      r,
+      /ditolak: must be https/,
+      h.say(r, "/api callback http://reseller.example/cb"),
+    );
+    await h.waitMessage(
+      r,
+      /ditolak: must not be a private/,
+      h.say(r, "/api callback https://10.0.0.8/cb"),
+    );
+    const set = await h.waitMessage(
+      r,
+      /Callback: https:\/\/reseller\.example\/cb/,
+      h.say(r, "/api callback https://reseller.example/cb"),
+    );
+    expect(set.text).toContain("Status: aktif");
+    expect((await keyOfUser(h.db, r))!.callbackUrl).toBe("https://reseller.example/cb");
+    await h.waitMessage(r, /Callback: —/, h.say(r, "/api callback none"));
+    await h.waitMessage(r, /Pakai \/api/, h.say(r, "/api whatever"));
   });
 });

@@ -529,3 +529,6 @@ api-btn-chat-off = 🔕 Don't send results to chat
 api-secrets-title = 🔑 <b>Your API key</b> (this message deletes itself in 1 minute)
 api-secrets-note = Store it on your server now. It will not be shown again; if lost, rotate the key.
 api-revoked = Key revoked.
+api-usage = Use /api, or /api callback &lt;https://your-server-address&gt; (none: remove it).
+api-no-key = Create an API key first with /api.
+api-callback-refused = Callback URL refused: { $reason }.

@@ -529,3 +529,6 @@ api-btn-chat-off = 🔕 Jangan kirim hasil ke chat
 api-secrets-title = 🔑 <b>Kunci API kamu</b> (pesan ini terhapus dalam 1 menit)
 api-secrets-note = Simpan di server kamu sekarang. Kunci ini tidak akan ditampilkan lagi; kalau hilang, ganti kunci.
 api-revoked = Kunci dicabut.
+api-usage = Pakai /api, atau /api callback &lt;https://alamat-server-kamu&gt; (none: hapus).
+api-no-key = Buat kunci API dulu dengan /api.
+api-callback-refused = URL callback ditolak: { $reason }.
