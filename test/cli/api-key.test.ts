@@ -31,7 +31,7 @@ describe("kios api-key", () => {
       );
     });
 
-  it("create, rotate, set, show, revoke", async () => {
+  it("create, rotate, set, show, revoke", { timeout: 180_000 }, async () => {
     const created = await kios(["create", "777001"]);
     expect(created.status, created.stderr).toBe(0);
     const key = JSON.parse(created.stdout);

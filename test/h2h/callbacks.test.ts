@@ -65,6 +65,8 @@ describe(`H2H callbacks (${testDriver})`, () => {
       clock: h.clock,
       logger: h.deps.logger,
       policy: { allowLoopbackHttp: true },
+      // generous: a loaded machine must not turn a slow answer into a failed attempt
+      timeoutMs: 20_000,
     };
   });
   afterAll(() => h.stop());

@@ -126,6 +126,8 @@ describe(`an independent client against /h2h/v1 (${testDriver})`, () => {
       clock: h.clock,
       logger: h.deps.logger,
       policy: { allowLoopbackHttp: true },
+      // generous: a loaded machine must not turn a slow answer into a failed attempt
+      timeoutMs: 20_000,
     });
     expect(received).toHaveLength(1);
     const cb = received[0]!;
