@@ -36,7 +36,10 @@ async function statusText(
   const base = ctx.deps.config.h2h?.apiUrl;
   if (!key) {
     return {
-      text: ctx.t("api-none", { url: escapeHtml(base ?? "/h2h/v1") }),
+      text: [
+        ctx.t("api-none", { url: escapeHtml(base ?? "/h2h/v1") }),
+        ...(await everyonesFailures(ctx)),
+      ].join("\n"),
       keyboard: new InlineKeyboard().text(ctx.t("api-btn-create"), `${CB_API}:create`),
     };
   }
@@ -60,22 +63,27 @@ async function statusText(
       lines.push(`• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`);
     }
   }
-  if (ctx.deps.config.adminIds.includes(ctx.from!.id)) {
-    const all = await recentCallbackFailures(ctx.deps.db, undefined, 5);
-    if (all.length > 0) {
-      lines.push("", ctx.t("api-failures-all"));
-      for (const f of all)
-        lines.push(
-          `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`,
-        );
-    }
-  }
+  lines.push(...(await everyonesFailures(ctx)));
   const keyboard = new InlineKeyboard()
     .text(ctx.t("api-btn-rotate"), `${CB_API}:rotate`)
     .text(ctx.t("api-btn-revoke"), `${CB_API}:revoke`)
     .row()
     .text(ctx.t(key.chatResults ? "api-btn-chat-off" : "api-btn-chat-on"), `${CB_API}:chat`);
   return { text: lines.join("\n"), keyboard };
+}
+
+/** an admin sees every reseller's latest failed callbacks */
+async function everyonesFailures(ctx: BotContext): Promise<string[]> {
+  if (!ctx.deps.config.adminIds.includes(ctx.from!.id)) return [];
+  const all = await recentCallbackFailures(ctx.deps.db, undefined, 5);
+  if (all.length === 0) return [];
+  return [
+    "",
+    ctx.t("api-failures-all"),
+    ...all.map(
+      (f) => `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`,
+    ),
+  ];
 }
 
 /** the three values, once, with copy buttons; deleted after a minute */

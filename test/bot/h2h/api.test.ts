@@ -1,10 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRETS_TTL_MS } from "../../../src/bot/api-keys/api.ts";
 import { deleteDueMessages } from "../../../src/bot/service.ts";
+import { deliverDueCallbacks, queueFinalCallbacks } from "../../../src/commerce/h2h/callbacks.ts";
 import { createSecretBox } from "../../../src/commerce/h2h/cipher.ts";
-import { keyOfUser, openKey } from "../../../src/commerce/h2h/keys.ts";
+import {
+  createKey,
+  keyOfUser,
+  openKey,
+  updateKeySettings,
+} from "../../../src/commerce/h2h/keys.ts";
+import { placeH2hOrder } from "../../../src/commerce/h2h/orders.ts";
 import { setTier } from "../../../src/commerce/users.ts";
-import { type BotHarness, copyTexts, labels, startBotHarness } from "../../helpers/bot.ts";
+import {
+  ADMIN_ID,
+  type BotHarness,
+  copyTexts,
+  labels,
+  startBotHarness,
+} from "../../helpers/bot.ts";
 
 // /api: a reseller's H2H key in the chat, shown once with copy buttons in a message that
 // deletes itself; rotate and revoke by button.
@@ -94,5 +107,43 @@ describe("/api", () => {
     expect((await keyOfUser(h.db, r))!.callbackUrl).toBe("https://reseller.example/cb");
     await h.waitMessage(r, /Callback: —/, h.say(r, "/api callback none"));
     await h.waitMessage(r, /Pakai \/api/, h.say(r, "/api whatever"));
+  });
+
+  it("failed callbacks: the reseller sees theirs in /api, an admin sees everyone's", async () => {
+    const r = 6_004;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    await h.fund(r, 100_000);
+    const issued = await createKey(h.db, box, r);
+    if (!issued.ok) throw new Error(issued.reason);
+    const key = (await keyOfUser(h.db, r))!;
+    await updateKeySettings(h.db, r, { callbackUrl: "https://reseller.example/cb" });
+    await placeH2hOrder(
+      h.orders,
+      { userId: r, keyId: key.id },
+      {
+        cmd: "prepaid",
+        code: "TSEL10",
+        customerNo: "081234555901",
+        refId: "FAILCB-1",
+      },
+    );
+    const deps = {
+      db: h.db,
+      box,
+      clock: h.clock,
+      logger: h.logger,
+      policy: { allowLoopbackHttp: false },
+    };
+    await queueFinalCallbacks(deps);
+    await deliverDueCallbacks({
+      ...deps,
+      post: async () => ({ ok: false, status: 502, error: "HTTP 502" }),
+    });
+    const mine = await h.waitMessage(r, /Callback gagal terakhir/, h.say(r, "/api"));
+    expect(mine.text).toMatch(/FAILCB-1: HTTP 502/);
+    h.user(ADMIN_ID);
+    const admin = await h.waitMessage(ADMIN_ID, /semua reseller/, h.say(ADMIN_ID, "/api"));
+    expect(admin.text).toMatch(/FAILCB-1: HTTP 502/);
   });
 });
