@@ -50,6 +50,7 @@ export async function connectTelegram(
         h2h: config.h2h && {
           box: createSecretBox(config.h2h.encryptionKey),
           apiUrl: config.publicUrl ? `${config.publicUrl}/h2h/v1` : undefined,
+          allowLoopbackHttp: !config.supplier,
         },
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,
@@ -94,6 +95,11 @@ export async function connectTelegram(
       pollingTimeoutSeconds: options.pollingTimeoutSeconds,
       shopName: config.shopName,
       shopLogo,
+      h2h: config.h2h && {
+        box: createSecretBox(config.h2h.encryptionKey),
+        apiUrl: `http://127.0.0.1:${port}/h2h/v1`,
+        allowLoopbackHttp: true,
+      },
     }),
   };
 }

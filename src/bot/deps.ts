@@ -27,6 +27,8 @@ export interface BotH2h {
   box: SecretBox;
   /** PUBLIC_URL + /h2h/v1; undefined: the shop has no public address yet */
   apiUrl: string | undefined;
+  /** a callback URL may be plain http to this machine (tests, the playground) */
+  allowLoopbackHttp: boolean;
 }
 
 /** deposits by QR through a payment gateway */

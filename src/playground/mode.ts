@@ -1,6 +1,7 @@
 import type { PlaygroundUser } from "@kios/bot-api-server";
 import type { Hono } from "hono";
 import type { BotService, BotServiceFactory } from "../app/create-app.ts";
+import type { BotH2h } from "../bot/deps.ts";
 import { telegramBotService } from "../bot/service.ts";
 import { lastUpdateId } from "../bot/storage/updates.ts";
 import type { Logo } from "../bot/ui/pictures/logo.ts";
@@ -36,6 +37,8 @@ export interface PlaygroundOptions {
   shopName?: string | undefined;
   /** the shop's logo on receipts and price-list pictures (SHOP_LOGO) */
   shopLogo?: Logo | undefined;
+  /** the H2H API's keys in the chat (/api), when H2H_ENCRYPTION_KEY is set */
+  h2h?: BotH2h | undefined;
 }
 
 /** the admin ids the playground runs with: the configured ones plus the demo admin */
@@ -71,6 +74,7 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       pollingTimeoutSeconds: o.pollingTimeoutSeconds,
       shopName: o.shopName,
       shopLogo: o.shopLogo,
+      h2h: o.h2h,
       // the Mini App beside the chat page, on kios's own port: the page frames it from
       // either name of this machine, and it includes the playground's Telegram script
       miniApp: {

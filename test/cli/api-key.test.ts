@@ -31,7 +31,6 @@ describe("kios api-key", () => {
       );
     });
 
-  // a dozen processes, each opening the embedded database: slow on a busy machine
   it("create, rotate, set, show, revoke", { timeout: 180_000 }, async () => {
     const created = await kios(["create", "777001"]);
     expect(created.status, created.stderr).toBe(0);

@@ -65,6 +65,8 @@ describe(`H2H callbacks (${testDriver})`, () => {
       clock: h.clock,
       logger: h.deps.logger,
       policy: { allowLoopbackHttp: true },
+      // generous: a loaded machine must not turn a slow answer into a failed attempt
+      timeoutMs: 20_000,
     };
   });
   afterAll(() => h.stop());
@@ -224,5 +226,37 @@ describe(`H2H callbacks (${testDriver})`, () => {
     expect(result.ok).toBe(false);
     // localtest.me resolves to 127.0.0.1 where DNS works; without DNS it does not resolve
     if (!result.ok) expect(result.error).toMatch(/private, loopback|could not connect/);
+  });
+
+  it("requests that made no order leave the queue's scan once their quote lapsed; a repeat brings its order back", async () => {
+    const key = await h.reseller(1_000);
+    const refId = "cb-orderless";
+    const request = { cmd: "prepaid" as const, code: "TSEL10", customerNo: phone("901"), refId };
+    expect((await h.client(key).order(request)).outcome).toBe("rejected");
+    const { h2hOrders } = await import("../../src/db/schema.ts");
+    const { and, eq } = await import("drizzle-orm");
+    const row = async () =>
+      (
+        await h.deps.db
+          .select()
+          .from(h2hOrders)
+          .where(and(eq(h2hOrders.userId, key.userId), eq(h2hOrders.refId, refId)))
+      )[0]!;
+    await queueFinalCallbacks(deps);
+    expect((await row()).finalQueuedAt).toBeNull();
+    h.clock.advance(10 * 60_000 + 60 * 60_000 + 1_000);
+    await queueFinalCallbacks(deps);
+    expect((await row()).finalQueuedAt).not.toBeNull();
+    // topped up, the same ref_id buys, and its final is queued after all
+    const { creditWallet } = await import("../../src/commerce/wallet/ledger.ts");
+    await creditWallet(h.deps.db, {
+      userId: key.userId,
+      amount: 50_000,
+      key: `cb-topup:${key.userId}`,
+    });
+    const t = await h.client(key).order(request);
+    expect(t).toMatchObject({ outcome: "accepted", transaction: { status: "success" } });
+    await queueFinalCallbacks(deps);
+    expect(await callbackOf(h.deps.db, key.userId, refId)).toMatchObject({ status: "no_url" });
   });
 });

@@ -79,6 +79,8 @@ describe(`the contract against kios's H2H API (${testDriver})`, () => {
         clock: h.clock,
         logger: h.deps.logger,
         policy: { allowLoopbackHttp: true },
+        // generous: a loaded machine must not turn a slow answer into a failed attempt
+        timeoutMs: 20_000,
       });
       const mine = receiver.received.filter((r) => r.raw.includes(`"${refId}"`));
       expect(mine).toHaveLength(1);

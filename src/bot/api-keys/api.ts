@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { checkCallbackUrl } from "../../commerce/h2h/callback-url.ts";
 import { recentCallbackFailures } from "../../commerce/h2h/callbacks.ts";
 import {
   createKey,
@@ -35,7 +36,10 @@ async function statusText(
   const base = ctx.deps.config.h2h?.apiUrl;
   if (!key) {
     return {
-      text: ctx.t("api-none", { url: escapeHtml(base ?? "/h2h/v1") }),
+      text: [
+        ctx.t("api-none", { url: escapeHtml(base ?? "/h2h/v1") }),
+        ...(await everyonesFailures(ctx)),
+      ].join("\n"),
       keyboard: new InlineKeyboard().text(ctx.t("api-btn-create"), `${CB_API}:create`),
     };
   }
@@ -59,22 +63,27 @@ async function statusText(
       lines.push(`• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`);
     }
   }
-  if (ctx.deps.config.adminIds.includes(ctx.from!.id)) {
-    const all = await recentCallbackFailures(ctx.deps.db, undefined, 5);
-    if (all.length > 0) {
-      lines.push("", ctx.t("api-failures-all"));
-      for (const f of all)
-        lines.push(
-          `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`,
-        );
-    }
-  }
+  lines.push(...(await everyonesFailures(ctx)));
   const keyboard = new InlineKeyboard()
     .text(ctx.t("api-btn-rotate"), `${CB_API}:rotate`)
     .text(ctx.t("api-btn-revoke"), `${CB_API}:revoke`)
     .row()
     .text(ctx.t(key.chatResults ? "api-btn-chat-off" : "api-btn-chat-on"), `${CB_API}:chat`);
   return { text: lines.join("\n"), keyboard };
+}
+
+/** an admin sees every reseller's latest failed callbacks */
+async function everyonesFailures(ctx: BotContext): Promise<string[]> {
+  if (!ctx.deps.config.adminIds.includes(ctx.from!.id)) return [];
+  const all = await recentCallbackFailures(ctx.deps.db, undefined, 5);
+  if (all.length === 0) return [];
+  return [
+    "",
+    ctx.t("api-failures-all"),
+    ...all.map(
+      (f) => `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`,
+    ),
+  ];
 }
 
 /** the three values, once, with copy buttons; deleted after a minute */
@@ -107,6 +116,26 @@ export function apiKeysFeature(): Composer<BotContext> {
     const h2h = ctx.deps.config.h2h;
     if (!h2h) return void (await ctx.reply(ctx.t("api-off")));
     if (!allowed(ctx)) return void (await ctx.reply(ctx.t("api-resellers-only")));
+    // /api callback <https URL|none>: where the results are POSTed
+    const [sub, arg, ...more] = ctx.match.trim().split(/\s+/).filter(Boolean);
+    if (sub !== undefined) {
+      if (sub !== "callback" || arg === undefined || more.length > 0) {
+        return void (await ctx.reply(ctx.t("api-usage")));
+      }
+      if (!(await keyOfUser(ctx.deps.db, ctx.from!.id)))
+        return void (await ctx.reply(ctx.t("api-no-key")));
+      let url: string | null = null;
+      if (arg !== "none") {
+        const verdict = checkCallbackUrl(arg, { allowLoopbackHttp: h2h.allowLoopbackHttp });
+        if (!verdict.ok) {
+          return void (await ctx.reply(
+            ctx.t("api-callback-refused", { reason: escapeHtml(verdict.reason) }),
+          ));
+        }
+        url = verdict.url.toString();
+      }
+      await updateKeySettings(ctx.deps.db, ctx.from!.id, { callbackUrl: url });
+    }
     const { text, keyboard } = await statusText(ctx, ctx.from!.id);
     await ctx.reply(text, { reply_markup: keyboard });
   });

@@ -1,19 +1,25 @@
 import { Composer } from "grammy";
+import { findH2h } from "../../commerce/h2h/orders.ts";
 import { findUserOrder } from "../../commerce/orders/queries.ts";
 import type { BotContext } from "../context.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { orderCopyKeyboard, orderDetails } from "../ui/order-card.ts";
 
-/** /status <ref_id>: one of the sender's own orders; anyone else's is "not found" */
+/**
+ * /status <ref_id>: one of the sender's own orders, by kios's ref or, for an order their
+ * server placed over H2H, by their own ref_id; anyone else's is "not found"
+ */
 export function statusFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command("status", async (ctx) => {
     const ref = ctx.match.trim();
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(ref)) {
+    if (!/^[A-Za-z0-9._/-]{1,64}$/.test(ref)) {
       await ctx.reply(ctx.t("status-usage"));
       return;
     }
-    const order = await findUserOrder(ctx.deps.db, ctx.from!.id, ref);
+    const order =
+      (await findUserOrder(ctx.deps.db, ctx.from!.id, ref)) ??
+      (await findH2h(ctx.deps.db, ctx.from!.id, ref))?.order;
     if (!order) {
       await ctx.reply(ctx.t("status-not-found", { ref: escapeHtml(ref) }));
       return;

@@ -3,7 +3,14 @@ import type { Clock } from "@kios/kit";
 import { signCallback } from "@kios/kit";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
-import { h2hCallbackAttempts, h2hCallbacks, h2hKeys, h2hOrders, orders } from "../../db/schema.ts";
+import {
+  h2hCallbackAttempts,
+  h2hCallbacks,
+  h2hKeys,
+  h2hOrders,
+  orders,
+  quotes,
+} from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import { checkCallbackUrl, type UrlPolicy } from "./callback-url.ts";
 import type { SecretBox } from "./cipher.ts";
@@ -81,7 +88,24 @@ export async function queueFinalCallbacks(
         .where(and(eq(h2hOrders.id, h2h.id), isNull(h2hOrders.finalQueuedAt)));
     });
   }
+  await settleOrderless(deps.db, now);
   return due.length;
+}
+
+/** a request that made no order this long after its quote lapsed is left out of the scan */
+const ORDERLESS_AFTER_MS = 60 * 60_000;
+
+/**
+ * an inquiry never paid, an order refused: once its quote has lapsed (no order can come of
+ * it; a repeat of its ref_id binds a fresh quote and clears the mark, orders.ts) it leaves
+ * the queue's scan, so unpaid inquiries don't pile up in it
+ */
+async function settleOrderless(db: Database, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - ORDERLESS_AFTER_MS).toISOString();
+  await db.execute(sql`update ${h2hOrders} set final_queued_at = ${now.toISOString()}::timestamptz
+    where ${h2hOrders.finalQueuedAt} is null
+      and exists (select 1 from ${quotes} q where q.id = ${h2hOrders.quoteId} and q.expires_at < ${before}::timestamptz)
+      and not exists (select 1 from ${orders} o where o.confirm_key = ${h2hOrders.quoteId})`);
 }
 
 type Claimed = typeof h2hCallbacks.$inferSelect;

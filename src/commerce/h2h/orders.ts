@@ -163,7 +163,7 @@ async function bindRef(
 async function swapQuote(db: Executor, row: H2hOrderRow, quoteId: string): Promise<H2hOrderRow> {
   const [moved] = await db
     .update(h2hOrders)
-    .set({ quoteId })
+    .set({ quoteId, finalQueuedAt: null })
     .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)))
     .returning();
   if (moved) return moved;
@@ -328,7 +328,12 @@ export async function h2hInquiry(
 async function rebindInquiry(db: Executor, row: H2hOrderRow, quote: Quote): Promise<H2hOrderRow> {
   const [moved] = await db
     .update(h2hOrders)
-    .set({ quoteId: quote.id, productCode: quote.productCode, customerNo: quote.destination })
+    .set({
+      quoteId: quote.id,
+      productCode: quote.productCode,
+      customerNo: quote.destination,
+      finalQueuedAt: null,
+    })
     .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)))
     .returning();
   if (moved) return moved;

@@ -1,10 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRETS_TTL_MS } from "../../../src/bot/api-keys/api.ts";
 import { deleteDueMessages } from "../../../src/bot/service.ts";
+import { deliverDueCallbacks, queueFinalCallbacks } from "../../../src/commerce/h2h/callbacks.ts";
 import { createSecretBox } from "../../../src/commerce/h2h/cipher.ts";
-import { keyOfUser, openKey } from "../../../src/commerce/h2h/keys.ts";
+import {
+  createKey,
+  keyOfUser,
+  openKey,
+  updateKeySettings,
+} from "../../../src/commerce/h2h/keys.ts";
+import { placeH2hOrder } from "../../../src/commerce/h2h/orders.ts";
 import { setTier } from "../../../src/commerce/users.ts";
-import { type BotHarness, copyTexts, labels, startBotHarness } from "../../helpers/bot.ts";
+import {
+  ADMIN_ID,
+  type BotHarness,
+  copyTexts,
+  labels,
+  startBotHarness,
+} from "../../helpers/bot.ts";
 
 // /api: a reseller's H2H key in the chat, shown once with copy buttons in a message that
 // deletes itself; rotate and revoke by button.
@@ -14,7 +27,9 @@ const box = createSecretBox("bot-api-test-h2h-key-0123456789abcdef");
 describe("/api", () => {
   let h: BotHarness;
   beforeAll(async () => {
-    h = await startBotHarness({ h2h: { box, apiUrl: "https://shop.example/h2h/v1" } });
+    h = await startBotHarness({
+      h2h: { box, apiUrl: "https://shop.example/h2h/v1", allowLoopbackHttp: false },
+    });
   });
   afterAll(() => h?.stop());
 
@@ -59,5 +74,76 @@ describe("/api", () => {
     h.tap(r, status, /Cabut/);
     await h.waitEdit(r, status.message_id, /dicabut/);
     expect((await keyOfUser(h.db, r))!.revokedAt).not.toBeNull();
+  });
+
+  it("/api callback sets where results are POSTed: https only, no private addresses", async () => {
+    const r = 6_003;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    await h.waitMessage(
+      r,
+      /Buat kunci API dulu/,
+      h.say(r, "/api callback https://reseller.example/cb"),
+    );
+    const none = await h.waitMessage(r, /belum punya kunci API/, h.say(r, "/api"));
+    h.tap(r, none, /Buat kunci API/);
+    await h.waitEdit(r, none.message_id, /Status: aktif/);
+    await h.waitMessage(
+      r,
+      /ditolak: must be https/,
+      h.say(r, "/api callback http://reseller.example/cb"),
+    );
+    await h.waitMessage(
+      r,
+      /ditolak: must not be a private/,
+      h.say(r, "/api callback https://10.0.0.8/cb"),
+    );
+    const set = await h.waitMessage(
+      r,
+      /Callback: https:\/\/reseller\.example\/cb/,
+      h.say(r, "/api callback https://reseller.example/cb"),
+    );
+    expect(set.text).toContain("Status: aktif");
+    expect((await keyOfUser(h.db, r))!.callbackUrl).toBe("https://reseller.example/cb");
+    await h.waitMessage(r, /Callback: —/, h.say(r, "/api callback none"));
+    await h.waitMessage(r, /Pakai \/api/, h.say(r, "/api whatever"));
+  });
+
+  it("failed callbacks: the reseller sees theirs in /api, an admin sees everyone's", async () => {
+    const r = 6_004;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    await h.fund(r, 100_000);
+    const issued = await createKey(h.db, box, r);
+    if (!issued.ok) throw new Error(issued.reason);
+    const key = (await keyOfUser(h.db, r))!;
+    await updateKeySettings(h.db, r, { callbackUrl: "https://reseller.example/cb" });
+    await placeH2hOrder(
+      h.orders,
+      { userId: r, keyId: key.id },
+      {
+        cmd: "prepaid",
+        code: "TSEL10",
+        customerNo: "081234555901",
+        refId: "FAILCB-1",
+      },
+    );
+    const deps = {
+      db: h.db,
+      box,
+      clock: h.clock,
+      logger: h.logger,
+      policy: { allowLoopbackHttp: false },
+    };
+    await queueFinalCallbacks(deps);
+    await deliverDueCallbacks({
+      ...deps,
+      post: async () => ({ ok: false, status: 502, error: "HTTP 502" }),
+    });
+    const mine = await h.waitMessage(r, /Callback gagal terakhir/, h.say(r, "/api"));
+    expect(mine.text).toMatch(/FAILCB-1: HTTP 502/);
+    h.user(ADMIN_ID);
+    const admin = await h.waitMessage(ADMIN_ID, /semua reseller/, h.say(ADMIN_ID, "/api"));
+    expect(admin.text).toMatch(/FAILCB-1: HTTP 502/);
   });
 });

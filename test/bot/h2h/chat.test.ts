@@ -63,6 +63,11 @@ describe("H2H orders in the reseller's chat", () => {
     expect(saldo.text).toContain(`Belanja hari ini: ${rp}`);
     expect(saldo.text).toContain(`…lewat H2H (API): ${rp}`);
 
+    // the reseller's own ref_id finds the order too
+    const byRef = await h.waitMessage(r, /081234567901/, h.say(r, "/status srv-1"));
+    expect(byRef.text).toContain(
+      first!.destination === "081234567901" ? first!.refId : second!.refId,
+    );
     const asked = h.say(r, "/riwayat");
     const history = await h.waitMessage(r, /081298765901/, asked);
     expect(history.text).toContain("081234567901");

@@ -607,3 +607,6 @@ btn-pin-change = Change PIN
 btn-pin-remove = Remove PIN
 pin-removed = PIN removed.
 downline-ask-pin = 🔐 Protect your balance: set a PIN with /pin.
+api-usage = Use /api, or /api callback &lt;https://your-server-address&gt; (none: remove it).
+api-no-key = Create an API key first with /api.
+api-callback-refused = Callback URL refused: { $reason }.

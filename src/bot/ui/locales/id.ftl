@@ -607,3 +607,6 @@ btn-pin-change = Ganti PIN
 btn-pin-remove = Hapus PIN
 pin-removed = PIN dihapus.
 downline-ask-pin = 🔐 Lindungi saldomu: atur PIN dengan /pin.
+api-usage = Pakai /api, atau /api callback &lt;https://alamat-server-kamu&gt; (none: hapus).
+api-no-key = Buat kunci API dulu dengan /api.
+api-callback-refused = URL callback ditolak: { $reason }.
