@@ -5,6 +5,7 @@ import { adminCatalogue } from "./catalogue.ts";
 import { adminExport } from "./export.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
 import { adminPauseButtons, adminPauses } from "./pauses.ts";
+import { adminRouteButtons, adminRoutes } from "./routes.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
 
@@ -17,6 +18,7 @@ export function adminCommands(): Composer<BotContext> {
   composer.use(
     adminCatalogue(),
     adminPauses(),
+    adminRoutes(),
     adminWallet(),
     adminOrders(),
     adminBroadcast(),
@@ -29,6 +31,6 @@ export function adminCommands(): Composer<BotContext> {
 /** the admin buttons of these commands (re-check, decide, resume) */
 export function adminButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.use(adminOrderButtons(), adminPauseButtons());
+  composer.use(adminOrderButtons(), adminPauseButtons(), adminRouteButtons());
   return composer;
 }
