@@ -1,7 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { attemptsLine } from "../../../src/bot/admin/order-lines.ts";
+import { statsText } from "../../../src/bot/reports/daily.ts";
+import { createI18n, translator } from "../../../src/bot/ui/i18n.ts";
 import { changeRoute } from "../../../src/commerce/catalogue/routes.ts";
+import { failoverSaves, supplierFigures } from "../../../src/commerce/orders/attempt-stats.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { attemptsOfOrders, findUserOrder, getOrder } from "../../../src/commerce/orders/queries.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
@@ -70,9 +73,24 @@ describe(`failover between two suppliers (${testDriver})`, () => {
     // the buyer never sees routing: the ref first shown still finds the order
     expect((await findUserOrder(h.deps.db, user, attempts[0]!.refId))?.id).toBe(order.id);
     expect(await findUserOrder(h.deps.db, user + 1, attempts[0]!.refId)).toBeUndefined();
-    // the admins see where it went
+    // the admins see where it went, and count the sale the re-route saved
     const lines = await attemptsOfOrders(h.deps.db, [order.id]);
     expect(attemptsLine(lines.get(order.id)!)).toBe("main ✗ PRODUCT_INACTIVE → backup ✓");
+    const since = new Date(h.clock.now() - 86_400_000);
+    expect(await failoverSaves(h.deps.db, since)).toBe(1);
+    expect(
+      (await supplierFigures(h.deps.db, since)).map((f) => [f.supplier, f.ended, f.succeeded]),
+    ).toEqual([
+      ["backup", 1, 1],
+      ["main", 1, 0],
+    ]);
+    const stats = await statsText(
+      h.deps.db,
+      translator(createI18n(), "id"),
+      new Date(h.clock.now()),
+    );
+    expect(stats).toContain("🔀 Diselamatkan rute cadangan: hari ini 1, 7 hari 1");
+    expect(stats).toMatch(/• backup: berhasil 100% dari 1 percobaan, median \d+ s sampai final/);
   });
 
   it("re-routes on the first supplier's INSUFFICIENT_BALANCE and on its auth refusal", async () => {

@@ -289,6 +289,8 @@ admin-markup-set = ✅ Rule saved: { $rule }
 admin-markup-deleted = 🗑 Rule deleted: { $rule }
 admin-markup-refused = ⚠️ Refused: { $reason }
 admin-stats-title = 📊 <b>Statistics</b>
+admin-stats-failover = 🔀 Saved by a backup route: today { $today }, 7 days { $week }
+admin-stats-supplier-line = • { $supplier }: { $rate } succeeded of { $ended } attempts, median { $median } to final
 admin-stats-today =
     <b>Today</b>
     Orders: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })

@@ -289,6 +289,8 @@ admin-markup-set = ✅ Aturan disimpan: { $rule }
 admin-markup-deleted = 🗑 Aturan dihapus: { $rule }
 admin-markup-refused = ⚠️ Ditolak: { $reason }
 admin-stats-title = 📊 <b>Statistik</b>
+admin-stats-failover = 🔀 Diselamatkan rute cadangan: hari ini { $today }, 7 hari { $week }
+admin-stats-supplier-line = • { $supplier }: berhasil { $rate } dari { $ended } percobaan, median { $median } sampai final
 admin-stats-today =
     <b>Hari ini</b>
     Pesanan: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
