@@ -6,6 +6,7 @@ import { adminExport } from "./export.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
 import { adminPauseButtons, adminPauses } from "./pauses.ts";
 import { adminResellers } from "./resellers.ts";
+import { adminRouteButtons, adminRoutes } from "./routes.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
 
@@ -18,6 +19,7 @@ export function adminCommands(): Composer<BotContext> {
   composer.use(
     adminCatalogue(),
     adminPauses(),
+    adminRoutes(),
     adminWallet(),
     adminOrders(),
     adminBroadcast(),
@@ -31,6 +33,6 @@ export function adminCommands(): Composer<BotContext> {
 /** the admin buttons of these commands (re-check, decide, resume) */
 export function adminButtons(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.use(adminOrderButtons(), adminPauseButtons());
+  composer.use(adminOrderButtons(), adminPauseButtons(), adminRouteButtons());
   return composer;
 }

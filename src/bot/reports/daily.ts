@@ -1,3 +1,4 @@
+import { failoverSaves, supplierFigures } from "../../commerce/orders/attempt-stats.ts";
 import {
   failuresByReason,
   orderStats,
@@ -65,7 +66,34 @@ export async function statsText(db: Database, t: Translate, now: Date): Promise<
   if (failures) parts.push(failures);
   parts.push(await paymentsText(db, t, now));
   parts.push(await supplierText(db, t));
+  const routing = await routingText(db, t, now);
+  if (routing) parts.push(routing);
   return parts.join("\n\n");
+}
+
+/**
+ * per supplier over 7 days: success rate and median time to final; and the sales a
+ * re-route saved. Shown once orders went to more than one supplier.
+ */
+async function routingText(db: Database, t: Translate, now: Date): Promise<string | undefined> {
+  const week = new Date(startOfDayWib(now).getTime() - 6 * DAY_MS);
+  const figures = await supplierFigures(db, week);
+  if (figures.length < 2) return undefined;
+  const lines = [
+    t("admin-stats-failover", {
+      today: await failoverSaves(db, startOfDayWib(now)),
+      week: await failoverSaves(db, week),
+    }),
+    ...figures.map((f) =>
+      t("admin-stats-supplier-line", {
+        supplier: escapeHtml(f.supplier),
+        rate: f.ended === 0 ? "–" : `${Math.round((100 * f.succeeded) / f.ended)}%`,
+        ended: f.ended,
+        median: f.medianSeconds === null ? "–" : `${Math.round(f.medianSeconds)} s`,
+      }),
+    ),
+  ];
+  return lines.join("\n");
 }
 
 /** gateway deposits (QRIS) today and in the last 7 days */

@@ -55,6 +55,8 @@ export const CB = {
   laporanCsv: "lc",
   /** admin opens a paused product again: pr:<code> */
   productResume: "pr",
+  /** admin moves or switches a route: rr:<product code>:<supplier>:<u|d|e|x> */
+  route: "rr",
   /** a price list page: hg:<scope key>:<page>, or the categories: hg:i */
   priceList: "hg",
   /** a price list as a picture: hi:<scope key> */

@@ -35,6 +35,7 @@ const ADMIN_COMMANDS = [
   "export",
   "laporan",
   "resume",
+  "routes",
 ] as const;
 
 type TranslatorFor = (language: Language) => Translate;

@@ -14,12 +14,14 @@ import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { reportIfConflicting } from "./resolve.ts";
 import {
+  firstSupplierName,
   openFirstAttempt,
   recordAnswer,
   reroute,
   rerouteProof,
   routeCodeOf,
   supplierOf,
+  usableRoutesOf,
 } from "./routing.ts";
 import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -63,13 +65,23 @@ export interface Confirmation {
 export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<ConfirmResult> {
   const now = new Date(deps.clock.now());
   let created: Order;
+  let skippedShort: KnownSupplierBalance | undefined;
   try {
-    created = await deps.db.transaction((tx) => storeOrder(deps, tx, c, now));
+    ({ order: created, skippedShort } = await deps.db.transaction((tx) =>
+      storeOrder(deps, tx, c, now),
+    ));
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
     await alertSupplierShort(deps, err);
     return err.result;
   }
+  // the first supplier's balance was short and the order went to another route: the
+  // admins still hear of it
+  if (skippedShort)
+    await alertSupplierShort(
+      deps,
+      new Refused({ ok: false, reason: "supplier_unavailable" }, skippedShort),
+    );
   const submitted = await markSubmitted(deps, created);
   if (!submitted) {
     return { ok: true, order: (await existingOrder(deps, c.quoteId)) ?? created, duplicate: true };
@@ -92,16 +104,23 @@ export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<
  * quote's order if it has one, else a new one, else the refusal (thrown as Refused, so the
  * transaction stores nothing)
  */
-async function storeOrder(deps: OrderEngine, tx: Tx, c: Confirmation, now: Date): Promise<Order> {
+async function storeOrder(
+  deps: OrderEngine,
+  tx: Tx,
+  c: Confirmation,
+  now: Date,
+): Promise<{ order: Order; skippedShort?: KnownSupplierBalance | undefined }> {
   const quote = await lockQuote(tx, c);
   const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
-  if (already) return already;
+  if (already) return { order: already };
   if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
   const [product] = await tx.select().from(products).where(eq(products.code, quote.productCode));
   const sellable = refuseUnsellable(deps, quote, product, c.userId, now);
   // a first look, before the wallet's: a buyer is not sent to top up for an order the
-  // supplier balance can't take (the reservation in holdAndReserve is what holds)
-  if (!quote.testing) await refuseSupplierShort(tx, quote.cost);
+  // supplier balance can't take (the reservation in holdAndReserve is what holds). A
+  // product with a route at another supplier skips the first instead of failing the sale
+  const otherRoute = quote.kind !== "bill" && (await hasOtherRoute(deps, tx, quote));
+  if (!quote.testing) await refuseSupplierShort(deps, tx, quote.cost, otherRoute);
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
   const order = await insertOrder(tx, {
     quote,
@@ -110,9 +129,19 @@ async function storeOrder(deps: OrderEngine, tx: Tx, c: Confirmation, now: Date)
     now,
     messageId: c.messageId,
   });
-  if (!quote.testing) await holdAndReserve(tx, quote, order);
+  const short = quote.testing
+    ? undefined
+    : await holdAndReserve(deps, tx, quote, order, otherRoute);
   // its first attempt, stored with it (design rule 15): the first route kios will try
-  return openFirstAttempt(deps, tx, order);
+  return {
+    order: await openFirstAttempt(
+      deps,
+      tx,
+      order,
+      short ? new Set([firstSupplierName(deps)]) : undefined,
+    ),
+    skippedShort: short,
+  };
 }
 
 /** the buyer's own quote, locked: a Cancel of the same card waits for this confirmation, or this one for it */
@@ -163,11 +192,27 @@ function refuseUnsellable(
   return product;
 }
 
-async function refuseSupplierShort(tx: Tx, cost: number): Promise<void> {
-  const supplier = await knownSupplierBalance(tx);
+async function refuseSupplierShort(
+  deps: OrderEngine,
+  tx: Tx,
+  cost: number,
+  otherRoute: boolean,
+): Promise<void> {
+  if (otherRoute) return;
+  const supplier = await knownSupplierBalance(tx, { firstSupplier: firstSupplierName(deps) });
   if (supplier && supplier.known < cost) {
     throw new Refused({ ok: false, reason: "supplier_unavailable" }, supplier);
   }
+}
+
+/** the quote's product can go to a supplier other than the first (a usable route there) */
+async function hasOtherRoute(deps: OrderEngine, tx: Tx, quote: QuoteRow): Promise<boolean> {
+  const routes = await usableRoutesOf(deps, tx, {
+    productCode: quote.productCode,
+    price: quote.price,
+    testing: quote.testing,
+  });
+  return routes.some((r) => r.supplier !== firstSupplierName(deps));
 }
 
 interface BillOfQuote {
@@ -254,8 +299,18 @@ async function insertOrder(
   throw new Refused({ ok: false, reason: "quote_not_found" });
 }
 
-/** the buyer's hold, then the supplier balance guard's reservation: one Pay at a time */
-async function holdAndReserve(tx: Tx, quote: QuoteRow, order: Order): Promise<void> {
+/**
+ * the buyer's hold, then the supplier balance guard's reservation: one Pay at a time.
+ * Returns the first supplier's estimate when it is short and the order may go elsewhere
+ * (the route is skipped, design rule 15); refuses when it may not.
+ */
+async function holdAndReserve(
+  deps: OrderEngine,
+  tx: Tx,
+  quote: QuoteRow,
+  order: Order,
+  otherRoute: boolean,
+): Promise<KnownSupplierBalance | undefined> {
   try {
     await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
   } catch (err) {
@@ -269,8 +324,13 @@ async function holdAndReserve(tx: Tx, quote: QuoteRow, order: Order): Promise<vo
       missing: quote.price - balance,
     });
   }
-  const short = await reserveSupplierBalance(tx, { id: order.id, cost: quote.cost });
-  if (short) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
+  const short = await reserveSupplierBalance(
+    tx,
+    { id: order.id, cost: quote.cost },
+    firstSupplierName(deps),
+  );
+  if (short && !otherRoute) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
+  return short;
 }
 
 /** a refusal by the supplier balance guard: each admin is told (once per reading) */

@@ -61,23 +61,26 @@ export function rerouteProof(error: SupplierError): string | undefined {
   }
 }
 
-/** the routes an order may still take, in order */
-async function nextRoutes(
+/** the routes an order at this price may still take, in order */
+export async function usableRoutesOf(
   deps: OrderEngine,
   tx: Executor,
-  order: Order,
-  tried: ReadonlySet<string>,
+  o: { productCode: string; price: number; testing: boolean },
+  tried: ReadonlySet<string> = new Set(),
 ): Promise<Route[]> {
-  const [product] = await tx.select().from(products).where(eq(products.code, order.productCode));
+  const [product] = await tx.select().from(products).where(eq(products.code, o.productCode));
   if (!product) return [];
   const routes = await routesOf(tx, product, firstSupplierName(deps));
   return usableRoutes(routes, {
-    price: order.price,
+    price: o.price,
     minMargin: deps.minMargin ?? 0,
     tried,
-    testing: order.testing,
+    testing: o.testing,
   });
 }
+
+const nextRoutes = (deps: OrderEngine, tx: Executor, order: Order, tried: ReadonlySet<string>) =>
+  usableRoutesOf(deps, tx, order, tried);
 
 /**
  * the order's first attempt, stored with it before anything is sent (design rule 1): the
@@ -88,6 +91,8 @@ export async function openFirstAttempt(
   deps: OrderEngine,
   tx: Executor,
   order: Order,
+  /** suppliers not to try (the balance guard found the first short) */
+  skip: ReadonlySet<string> = new Set(),
 ): Promise<Order> {
   let chosen: { supplier: string; supplierCode: string; cost: number } = {
     supplier: firstSupplierName(deps),
@@ -95,7 +100,7 @@ export async function openFirstAttempt(
     cost: order.cost,
   };
   if (order.kind !== "bill") {
-    const [route] = await nextRoutes(deps, tx, order, new Set());
+    const [route] = await nextRoutes(deps, tx, order, skip);
     if (route && !route.implicit) chosen = route;
     else if (route) chosen = { ...route, cost: order.cost };
   }

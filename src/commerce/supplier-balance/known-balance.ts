@@ -17,9 +17,17 @@ const GUARD_LOCK = 7240118208;
 
 export async function knownSupplierBalance(
   exec: Executor,
-  options: { exceptOrderId?: number } = {},
+  options: {
+    exceptOrderId?: number;
+    /**
+     * the first supplier's name: the reading is its balance, so only orders whose current
+     * attempt is there count (null: the first); absent, every order counts
+     */
+    firstSupplier?: string;
+  } = {},
 ): Promise<KnownSupplierBalance | undefined> {
   const except = options.exceptOrderId ?? null;
+  const first = options.firstSupplier ?? null;
   const result = await exec.execute(sql`
     select c.id,
       c.balance
@@ -27,7 +35,8 @@ export async function knownSupplierBalance(
           where not o.testing and o.status <> 'failed'
             -- stored and about to be sent counts too: it will be
             and (o.submitted_at > c.read_at or o.status = 'created')
-            and (${except}::bigint is null or o.id <> ${except}::bigint)), 0)
+            and (${except}::bigint is null or o.id <> ${except}::bigint)
+            and (${first}::text is null or o.supplier is null or o.supplier = ${first}::text)), 0)
       + coalesce((select sum(t.amount) from supplier_topups t
           where t.effective_at > c.read_at and t.reversed_at is null), 0) as known
     from supplier_balance_checks c
@@ -46,8 +55,12 @@ export async function knownSupplierBalance(
 export async function reserveSupplierBalance(
   tx: Executor,
   order: { id: number; cost: number },
+  firstSupplier?: string,
 ): Promise<KnownSupplierBalance | undefined> {
   await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
-  const estimate = await knownSupplierBalance(tx, { exceptOrderId: order.id });
+  const estimate = await knownSupplierBalance(tx, {
+    exceptOrderId: order.id,
+    ...(firstSupplier ? { firstSupplier } : {}),
+  });
   return estimate && estimate.known < order.cost ? estimate : undefined;
 }

@@ -62,9 +62,15 @@ describe(`linking a second supplier's catalogue (${testDriver})`, () => {
     // a second kios product with XL25's type, brand, category and name
     const [xl] = await h.deps.db.select().from(products).where(eq(products.code, "XL25"));
     await h.deps.db.delete(productRoutes).where(eq(productRoutes.supplierCode, "BXL25"));
-    await h.deps.db
-      .insert(products)
-      .values({ ...xl!, code: "XL25-TWIN", searchText: undefined } as never);
+    await h.deps.db.insert(products).values({
+      code: "XL25-TWIN",
+      name: xl!.name,
+      category: xl!.category,
+      brand: xl!.brand,
+      type: xl!.type,
+      supplierPrice: xl!.supplierPrice,
+      active: true,
+    });
     await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: h.backup });
     expect(await routeOf("BXL25")).toBeUndefined();
     const [listed] = await h.deps.db

@@ -1,12 +1,16 @@
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { attemptsLine } from "../../../src/bot/admin/order-lines.ts";
+import { statsText } from "../../../src/bot/reports/daily.ts";
+import { createI18n, translator } from "../../../src/bot/ui/i18n.ts";
+import { changeRoute } from "../../../src/commerce/catalogue/routes.ts";
+import { failoverSaves, supplierFigures } from "../../../src/commerce/orders/attempt-stats.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { attemptsOfOrders, findUserOrder, getOrder } from "../../../src/commerce/orders/queries.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { openAttempts } from "../../../src/commerce/orders/routing.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { orderAttempts } from "../../../src/db/schema.ts";
+import { notifications, orderAttempts, supplierBalanceChecks } from "../../../src/db/schema.ts";
 import { type Supplier, SupplierError } from "../../../src/supplier/types.ts";
 import { timingOutSupplier } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
@@ -69,9 +73,24 @@ describe(`failover between two suppliers (${testDriver})`, () => {
     // the buyer never sees routing: the ref first shown still finds the order
     expect((await findUserOrder(h.deps.db, user, attempts[0]!.refId))?.id).toBe(order.id);
     expect(await findUserOrder(h.deps.db, user + 1, attempts[0]!.refId)).toBeUndefined();
-    // the admins see where it went
+    // the admins see where it went, and count the sale the re-route saved
     const lines = await attemptsOfOrders(h.deps.db, [order.id]);
     expect(attemptsLine(lines.get(order.id)!)).toBe("main ✗ PRODUCT_INACTIVE → backup ✓");
+    const since = new Date(h.clock.now() - 86_400_000);
+    expect(await failoverSaves(h.deps.db, since)).toBe(1);
+    expect(
+      (await supplierFigures(h.deps.db, since)).map((f) => [f.supplier, f.ended, f.succeeded]),
+    ).toEqual([
+      ["backup", 1, 1],
+      ["main", 1, 0],
+    ]);
+    const stats = await statsText(
+      h.deps.db,
+      translator(createI18n(), "id"),
+      new Date(h.clock.now()),
+    );
+    expect(stats).toContain("🔀 Diselamatkan rute cadangan: hari ini 1, 7 hari 1");
+    expect(stats).toMatch(/• backup: berhasil 100% dari 1 percobaan, median \d+ s sampai final/);
   });
 
   it("re-routes on the first supplier's INSUFFICIENT_BALANCE and on its auth refusal", async () => {
@@ -185,6 +204,39 @@ describe(`failover between two suppliers (${testDriver})`, () => {
     const after = await resolveOrder(h.engine, order.id);
     expect(after?.status).toBe("success");
     expect(await openAttempts(h.deps.db, order.id)).toBe(0);
+  });
+
+  it("skips the first supplier when the balance guard finds it short, instead of failing the sale", async () => {
+    h = await bootTwoSuppliers();
+    // the last reading of the main supplier's balance can't cover an order
+    await h.deps.db.insert(supplierBalanceChecks).values({
+      readAt: new Date(h.clock.now()),
+      balance: 1_000,
+      openCount: 0,
+      openCost: 0,
+      status: "baseline",
+    });
+    const { order } = await buy("081234560901");
+    expect(order).toMatchObject({ status: "success", supplier: "backup" });
+    expect(mainRequests()).toHaveLength(0);
+    expect((await attemptsOf(order.id)).map((a) => a.supplier)).toEqual(["backup"]);
+    // the admins hear of the short balance all the same
+    const alerts = await h.deps.db.select().from(notifications);
+    expect(alerts.some((n) => JSON.stringify(n.payload).includes("supplier_low_balance"))).toBe(
+      true,
+    );
+
+    // with no other route the sale is refused as before, and nothing is sent
+    await changeRoute(h.deps.db, {
+      productCode: "TSEL10",
+      firstSupplier: "main",
+      change: { action: "disable", supplier: "backup" },
+    });
+    const user = await h.newUser(100_000);
+    const q = await h.quote(user, "081234560901");
+    const refused = await confirmQuote(h.engine, { quoteId: q.id, userId: user });
+    expect(refused).toMatchObject({ ok: false, reason: "supplier_unavailable" });
+    expect(backupRequests()).toHaveLength(1);
   });
 
   it("keeps the route's cost within the price: a dearer route is not tried", async () => {

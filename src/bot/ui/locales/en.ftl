@@ -290,6 +290,8 @@ admin-markup-set = ✅ Rule saved: { $rule }
 admin-markup-deleted = 🗑 Rule deleted: { $rule }
 admin-markup-refused = ⚠️ Refused: { $reason }
 admin-stats-title = 📊 <b>Statistics</b>
+admin-stats-failover = 🔀 Saved by a backup route: today { $today }, 7 days { $week }
+admin-stats-supplier-line = • { $supplier }: { $rate } succeeded of { $ended } attempts, median { $median } to final
 admin-stats-today =
     <b>Today</b>
     Orders: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
@@ -485,7 +487,17 @@ price-list-picture-caption = 📋 { $scope }: { $count } on sale, as of { $when 
 price-list-picture-cut = The picture holds the first { $shown }; narrow it with /harga &lt;brand&gt; &lt;category&gt;.
 price-list-picture-markup = Prices in the picture include your { $markup } (/struk price).
 cmd-resume = Reopen a paused product
+cmd-routes = A product's supplier routes
 btn-product-resume = ▶️ Reopen now
+admin-routes-usage = Usage: /routes &lt;CODE&gt;, e.g. /routes TSEL10: the product's suppliers, in the order they are tried.
+admin-routes-title = 🔀 Routes of <b>{ $code }</b>, tried in order:
+admin-routes-active = active
+admin-routes-inactive = inactive at the supplier
+admin-routes-disabled = switched off
+admin-routes-no_product = No product { $code }.
+admin-routes-no_route = That supplier has no route for this product.
+admin-routes-at_edge = That route is already at the end.
+admin-routes-changed = Routes changed
 admin-resume-usage = Usage: /resume &lt;CODE&gt;, e.g. /resume TSEL10: reopens a paused product.
 admin-resume-done = ▶️ { $code } is open to buyers again.
 admin-resume-not-paused = { $code } is not paused.

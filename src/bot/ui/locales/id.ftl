@@ -290,6 +290,8 @@ admin-markup-set = ✅ Aturan disimpan: { $rule }
 admin-markup-deleted = 🗑 Aturan dihapus: { $rule }
 admin-markup-refused = ⚠️ Ditolak: { $reason }
 admin-stats-title = 📊 <b>Statistik</b>
+admin-stats-failover = 🔀 Diselamatkan rute cadangan: hari ini { $today }, 7 hari { $week }
+admin-stats-supplier-line = • { $supplier }: berhasil { $rate } dari { $ended } percobaan, median { $median } sampai final
 admin-stats-today =
     <b>Hari ini</b>
     Pesanan: { $orders } (✅ { $success } · ❌ { $failed } · ⏳ { $open })
@@ -485,7 +487,17 @@ price-list-picture-caption = 📋 { $scope }: { $count } produk, per { $when }.
 price-list-picture-cut = Gambar memuat { $shown } produk pertama; persempit dengan /harga &lt;brand&gt; &lt;kategori&gt;.
 price-list-picture-markup = Harga di gambar sudah ditambah { $markup } (/struk harga).
 cmd-resume = Buka lagi produk yang dijeda
+cmd-routes = Rute pemasok sebuah produk
 btn-product-resume = ▶️ Buka lagi sekarang
+admin-routes-usage = Gunakan: /routes &lt;KODE&gt;, misalnya /routes TSEL10: pemasok produk itu, urutan dicoba.
+admin-routes-title = 🔀 Rute <b>{ $code }</b>, dicoba berurutan:
+admin-routes-active = aktif
+admin-routes-inactive = tidak aktif di pemasok
+admin-routes-disabled = dimatikan
+admin-routes-no_product = Tidak ada produk { $code }.
+admin-routes-no_route = Pemasok itu tidak punya rute untuk produk ini.
+admin-routes-at_edge = Rute itu sudah di ujung.
+admin-routes-changed = Rute diubah
 admin-resume-usage = Gunakan: /resume &lt;KODE&gt;, misalnya /resume TSEL10: membuka lagi produk yang dijeda.
 admin-resume-done = ▶️ { $code } dibuka lagi untuk pembeli.
 admin-resume-not-paused = { $code } tidak sedang dijeda.

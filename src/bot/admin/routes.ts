@@ -1,0 +1,105 @@
+import { Composer, InlineKeyboard } from "grammy";
+import {
+  changeRoute,
+  type Route,
+  type RouteChange,
+  routesOfCode,
+} from "../../commerce/catalogue/routes.ts";
+import type { BotContext } from "../context.ts";
+import { words } from "../ui/args.ts";
+import { CB, cb, cbPattern, parseCb } from "../ui/callback-data.ts";
+import { editPressed } from "../ui/edit.ts";
+import { escapeHtml, rupiah } from "../ui/format.ts";
+import type { Translate } from "../ui/i18n.ts";
+
+// /routes <product>: a product's routes (supplier, code, cost, state) in the order kios
+// tries them, with buttons to move one up or down and switch it off or on
+// (docs/suppliers.md#routes). Its CLI twin is `kios routes`.
+
+const ACTIONS: Record<string, RouteChange["action"]> = {
+  u: "up",
+  d: "down",
+  e: "enable",
+  x: "disable",
+};
+
+function routesText(t: Translate, code: string, routes: readonly Route[]): string {
+  const lines = routes.map((r, i) => {
+    const state = !r.enabled
+      ? t("admin-routes-disabled")
+      : r.active
+        ? t("admin-routes-active")
+        : t("admin-routes-inactive");
+    return `${i + 1}. <b>${escapeHtml(r.supplier)}</b> · <code>${escapeHtml(r.supplierCode)}</code> · ${rupiah(r.cost)} · ${state}`;
+  });
+  return [t("admin-routes-title", { code: escapeHtml(code) }), ...lines].join("\n");
+}
+
+function routesKeyboard(code: string, routes: readonly Route[]): InlineKeyboard | undefined {
+  const kb = new InlineKeyboard();
+  try {
+    for (const r of routes) {
+      kb.text(`⬆️ ${r.supplier}`, cb(CB.route, code, r.supplier, "u"))
+        .text("⬇️", cb(CB.route, code, r.supplier, "d"))
+        .text(r.enabled ? "⏸" : "▶️", cb(CB.route, code, r.supplier, r.enabled ? "x" : "e"))
+        .row();
+    }
+  } catch {
+    // a code or name too long for a button's data: the list alone (the CLI can change it)
+    return undefined;
+  }
+  return kb;
+}
+
+export function adminRoutes(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("routes", async (ctx) => {
+    const [code] = words(ctx.match as string);
+    if (code === undefined) {
+      await ctx.reply(ctx.t("admin-routes-usage"));
+      return;
+    }
+    const first = ctx.deps.orders.firstSupplier ?? "main";
+    // codes are the supplier's, usually upper case: "/routes tsel10" finds TSEL10
+    let productCode = code;
+    let routes = await routesOfCode(ctx.deps.db, productCode, first);
+    if (!routes) {
+      productCode = code.toUpperCase();
+      routes = await routesOfCode(ctx.deps.db, productCode, first);
+    }
+    if (!routes) {
+      await ctx.reply(ctx.t("admin-routes-no_product", { code: escapeHtml(productCode) }));
+      return;
+    }
+    const kb = routesKeyboard(productCode, routes);
+    await ctx.reply(routesText(ctx.t, productCode, routes), kb ? { reply_markup: kb } : {});
+  });
+  return composer;
+}
+
+/** the buttons under /routes: move, switch; the message is redrawn with the new order */
+export function adminRouteButtons(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.callbackQuery(cbPattern(CB.route), async (ctx) => {
+    const [code, supplier, letter] = parseCb(ctx.callbackQuery.data)?.parts ?? [];
+    const action = letter ? ACTIONS[letter] : undefined;
+    if (!code || !supplier || !action) {
+      await ctx.answerCallbackQuery({ text: ctx.t("stale-button") });
+      return;
+    }
+    const result = await changeRoute(ctx.deps.db, {
+      productCode: code,
+      firstSupplier: ctx.deps.orders.firstSupplier ?? "main",
+      change: { action, supplier },
+    });
+    if (!result.ok) {
+      await ctx.answerCallbackQuery({ text: ctx.t(`admin-routes-${result.reason}`) });
+      return;
+    }
+    await ctx.answerCallbackQuery({ text: ctx.t("admin-routes-changed") });
+    await editPressed(ctx, routesText(ctx.t, code, result.routes), {
+      keyboard: routesKeyboard(code, result.routes),
+    });
+  });
+  return composer;
+}

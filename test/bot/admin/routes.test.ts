@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routesOfCode } from "../../../src/commerce/catalogue/routes.ts";
+import { productRoutes } from "../../../src/db/schema.ts";
+import { ADMIN_ID, type BotHarness, startBotHarness } from "../../helpers/bot.ts";
+
+// /routes <product>: its routes in the order they are tried, with buttons to move and
+// switch them (docs/suppliers.md#routes)
+
+describe("/routes", () => {
+  let h: BotHarness;
+  const A = ADMIN_ID;
+  beforeAll(async () => {
+    h = await startBotHarness();
+    h.user(A, { first_name: "Owner" });
+    await h.waitMessage(A, /Halo Owner/, h.say(A, "/start"));
+    // a backup route, as a sync of a second supplier would link it
+    await h.db.insert(productRoutes).values({
+      productCode: "TSEL10",
+      supplier: "backup",
+      supplierCode: "BTSEL10",
+      name: "Telkomsel 10.000",
+      cost: 10_000,
+      active: true,
+      position: 1,
+    });
+  });
+  afterAll(() => h?.stop());
+
+  it("lists the routes, moves the backup up, and switches it off", async () => {
+    const m = await h.waitMessage(A, /Rute/, h.say(A, "/routes tsel10"));
+    expect(m.text).toMatch(
+      /1\. main · TSEL10 · Rp[\d.]+ · aktif\n2\. backup · BTSEL10 · Rp10\.000 · aktif/,
+    );
+    h.tap(A, m, /⬆️ backup/);
+    const moved = await h.waitEdit(A, m.message_id, /1\. backup/);
+    expect(moved.text).toMatch(/1\. backup · BTSEL10 · Rp10\.000 · aktif\n2\. main/);
+    const routes = await routesOfCode(h.db, "TSEL10", "main");
+    expect(routes?.map((r) => r.supplier)).toEqual(["backup", "main"]);
+    h.tap(A, moved, /⏸/);
+    await h.waitEdit(A, m.message_id, /backup · BTSEL10 · Rp10\.000 · dimatikan/);
+  });
+
+  it("says how to use it, and when there is no such product", async () => {
+    await h.waitMessage(A, /Gunakan: \/routes/, h.say(A, "/routes"));
+    await h.waitMessage(A, /Tidak ada produk NOPE/, h.say(A, "/routes nope"));
+  });
+});
