@@ -3,6 +3,7 @@ import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
+import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import {
   type KnownSupplierBalance,
   knownSupplierBalance,
@@ -21,7 +22,6 @@ import {
   rerouteProof,
   routeCodeOf,
   supplierOf,
-  usableRoutesOf,
 } from "./routing.ts";
 import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -119,7 +119,10 @@ async function storeOrder(
   // a first look, before the wallet's: a buyer is not sent to top up for an order the
   // supplier balance can't take (the reservation in holdAndReserve is what holds). A
   // product with a route at another supplier skips the first instead of failing the sale
-  const otherRoute = quote.kind !== "bill" && (await hasOtherRoute(deps, tx, quote));
+  // the routes an order of this quote may take, read once: the guard's look and the first
+  // attempt both choose from them
+  const routes = quote.kind === "bill" ? [] : await quoteRoutes(deps, tx, quote, sellable);
+  const otherRoute = routes.some((r) => r.supplier !== firstSupplierName(deps));
   if (!quote.testing) await refuseSupplierShort(deps, tx, quote.cost, otherRoute);
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
   const order = await insertOrder(tx, {
@@ -139,6 +142,7 @@ async function storeOrder(
       tx,
       order,
       short ? new Set([firstSupplierName(deps)]) : undefined,
+      routes,
     ),
     skippedShort: short,
   };
@@ -205,14 +209,19 @@ async function refuseSupplierShort(
   }
 }
 
-/** the quote's product can go to a supplier other than the first (a usable route there) */
-async function hasOtherRoute(deps: OrderEngine, tx: Tx, quote: QuoteRow): Promise<boolean> {
-  const routes = await usableRoutesOf(deps, tx, {
-    productCode: quote.productCode,
+/** the routes the quote's product may take at the quote's price, in the order they are tried */
+async function quoteRoutes(
+  deps: OrderEngine,
+  tx: Tx,
+  quote: QuoteRow,
+  product: ProductRow,
+): Promise<Route[]> {
+  return usableRoutes(await routesOf(tx, product, firstSupplierName(deps)), {
     price: quote.price,
+    minMargin: deps.minMargin ?? 0,
+    tried: new Set(),
     testing: quote.testing,
   });
-  return routes.some((r) => r.supplier !== firstSupplierName(deps));
 }
 
 interface BillOfQuote {

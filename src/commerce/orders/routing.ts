@@ -62,7 +62,7 @@ export function rerouteProof(error: SupplierError): string | undefined {
 }
 
 /** the routes an order at this price may still take, in order */
-export async function usableRoutesOf(
+async function usableRoutesOf(
   deps: OrderEngine,
   tx: Executor,
   o: { productCode: string; price: number; testing: boolean },
@@ -93,6 +93,8 @@ export async function openFirstAttempt(
   order: Order,
   /** suppliers not to try (the balance guard found the first short) */
   skip: ReadonlySet<string> = new Set(),
+  /** the usable routes, when the caller has read them already */
+  known?: readonly Route[],
 ): Promise<Order> {
   let chosen: { supplier: string; supplierCode: string; cost: number } = {
     supplier: firstSupplierName(deps),
@@ -100,7 +102,9 @@ export async function openFirstAttempt(
     cost: order.cost,
   };
   if (order.kind !== "bill") {
-    const [route] = await nextRoutes(deps, tx, order, skip);
+    const [route] = known
+      ? known.filter((r) => !skip.has(r.supplier))
+      : await nextRoutes(deps, tx, order, skip);
     if (route && !route.implicit) chosen = route;
     else if (route) chosen = { ...route, cost: order.cost };
   }
