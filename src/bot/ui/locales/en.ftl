@@ -583,3 +583,5 @@ btn-pin-change = Change PIN
 btn-pin-remove = Remove PIN
 pin-removed = PIN removed.
 downline-ask-pin = 🔐 Protect your balance: set a PIN with /pin.
+repeat-warning = ⚠️ You bought this for this number today at { $time }. Buy again?
+quick-repeat = ⚠️ Already bought today at { $time }. To buy it again, send <code>{ $again }</code>.

@@ -583,3 +583,5 @@ btn-pin-change = Ganti PIN
 btn-pin-remove = Hapus PIN
 pin-removed = PIN dihapus.
 downline-ask-pin = 🔐 Lindungi saldomu: atur PIN dengan /pin.
+repeat-warning = ⚠️ Kamu sudah membeli ini untuk nomor ini hari ini pukul { $time }. Beli lagi?
+quick-repeat = ⚠️ Sudah dibeli hari ini pukul { $time }. Untuk membeli lagi, kirim <code>{ $again }</code>.
