@@ -32,6 +32,9 @@ help-reseller =
     Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, e.g. <code>TSEL10.081234567890</code>.
     /saldo also shows today's spend.
     /struk: your shop name and prices on receipts (and price-list pictures) for your buyers
+    /downline: your sign-up link and downlines · /markup: your downlines' prices
+    /komisi: commission by day and by downline · /transfer &lt;id&gt; &lt;amount&gt;: send balance to a downline
+    /pin: guard your balance with a PIN
 help-admin =
     <b>Admin</b>
     /balance: supplier balance

@@ -32,6 +32,9 @@ help-reseller =
     Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
     /saldo juga menampilkan belanja hari ini.
     /struk: nama toko dan harga di struk (dan gambar daftar harga) untuk pembelimu
+    /downline: link pendaftaran dan downline-mu · /markup: harga untuk downline
+    /komisi: komisi per hari dan per downline · /transfer &lt;id&gt; &lt;jumlah&gt;: kirim saldo ke downline
+    /pin: lindungi saldo dengan PIN
 help-admin =
     <b>Admin</b>
     /balance: saldo supplier
