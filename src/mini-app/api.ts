@@ -17,6 +17,7 @@ import { getOrderByConfirmKey, recentDestinations } from "../commerce/orders/que
 import { createBillQuote, createQuote, findUserQuote } from "../commerce/orders/quotes.ts";
 import { findUser, upsertUser } from "../commerce/users.ts";
 import { walletBalance } from "../commerce/wallet/ledger.ts";
+import { pinState } from "../commerce/wallet/pin.ts";
 import type { AppEnv } from "../server/create-server.ts";
 import type { MiniAppChat } from "./chat.ts";
 import { payFromApp } from "./checkout.ts";
@@ -60,7 +61,7 @@ const quoteBody = z.object({
 /** quote ids are 12 base64url characters (orders/quotes.ts) */
 const QUOTE_ID = /^[A-Za-z0-9_-]{8,32}$/;
 
-function refuse(c: Context, status: 400 | 401 | 404 | 409 | 422, error: string, more = {}) {
+function refuse(c: Context, status: 400 | 401 | 403 | 404 | 409 | 422, error: string, more = {}) {
   return c.json({ error, ...more }, status);
 }
 
@@ -210,6 +211,11 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
     const buyer = c.get("buyer");
     const quoteId = c.req.param("id");
     if (!QUOTE_ID.test(quoteId)) return refuse(c, 404, "quote_not_found");
+    // a wallet with a PIN pays only where the PIN is asked: on the card in the chat
+    // (docs/resellers.md#the-pin), so a stolen session can't pay here around it
+    if ((await pinState(db, buyer.id, orders.clock.now())).set) {
+      return refuse(c, 403, "pin_required");
+    }
     const result = await payFromApp(orders, deps.chat, {
       quoteId,
       userId: buyer.id,

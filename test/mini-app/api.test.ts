@@ -4,6 +4,7 @@ import { productByCode } from "../../src/commerce/catalogue/queries.ts";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
 import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { setPin } from "../../src/commerce/wallet/pin.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
 import { testDriver } from "../helpers/db.ts";
 import { type Journey, startJourney } from "../helpers/e2e.ts";
@@ -184,6 +185,20 @@ describe(`the Mini App's API (${testDriver})`, () => {
     );
     expect(await walletBalance(j.app.app.database.db, u)).toBe(100_000 - quote.price);
     expect((await verifyLedger(j.app.app.database)).ok).toBe(true);
+  });
+
+  it("leaves a wallet with a PIN to the chat's Pay, where the PIN is asked", async () => {
+    const u = 81_010;
+    await opened(u);
+    await j.fund(u, 100_000);
+    await setPin(j.app.app.database.db, u, "2468");
+    const quoted = await call(u, "/quotes", {
+      body: { code: "TSEL10", destination: "081234567901" },
+    });
+    const paid = await call(u, `/quotes/${quoted.body.quote.id}/pay`, { method: "POST" });
+    expect(paid.status).toBe(403);
+    expect(paid.body.error).toBe("pin_required");
+    expect(await walletBalance(j.app.app.database.db, u)).toBe(100_000);
   });
 
   it("never acts on another buyer's quote, says what is short, and cancels in both places", async () => {

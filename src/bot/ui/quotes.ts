@@ -1,6 +1,7 @@
 import type { InlineKeyboard } from "grammy";
 import type { OrderEngine } from "../../commerce/orders/engine.ts";
 import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
+import { boughtToday } from "../../commerce/orders/repeat.ts";
 import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
 import type { BotContext } from "../context.ts";
 import { editMessage } from "./edit.ts";
@@ -99,5 +100,17 @@ export async function offerQuote(
     return;
   }
   const card = quoteCard(ctx.t, outcome.quote);
-  await send(card.text, card.keyboard);
+  // the repeat rule: the card asks before a second one today is sent (its Pay is the yes)
+  const q = outcome.quote;
+  const at =
+    q.kind === "bill" || q.testing
+      ? undefined
+      : await boughtToday(ctx.deps.db, {
+          userId: ctx.from!.id,
+          productCode: q.productCode,
+          destination: q.destination,
+          now: ctx.deps.clock.now(),
+        });
+  const warning = at ? `${ctx.t("repeat-warning", { time: wibTime(at.getTime()) })}\n\n` : "";
+  await send(warning + card.text, card.keyboard);
 }

@@ -152,7 +152,9 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     await h.fund(u, 500_000);
     await setTier(h.db, u, "reseller");
     for (let i = 0; i < 6; i++) {
-      const at = h.say(u, `TSEL5.08123456790${i === 2 ? 2 : 1}`);
+      // a second one of the same number today is typed on purpose: CODE.2.DESTINATION
+      const again = i === 0 || i === 2 ? "" : "2.";
+      const at = h.say(u, `TSEL5.${again}08123456790${i === 2 ? 2 : 1}`);
       const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
       h.tap(u, card, /Bayar/);
       await h.waitEdit(u, card.message_id, /Berhasil|Gagal/);

@@ -32,6 +32,9 @@ help-reseller =
     Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, e.g. <code>TSEL10.081234567890</code>.
     /saldo also shows today's spend.
     /struk: your shop name and prices on receipts (and price-list pictures) for your buyers
+    /downline: your sign-up link and downlines · /markup: your downlines' prices
+    /komisi: commission by day and by downline · /transfer &lt;id&gt; &lt;amount&gt;: send balance to a downline
+    /pin: guard your balance with a PIN
 help-admin =
     <b>Admin</b>
     /balance: supplier balance
@@ -622,3 +625,5 @@ downline-ask-pin = 🔐 Protect your balance: set a PIN with /pin.
 api-usage = Use /api, or /api callback &lt;https://your-server-address&gt; (none: remove it).
 api-no-key = Create an API key first with /api.
 api-callback-refused = Callback URL refused: { $reason }.
+repeat-warning = ⚠️ You bought this for this number today at { $time }. Buy again?
+quick-repeat = ⚠️ Already bought today at { $time }. To buy it again, send <code>{ $again }</code>.

@@ -32,6 +32,9 @@ help-reseller =
     Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
     /saldo juga menampilkan belanja hari ini.
     /struk: nama toko dan harga di struk (dan gambar daftar harga) untuk pembelimu
+    /downline: link pendaftaran dan downline-mu · /markup: harga untuk downline
+    /komisi: komisi per hari dan per downline · /transfer &lt;id&gt; &lt;jumlah&gt;: kirim saldo ke downline
+    /pin: lindungi saldo dengan PIN
 help-admin =
     <b>Admin</b>
     /balance: saldo supplier
@@ -622,3 +625,5 @@ downline-ask-pin = 🔐 Lindungi saldomu: atur PIN dengan /pin.
 api-usage = Pakai /api, atau /api callback &lt;https://alamat-server-kamu&gt; (none: hapus).
 api-no-key = Buat kunci API dulu dengan /api.
 api-callback-refused = URL callback ditolak: { $reason }.
+repeat-warning = ⚠️ Kamu sudah membeli ini untuk nomor ini hari ini pukul { $time }. Beli lagi?
+quick-repeat = ⚠️ Sudah dibeli hari ini pukul { $time }. Untuk membeli lagi, kirim <code>{ $again }</code>.

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseQuickOrder } from "../../../src/commerce/orders/quick-order.ts";
+import { boughtToday } from "../../../src/commerce/orders/repeat.ts";
+import { setTier } from "../../../src/commerce/users.ts";
+import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
+
+// same number, same product, same day (WIB): the card asks first, and the quick order
+// CODE.DESTINATION needs CODE.2.DESTINATION for a deliberate second one
+
+describe("the repeat rule", () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness();
+  });
+  afterAll(() => h?.stop());
+
+  it("reads CODE.2.DESTINATION as a deliberate second", () => {
+    expect(parseQuickOrder("TSEL10.2.081234567901")).toEqual({
+      code: "TSEL10",
+      destination: "081234567901",
+      count: 2,
+    });
+    expect(parseQuickOrder("TSEL10.081234567901")).toEqual({
+      code: "TSEL10",
+      destination: "081234567901",
+    });
+  });
+
+  it("asks before a second purchase today, in a quick order and on the card", async () => {
+    const u = 8401;
+    h.user(u);
+    await setTier(h.db, u, "reseller");
+    await h.fund(u, 100_000);
+    let at = h.say(u, "TSEL10.081234567901");
+    let card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).not.toContain("sudah membeli");
+    h.tap(u, card, /Bayar/);
+    await h.waitEdit(u, card.message_id, /✅ Berhasil/);
+
+    at = h.say(u, "TSEL10.081234567901");
+    const refused = await h.waitMessage(u, /Sudah dibeli hari ini pukul \d\d:\d\d WIB/, at);
+    expect(refused.text).toContain("TSEL10.2.081234567901");
+
+    at = h.say(u, "TSEL10.2.081234567901");
+    card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).toMatch(
+      /sudah membeli ini untuk nomor ini hari ini pukul \d\d:\d\d WIB\. Beli lagi\?/,
+    );
+
+    // a link's card asks the same; another number does not
+    at = h.say(u, "/start p_TSEL10_081234567901");
+    card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).toContain("Beli lagi?");
+    at = h.say(u, "TSEL10.081234560901");
+    card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).not.toContain("Beli lagi?");
+  });
+
+  it("counts only today in WIB, and never a failed order", async () => {
+    const u = 8402;
+    h.user(u);
+    await h.fund(u, 100_000);
+    let at = h.say(u, "/start p_TSEL10_081234567902");
+    const failed = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    h.tap(u, failed, /Bayar/);
+    await h.waitEdit(u, failed.message_id, /Gagal/);
+    const now = h.clock.now();
+    expect(
+      await boughtToday(h.db, {
+        userId: u,
+        productCode: "TSEL10",
+        destination: "081234567902",
+        now,
+      }),
+    ).toBeUndefined();
+    at = h.say(u, "/start p_TSEL10_081234567901");
+    const ok = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    h.tap(u, ok, /Bayar/);
+    await h.waitEdit(u, ok.message_id, /✅ Berhasil/);
+    const q = { userId: u, productCode: "TSEL10", destination: "081234567901" };
+    expect(await boughtToday(h.db, { ...q, now })).toBeInstanceOf(Date);
+    expect(await boughtToday(h.db, { ...q, now: now + 24 * 3_600_000 })).toBeUndefined();
+  });
+});

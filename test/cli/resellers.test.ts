@@ -1,0 +1,37 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+
+// `kios reseller`: the owner moves users in the tree, promotes resellers, sets the limits
+
+describe("kios reseller", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "kios-resellers-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const kios = (...args: string[]) =>
+    spawnSync(process.execPath, [BIN, "reseller", ...args], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") },
+    });
+
+  it("promotes, moves, refuses a loop, and sets the limits", () => {
+    expect(kios("promote", "11").stdout).toContain("user 11: upline none");
+    expect(kios("promote", "12", "--under", "11").stdout).toContain("user 12: upline 11");
+    const loop = kios("move", "11", "12");
+    expect(loop.status).toBe(1);
+    expect(loop.stderr).toContain("that upline is below this user");
+    expect(kios("move", "12", "none").stdout).toContain("user 12: upline none");
+    const limits = kios("limits", "--max-flat", "3000", "--max-percent", "2.5", "--depth", "3");
+    expect(limits.status).toBe(0);
+    expect(limits.stdout).toContain("at most Rp3.000 and 2.5 %; at most 3 levels");
+    expect(kios("move", "x", "1").status).toBe(2);
+  });
+});
