@@ -3,7 +3,7 @@ import { conversations, createConversation } from "@grammyjs/conversations";
 import { sequentialize } from "@grammyjs/runner";
 import { Bot, Composer, GrammyError, HttpError, type Middleware } from "grammy";
 import { adminButtons, adminCommands } from "./admin/index.ts";
-import { apiKeysFeature } from "./api-keys/api.ts";
+import { apiKeysFeature, applyKeyAction, CB_API } from "./api-keys/api.ts";
 import type { BaseContext, BotContext, FlowContext, KiosBot } from "./context.ts";
 import { adminDepositButtons } from "./deposits/admin-deposits.ts";
 import { adminPayments } from "./deposits/admin-payments.ts";
@@ -123,6 +123,7 @@ export function createBot(deps: BotDeps): KiosBot {
       [CB.pay]: payQuote,
       [CB.transferSend]: sendTransfer,
       [CB.pinChange]: changePin,
+      [CB_API]: applyKeyAction,
     }),
     // admin buttons, before any flow so a running flow never swallows them
     adminOnly(adminButtons(), adminDepositButtons(), reconciliationButtons(), reportButtons()),

@@ -13,6 +13,7 @@ import type { BotContext } from "../context.ts";
 import { expireMessageAt } from "../storage/expiring.ts";
 import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, wibDateTime } from "../ui/format.ts";
+import { pinGate } from "../ui/pin-pad.ts";
 
 // /api: a reseller's H2H key in the chat (docs/h2h.md#keys). The secrets are shown once, in
 // a message with copy buttons that deletes itself after a minute (expiring_messages, so a
@@ -22,7 +23,8 @@ import { escapeHtml, wibDateTime } from "../ui/format.ts";
 /** how long the message with the secrets stays */
 export const SECRETS_TTL_MS = 60_000;
 
-const CB_API = "ak";
+/** the callback prefix of /api's buttons (and of the PIN pad's continuation for them) */
+export const CB_API = "ak";
 
 function allowed(ctx: BotContext): boolean {
   return ctx.user?.tier === "reseller" || ctx.deps.config.adminIds.includes(ctx.from!.id);
@@ -141,29 +143,40 @@ export function apiKeysFeature(): Composer<BotContext> {
   });
 
   composer.callbackQuery(/^ak:(create|rotate|revoke|chat)$/, async (ctx) => {
-    const h2h = ctx.deps.config.h2h;
-    const userId = ctx.from.id;
-    if (!h2h || !allowed(ctx)) return void (await ctx.answerCallbackQuery());
-    const now = new Date(ctx.deps.clock.now());
-    const action = ctx.match[1];
-    if (action === "create" || action === "rotate") {
-      const issued =
-        action === "create"
-          ? await createKey(ctx.deps.db, h2h.box, userId)
-          : await rotateKey(ctx.deps.db, h2h.box, userId, now);
-      await ctx.answerCallbackQuery();
-      if (issued.ok) await showSecrets(ctx, issued.key);
-    } else if (action === "revoke") {
-      await revokeKey(ctx.deps.db, userId, now);
-      await ctx.answerCallbackQuery({ text: ctx.t("api-revoked") });
-    } else {
-      const key = await keyOfUser(ctx.deps.db, userId);
-      if (key) await updateKeySettings(ctx.deps.db, userId, { chatResults: !key.chatResults });
-      await ctx.answerCallbackQuery();
-    }
-    const { text, keyboard } = await statusText(ctx, userId);
-    await editPressed(ctx, text, { keyboard });
+    const action = ctx.match[1] ?? "";
+    // a key change asks for the wallet's PIN when one is set (docs/resellers.md#the-pin):
+    // a stolen Telegram session must not take the reseller's server credentials either
+    if (action !== "chat" && !(await pinGate(ctx, `${CB_API}:${action}`))) return;
+    await applyKeyAction(ctx, action);
   });
 
   return composer;
+}
+
+/**
+ * what a tap on /api's buttons does: issue, rotate or revoke the key, or switch chat
+ * results; the PIN pad's continuation for the key changes (pinPadButtons)
+ */
+export async function applyKeyAction(ctx: BotContext, action: string): Promise<void> {
+  const h2h = ctx.deps.config.h2h;
+  const userId = ctx.from!.id;
+  if (!h2h || !allowed(ctx)) return void (await ctx.answerCallbackQuery());
+  const now = new Date(ctx.deps.clock.now());
+  if (action === "create" || action === "rotate") {
+    const issued =
+      action === "create"
+        ? await createKey(ctx.deps.db, h2h.box, userId)
+        : await rotateKey(ctx.deps.db, h2h.box, userId, now);
+    await ctx.answerCallbackQuery();
+    if (issued.ok) await showSecrets(ctx, issued.key);
+  } else if (action === "revoke") {
+    await revokeKey(ctx.deps.db, userId, now);
+    await ctx.answerCallbackQuery({ text: ctx.t("api-revoked") });
+  } else {
+    const key = await keyOfUser(ctx.deps.db, userId);
+    if (key) await updateKeySettings(ctx.deps.db, userId, { chatResults: !key.chatResults });
+    await ctx.answerCallbackQuery();
+  }
+  const { text, keyboard } = await statusText(ctx, userId);
+  await editPressed(ctx, text, { keyboard });
 }

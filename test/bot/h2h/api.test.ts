@@ -11,6 +11,7 @@ import {
 } from "../../../src/commerce/h2h/keys.ts";
 import { placeH2hOrder } from "../../../src/commerce/h2h/orders.ts";
 import { setTier } from "../../../src/commerce/users.ts";
+import { setPin } from "../../../src/commerce/wallet/pin.ts";
 import {
   ADMIN_ID,
   type BotHarness,
@@ -32,6 +33,11 @@ describe("/api", () => {
     });
   });
   afterAll(() => h?.stop());
+  const labelsOf = (u: number, id: number) => {
+    const m = h.chat(u).messages.find((x) => x.message_id === id);
+    return m ? labels(m) : [];
+  };
+  const messageOf = (u: number, id: number) => h.chat(u).messages.find((m) => m.message_id === id)!;
 
   it("customers are told it is for resellers", async () => {
     const u = 6_001;
@@ -74,6 +80,38 @@ describe("/api", () => {
     h.tap(r, status, /Cabut/);
     await h.waitEdit(r, status.message_id, /dicabut/);
     expect((await keyOfUser(h.db, r))!.revokedAt).not.toBeNull();
+  });
+
+  it("with a wallet PIN, creating, rotating or revoking a key asks for it first", async () => {
+    const r = 6_010;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    await setPin(h.db, r, "4826");
+    const none = await h.waitMessage(r, /belum punya kunci API/, h.say(r, "/api"));
+    h.tap(r, none, /Buat kunci API/);
+    const pad = await h.waitEdit(r, none.message_id, /./);
+    await expect.poll(() => labelsOf(r, none.message_id), { timeout: 8_000 }).toContain("✅");
+    expect(await keyOfUser(h.db, r)).toBeUndefined();
+    for (const d of "4826") {
+      const before = labelsOf(r, pad.message_id)
+        .filter((l) => l.startsWith("🔒"))
+        .join();
+      h.tap(r, messageOf(r, pad.message_id), new RegExp(`^${d}$`));
+      await expect
+        .poll(
+          () =>
+            labelsOf(r, pad.message_id)
+              .filter((l) => l.startsWith("🔒"))
+              .join(),
+          {
+            timeout: 8_000,
+          },
+        )
+        .not.toBe(before);
+    }
+    h.tap(r, messageOf(r, pad.message_id), /^✅$/);
+    const secrets = await h.waitMessage(r, /Kunci API kamu/, none.message_id);
+    expect(copyTexts(secrets)["📋 api_id"]).toBe((await keyOfUser(h.db, r))!.apiId);
   });
 
   it("/api callback sets where results are POSTed: https only, no private addresses", async () => {
