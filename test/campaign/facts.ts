@@ -94,8 +94,39 @@ export interface TopupFact {
   recordedBy: number | null;
 }
 
+/** one attempt of an order at one supplier (order_attempts, docs/suppliers.md) */
+export interface AttemptFact {
+  orderId: number;
+  seq: number;
+  supplier: string;
+  refId: string;
+  status: "open" | "rejected" | "failed" | "success";
+  /** the supplier's proof that nothing was formed, for a re-routed attempt */
+  reroutedFor: string | null;
+}
+
+/**
+ * the answers that prove no transaction was formed, after which kios may try the next route
+ * (docs/suppliers.md, the failover table); the campaign's own copy, so the engine's list
+ * can't vouch for itself
+ */
+export const REROUTE_PROOFS: ReadonlySet<string> = new Set([
+  "INVALID_SIGNATURE",
+  "UNAUTHORIZED",
+  "INVALID_API_KEY",
+  "TIMESTAMP_EXPIRED",
+  "INSUFFICIENT_BALANCE",
+  "PRODUCT_NOT_FOUND",
+  "PRODUCT_INACTIVE",
+  "RATE_LIMITED",
+  "GONE",
+  "VALIDATION_ERROR:code",
+]);
+
 export interface Facts {
   orders: OrderFact[];
+  /** every order's attempts, in order */
+  attempts: AttemptFact[];
   payments: PaymentFact[];
   charges: ChargeFact[];
   notifications: NotificationFact[];

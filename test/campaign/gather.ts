@@ -1,5 +1,6 @@
 import type { Journal } from "./customers.ts";
 import type {
+  AttemptFact,
   ChargeFact,
   CheckFact,
   Facts,
@@ -158,8 +159,25 @@ export async function gatherFacts(o: {
       if (a.data.startsWith("cq:")) cancelAnswered.add(a.data.slice("cq:".length));
   }
 
+  const attempts = (
+    await db.executeSql(
+      `select order_id, seq, supplier, ref_id, status, rerouted_for
+         from order_attempts order by order_id, seq`,
+    )
+  ).rows.map(
+    (r): AttemptFact => ({
+      orderId: Number(r.order_id),
+      seq: Number(r.seq),
+      supplier: String(r.supplier),
+      refId: String(r.ref_id),
+      status: r.status as AttemptFact["status"],
+      reroutedFor: r.rerouted_for === null ? null : String(r.rerouted_for),
+    }),
+  );
+
   return {
     orders,
+    attempts,
     payments,
     charges,
     notifications,

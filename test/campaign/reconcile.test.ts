@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CheckFact, Facts, OrderFact } from "./facts.ts";
+import type { AttemptFact, CheckFact, Facts, OrderFact } from "./facts.ts";
 import { CHECKS, reconcile } from "./reconcile.ts";
 
 // each invariant of the fault campaign, fed books that break it: a check that cannot fail
@@ -30,6 +30,18 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
   };
 }
 
+function attempt(over: Partial<AttemptFact> = {}): AttemptFact {
+  return {
+    orderId: 1,
+    seq: 1,
+    supplier: "main",
+    refId: "K1",
+    status: "success",
+    reroutedFor: null,
+    ...over,
+  };
+}
+
 const TOPUP = 5_000_000;
 
 function check(over: Partial<CheckFact> = {}): CheckFact {
@@ -50,6 +62,8 @@ function check(over: Partial<CheckFact> = {}): CheckFact {
 function books(): Facts {
   return {
     orders: [order()],
+    // bought at the first supplier at once
+    attempts: [attempt()],
     // one QRIS deposit of Rp50.000, paid and credited once
     payments: [
       {
@@ -358,6 +372,40 @@ describe("campaign reconciliation", () => {
     // the Cancel was lost (never answered): the Pay alone may buy
     f.cancelThenPay = [{ userId: USER, quoteId: "Q1", cancelAnswered: false }];
     expect(CHECKS.cancelVoidsQuote(f)).toEqual([]);
+  });
+
+  it("one-success: an order that succeeded at two suppliers, or had two attempts open", () => {
+    const f = books();
+    f.attempts = [
+      attempt({ status: "success" }),
+      attempt({ seq: 2, supplier: "backup", refId: "K1B", reroutedFor: "PRODUCT_INACTIVE" }),
+    ];
+    expect(CHECKS.oneSuccessfulAttempt(f).map((x) => x.detail)).toEqual([
+      "order 1 succeeded 2 times: main (K1), backup (K1B)",
+    ]);
+    f.attempts = [
+      attempt({ status: "open" }),
+      attempt({ seq: 2, supplier: "backup", status: "open", reroutedFor: "PRODUCT_INACTIVE" }),
+    ];
+    expect(CHECKS.oneSuccessfulAttempt(f).map((x) => x.check)).toEqual(["one-success"]);
+  });
+
+  it("reroute-proof: a re-route after a timeout, or while the first attempt was still open", () => {
+    const f = books();
+    const rerouted = (first: AttemptFact["status"], proof: string | null) => [
+      attempt({ status: first }),
+      attempt({ seq: 2, supplier: "backup", refId: "K1B", reroutedFor: proof }),
+    ];
+    f.attempts = rerouted("rejected", "PRODUCT_INACTIVE");
+    expect(CHECKS.reroutesFollowProof(f)).toEqual([]);
+    f.attempts = rerouted("rejected", "TIMEOUT");
+    expect(CHECKS.reroutesFollowProof(f).map((x) => x.detail)).toEqual([
+      "order 1 attempt 2 re-routed for TIMEOUT",
+    ]);
+    f.attempts = rerouted("open", "PRODUCT_INACTIVE");
+    expect(CHECKS.reroutesFollowProof(f).map((x) => x.detail)).toEqual([
+      "order 1 attempt 2 started while attempt 1 was open",
+    ]);
   });
 
   it("ledger-verify: a problem reported by kios ledger verify", () => {

@@ -4,6 +4,7 @@ import {
   isFinal,
   NOT_FOUND_WINDOW_MS,
   type OrderFact,
+  REROUTE_PROOFS,
 } from "./facts.ts";
 
 // the invariants a campaign must end with, one function each. Every check returns the
@@ -344,6 +345,52 @@ export const depositsFinal: Check = (f) => {
   return out;
 };
 
+/**
+ * no order succeeded at two suppliers (or twice at one), and none has two attempts open at
+ * once: a second attempt never starts while an earlier one could still succeed
+ */
+export const oneSuccessfulAttempt: Check = (f) => {
+  const out: Violation[] = [];
+  const byOrder = new Map<number, Facts["attempts"]>();
+  for (const a of f.attempts) byOrder.set(a.orderId, [...(byOrder.get(a.orderId) ?? []), a]);
+  for (const [orderId, attempts] of byOrder) {
+    const won = attempts.filter((a) => a.status === "success");
+    if (won.length > 1) {
+      const where = won.map((a) => `${a.supplier} (${a.refId})`).join(", ");
+      out.push(v("one-success", `order ${orderId} succeeded ${won.length} times: ${where}`));
+    }
+    const open = attempts.filter((a) => a.status === "open");
+    if (open.length > 1) {
+      out.push(v("one-success", `order ${orderId} has ${open.length} attempts open at once`));
+    }
+  }
+  return out;
+};
+
+/** every re-route followed a proof that the attempt before it formed nothing */
+export const reroutesFollowProof: Check = (f) => {
+  const out: Violation[] = [];
+  const key = (orderId: number, seq: number) => `${orderId}:${seq}`;
+  const bySeq = new Map(f.attempts.map((a) => [key(a.orderId, a.seq), a]));
+  for (const a of f.attempts) {
+    if (a.seq === 1) continue;
+    const before = bySeq.get(key(a.orderId, a.seq - 1));
+    if (!a.reroutedFor || !REROUTE_PROOFS.has(a.reroutedFor)) {
+      out.push(
+        v("reroute-proof", `order ${a.orderId} attempt ${a.seq} re-routed for ${a.reroutedFor}`),
+      );
+    } else if (before?.status !== "rejected") {
+      out.push(
+        v(
+          "reroute-proof",
+          `order ${a.orderId} attempt ${a.seq} started while attempt ${a.seq - 1} was ${before?.status ?? "missing"}`,
+        ),
+      );
+    }
+  }
+  return out;
+};
+
 /** `kios ledger verify` recomputes every balance cleanly */
 export const ledgerClean: Check = (f) =>
   f.ledger.ok && f.ledger.problems.length === 0
@@ -365,6 +412,8 @@ export const CHECKS = {
   depositsCreditedOnce,
   depositsFinal,
   ledgerClean,
+  oneSuccessfulAttempt,
+  reroutesFollowProof,
 } as const;
 
 export function reconcile(f: Facts): Violation[] {
