@@ -24,6 +24,8 @@ export interface OrderFact {
   submittedAt: number | null;
   /** when kios checks it next (ms since the epoch); null: no check planned */
   nextCheckAt: number | null;
+  /** what each upline earns when it succeeds (a downline's order; docs/resellers.md) */
+  margins: { userId: number; amount: number }[];
 }
 
 export interface NotificationFact {

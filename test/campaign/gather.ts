@@ -29,7 +29,7 @@ export async function gatherFacts(o: {
       `select id, ref_id, confirm_key, user_id, chat_id, message_id, kind, product_code,
               destination, price, status, flagged_at is not null as flagged, testing,
               extract(epoch from submitted_at) * 1000 as submitted_ms,
-              extract(epoch from next_check_at) * 1000 as next_check_ms
+              extract(epoch from next_check_at) * 1000 as next_check_ms, margins
          from orders order by id`,
     )
   ).rows.map(
@@ -49,6 +49,12 @@ export async function gatherFacts(o: {
       testing: r.testing === true,
       submittedAt: r.submitted_ms === null ? null : Number(r.submitted_ms),
       nextCheckAt: r.next_check_ms === null ? null : Number(r.next_check_ms),
+      margins: (
+        (typeof r.margins === "string" ? JSON.parse(r.margins) : r.margins) as {
+          userId: number;
+          amount: number;
+        }[]
+      ).map((m) => ({ userId: Number(m.userId), amount: Number(m.amount) })),
     }),
   );
   const notifications = (

@@ -26,6 +26,7 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
     testing: false,
     submittedAt: NOW - 60_000,
     nextCheckAt: null,
+    margins: [],
     ...over,
   };
 }
@@ -159,6 +160,24 @@ describe("campaign reconciliation", () => {
     // an open order still holds its price
     open.orders.push(order({ id: 2, refId: "K2", confirmKey: "Q2", status: "pending" }));
     expect(CHECKS.walletsMatch(open)).toHaveLength(1);
+  });
+
+  it("wallet: an upline's margin on a downline's success counts, and one never paid is missed", () => {
+    const f = books();
+    const UPLINE = USER + 1;
+    f.orders = [order({ margins: [{ userId: UPLINE, amount: 200 }] })];
+    f.credits.set(UPLINE, 0);
+    f.wallets.set(UPLINE, 200);
+    expect(CHECKS.walletsMatch(f)).toEqual([]);
+    f.wallets.set(UPLINE, 0);
+    expect(CHECKS.walletsMatch(f).map((x) => x.detail)).toEqual([
+      `user ${UPLINE}: wallet 0, credits − purchases = 200 (-200)`,
+    ]);
+    // a failed order earns its uplines nothing
+    f.orders = [order({ status: "failed", margins: [{ userId: UPLINE, amount: 200 }] })];
+    f.wallets.set(UPLINE, 200);
+    f.wallets.set(USER, (f.wallets.get(USER) ?? 0) + 10_400);
+    expect(CHECKS.walletsMatch(f).map((x) => x.check)).toEqual(["wallet"]);
   });
 
   it("deposit-once: credited twice, for a charge not settled, for another amount, or not at all", () => {

@@ -43,15 +43,22 @@ export const refIdsOnceAtSupplier: Check = (f) => {
   return out;
 };
 
-/** each wallet = what was credited (by the campaign, by paid QRIS deposits) − purchases not failed */
+/**
+ * each wallet = what was credited (by the campaign, by paid QRIS deposits) − purchases not
+ * failed + the margins its downlines' successful orders earned it
+ */
 export const walletsMatch: Check = (f) => {
   const expected = new Map<number, number>(f.credits);
+  const add = (user: number, amount: number) =>
+    expected.set(user, (expected.get(user) ?? 0) + amount);
   for (const p of f.payments) {
-    if (p.status === "paid") expected.set(p.userId, (expected.get(p.userId) ?? 0) + p.amount);
+    if (p.status === "paid") add(p.userId, p.amount);
   }
   for (const o of f.orders) {
     if (o.testing || o.status === "failed") continue;
-    expected.set(o.userId, (expected.get(o.userId) ?? 0) - o.price);
+    add(o.userId, -o.price);
+    // a margin is credited with the capture, once the order succeeded
+    if (o.status === "success") for (const m of o.margins) add(m.userId, m.amount);
   }
   const users = new Set([...expected.keys(), ...f.wallets.keys()]);
   const out: Violation[] = [];

@@ -1,4 +1,6 @@
 import { rmSync } from "node:fs";
+import { setResellerMarkup } from "../../src/commerce/resellers/markups.ts";
+import { moveUser } from "../../src/commerce/resellers/tree.ts";
 import { setTier as setRole } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { sleep, startChaos } from "./chaos.ts";
@@ -96,6 +98,13 @@ async function main(): Promise<number> {
       });
       journal.credits.set(id, WALLET_CREDIT);
       if (reseller) await setRole(w.db.db, id, "reseller");
+      else if (index > 0) {
+        // a menu customer buys as the downline of the reseller before them, who earns a
+        // margin on each of their successful orders (docs/resellers.md)
+        const upline = id - 1;
+        await moveUser(w.db.db, { userId: id, uplineId: upline });
+        await setResellerMarkup(w.db.db, upline, { scope: "all", percentBp: 0, flat: 200 });
+      }
       customers.push({ id, index, reseller });
     }
     const resellers = customers.filter((c) => c.reseller);
@@ -211,6 +220,9 @@ async function main(): Promise<number> {
       deposits_silent: deposits.endings["pay-silently"],
       deposits_forged: deposits.endings["pay-forged"],
       menu_buys: journal.scenarios["menu-buy"],
+      // downlines' successful orders, each crediting its upline's margin
+      margin_orders: facts.orders.filter((o) => o.status === "success" && o.margins.length > 0)
+        .length,
       recon_checks: facts.checks.length,
       topup_button: owners.buttonOffered ? 1 : 0,
       topup_bookings: owners.booked,
