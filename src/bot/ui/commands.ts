@@ -11,6 +11,7 @@ const CUSTOMER_COMMANDS = [
   "harga",
   "status",
   "lang",
+  "pin",
   "help",
   "cancel",
 ] as const;
@@ -36,6 +37,9 @@ const ADMIN_COMMANDS = [
   "laporan",
   "resume",
   "routes",
+  "promote",
+  "upline",
+  "api",
 ] as const;
 
 type TranslatorFor = (language: Language) => Translate;

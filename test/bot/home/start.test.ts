@@ -166,6 +166,7 @@ describe("start, menu, language, help, unknown input", () => {
       "harga",
       "status",
       "lang",
+      "pin",
       "help",
       "cancel",
     ]);
@@ -176,7 +177,17 @@ describe("start, menu, language, help, unknown input", () => {
     });
     const admin = h.telegram.commandsFor(ADMIN_ID).map((c) => c.command);
     expect(admin).toEqual(
-      expect.arrayContaining(["balance", "sync", "broadcast", "user", "saldo"]),
+      expect.arrayContaining([
+        "balance",
+        "sync",
+        "broadcast",
+        "user",
+        "saldo",
+        "routes",
+        "promote",
+        "upline",
+        "api",
+      ]),
     );
   });
 });
