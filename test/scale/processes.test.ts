@@ -181,23 +181,33 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     );
   }
 
-  /** SIGKILLs `worker` once it holds unhandled updates (its id is host:pid:random; waiting
-   * up to timeoutMs), and returns the ones it held just before the kill */
+  /**
+   * SIGKILLs `worker` once it holds unhandled updates (its id is host:pid:random; waiting up
+   * to timeoutMs), and returns the ones the dead process left unhandled under its claim. Read
+   * after the kill: a worker finishes in batches, so what it held an instant before may all
+   * be finished by the time the signal lands. Empty when it left nothing.
+   */
   async function killHolding(worker: KiosProcess, timeoutMs: number): Promise<number[]> {
     const deadline = Date.now() + timeoutMs;
-    let held: number[] = [];
+    const heldBy = async (pid: number) =>
+      (
+        await database.handle.executeSql(
+          `select update_id from telegram_updates
+             where handled_at is null and claimed_until > now() and claimed_by like $1`,
+          [`%:${pid}:%`],
+        )
+      ).rows.map((r) => Number(r.update_id));
+    const pid = worker.pid;
+    if (pid === undefined) throw new Error("the worker is not running");
     while (Date.now() < deadline) {
-      const { rows } = await database.handle.executeSql(
-        `select update_id from telegram_updates
-           where handled_at is null and claimed_until > now() and claimed_by like $1`,
-        [`%:${worker.pid}:%`],
-      );
-      held = rows.map((r) => Number(r.update_id));
-      if (held.length > 0) break;
+      if ((await heldBy(pid)).length > 0) break;
       await new Promise((r) => setTimeout(r, 5));
     }
     await worker.kill();
-    return held;
+    // a statement it sent just before dying may still land; the others take its claims back
+    // only once they see its lease free (every 2 s), so read in between
+    await new Promise((r) => setTimeout(r, 50));
+    return heldBy(pid);
   }
 
   it("handles every update once its 200 went out, each chat in order, money once", async () => {
@@ -227,9 +237,12 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     let heldAtKill: number[] = [];
     const chaos = (async () => {
       await new Promise((r) => setTimeout(r, 1500));
-      heldAtKill = await killHolding(workers[0]!, 20_000);
-      await new Promise((r) => setTimeout(r, 1000));
-      await workers[0]!.start(60_000);
+      // killed until it dies with work in hand (a kill between two batches leaves none)
+      for (let kill = 0; kill < 3 && heldAtKill.length === 0; kill++) {
+        heldAtKill = await killHolding(workers[0]!, 20_000);
+        await new Promise((r) => setTimeout(r, 1000));
+        await workers[0]!.start(60_000);
+      }
       await webs[1]!.proc.kill();
       await new Promise((r) => setTimeout(r, 1000));
       await webs[1]!.proc.start(60_000);
@@ -300,11 +313,10 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     expect(ledger.ok).toBe(true);
 
     // the kills happened while work was in hand
-    expect(workers[0]!.starts).toBe(2);
+    expect(workers[0]!.starts).toBeGreaterThanOrEqual(2);
     expect(webs[1]!.proc.starts).toBe(2);
-    // what the killed worker held was handled again by another: taken back when its lease
-    // was seen free, or when the claim ran out (either is correct). A claim it finished in
-    // the instant before the kill is not retried, so not all of them need be.
+    // what the killed worker left under its claim was handled again by another: taken back
+    // when its lease was seen free, or when the claim ran out (either is correct)
     expect(heldAtKill.length).toBeGreaterThan(0);
     const { rows: retried } = await database.handle.executeSql(
       `select count(*)::int as n from telegram_updates
