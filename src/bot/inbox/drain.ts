@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { DatabaseHandle } from "../../db/client.ts";
 import type { Lease, Leases } from "../../jobs/lease.ts";
+import { every } from "../../jobs/periodic.ts";
 import { Wakeup } from "../../jobs/wakeup.ts";
 import type { Logger } from "../../logger.ts";
 import {
@@ -89,7 +90,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   let draining = false;
   let loop: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  const timers: (() => void)[] = [];
 
   // updates finishing together are marked handled in one statement: with many chats in
   // hand, completions come in bursts (the Bot API's answers), and one write serves them all.
@@ -300,19 +301,14 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     }
   }
 
-  function every(ms: number, task: () => Promise<void>) {
-    let busy = false;
-    const timer = setInterval(() => {
-      if (busy || closed) return;
-      busy = true;
-      task()
-        .catch((err) => log.error({ err }, "inbox upkeep failed"))
-        .finally(() => {
-          busy = false;
-        });
-    }, ms);
-    timer.unref();
-    timers.push(timer);
+  /** upkeep on a timer of its own, until the drain closes */
+  function upkeep(ms: number, task: () => Promise<void>) {
+    timers.push(
+      every(ms, task, {
+        active: () => !closed,
+        onError: (err) => log.error({ err }, "inbox upkeep failed"),
+      }),
+    );
   }
 
   return {
@@ -341,8 +337,8 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
         // without notifications the worker still finds work, on its idle poll
         log.warn({ err }, "LISTEN kios_inbox failed: polling the inbox instead");
       }
-      every(Math.max(1000, Math.floor(leaseMs / 3)), extend);
-      every(reclaimMs, reclaim);
+      upkeep(Math.max(1000, Math.floor(leaseMs / 3)), extend);
+      upkeep(reclaimMs, reclaim);
       await reclaim().catch((err) => log.error({ err }, "reclaiming updates failed"));
       log.info({ concurrency: o.concurrency }, "draining the update inbox");
     },
@@ -353,7 +349,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       await loop;
       // only now: an update still in hand keeps its claim until it is done
       closed = true;
-      for (const t of timers.splice(0)) clearInterval(t);
+      for (const stop of timers.splice(0)) stop();
       await unlisten?.().catch(() => {});
     },
   };

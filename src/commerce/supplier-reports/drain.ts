@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { DatabaseHandle } from "../../db/client.ts";
 import type { Leases } from "../../jobs/lease.ts";
+import { every } from "../../jobs/periodic.ts";
 import { Wakeup } from "../../jobs/wakeup.ts";
 import type { Logger } from "../../logger.ts";
 import type { OrderEngine } from "../orders/engine.ts";
@@ -66,7 +67,7 @@ export function createSupplierReportDrain(o: SupplierReportDrainOptions): Suppli
   let stopped = true;
   let loop: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  const timers: (() => void)[] = [];
   const wakeup = new Wakeup();
   const wakeUp = () => wakeup.wake();
   const sleep = (ms: number) => wakeup.wait(ms);
@@ -153,19 +154,14 @@ export function createSupplierReportDrain(o: SupplierReportDrainOptions): Suppli
     await Promise.allSettled([...byRef.values()]);
   }
 
-  function every(ms: number, task: () => Promise<void>) {
-    let busy = false;
-    const timer = setInterval(() => {
-      if (busy || stopped) return;
-      busy = true;
-      task()
-        .catch((err) => log.error({ err }, "report drain upkeep failed"))
-        .finally(() => {
-          busy = false;
-        });
-    }, ms);
-    timer.unref();
-    timers.push(timer);
+  /** upkeep on a timer of its own, until the drain closes */
+  function upkeep(ms: number, task: () => Promise<void>) {
+    timers.push(
+      every(ms, task, {
+        active: () => !stopped,
+        onError: (err) => log.error({ err }, "report drain upkeep failed"),
+      }),
+    );
   }
 
   async function reclaim(): Promise<void> {
@@ -195,10 +191,10 @@ export function createSupplierReportDrain(o: SupplierReportDrainOptions): Suppli
       } catch (err) {
         log.warn({ err }, "LISTEN kios_supplier_reports failed: polling for reports instead");
       }
-      every(Math.max(1000, Math.floor(leaseMs / 3)), () =>
+      upkeep(Math.max(1000, Math.floor(leaseMs / 3)), () =>
         extendSupplierReportClaims(db, { worker, ids: [...inHand.keys()], leaseMs }),
       );
-      every(reclaimMs, reclaim);
+      upkeep(reclaimMs, reclaim);
       await reclaim().catch((err) => log.error({ err }, "reclaiming supplier reports failed"));
     },
     async stop() {
@@ -206,7 +202,7 @@ export function createSupplierReportDrain(o: SupplierReportDrainOptions): Suppli
       stopped = true;
       wakeUp();
       await loop;
-      for (const t of timers.splice(0)) clearInterval(t);
+      for (const stop of timers.splice(0)) stop();
       await unlisten?.().catch(() => {});
     },
   };
