@@ -1,9 +1,7 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
-import { linkSupplierCatalogue } from "../commerce/catalogue/link.ts";
-import { syncCatalogue } from "../commerce/catalogue/sync.ts";
-import { registerCatalogueJobs } from "../commerce/catalogue/sync-job.ts";
+import { registerCatalogueJobs, syncAndLink } from "../commerce/catalogue/sync-job.ts";
 import { createSecretBox } from "../commerce/h2h/cipher.ts";
 import { registerH2hCallbacks } from "../commerce/h2h/jobs.ts";
 import {
@@ -343,6 +341,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         ? await registerCatalogueJobs(jobs, {
             db: database.db,
             supplier: supplierCounted,
+            firstSupplier: config.supplierName,
             others: [...others].map(([name, supplier]) => ({ name, supplier })),
             logger,
             pollingIntervalSeconds: deps.catalogueSyncPollSeconds,
@@ -400,11 +399,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
       if (Number(rows[0]?.n ?? 0) === 0) {
         if (supplier.sandbox) {
           // the local sandbox answers in milliseconds: sync here, and a start returns with it
-          const summary = await syncCatalogue(database.db, supplier.supplier, { clock, logger });
+          const summary = await syncAndLink({
+            db: database.db,
+            supplier: supplier.supplier,
+            firstSupplier: config.supplierName,
+            others: [...others].map(([name, supplier]) => ({ name, supplier })),
+            clock,
+            logger,
+          });
           logger.info({ products: summary.total }, "catalogue synced");
-          for (const [name, other] of others) {
-            await linkSupplierCatalogue(database.db, { name, supplier: other, logger });
-          }
         } else {
           // a real supplier may be slow or down: the sync runs as the job, started now
           await catalogueJobs?.syncNow();

@@ -122,6 +122,14 @@ export const products = pgTable(
     description: text("description").notNull().default(""),
     startCutOff: text("start_cut_off"),
     endCutOff: text("end_cut_off"),
+    /**
+     * what kios sells it by when another supplier has a route for it
+     * (commerce/catalogue/sale.ts): the cost of the route tried first, and whether any route
+     * can sell it. Null while it has no route but the first supplier's: then `supplier_price`
+     * and `active` say it. Kept by refreshRouteSale() after each sync, link and route change
+     */
+    routeCost: money("route_cost"),
+    routable: boolean("routable"),
     /** closed by kios until then: the supplier refused it as inactive, or it kept failing */
     pausedUntil: tstz("paused_until"),
     pauseReason: text("pause_reason"),

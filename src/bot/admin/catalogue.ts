@@ -6,7 +6,7 @@ import {
   type MarkupScope,
   PricingError,
   setMarkupRule,
-  syncCatalogue,
+  syncAndLink,
   TIERS,
   type Tier,
 } from "../../commerce/catalogue/index.ts";
@@ -111,7 +111,12 @@ export function adminCatalogue(): Composer<BotContext> {
     const progress = await ctx.reply(ctx.t("admin-sync-started"));
     let text: string;
     try {
-      const s = await syncCatalogue(ctx.deps.db, ctx.deps.orders.supplier, {
+      const { orders } = ctx.deps;
+      const s = await syncAndLink({
+        db: ctx.deps.db,
+        supplier: orders.supplier,
+        firstSupplier: orders.firstSupplier,
+        others: [...(orders.suppliers ?? [])].map(([name, supplier]) => ({ name, supplier })),
         clock: ctx.deps.clock,
         logger: ctx.deps.logger,
       });

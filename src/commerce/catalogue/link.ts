@@ -3,6 +3,8 @@ import type { Database } from "../../db/client.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import type { Supplier, SupplierProduct } from "../../supplier/types.ts";
+import { DEFAULT_FIRST_SUPPLIER } from "./routes.ts";
+import { refreshRouteSale } from "./sale.ts";
 import { PRODUCT_CMDS } from "./sync.ts";
 
 // links another supplier's products to kios products (docs/suppliers.md#linking): the same
@@ -43,7 +45,13 @@ const keyOf = (p: { type: string; brand: string; category: string; name: string 
 
 export async function linkSupplierCatalogue(
   db: Database,
-  s: { name: string; supplier: Supplier; logger?: Logger | undefined },
+  s: {
+    name: string;
+    supplier: Supplier;
+    logger?: Logger | undefined;
+    /** the first supplier's name (SUPPLIER_NAME), whose own route is the product row */
+    firstSupplier?: string | undefined;
+  },
 ): Promise<LinkSummary> {
   const listed: SupplierProduct[] = [];
   for (const cmd of PRODUCT_CMDS) listed.push(...(await s.supplier.products(cmd)));
@@ -187,6 +195,7 @@ export async function linkSupplierCatalogue(
         .set({ listed: false, updatedAt: now })
         .where(and(eq(productRoutes.supplier, s.name), inArray(productRoutes.supplierCode, chunk)));
     }
+    await refreshRouteSale(tx, s.firstSupplier ?? DEFAULT_FIRST_SUPPLIER);
   });
   s.logger?.child({ component: "catalogue" }).info({ ...summary }, "supplier catalogue linked");
   return summary;

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { PriceChain } from "./chain.ts";
 import { BP, MARKUP_SCOPES, type RuleLike, type Tier } from "./pricing.ts";
+import { onSaleSql, saleCostSql } from "./sale.ts";
 
 // the SQL twin of pricing.ts's sellingPrice(), so lists can be filtered, ordered and paged
 // by what the buyer pays. The rules travel as one jsonb parameter of lookups by scope value:
@@ -129,14 +130,15 @@ export interface PricedQuery {
 }
 
 /**
- * sellable products (active and listed) that match `where`, with `price` (what the tier
- * pays) and `total` (matches before paging); products whose price would fall below cost
- * are left out. Columns: product columns in snake_case, price, total.
+ * sellable products (on sale through some route: sale.ts) that match `where`, with `price`
+ * (what the tier pays) and `total` (matches before paging); products whose price would fall
+ * below cost are left out. Columns: product columns in snake_case (`supplier_price` is the
+ * cost of the route tried first), price, total.
  */
 export function pricedProducts(q: PricedQuery): SQL {
   // ceil(n / unit) in exact bigint arithmetic: division truncates toward zero, which is
   // already the ceiling for n <= 0
-  const n = sql`(x.supplier_price * (${BP}::bigint + x.percent_bp) + x.flat * ${BP}::bigint)`;
+  const n = sql`(x.sale_cost * (${BP}::bigint + x.percent_bp) + x.flat * ${BP}::bigint)`;
   const unit = sql`${q.step * BP}::bigint`;
   const price = sql`(case when ${n} > 0 then (${n} + ${unit} - 1) / ${unit} else ${n} / ${unit} end)
     * ${q.step}::bigint`;
@@ -153,15 +155,17 @@ export function pricedProducts(q: PricedQuery): SQL {
       : { joins: sql``, price: sql`l0.v` };
   return sql`
     select priced.*, count(*) over () as total from (
-      select x.code, x.name, x.category, x.brand, x.type, x.operator, x.supplier_price,
+      select x.code, x.name, x.category, x.brand, x.type, x.operator,
+        x.sale_cost as supplier_price,
         x.description, x.start_cut_off, x.end_cut_off, x.paused_until, x.search_text,
         l0.v as shop_price, ${chain.price} as price
       from (
-        select p.*, (rule ->> 0)::bigint as percent_bp, (rule ->> 1)::bigint as flat
+        select p.*, ${saleCostSql("p")} as sale_cost,
+          (rule ->> 0)::bigint as percent_bp, (rule ->> 1)::bigint as flat
         from products p
         cross join (select ${JSON.stringify(ruleLookup(q.rules, q.tier))}::jsonb as r) m
         cross join lateral (select coalesce(${CHOSEN_RULE}, '[0, 0]'::jsonb) as rule) chosen
-        where p.active and p.listed and (${q.where})
+        where ${onSaleSql("p")} and (${q.where})
       ) x
       cross join lateral (select ${price} as v) l0
       ${chain.joins}

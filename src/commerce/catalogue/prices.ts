@@ -14,6 +14,7 @@ import {
 import { listMarkupRules } from "./markup-rules.ts";
 import { type MarkupRule, type PricingProduct, sellingPrice, type Tier } from "./pricing.ts";
 import { getRoundStep } from "./round-step.ts";
+import { onSaleColumn, saleCostColumn } from "./sale.ts";
 
 /** everything a price depends on besides the product: read once, apply to many */
 export interface PricingContext {
@@ -132,10 +133,10 @@ export async function priceFor(
         type: products.type,
         category: products.category,
         brand: products.brand,
-        supplierPrice: products.supplierPrice,
+        supplierPrice: saleCostColumn,
       })
       .from(products)
-      .where(and(eq(products.code, product), eq(products.active, true), eq(products.listed, true)));
+      .where(and(eq(products.code, product), onSaleColumn));
     if (!row) return null;
     target = row;
   } else {

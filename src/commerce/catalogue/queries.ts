@@ -8,7 +8,7 @@ import type { Operator } from "./operators.ts";
 import { pricedProducts } from "./priced-sql.ts";
 import { type BuyerPricing, pricingOf } from "./prices.ts";
 
-// what the bot lists: only sellable products (active, listed, priced at or above cost),
+// what the bot lists: only sellable products (on sale through a route, priced at or above cost),
 // each with the buyer's price, cheapest first.
 
 export interface CatalogueItem {
@@ -23,7 +23,7 @@ export interface CatalogueItem {
   endCutOff: string | null;
   /** kios closed it until then (availability.ts) */
   pausedUntil: Date | null;
-  /** what the supplier charges (for pasca: its admin fee) */
+  /** what the route kios tries first charges (sale.ts; for pasca: the supplier's admin fee) */
   supplierPrice: number;
   /** what this tier pays (for pasca: the admin fee the buyer pays on top of the bill) */
   price: number;

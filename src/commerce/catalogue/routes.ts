@@ -1,6 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { productRoutes, products } from "../../db/schema.ts";
+import { refreshRouteSale } from "./sale.ts";
+
+/** the first supplier's name when none is given (SUPPLIER_NAME's default) */
+export const DEFAULT_FIRST_SUPPLIER = "main";
 
 // a kios product's routes (docs/suppliers.md#routes): one supplier's code for it, that
 // supplier's price and status, in the order kios tries them.
@@ -156,6 +160,7 @@ export async function changeRoute(
           );
       }
     }
+    await refreshRouteSale(tx, o.firstSupplier, [product.code]);
     return { ok: true, routes: await routesOf(tx, product, o.firstSupplier) } as const;
   });
 }

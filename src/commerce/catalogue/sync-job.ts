@@ -1,20 +1,54 @@
+import type { Clock } from "@kios/kit";
 import type { Database } from "../../db/client.ts";
 import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { Logger } from "../../logger.ts";
 import type { Supplier } from "../../supplier/types.ts";
 import { linkSupplierCatalogue } from "./link.ts";
-import { syncCatalogue } from "./sync.ts";
+import { type SyncSummary, syncCatalogue } from "./sync.ts";
 
 export const CATALOGUE_SYNC_QUEUE = "catalogue-sync";
 const DEFAULT_SYNC_CRON = "*/15 * * * *";
 
-export interface CatalogueJobDeps {
+/** the suppliers a catalogue comes from */
+export interface CatalogueSources {
   db: Database;
   supplier: Supplier;
+  /** the first supplier's name (SUPPLIER_NAME); default "main" */
+  firstSupplier?: string | undefined;
   /** the other suppliers, linked to the catalogue after each sync (docs/suppliers.md#linking) */
   others?: readonly { name: string; supplier: Supplier }[];
   logger: Logger;
+  clock?: Clock | undefined;
+}
+
+/**
+ * the first supplier's catalogue synced, then every other supplier's linked to it: one
+ * catalogue, its routes and what each product sells by (sale.ts) brought up to date
+ */
+export async function syncAndLink(deps: CatalogueSources): Promise<SyncSummary> {
+  const log = deps.logger.child({ component: "catalogue-jobs" });
+  const summary = await syncCatalogue(deps.db, deps.supplier, {
+    logger: deps.logger,
+    clock: deps.clock,
+    firstSupplier: deps.firstSupplier,
+  });
+  for (const other of deps.others ?? []) {
+    try {
+      await linkSupplierCatalogue(deps.db, {
+        ...other,
+        logger: deps.logger,
+        firstSupplier: deps.firstSupplier,
+      });
+    } catch (err) {
+      // one supplier down leaves its routes as they were; the others still sync
+      log.error({ err, supplier: other.name }, "linking a supplier's catalogue failed");
+    }
+  }
+  return summary;
+}
+
+export interface CatalogueJobDeps extends CatalogueSources {
   /** when to sync; default every 15 minutes */
   cron?: string;
   /** how often the worker looks for a due sync (seconds); tests go faster */
@@ -50,16 +84,7 @@ export async function registerCatalogueJobs(
     { batchSize: 1, pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 10 },
     async () => {
       try {
-        const summary = await syncCatalogue(deps.db, deps.supplier, { logger: deps.logger });
-        for (const other of deps.others ?? []) {
-          try {
-            await linkSupplierCatalogue(deps.db, { ...other, logger: deps.logger });
-          } catch (err) {
-            // one supplier down leaves its routes as they were; the others still sync
-            log.error({ err, supplier: other.name }, "linking a supplier's catalogue failed");
-          }
-        }
-        return summary;
+        return await syncAndLink(deps);
       } catch (err) {
         log.error({ err }, "catalogue sync failed; the catalogue is unchanged");
         throw err;

@@ -5,6 +5,8 @@ import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { Logger } from "../../logger.ts";
 import type { ProductCmd, Supplier, SupplierProduct } from "../../supplier/types.ts";
 import { type IncomingProduct, prepareCatalogue } from "./incoming.ts";
+import { DEFAULT_FIRST_SUPPLIER } from "./routes.ts";
+import { refreshRouteSale } from "./sale.ts";
 import { mergeSearchIndex } from "./search.ts";
 
 export const PRODUCT_CMDS: readonly ProductCmd[] = ["prepaid", "game", "pasca"];
@@ -43,6 +45,8 @@ export interface SyncOptions {
   logger?: Logger;
   /** products per upsert statement */
   chunkSize?: number;
+  /** this supplier's name (SUPPLIER_NAME), whose own route is the product row; default "main" */
+  firstSupplier?: string | undefined;
 }
 
 /** a sync that stopped before touching the catalogue */
@@ -123,6 +127,8 @@ export async function syncCatalogue(
       }
     }
     const gone = await unlistMissing(tx, prepared.products, unlistTypes, now);
+    // a product the first supplier switched off may still sell through another route
+    await refreshRouteSale(tx, opts.firstSupplier ?? DEFAULT_FIRST_SUPPLIER);
 
     const result: SyncSummary = {
       total: prepared.products.length,

@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import type { ProductType } from "../../supplier/types.ts";
 import { pricesFor } from "../catalogue/prices.ts";
+import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import { findUser } from "../users.ts";
 import { walletBalance } from "../wallet/ledger.ts";
 
@@ -35,7 +36,11 @@ export async function productsForReseller(
     .from(products)
     .where(and(eq(products.type, type), eq(products.listed, true)))
     .orderBy(asc(products.code));
-  const prices = await pricesFor(db, rows, tier);
+  const prices = await pricesFor(
+    db,
+    rows.map((p) => ({ ...p, supplierPrice: saleCostOf(p) })),
+    tier,
+  );
   const out: H2hProduct[] = [];
   for (const p of rows) {
     const price = prices.get(p.code);
@@ -48,7 +53,7 @@ export async function productsForReseller(
       brand: p.brand,
       type: p.type,
       price,
-      active: p.active && !paused,
+      active: onSale(p) && !paused,
       desc: p.description,
       startCutOff: p.startCutOff,
       endCutOff: p.endCutOff,

@@ -4,6 +4,7 @@ import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
 import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
+import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import {
   type KnownSupplierBalance,
   knownSupplierBalance,
@@ -183,14 +184,14 @@ function refuseUnsellable(
   if (quote.testing && !deps.testing && !(deps.adminIds ?? []).includes(userId)) {
     throw expired(quote);
   }
-  if (!product?.active || !product.listed) {
+  if (!product || !onSale(product)) {
     throw new Refused({ ok: false, reason: "product_unavailable" });
   }
   // a card shown before the product closed (its cut-off window, a pause) buys nothing
   const closed = closureOf(product, now.getTime());
   if (closed) throw new Refused({ ok: false, reason: "product_closed", until: closed.until });
   // the supplier raised its price past what we quoted: quote again rather than sell at a loss
-  if (quote.kind !== "bill" && product.supplierPrice > quote.price && !quote.testing) {
+  if (quote.kind !== "bill" && saleCostOf(product) > quote.price && !quote.testing) {
     throw expired(quote);
   }
   return product;

@@ -3,15 +3,12 @@ import type { Executor } from "../../db/client.ts";
 import { orderAttempts, orders, products } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { Supplier, SupplierError } from "../../supplier/types.ts";
-import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
+import { DEFAULT_FIRST_SUPPLIER, type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import type { OrderEngine } from "./engine.ts";
 import type { Order } from "./types.ts";
 
 // which supplier an order goes to, its attempts, and when it may go to the next
 // (design rule 15, docs/suppliers.md#the-failover-table).
-
-/** the first supplier's name when the engine is not told (SUPPLIER_NAME's default) */
-const DEFAULT_FIRST_SUPPLIER = "main";
 
 export function firstSupplierName(deps: Pick<OrderEngine, "firstSupplier">): string {
   return deps.firstSupplier ?? DEFAULT_FIRST_SUPPLIER;
