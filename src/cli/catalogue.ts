@@ -11,12 +11,13 @@ import {
   type Tier,
 } from "../commerce/catalogue/index.ts";
 import { getRoundStep, setRoundStep } from "../commerce/catalogue/round-step.ts";
-import { type SyncSummary, syncCatalogue } from "../commerce/catalogue/sync.ts";
+import type { SyncSummary } from "../commerce/catalogue/sync.ts";
+import { syncAndLink } from "../commerce/catalogue/sync-job.ts";
 import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
-import { cliLogger, print, withSupplier } from "./io.ts";
+import { cliLogger, print, withEverySupplier } from "./io.ts";
 
 // `kios sync` and `kios markup`: the catalogue from the supplier (or the embedded sandbox
 // when no SUPPLIER_* is set) and the markup rules that turn its prices into selling prices.
@@ -53,8 +54,14 @@ export const syncCommand: Command = {
     const config = await loadConfig();
     const logger = cliLogger(config);
     return withDatabase(async (database) => {
-      const summary = await withSupplier(config, logger, (supplier) =>
-        syncCatalogue(database.db, supplier, { logger }),
+      const summary = await withEverySupplier(config, logger, (suppliers) =>
+        syncAndLink({
+          db: database.db,
+          supplier: suppliers.first.supplier,
+          firstSupplier: suppliers.first.name,
+          others: suppliers.all.slice(1).map(({ name, supplier }) => ({ name, supplier })),
+          logger,
+        }),
       );
       await print(
         values.json ? JSON.stringify(summary, null, 2) : describeSummary(summary, database.kind),

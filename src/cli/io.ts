@@ -1,4 +1,8 @@
-import { connectSupplier } from "../app/connect-supplier.ts";
+import {
+  connectSupplier,
+  connectSuppliers,
+  type SupplierRegistry,
+} from "../app/connect-supplier.ts";
 import { type Config, secretsOf } from "../config.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import type { Supplier } from "../supplier/types.ts";
@@ -49,5 +53,22 @@ export async function withSupplier<T>(
     return await work(connection.supplier);
   } finally {
     await connection.close();
+  }
+}
+
+/** runs work against every configured supplier (the first first), or the embedded sandbox */
+export async function withEverySupplier<T>(
+  config: Config,
+  logger: Logger,
+  work: (suppliers: SupplierRegistry) => Promise<T>,
+): Promise<T> {
+  const registry = await connectSuppliers({ config, logger });
+  if (registry.first.sandbox) {
+    console.error("no SUPPLIER_* set: using the embedded sandbox supplier");
+  }
+  try {
+    return await work(registry);
+  } finally {
+    await registry.close();
   }
 }
