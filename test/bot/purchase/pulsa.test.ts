@@ -1,8 +1,11 @@
 import type { MessageView } from "@kios/bot-api-server";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CONVERSATION_KEY_PREFIX } from "../../../src/bot/storage/chat-state.ts";
 import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { botState, telegramUpdates } from "../../../src/db/schema.ts";
 import {
   type BotHarness,
   callbackData,
@@ -110,6 +113,54 @@ describe("pulsa & data", () => {
     h.tap(u, list, "i:0");
     const card = await h.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
     expect(card.text).toContain(`Produk: ${first.split(" · ")[0]}`);
+  });
+
+  it("browses a long list without growing the flow's log, and buys the item tapped on a later page", async () => {
+    const u = 3011;
+    h.user(u);
+    await h.fund(u, 200_000);
+    const list = await toList(u, "081234567911", /Paket Data/);
+    const stateSize = async () => {
+      const [row] = await h.db
+        .select({ value: botState.value })
+        .from(botState)
+        .where(eq(botState.key, `${CONVERSATION_KEY_PREFIX}${u}`));
+      return JSON.stringify(row?.value ?? null).length;
+    };
+    const shown = () => h.chat(u).messages.find((m) => m.message_id === list.message_id)!;
+    const page = () => labels(shown()).find((l) => /^\d+\/\d+$/.test(l));
+    const turn = async () => {
+      const was = page();
+      h.tap(u, shown(), /^▶️$/);
+      await h.telegram.waitFor(u, () => page() !== was, 8000);
+    };
+    // what is stored once every update of the chat is finished
+    const settled = async () => {
+      await vi.waitFor(
+        async () => {
+          const open = await h.db
+            .select({ id: telegramUpdates.updateId })
+            .from(telegramUpdates)
+            .where(and(eq(telegramUpdates.chatId, u), isNull(telegramUpdates.handledAt)));
+          expect(open).toHaveLength(0);
+        },
+        { timeout: 8000, interval: 20 },
+      );
+      return stateSize();
+    };
+    await turn();
+    const before = await settled();
+    for (let i = 0; i < 11; i++) await turn();
+    expect(page()).toMatch(/^13\//);
+    // twelve page turns later the stored flow is no longer than before them: a page turn is
+    // not replayed on every later update
+    expect(await settled()).toBeLessThanOrEqual(before);
+    // a tap on page 13 buys what its button says
+    const wanted = labels(shown())[2]!;
+    expect(callbackData(shown())[2]).toBe("i:2:12");
+    h.tap(u, shown(), "i:2:12");
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
+    expect(card.text).toContain(`Produk: ${wanted.split(" · ")[0]}`);
   });
 
   it("answers bad input at every step with a hint and the same question", async () => {

@@ -128,9 +128,24 @@ export interface PickOptions<T> {
   columns?: number;
 }
 
+/** the page a list message shows, from its page indicator (n/m) */
+function shownPage(ctx: FlowContext): number | undefined {
+  const rows = ctx.callbackQuery?.message?.reply_markup?.inline_keyboard ?? [];
+  for (const button of rows.flat()) {
+    const m = /^(\d+)\/\d+$/.exec(button.text);
+    if (m) return Number(m[1]) - 1;
+  }
+  return undefined;
+}
+
 /**
  * picks one item from a list shown in pages (◀️ 1/3 ▶️, edited in place). Returns
  * undefined when the list is empty (the `empty` text has been sent).
+ *
+ * A page turn is not kept in the flow's log (conversation.skip): the flow is replayed on
+ * every update, and a buyer browsing a long list would make each of their taps dearer
+ * than the last (docs/performance.md, "conversations"). So an item's button names its
+ * place and its page, and the flow loads that page when it is picked.
  */
 export async function pickPaged<T>(
   conversation: Convo,
@@ -139,26 +154,28 @@ export async function pickPaged<T>(
   opts: PickOptions<T>,
 ): Promise<T | undefined> {
   const chatId = ctx.chatId!;
-  let page = 0;
-  let current = await conversation.external(() => opts.load(0, opts.pageSize));
-  if (current.total === 0 || current.items.length === 0) {
+  const load = (page: number) =>
+    conversation.external(() => opts.load(page * opts.pageSize, opts.pageSize));
+  const first = await load(0);
+  if (first.total === 0 || first.items.length === 0) {
     await ctx.reply(opts.empty, { reply_markup: new InlineKeyboard() });
     return undefined;
   }
-  const render = () => {
+  const render = (page: number, shown: PagedItems<T>) => {
     const kb = new InlineKeyboard();
     const columns = opts.columns ?? 1;
-    current.items.forEach((item, i) => {
-      kb.text(item.label, cb(CB.item, i));
+    shown.items.forEach((item, i) => {
+      // its place, and its page after the first: i:<place>[:<page>]
+      kb.text(item.label, page === 0 ? cb(CB.item, i) : cb(CB.item, i, page));
       if ((i + 1) % columns === 0) kb.row();
     });
-    addPageNav(kb, { page, pageCount: pageCount(current.total, opts.pageSize) }, (p) =>
+    addPageNav(kb, { page, pageCount: pageCount(shown.total, opts.pageSize) }, (p) =>
       cb(CB.page, p),
     );
     return withCancel(t, kb);
   };
-  const first = await ctx.reply(opts.text, { reply_markup: render() });
-  const asked: Asked = [first.message_id];
+  const sent = await ctx.reply(opts.text, { reply_markup: render(0, first) });
+  const asked: Asked = [sent.message_id];
   for (;;) {
     const u = await conversation.wait();
     if (u.callbackQuery) {
@@ -168,16 +185,15 @@ export async function pickPaged<T>(
         continue;
       }
       if (parsed.prefix === CB.page) {
-        const wanted = clampPage(cbInt(parsed.parts[0]) ?? 0, current.total, opts.pageSize);
+        const wanted = clampPage(cbInt(parsed.parts[0]) ?? 0, first.total, opts.pageSize);
         await u.answerCallbackQuery();
-        if (wanted === page) continue;
-        page = wanted;
-        current = await conversation.external(() => opts.load(page * opts.pageSize, opts.pageSize));
-        await editPressed(u, opts.text, { keyboard: render() });
-        continue;
+        if (wanted !== shownPage(u)) {
+          await editPressed(u, opts.text, { keyboard: render(wanted, await load(wanted)) });
+        }
+        // the message shows the page now; the flow goes on as if the tap never came
+        await conversation.skip();
       }
-      const index = parsed.prefix === CB.item ? cbInt(parsed.parts[0]) : undefined;
-      const item = index === undefined ? undefined : current.items[index];
+      const item = parsed.prefix === CB.item ? await pressedItem(u, parsed.parts, load) : undefined;
       if (!item) {
         await u.answerCallbackQuery({ text: t("stale-button") });
         continue;
@@ -190,10 +206,33 @@ export async function pickPaged<T>(
     // the list moves down to the new message: one live list, so its page is unambiguous
     await clearKeyboard(u, chatId, asked);
     const again = await u.reply(`${opts.hint}\n\n${opts.text}`, {
-      reply_markup: render(),
+      reply_markup: render(0, first),
     });
     asked.splice(0, asked.length, again.message_id);
   }
+}
+
+/**
+ * the item a list's button stands for: its page loaded again, and the item that bears the
+ * button's label there (the list may have moved since the page was shown: a price, an item
+ * gone). Undefined when it is no longer there.
+ */
+async function pressedItem<T>(
+  ctx: FlowContext,
+  parts: readonly string[],
+  load: (page: number) => Promise<PagedItems<T>>,
+): Promise<Choice<T> | undefined> {
+  const index = cbInt(parts[0]);
+  const page = parts[1] === undefined ? 0 : cbInt(parts[1]);
+  if (page === undefined || index === undefined) return undefined;
+  const data = ctx.callbackQuery?.data;
+  const label = ctx.callbackQuery?.message?.reply_markup?.inline_keyboard
+    .flat()
+    .find((b) => "callback_data" in b && b.callback_data === data)?.text;
+  const { items } = await load(page);
+  const at = items[index];
+  if (label === undefined) return at;
+  return at?.label === label ? at : items.find((i) => i.label === label);
 }
 
 /** the original text of a step's answer, shown back to the user in labels */
