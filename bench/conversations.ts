@@ -139,6 +139,12 @@ for (let from = 3; from < 3 + TAPS; from += stride) {
 }
 printTable(
   `conversations replay: a page tap N updates into the flow (${REPS} runs × ${BUCKET} taps a row)`,
-  ["updates since the flow began", "page tap ms", "/saldo ms (baseline)", "ratio", "kios CPU ms per tap"],
+  [
+    "updates since the flow began",
+    "page tap ms",
+    "/saldo ms (baseline)",
+    "ratio",
+    "kios CPU ms per tap",
+  ],
   rows,
 );
