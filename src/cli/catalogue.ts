@@ -10,18 +10,19 @@ import {
   TIERS,
   type Tier,
 } from "../commerce/catalogue/index.ts";
+import { linkOtherSuppliers, type OthersLinked } from "../commerce/catalogue/link-others.ts";
 import { getRoundStep, setRoundStep } from "../commerce/catalogue/round-step.ts";
 import { type SyncSummary, syncCatalogue } from "../commerce/catalogue/sync.ts";
 import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
-import { cliLogger, print, withSupplier } from "./io.ts";
+import { cliLogger, print, withSuppliers } from "./io.ts";
 
 // `kios sync` and `kios markup`: the catalogue from the supplier (or the embedded sandbox
 // when no SUPPLIER_* is set) and the markup rules that turn its prices into selling prices.
 
-function describeSummary(s: SyncSummary, driver: string): string {
+function describeSummary(s: SyncSummary & OthersLinked, driver: string): string {
   const rows: [string, number][] = [
     ["total", s.total],
     ["added", s.added],
@@ -41,6 +42,16 @@ function describeSummary(s: SyncSummary, driver: string): string {
   for (const cmd of s.suspiciousEmpty) {
     lines.push(`  warning: the supplier listed no ${cmd} products; none were unlisted`);
   }
+  for (const l of s.linked) {
+    lines.push(
+      `linked ${l.supplier}: ${l.linked} new routes, ${l.kept} kept, ${l.unmatched} unmatched, ${l.ambiguous} ambiguous`,
+    );
+  }
+  for (const f of s.failed) {
+    lines.push(
+      `  warning: ${f.supplier} could not be linked (${f.error}); its routes are unchanged`,
+    );
+  }
   return lines.join("\n");
 }
 
@@ -53,9 +64,11 @@ export const syncCommand: Command = {
     const config = await loadConfig();
     const logger = cliLogger(config);
     return withDatabase(async (database) => {
-      const summary = await withSupplier(config, logger, (supplier) =>
-        syncCatalogue(database.db, supplier, { logger }),
-      );
+      // the first supplier's catalogue, then every other's linked to it, as the sync job does
+      const summary = await withSuppliers(config, logger, async (first, others) => ({
+        ...(await syncCatalogue(database.db, first, { logger })),
+        ...(await linkOtherSuppliers(database.db, others, logger)),
+      }));
       await print(
         values.json ? JSON.stringify(summary, null, 2) : describeSummary(summary, database.kind),
       );

@@ -1,4 +1,4 @@
-import { connectSupplier } from "../app/connect-supplier.ts";
+import { connectSupplier, connectSuppliers } from "../app/connect-supplier.ts";
 import { type Config, secretsOf } from "../config.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import type { Supplier } from "../supplier/types.ts";
@@ -49,5 +49,22 @@ export async function withSupplier<T>(
     return await work(connection.supplier);
   } finally {
     await connection.close();
+  }
+}
+
+/** work against every configured supplier (the first, then SUPPLIER_2_*, …), or the sandbox */
+export async function withSuppliers<T>(
+  config: Config,
+  logger: Logger,
+  work: (first: Supplier, others: { name: string; supplier: Supplier }[]) => Promise<T>,
+): Promise<T> {
+  const registry = await connectSuppliers({ config, logger });
+  if (registry.first.sandbox) {
+    console.error("no SUPPLIER_* set: using the embedded sandbox supplier");
+  }
+  try {
+    return await work(registry.first.supplier, registry.all.slice(1));
+  } finally {
+    await registry.close();
   }
 }

@@ -3,7 +3,7 @@ import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { Logger } from "../../logger.ts";
 import type { Supplier } from "../../supplier/types.ts";
-import { linkSupplierCatalogue } from "./link.ts";
+import { linkOtherSuppliers } from "./link-others.ts";
 import { syncCatalogue } from "./sync.ts";
 
 export const CATALOGUE_SYNC_QUEUE = "catalogue-sync";
@@ -51,14 +51,7 @@ export async function registerCatalogueJobs(
     async () => {
       try {
         const summary = await syncCatalogue(deps.db, deps.supplier, { logger: deps.logger });
-        for (const other of deps.others ?? []) {
-          try {
-            await linkSupplierCatalogue(deps.db, { ...other, logger: deps.logger });
-          } catch (err) {
-            // one supplier down leaves its routes as they were; the others still sync
-            log.error({ err, supplier: other.name }, "linking a supplier's catalogue failed");
-          }
-        }
+        await linkOtherSuppliers(deps.db, deps.others ?? [], deps.logger);
         return summary;
       } catch (err) {
         log.error({ err }, "catalogue sync failed; the catalogue is unchanged");
