@@ -44,7 +44,7 @@ export const CAMPAIGN_FAULTS: SandboxFaults = {
   callbackForgeRate: 0.15,
   callbackExpireRate: 0.1,
   // a product out for a moment: proof that nothing was formed, so kios tries the backup
-  productInactiveRate: 0.12,
+  productInactiveRate: 0.15,
 };
 
 /**
@@ -83,7 +83,7 @@ export const SUPPLIER_START_BALANCE = 1_000_000_000_000;
  * the second supplier's: a few dozen orders' worth, so it runs short during the run and
  * refuses with INSUFFICIENT_BALANCE (the proof that sends an order on to the next route)
  */
-export const BACKUP_START_BALANCE = 250_000;
+export const BACKUP_START_BALANCE = 50_000;
 
 /** the suppliers' names in kios (SUPPLIER_NAME, SUPPLIER_2_NAME) */
 export const FIRST_SUPPLIER = "main";
