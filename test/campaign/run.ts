@@ -243,13 +243,19 @@ async function main(): Promise<number> {
   }
 }
 
-/** success_<name> and rejected_<name>: each supplier's successful and refused attempts */
+/**
+ * success_<name>, rejected_<name> and cost_<name>: each supplier's successful attempts, its
+ * refusals that sent an order on, and the costs kios booked to it (what supplier-cost
+ * compares with its balance)
+ */
 function perSupplier(facts: Facts): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of facts.suppliers) {
     const mine = facts.attempts.filter((a) => a.supplier === s.name);
-    out[`success_${s.name}`] = mine.filter((a) => a.status === "success").length;
+    const won = mine.filter((a) => a.status === "success");
+    out[`success_${s.name}`] = won.length;
     out[`rejected_${s.name}`] = mine.filter((a) => a.status === "rejected").length;
+    out[`cost_${s.name}`] = won.reduce((sum, a) => sum + a.cost, 0);
   }
   return out;
 }
