@@ -80,6 +80,8 @@ export interface ChargeFact {
 /** a supplier balance check as kios stored it (times in ms since the epoch) */
 export interface CheckFact {
   id: number;
+  /** the supplier whose balance it read (null: the first, the only one kios reads today) */
+  supplier: string | null;
   readAt: number;
   /** the reading of the check before (null: a baseline) */
   previousReadAt: number | null;

@@ -86,7 +86,10 @@ export async function gatherFacts(o: {
   const ms = (v: unknown) => (v === null ? null : Number(v));
   const checks = (
     await db.executeSql(
-      `select c.id, extract(epoch from c.read_at) * 1000 as read_ms,
+      // a check names its supplier once kios keeps books per supplier; read through jsonb so
+      // the campaign runs on a schema with or without that column
+      `select c.id, to_jsonb(c)->>'supplier' as supplier,
+              extract(epoch from c.read_at) * 1000 as read_ms,
               extract(epoch from p.read_at) * 1000 as previous_ms, c.status, c.drift,
               c.in_flight_rise, c.in_flight_fall, c.tolerance
          from supplier_balance_checks c
@@ -96,6 +99,7 @@ export async function gatherFacts(o: {
   ).rows.map(
     (r): CheckFact => ({
       id: Number(r.id),
+      supplier: r.supplier === null ? null : String(r.supplier),
       readAt: Number(r.read_ms),
       previousReadAt: ms(r.previous_ms),
       status: r.status as CheckFact["status"],

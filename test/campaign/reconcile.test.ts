@@ -50,6 +50,7 @@ const TOPUP = 5_000_000;
 function check(over: Partial<CheckFact> = {}): CheckFact {
   return {
     id: 1,
+    supplier: null,
     readAt: NOW - 10_000,
     previousReadAt: NOW - 20_000,
     status: "ok",
@@ -387,6 +388,21 @@ describe("campaign reconciliation", () => {
     const missed = books();
     missed.checks[1] = { ...missed.checks[1]!, status: "ok", drift: TOPUP, inFlightRise: TOPUP };
     expect(CHECKS.reconVerdicts(missed)[0]!.detail).toContain("is ok where the owner put in");
+  });
+
+  it("recon-verdict: the owner's top-up of the first supplier is no rise at the second", () => {
+    const f = books();
+    // a check of the second supplier's balance over the same window as the rise's
+    const backup = { ...f.checks[1]!, id: 4, supplier: "backup" };
+    f.checks.push({ ...backup, status: "ok", drift: 0, inFlightRise: 0 });
+    expect(CHECKS.reconVerdicts(f)).toEqual([]);
+    f.checks[3] = backup;
+    expect(CHECKS.reconVerdicts(f).map((x) => x.detail)).toEqual([
+      "check 4 found 5000000 where the owner put in 0: a phantom rise of 5000000 beyond what was in flight (+10100/-0)",
+    ]);
+    // the first supplier's own check, named, counts the top-up as before
+    f.checks[3] = { ...backup, supplier: "main" };
+    expect(CHECKS.reconVerdicts(f)).toEqual([]);
   });
 
   it("bill-once: one bill paid by two users", () => {

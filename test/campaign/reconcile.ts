@@ -192,14 +192,17 @@ export const topupsBookedOnce: Check = (f) => {
  * every balance check's verdict is what happened: the check after the owner's top-up
  * finds that rise, and no check reports a difference the books don't have (a phantom rise
  * from orders in flight, or the fall after it). The sandbox loses no money: the only real
- * difference is the owner's unrecorded top-up.
+ * difference is the owner's unrecorded top-up, at the first supplier.
  */
 export const reconVerdicts: Check = (f) => {
   const out: Violation[] = [];
+  const first = f.suppliers[0]?.name;
   for (const c of f.checks) {
     if (c.status === "baseline" || c.drift === null || c.previousReadAt === null) continue;
     const from = c.previousReadAt;
-    const real = f.ownerTopups
+    // the owner tops up the first supplier only: another's check must find no rise
+    const topped = c.supplier === null || c.supplier === first ? f.ownerTopups : [];
+    const real = topped
       .filter((t) => t.at > from && t.at <= c.readAt)
       .reduce((sum, t) => sum + t.amount, 0);
     const off = c.drift - real;
