@@ -40,8 +40,9 @@ function supplierReportPath(name: string, isFirst: boolean): string {
 
 type SandboxSettings = Omit<SandboxOptions, "clock" | "logger"> & { port?: number };
 
-/** the playground's backup sandbox: its own account, codes, prices and outcome table */
-const BACKUP_SANDBOX = {
+/** the playground's backup sandbox: its own account, codes, prices and outcome table (the fault
+ * campaign runs the same second supplier) */
+export const BACKUP_SANDBOX = {
   name: "backup",
   credentials: {
     apiId: "KIOS-BACKUP",

@@ -10,6 +10,7 @@ import {
   TIERS,
   type Tier,
 } from "../commerce/catalogue/index.ts";
+import type { OthersLinked } from "../commerce/catalogue/link-others.ts";
 import { getRoundStep, setRoundStep } from "../commerce/catalogue/round-step.ts";
 import type { SyncSummary } from "../commerce/catalogue/sync.ts";
 import { syncAndLink } from "../commerce/catalogue/sync-job.ts";
@@ -22,7 +23,7 @@ import { cliLogger, print, withEverySupplier } from "./io.ts";
 // `kios sync` and `kios markup`: the catalogue from the supplier (or the embedded sandbox
 // when no SUPPLIER_* is set) and the markup rules that turn its prices into selling prices.
 
-function describeSummary(s: SyncSummary, driver: string): string {
+function describeSummary(s: SyncSummary & OthersLinked, driver: string): string {
   const rows: [string, number][] = [
     ["total", s.total],
     ["added", s.added],
@@ -41,6 +42,16 @@ function describeSummary(s: SyncSummary, driver: string): string {
   ];
   for (const cmd of s.suspiciousEmpty) {
     lines.push(`  warning: the supplier listed no ${cmd} products; none were unlisted`);
+  }
+  for (const l of s.linked) {
+    lines.push(
+      `linked ${l.supplier}: ${l.linked} new routes, ${l.kept} kept, ${l.unmatched} unmatched, ${l.ambiguous} ambiguous`,
+    );
+  }
+  for (const f of s.failed) {
+    lines.push(
+      `  warning: ${f.supplier} could not be linked (${f.error}); its routes are unchanged`,
+    );
   }
   return lines.join("\n");
 }

@@ -17,6 +17,8 @@ export interface OrderFact {
   productCode: string;
   destination: string;
   price: number;
+  /** the supplier of its current attempt (the one its ref_id was sent to) */
+  supplier: string;
   status: "created" | "submitted" | "pending" | "unknown" | "success" | "failed";
   flagged: boolean;
   testing: boolean;
@@ -36,6 +38,8 @@ export interface NotificationFact {
 }
 
 export interface SupplierTransactionFact {
+  /** the supplier (sandbox) that holds it */
+  supplier: string;
   refId: string;
   kind: "order" | "bill";
   code: string;
@@ -76,6 +80,8 @@ export interface ChargeFact {
 /** a supplier balance check as kios stored it (times in ms since the epoch) */
 export interface CheckFact {
   id: number;
+  /** the supplier whose balance it read (null: the first, the only one kios reads today) */
+  supplier: string | null;
   readAt: number;
   /** the reading of the check before (null: a baseline) */
   previousReadAt: number | null;
@@ -102,9 +108,18 @@ export interface AttemptFact {
   seq: number;
   supplier: string;
   refId: string;
+  /** the route's cost: what kios captures as supplier cost when this attempt succeeds */
+  cost: number;
   status: "open" | "rejected" | "failed" | "success";
   /** the supplier's proof that nothing was formed, for a re-routed attempt */
   reroutedFor: string | null;
+}
+
+/** one supplier's account balance, as its own books have it */
+export interface SupplierBalanceFact {
+  name: string;
+  before: number;
+  after: number;
 }
 
 /**
@@ -144,9 +159,15 @@ export interface Facts {
   ownerTopups: { amount: number; at: number }[];
   checks: CheckFact[];
   topups: TopupFact[];
-  supplierBalance: { before: number; after: number };
+  /**
+   * every supplier's balance, from its own books: at the start and after the settle. The
+   * first is the one the owner tops up (ownerTopups)
+   */
+  suppliers: SupplierBalanceFact[];
+  /** every supplier's transactions */
   transactions: SupplierTransactionFact[];
-  requests: Pick<SandboxRequest, "refId" | "result">[];
+  /** every supplier's order and bill-payment requests */
+  requests: ({ supplier: string } & Pick<SandboxRequest, "refId" | "result">)[];
   /** user id → the bot's messages in their chat */
   chats: Map<number, MessageFact[]>;
   adminIds: number[];

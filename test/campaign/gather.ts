@@ -20,17 +20,19 @@ export async function gatherFacts(o: {
   world: World;
   journal: Journal;
   adminIds: number[];
-  supplierStartBalance: number;
   ownerTopups: Facts["ownerTopups"];
 }): Promise<Facts> {
-  const { db, sandbox, telegram, gateway } = o.world;
+  const { db, suppliers, telegram, gateway } = o.world;
+  const first = suppliers[0]!.name;
   const orders = (
     await db.executeSql(
       `select id, ref_id, confirm_key, user_id, chat_id, message_id, kind, product_code,
-              destination, price, status, flagged_at is not null as flagged, testing,
+              destination, price, coalesce(supplier, $1) as supplier, status,
+              flagged_at is not null as flagged, testing,
               extract(epoch from submitted_at) * 1000 as submitted_ms,
               extract(epoch from next_check_at) * 1000 as next_check_ms, margins
          from orders order by id`,
+      [first],
     )
   ).rows.map(
     (r): OrderFact => ({
@@ -44,6 +46,7 @@ export async function gatherFacts(o: {
       productCode: String(r.product_code),
       destination: String(r.destination),
       price: Number(r.price),
+      supplier: String(r.supplier),
       status: r.status as OrderFact["status"],
       flagged: r.flagged === true,
       testing: r.testing === true,
@@ -83,7 +86,10 @@ export async function gatherFacts(o: {
   const ms = (v: unknown) => (v === null ? null : Number(v));
   const checks = (
     await db.executeSql(
-      `select c.id, extract(epoch from c.read_at) * 1000 as read_ms,
+      // a check names its supplier once kios keeps books per supplier; read through jsonb so
+      // the campaign runs on a schema with or without that column
+      `select c.id, to_jsonb(c)->>'supplier' as supplier,
+              extract(epoch from c.read_at) * 1000 as read_ms,
               extract(epoch from p.read_at) * 1000 as previous_ms, c.status, c.drift,
               c.in_flight_rise, c.in_flight_fall, c.tolerance
          from supplier_balance_checks c
@@ -93,6 +99,7 @@ export async function gatherFacts(o: {
   ).rows.map(
     (r): CheckFact => ({
       id: Number(r.id),
+      supplier: r.supplier === null ? null : String(r.supplier),
       readAt: Number(r.read_ms),
       previousReadAt: ms(r.previous_ms),
       status: r.status as CheckFact["status"],
@@ -167,7 +174,7 @@ export async function gatherFacts(o: {
 
   const attempts = (
     await db.executeSql(
-      `select order_id, seq, supplier, ref_id, status, rerouted_for
+      `select order_id, seq, supplier, ref_id, cost, status, rerouted_for
          from order_attempts order by order_id, seq`,
     )
   ).rows.map(
@@ -176,6 +183,7 @@ export async function gatherFacts(o: {
       seq: Number(r.seq),
       supplier: String(r.supplier),
       refId: String(r.ref_id),
+      cost: Number(r.cost),
       status: r.status as AttemptFact["status"],
       reroutedFor: r.rerouted_for === null ? null : String(r.rerouted_for),
     }),
@@ -194,16 +202,26 @@ export async function gatherFacts(o: {
     ownerTopups: [...o.ownerTopups],
     checks,
     topups,
-    supplierBalance: { before: o.supplierStartBalance, after: sandbox.account().balance },
-    transactions: sandbox.transactions().map((t) => ({
-      refId: t.refId,
-      kind: t.kind,
-      code: t.code,
-      customerNo: t.customerNo,
-      status: t.status,
-      charged: t.charged,
+    // each supplier's own books: its account, its transactions, its requests
+    suppliers: suppliers.map((s) => ({
+      name: s.name,
+      before: s.startBalance,
+      after: s.sandbox.account(s.apiId).balance,
     })),
-    requests: sandbox.requests().map((r) => ({ refId: r.refId, result: r.result })),
+    transactions: suppliers.flatMap((s) =>
+      s.sandbox.transactions().map((t) => ({
+        supplier: s.name,
+        refId: t.refId,
+        kind: t.kind,
+        code: t.code,
+        customerNo: t.customerNo,
+        status: t.status,
+        charged: t.charged,
+      })),
+    ),
+    requests: suppliers.flatMap((s) =>
+      s.sandbox.requests().map((r) => ({ supplier: s.name, refId: r.refId, result: r.result })),
+    ),
     chats,
     adminIds: o.adminIds,
     cancelThenPay: o.journal.cancelThenPay.map((c) => ({

@@ -21,6 +21,7 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
     productCode: "TSEL10",
     destination: "081200001901",
     price: 10_400,
+    supplier: "main",
     status: "success",
     flagged: false,
     testing: false,
@@ -37,6 +38,7 @@ function attempt(over: Partial<AttemptFact> = {}): AttemptFact {
     seq: 1,
     supplier: "main",
     refId: "K1",
+    cost: 10_100,
     status: "success",
     reroutedFor: null,
     ...over,
@@ -48,6 +50,7 @@ const TOPUP = 5_000_000;
 function check(over: Partial<CheckFact> = {}): CheckFact {
   return {
     id: 1,
+    supplier: null,
     readAt: NOW - 10_000,
     previousReadAt: NOW - 20_000,
     status: "ok",
@@ -83,7 +86,11 @@ function books(): Facts {
     credits: new Map([[USER, 100_000]]),
     supplierCost: 10_100,
     // the owner put Rp5.000.000 into the supplier account; a check found it, booked once
-    supplierBalance: { before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
+    // the first supplier charged the order (and got the top-up); the second sold nothing
+    suppliers: [
+      { name: "main", before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
+      { name: "backup", before: 250_000, after: 250_000 },
+    ],
     supplierPrepaid: TOPUP,
     ownerTopups: [{ amount: TOPUP, at: NOW - 50_000 }],
     checks: [
@@ -102,6 +109,7 @@ function books(): Facts {
     topups: [{ id: 1, amount: TOPUP, checkId: 2, reversed: false, recordedBy: ADMIN }],
     transactions: [
       {
+        supplier: "main",
         refId: "K1",
         kind: "order",
         code: "TSEL10",
@@ -110,7 +118,7 @@ function books(): Facts {
         charged: 10_100,
       },
     ],
-    requests: [{ refId: "K1", result: "created" }],
+    requests: [{ supplier: "main", refId: "K1", result: "created" }],
     chats: new Map([
       [
         USER,
@@ -139,15 +147,25 @@ describe("campaign reconciliation", () => {
 
   it("ref-id-once: a ref_id created twice, or one kios never ordered", () => {
     const twice = books();
-    twice.requests.push({ refId: "K1", result: "created" });
+    twice.requests.push({ supplier: "main", refId: "K1", result: "created" });
     expect(CHECKS.refIdsOnceAtSupplier(twice)).toHaveLength(1);
     const stranger = books();
     stranger.transactions.push({ ...stranger.transactions[0]!, refId: "K-UNKNOWN", charged: 0 });
     expect(checksOf(stranger)).toContain("ref-id-once");
     // repeats are the idempotency rule working, not a violation
     const repeat = books();
-    repeat.requests.push({ refId: "K1", result: "repeat" });
+    repeat.requests.push({ supplier: "main", refId: "K1", result: "repeat" });
     expect(reconcile(repeat)).toEqual([]);
+    // one ref_id at each of two suppliers is two attempts' own, not a repeat
+    const elsewhere = books();
+    elsewhere.requests.push({ supplier: "backup", refId: "K1", result: "created" });
+    expect(CHECKS.refIdsOnceAtSupplier(elsewhere)).toEqual([]);
+    // a transaction at a supplier where kios made no attempt with that ref_id
+    const misplaced = books();
+    misplaced.transactions[0] = { ...misplaced.transactions[0]!, supplier: "backup" };
+    expect(CHECKS.refIdsOnceAtSupplier(misplaced).map((x) => x.detail)).toEqual([
+      "backup holds K1, kios has no such attempt there",
+    ]);
   });
 
   it("wallet: a balance that is not credits − successful purchases", () => {
@@ -243,7 +261,84 @@ describe("campaign reconciliation", () => {
   it("supplier-cost: the supplier's balance change differs from shop:supplier_cost", () => {
     const f = books();
     f.supplierCost = 10_000;
-    expect(CHECKS.supplierBalanceMatchesCost(f)).toHaveLength(1);
+    expect(CHECKS.supplierBalancesMatchCost(f).map((x) => x.detail)).toEqual([
+      "shop:supplier_cost is 10000; the successful attempts cost 10100",
+    ]);
+  });
+
+  /** the order re-routed: refused at the first supplier, bought at the second for 10.050 */
+  function rerouted(): Facts {
+    const f = books();
+    f.orders = [order({ refId: "K1B", supplier: "backup" })];
+    f.attempts = [
+      attempt({ status: "rejected" }),
+      attempt({
+        seq: 2,
+        supplier: "backup",
+        refId: "K1B",
+        cost: 10_050,
+        reroutedFor: "PRODUCT_INACTIVE",
+      }),
+    ];
+    f.transactions = [
+      { ...f.transactions[0]!, supplier: "backup", refId: "K1B", code: "BTSEL10", charged: 10_050 },
+    ];
+    f.requests = [{ supplier: "backup", refId: "K1B", result: "created" }];
+    f.suppliers = [
+      { name: "main", before: 1_000_000, after: 1_000_000 + TOPUP },
+      { name: "backup", before: 250_000, after: 250_000 - 10_050 },
+    ];
+    f.supplierCost = 10_050;
+    f.chats.get(USER)![0]!.text = "✅ Berhasil\nProduk: Telkomsel 10.000\nRef: K1B\nSN: 123";
+    return f;
+  }
+
+  it("supplier-cost per supplier: a re-routed order is booked to the supplier that sold it", () => {
+    expect(reconcile(rerouted())).toEqual([]);
+  });
+
+  it("supplier-cost per supplier: a success booked to the wrong supplier", () => {
+    // the first supplier was charged, kios booked the success to the second: the total
+    // agrees with shop:supplier_cost, each supplier's books do not
+    const f = rerouted();
+    f.attempts[1] = { ...f.attempts[1]!, cost: 10_100 };
+    f.suppliers = [
+      { name: "main", before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
+      { name: "backup", before: 250_000, after: 250_000 },
+    ];
+    f.supplierCost = 10_100;
+    expect(CHECKS.supplierBalancesMatchCost(f).map((x) => x.detail)).toEqual([
+      "main: balance fell by 10100 (top-ups aside); kios booked 0 to it (0 successful attempts)",
+      "backup: balance fell by 0; kios booked 10100 to it (1 successful attempts)",
+    ]);
+  });
+
+  it("supplier-cost per supplier: a failed attempt whose charge the second supplier kept", () => {
+    const f = rerouted();
+    f.suppliers[1] = { ...f.suppliers[1]!, after: 250_000 - 10_050 - 5_000 };
+    expect(CHECKS.supplierBalancesMatchCost(f).map((x) => x.detail)).toEqual([
+      "backup: balance fell by 15050; kios booked 10050 to it (1 successful attempts)",
+    ]);
+  });
+
+  it("reroute-proof: a refusal that was no proof, as the refusing supplier formed the transaction", () => {
+    const f = rerouted();
+    f.transactions.push({ ...f.transactions[0]!, supplier: "main", refId: "K1", charged: 0 });
+    f.requests.push({ supplier: "main", refId: "K1", result: "created" });
+    expect(checksOf(f)).toEqual(["reroute-proof"]);
+  });
+
+  it("refund-of-success: an order refunded though an earlier attempt succeeded elsewhere", () => {
+    const f = rerouted();
+    f.orders = [order({ refId: "K1B", supplier: "backup", status: "failed" })];
+    f.attempts = [
+      { ...f.attempts[0]!, status: "rejected" },
+      { ...f.attempts[1]!, status: "failed" },
+    ];
+    f.transactions = [{ ...books().transactions[0]! }];
+    expect(CHECKS.nothingRefundedThatSupplierCompleted(f).map((x) => x.detail)).toEqual([
+      "order 1 (K1) refunded; main completed it",
+    ]);
   });
 
   it("supplier-cost: the owner's top-up left out of the supplier's books", () => {
@@ -295,12 +390,27 @@ describe("campaign reconciliation", () => {
     expect(CHECKS.reconVerdicts(missed)[0]!.detail).toContain("is ok where the owner put in");
   });
 
+  it("recon-verdict: the owner's top-up of the first supplier is no rise at the second", () => {
+    const f = books();
+    // a check of the second supplier's balance over the same window as the rise's
+    const backup = { ...f.checks[1]!, id: 4, supplier: "backup" };
+    f.checks.push({ ...backup, status: "ok", drift: 0, inFlightRise: 0 });
+    expect(CHECKS.reconVerdicts(f)).toEqual([]);
+    f.checks[3] = backup;
+    expect(CHECKS.reconVerdicts(f).map((x) => x.detail)).toEqual([
+      "check 4 found 5000000 where the owner put in 0: a phantom rise of 5000000 beyond what was in flight (+10100/-0)",
+    ]);
+    // the first supplier's own check, named, counts the top-up as before
+    f.checks[3] = { ...backup, supplier: "main" };
+    expect(CHECKS.reconVerdicts(f)).toEqual([]);
+  });
+
   it("bill-once: one bill paid by two users", () => {
     const f = books();
     const bill = { kind: "bill" as const, code: "PLNPOST", customerNo: "532100001901" };
     f.transactions = [
-      { ...bill, refId: "B1", status: "success", charged: 50_000 },
-      { ...bill, refId: "B2", status: "success", charged: 50_000 },
+      { ...bill, supplier: "main", refId: "B1", status: "success", charged: 50_000 },
+      { ...bill, supplier: "main", refId: "B2", status: "success", charged: 50_000 },
     ];
     f.orders = [
       order({
@@ -411,6 +521,8 @@ describe("campaign reconciliation", () => {
 
   it("reroute-proof: a re-route after a timeout, or while the first attempt was still open", () => {
     const f = books();
+    // the first attempt formed nothing at the first supplier
+    f.transactions = [];
     const rerouted = (first: AttemptFact["status"], proof: string | null) => [
       attempt({ status: first }),
       attempt({ seq: 2, supplier: "backup", refId: "K1B", reroutedFor: proof }),

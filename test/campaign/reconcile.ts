@@ -25,21 +25,27 @@ function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, num
   return out;
 }
 
-/** every ref_id is created at most once at the supplier, and only for an order kios holds */
+/** a transaction's or an attempt's place: a ref_id is unique at one supplier */
+const at = (x: { supplier: string; refId: string }) => `${x.supplier} ${x.refId}`;
+
+/**
+ * every ref_id is created at most once at each supplier, and only for an attempt kios holds
+ * at that supplier
+ */
 export const refIdsOnceAtSupplier: Check = (f) => {
   const out: Violation[] = [];
   const created = countBy(
     f.requests.filter((r) => r.result === "created"),
-    (r) => r.refId,
+    at,
   );
-  for (const [refId, n] of created)
-    if (n > 1) out.push(v("ref-id-once", `${refId} created ${n} times at the supplier`));
-  for (const [refId, n] of countBy(f.transactions, (t) => t.refId))
-    if (n > 1) out.push(v("ref-id-once", `${refId} has ${n} supplier transactions`));
-  const known = new Set(f.orders.map((o) => o.refId));
+  for (const [where, n] of created)
+    if (n > 1) out.push(v("ref-id-once", `${where} created ${n} times at the supplier`));
+  for (const [where, n] of countBy(f.transactions, at))
+    if (n > 1) out.push(v("ref-id-once", `${where} has ${n} supplier transactions`));
+  const known = new Set(f.attempts.map(at));
   for (const t of f.transactions)
-    if (!known.has(t.refId))
-      out.push(v("ref-id-once", `supplier holds ${t.refId}, kios has no such order`));
+    if (!known.has(at(t)))
+      out.push(v("ref-id-once", `${t.supplier} holds ${t.refId}, kios has no such attempt there`));
   return out;
 };
 
@@ -73,45 +79,88 @@ export const walletsMatch: Check = (f) => {
   return out;
 };
 
-function byRefId(f: Facts) {
-  return new Map(f.transactions.map((t) => [t.refId, t]));
+/** supplier and ref_id → the transaction that supplier holds */
+function transactionsByPlace(f: Facts) {
+  return new Map(f.transactions.map((t) => [at(t), t]));
 }
 
-/** no order is refunded that the supplier completed */
+/** no order is refunded that a supplier completed (at any of its attempts) */
 export const nothingRefundedThatSupplierCompleted: Check = (f) => {
-  const at = byRefId(f);
-  return f.orders
-    .filter((o) => o.status === "failed" && at.get(o.refId)?.status === "success")
-    .map((o) =>
-      v("refund-of-success", `order ${o.id} (${o.refId}) refunded; the supplier completed it`),
+  const held = transactionsByPlace(f);
+  const failed = new Map(f.orders.filter((o) => o.status === "failed").map((o) => [o.id, o]));
+  const places = [
+    ...f.orders.filter((o) => failed.has(o.id)).map((o) => ({ orderId: o.id, ...o })),
+    ...f.attempts.filter((a) => failed.has(a.orderId)),
+  ];
+  const done = new Set<string>();
+  const out: Violation[] = [];
+  for (const p of places) {
+    if (done.has(at(p)) || held.get(at(p))?.status !== "success") continue;
+    done.add(at(p));
+    out.push(
+      v(
+        "refund-of-success",
+        `order ${p.orderId} (${p.refId}) refunded; ${p.supplier} completed it`,
+      ),
     );
+  }
+  return out;
 };
 
-/** no order is charged as a success that the supplier did not complete */
+/** no order is charged as a success that the supplier of its attempt did not complete */
 export const successConfirmedBySupplier: Check = (f) => {
-  const at = byRefId(f);
+  const held = transactionsByPlace(f);
   return f.orders
-    .filter((o) => o.status === "success" && !o.testing && at.get(o.refId)?.status !== "success")
+    .filter((o) => o.status === "success" && !o.testing && held.get(at(o))?.status !== "success")
     .map((o) =>
       v(
         "success-unconfirmed",
-        `order ${o.id} (${o.refId}) succeeded in kios; the supplier says ${at.get(o.refId)?.status ?? "nothing"}`,
+        `order ${o.id} (${o.refId}) succeeded in kios; ${o.supplier} says ${held.get(at(o))?.status ?? "nothing"}`,
       ),
     );
 };
 
-/** what left the supplier balance (the owner's top-ups aside) is what kios booked as supplier cost */
-export const supplierBalanceMatchesCost: Check = (f) => {
+/**
+ * each supplier's balance fell by exactly what kios booked to it: the costs of the
+ * successful attempts there (the route that succeeded; the owner's top-ups of the first
+ * supplier aside). The sandbox refunds what fails, so only what succeeded stays spent.
+ * Together those bookings are shop:supplier_cost (the database was fresh), so the ledger
+ * holds no supplier cost that no supplier charged, and no supplier charged what kios did
+ * not book to it.
+ */
+export const supplierBalancesMatchCost: Check = (f) => {
+  const out: Violation[] = [];
+  const testing = new Set(f.orders.filter((o) => o.testing).map((o) => o.id));
+  const won = f.attempts.filter((a) => a.status === "success" && !testing.has(a.orderId));
   const toppedUp = f.ownerTopups.reduce((sum, t) => sum + t.amount, 0);
-  const spent = f.supplierBalance.before + toppedUp - f.supplierBalance.after;
-  return spent === f.supplierCost
-    ? []
-    : [
+  f.suppliers.forEach((s, i) => {
+    const mine = won.filter((a) => a.supplier === s.name);
+    const booked = mine.reduce((sum, a) => sum + a.cost, 0);
+    // the owner tops up the first supplier, the one /recon reads
+    const spent = s.before + (i === 0 ? toppedUp : 0) - s.after;
+    if (spent !== booked) {
+      out.push(
         v(
           "supplier-cost",
-          `supplier balance fell by ${spent} (top-ups aside); shop:supplier_cost is ${f.supplierCost}`,
+          `${s.name}: balance fell by ${spent}${i === 0 ? " (top-ups aside)" : ""}; kios booked ${booked} to it (${mine.length} successful attempts)`,
         ),
-      ];
+      );
+    }
+  });
+  const names = new Set(f.suppliers.map((s) => s.name));
+  for (const a of won.filter((x) => !names.has(x.supplier))) {
+    out.push(v("supplier-cost", `order ${a.orderId} succeeded at ${a.supplier}, no such supplier`));
+  }
+  const total = won.reduce((sum, a) => sum + a.cost, 0);
+  if (total !== f.supplierCost) {
+    out.push(
+      v(
+        "supplier-cost",
+        `shop:supplier_cost is ${f.supplierCost}; the successful attempts cost ${total}`,
+      ),
+    );
+  }
+  return out;
 };
 
 /**
@@ -143,14 +192,17 @@ export const topupsBookedOnce: Check = (f) => {
  * every balance check's verdict is what happened: the check after the owner's top-up
  * finds that rise, and no check reports a difference the books don't have (a phantom rise
  * from orders in flight, or the fall after it). The sandbox loses no money: the only real
- * difference is the owner's unrecorded top-up.
+ * difference is the owner's unrecorded top-up, at the first supplier.
  */
 export const reconVerdicts: Check = (f) => {
   const out: Violation[] = [];
+  const first = f.suppliers[0]?.name;
   for (const c of f.checks) {
     if (c.status === "baseline" || c.drift === null || c.previousReadAt === null) continue;
     const from = c.previousReadAt;
-    const real = f.ownerTopups
+    // the owner tops up the first supplier only: another's check must find no rise
+    const topped = c.supplier === null || c.supplier === first ? f.ownerTopups : [];
+    const real = topped
       .filter((t) => t.at > from && t.at <= c.readAt)
       .reduce((sum, t) => sum + t.amount, 0);
     const off = c.drift - real;
@@ -186,7 +238,7 @@ export const billsPaidOnce: Check = (f) => {
  */
 export function waitingByRule(f: Facts, o: OrderFact): boolean {
   if (isFinal(o) || o.submittedAt === null || o.nextCheckAt === null) return false;
-  if (f.transactions.some((t) => t.refId === o.refId)) return false;
+  if (f.transactions.some((t) => at(t) === at(o))) return false;
   return (
     f.now - o.submittedAt < NOT_FOUND_WINDOW_MS + CHECK_SLACK_MS &&
     o.nextCheckAt > f.now - CHECK_SLACK_MS
@@ -210,7 +262,7 @@ export const ordersFinal: Check = (f) => {
       v(
         "order-final",
         `order ${o.id} (${o.refId}) is ${o.status}${o.flagged ? ", flagged but not announced" : ""}; ` +
-          `supplier: ${f.transactions.find((t) => t.refId === o.refId)?.status ?? "no record"}; next check: ${when(o.nextCheckAt)}`,
+          `${o.supplier}: ${f.transactions.find((t) => at(t) === at(o))?.status ?? "no record"}; next check: ${when(o.nextCheckAt)}`,
       ),
     );
 };
@@ -374,9 +426,24 @@ export const oneSuccessfulAttempt: Check = (f) => {
   return out;
 };
 
-/** every re-route followed a proof that the attempt before it formed nothing */
+/**
+ * every re-route followed a proof that the attempt before it formed nothing, and the
+ * proof was true: the supplier that refused holds no transaction for that attempt
+ */
 export const reroutesFollowProof: Check = (f) => {
   const out: Violation[] = [];
+  const held = transactionsByPlace(f);
+  for (const a of f.attempts.filter((x) => x.status === "rejected")) {
+    const t = held.get(at(a));
+    if (t) {
+      out.push(
+        v(
+          "reroute-proof",
+          `order ${a.orderId} attempt ${a.seq} was rejected, yet ${a.supplier} holds ${a.refId} (${t.status})`,
+        ),
+      );
+    }
+  }
   const key = (orderId: number, seq: number) => `${orderId}:${seq}`;
   const bySeq = new Map(f.attempts.map((a) => [key(a.orderId, a.seq), a]));
   for (const a of f.attempts) {
@@ -409,7 +476,7 @@ export const CHECKS = {
   walletsMatch,
   nothingRefundedThatSupplierCompleted,
   successConfirmedBySupplier,
-  supplierBalanceMatchesCost,
+  supplierBalancesMatchCost,
   topupsBookedOnce,
   reconVerdicts,
   billsPaidOnce,

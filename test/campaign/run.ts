@@ -6,21 +6,14 @@ import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { sleep, startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
 import { emptyDepositJournal, runDepositor } from "./deposits.ts";
+import type { Facts } from "./facts.ts";
 import { gatherFacts } from "./gather.ts";
 import { parseOptions } from "./options.ts";
 import { emptyOwnerJournal, owner } from "./owner.ts";
 import { reconcile, waitingByRule } from "./reconcile.ts";
 import { random } from "./rng.ts";
 import { settle } from "./settle.ts";
-import {
-  ADMIN_ID,
-  CAMPAIGN_FAULTS,
-  CAMPAIGN_GATEWAY_FAULTS,
-  STAFF_ID,
-  SUPPLIER_START_BALANCE,
-  startWorld,
-  type World,
-} from "./world.ts";
+import { ADMIN_ID, CAMPAIGN_GATEWAY_FAULTS, STAFF_ID, startWorld, type World } from "./world.ts";
 
 // `npm run campaign`: the fault campaign. Real kios processes on real PostgreSQL, the
 // sandbox supplier with every fault on, customers through the Bot API server, SIGKILLs and
@@ -109,7 +102,8 @@ async function main(): Promise<number> {
     }
     const resellers = customers.filter((c) => c.reseller);
 
-    w.sandbox.faults = { ...CAMPAIGN_FAULTS };
+    // each supplier its own fault mix (world.ts)
+    for (const s of w.suppliers) s.sandbox.faults = { ...s.faults };
     w.gateway.setFaults(CAMPAIGN_GATEWAY_FAULTS);
     say("faults on; customers start");
     let ordersStarted = 0;
@@ -189,7 +183,6 @@ async function main(): Promise<number> {
       world: w,
       journal,
       adminIds: [ADMIN_ID],
-      supplierStartBalance: SUPPLIER_START_BALANCE,
       ownerTopups: owners.topups,
     });
     const violations = reconcile(facts);
@@ -209,6 +202,9 @@ async function main(): Promise<number> {
       kills: kills.length,
       kills_web: kills.filter((k) => k.role === "web").length,
       supplier_txns: facts.transactions.length,
+      // failover: attempts after an order's first, and each supplier's successes and refusals
+      reroutes: facts.attempts.filter((a) => a.seq > 1).length,
+      ...perSupplier(facts),
       supplier_repeats: facts.requests.filter((r) => r.result === "repeat").length,
       double_taps: journal.scenarios["double-tap"],
       cancel_pay: journal.scenarios["cancel-then-pay"],
@@ -245,6 +241,23 @@ async function main(): Promise<number> {
   } finally {
     await closeWorld();
   }
+}
+
+/**
+ * success_<name>, rejected_<name> and cost_<name>: each supplier's successful attempts, its
+ * refusals that sent an order on, and the costs kios booked to it (what supplier-cost
+ * compares with its balance)
+ */
+function perSupplier(facts: Facts): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of facts.suppliers) {
+    const mine = facts.attempts.filter((a) => a.supplier === s.name);
+    const won = mine.filter((a) => a.status === "success");
+    out[`success_${s.name}`] = won.length;
+    out[`rejected_${s.name}`] = mine.filter((a) => a.status === "rejected").length;
+    out[`cost_${s.name}`] = won.reduce((sum, a) => sum + a.cost, 0);
+  }
+  return out;
 }
 
 main().then(

@@ -23,20 +23,25 @@ export interface SettleResult {
 
 export async function settle(world: World, timeoutMs: number): Promise<SettleResult> {
   const started = Date.now();
-  world.sandbox.faults = { ...NO_FAULTS };
+  for (const s of world.suppliers) s.sandbox.faults = { ...NO_FAULTS };
   world.gateway.setFaults(NO_GATEWAY_FAULTS);
   // QRs nobody paid run out now rather than in 15 minutes
   for (const c of world.gateway.charges())
     if (c.status === "pending") world.gateway.expire(c.orderId);
   for (const p of [world.web, world.worker]) if (!p.running) await p.start(60_000);
   for (;;) {
-    await world.sandbox.settleNow();
+    await Promise.all(world.suppliers.map((s) => s.sandbox.settleNow()));
+    // an order's current attempt is at one supplier: known there, or not
     const openRefs = (
       await world.db.executeSql(
-        "select ref_id from orders where status not in ('success', 'failed') and flagged_at is null",
+        `select coalesce(supplier, $1) || ' ' || ref_id as at from orders
+          where status not in ('success', 'failed') and flagged_at is null`,
+        [world.suppliers[0]!.name],
       )
-    ).rows.map((r) => String(r.ref_id));
-    const known = new Set(world.sandbox.transactions().map((t) => t.refId));
+    ).rows.map((r) => String(r.at));
+    const known = new Set(
+      world.suppliers.flatMap((s) => s.sandbox.transactions().map((t) => `${s.name} ${t.refId}`)),
+    );
     const open = openRefs.filter((r) => known.has(r)).length;
     const unseen = openRefs.length - open;
     const { rows } = await world.db.executeSql(

@@ -44,6 +44,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   faults: () => SandboxFaults;
   rollFaults: (faults: SandboxFaults) => FaultRoll;
+  /** productInactiveRate's dice, thrown once per new order of an active product */
+  rollProductOut: (faults: SandboxFaults) => boolean;
   settleDelayMs: number;
   slowReplyMs: number;
   /** the key interface's deprecation warning, read per request */
@@ -75,6 +77,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
     settleDelayMs: deps.settleDelayMs,
     keepFailedCharges: () => deps.faults().keepFailedCharges,
     outcomes: deps.outcomes,
+    productOut: () => deps.rollProductOut(deps.faults()),
   };
 
   const endpoints: Record<string, (caller: Caller, body: Record<string, unknown>) => Reply> = {
@@ -185,6 +188,7 @@ export function createSandboxApp(deps: AppDeps): Hono {
     slowReplyMs: deps.slowReplyMs,
     deprecationWarning,
     outcomes: deps.outcomes,
+    productOut: handlerDeps.productOut,
     statusShows: (t) => statusShows(t, deps.clock.now(), deps.faults().statusLagMs),
   });
 

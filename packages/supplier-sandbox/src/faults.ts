@@ -12,6 +12,7 @@ export const NO_FAULTS: SandboxFaults = {
   resetBeforeRate: 0,
   resetAfterRate: 0,
   statusErrorRate: 0,
+  productInactiveRate: 0,
   statusLagMs: 0,
   dropCallbacks: false,
   duplicateCallbacks: false,
@@ -31,6 +32,7 @@ const RATES = [
   "resetBeforeRate",
   "resetAfterRate",
   "statusErrorRate",
+  "productInactiveRate",
   "callbackDropRate",
   "callbackDuplicateRate",
   "callbackReorderRate",
@@ -86,6 +88,15 @@ export function createFaultDice(seed: number): (faults: SandboxFaults) => FaultR
       statusError: se < faults.statusErrorRate,
     };
   };
+}
+
+/**
+ * whether a new order for an active product is refused PRODUCT_INACTIVE (productInactiveRate).
+ * Its own generator, thrown once per such order, so the other faults keep their sequences.
+ */
+export function createProductOutDice(seed: number): (faults: SandboxFaults) => boolean {
+  const rng: Rng = seededRng(seed ^ 0x0a7e);
+  return (faults) => rng() < faults.productInactiveRate;
 }
 
 /**

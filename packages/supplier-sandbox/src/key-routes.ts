@@ -48,6 +48,8 @@ export interface KeyRouteDeps {
   deprecationWarning: () => string | undefined;
   /** this sandbox's own outcome table over the standard one */
   outcomes?: OutcomeRemap | undefined;
+  /** an active product refused as inactive this time (fault productInactiveRate) */
+  productOut?: () => boolean;
   /** what a status lookup shows of a transaction (a lagging status answer: pending) */
   statusShows?: (t: StoredTransaction) => StoredTransaction;
 }
@@ -107,6 +109,7 @@ export function registerKeyRoutes(app: Hono, deps: KeyRouteDeps): void {
     clock: deps.clock,
     settleDelayMs: deps.settleDelayMs,
     outcomes: deps.outcomes,
+    productOut: deps.productOut,
   };
 
   const balance: Handler = (caller) =>

@@ -21,6 +21,8 @@ export interface OrderDeps {
   keepFailedCharges?: () => boolean;
   /** this sandbox's own outcome table over the standard one */
   outcomes?: OutcomeRemap | undefined;
+  /** an active product refused as inactive this time (fault productInactiveRate) */
+  productOut?: () => boolean;
 }
 
 export interface Caller {
@@ -59,7 +61,8 @@ export function placeOrder(deps: OrderDeps, caller: Caller, body: Record<string,
     return failure(404, "PRODUCT_NOT_FOUND", `no ${cmd} product with code ${code}`);
   }
   const product = entry.product;
-  if (product.status !== "active") {
+  // the dice are thrown only for a new order of an active product: one throw per such order
+  if (product.status !== "active" || deps.productOut?.()) {
     return declined("PRODUCT_INACTIVE", `product ${code} is not available now`);
   }
   const valid =

@@ -4,7 +4,7 @@ import { createAccounts } from "./accounts.ts";
 import { createSandboxApp } from "./app.ts";
 import { generateCatalogue } from "./catalogue.ts";
 import { createDelays } from "./delays.ts";
-import { createCallbackDice, createFaultDice, faultsFrom } from "./faults.ts";
+import { createCallbackDice, createFaultDice, createProductOutDice, faultsFrom } from "./faults.ts";
 import { createRateLimiter } from "./rate-limit.ts";
 import { createReportSender } from "./reports.ts";
 import { createSettlement } from "./settlement.ts";
@@ -73,6 +73,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     rateLimiter: createRateLimiter(options.rateLimitPerSecond ?? 50),
     faults: () => sandbox.faults,
     rollFaults: createFaultDice(seed),
+    rollProductOut: createProductOutDice(seed),
     settleDelayMs: options.settleDelayMs ?? 2000,
     slowReplyMs: options.slowReplyMs ?? 30_000,
     deprecationWarning: () => sandbox.deprecationWarning,

@@ -55,6 +55,12 @@ export interface SandboxFaults {
   resetAfterRate: number;
   /** 0..1: share of status queries answered 500 SERVER_ERROR */
   statusErrorRate: number;
+  /**
+   * 0..1: share of new prepaid and game orders for an active product refused
+   * PRODUCT_INACTIVE before anything is done (the product "gangguan" for a moment, while the
+   * catalogue still lists it): a refusal that proves no transaction was formed
+   */
+  productInactiveRate: number;
   /** status queries report a settled transaction as pending for this long (ms) after it settled */
   statusLagMs: number;
   /** no callbacks at all (the same as callbackDropRate 1) */

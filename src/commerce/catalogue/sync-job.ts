@@ -4,7 +4,7 @@ import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import type { Logger } from "../../logger.ts";
 import type { Supplier } from "../../supplier/types.ts";
-import { linkSupplierCatalogue } from "./link.ts";
+import { linkOtherSuppliers, type OthersLinked } from "./link-others.ts";
 import { type SyncSummary, syncCatalogue } from "./sync.ts";
 
 export const CATALOGUE_SYNC_QUEUE = "catalogue-sync";
@@ -26,26 +26,19 @@ export interface CatalogueSources {
  * the first supplier's catalogue synced, then every other supplier's linked to it: one
  * catalogue, its routes and what each product sells by (sale.ts) brought up to date
  */
-export async function syncAndLink(deps: CatalogueSources): Promise<SyncSummary> {
-  const log = deps.logger.child({ component: "catalogue-jobs" });
+export async function syncAndLink(deps: CatalogueSources): Promise<SyncSummary & OthersLinked> {
   const summary = await syncCatalogue(deps.db, deps.supplier, {
     logger: deps.logger,
     clock: deps.clock,
     firstSupplier: deps.firstSupplier,
   });
-  for (const other of deps.others ?? []) {
-    try {
-      await linkSupplierCatalogue(deps.db, {
-        ...other,
-        logger: deps.logger,
-        firstSupplier: deps.firstSupplier,
-      });
-    } catch (err) {
-      // one supplier down leaves its routes as they were; the others still sync
-      log.error({ err, supplier: other.name }, "linking a supplier's catalogue failed");
-    }
-  }
-  return summary;
+  const linked = await linkOtherSuppliers(
+    deps.db,
+    deps.others ?? [],
+    deps.logger,
+    deps.firstSupplier,
+  );
+  return { ...summary, ...linked };
 }
 
 export interface CatalogueJobDeps extends CatalogueSources {
