@@ -81,8 +81,9 @@ export async function submitOnce<R>(spec: SubmitSpec<R>): Promise<SubmitOutcome>
     reply = await spec.send();
   } catch (err) {
     const error = asSupplierError(err);
-    // 410 Gone is a definite refusal; anything else without an envelope may have gone through
-    if (error.code === "GONE") return rejected(error);
+    // 410 Gone is a definite refusal, and so is a 429 in the supplier's own envelope (its
+    // API turned the request away before any work); anything else may have gone through
+    if (error.code === "GONE" || refusedForRate(error)) return rejected(error);
     return unknown(error);
   }
   const answer = spec.read(reply);
@@ -107,6 +108,10 @@ export async function submitOnce<R>(spec: SubmitSpec<R>): Promise<SubmitOutcome>
   if (mismatch) return unknown(mismatch);
   return { outcome: "accepted", transaction };
 }
+
+/** the supplier itself (its envelope's code, not a proxy's page) said it is rate limiting */
+const refusedForRate = (error: SupplierError) =>
+  error.code === "RATE_LIMITED" && error.details.supplierCode !== undefined;
 
 export function rejected(error: SupplierError): SubmitOutcome {
   return { outcome: "rejected", error };

@@ -469,6 +469,8 @@ describe("order", () => {
     ["INVALID_CUSTOMER_NO", 200],
     ["VALIDATION_ERROR", 400],
     ["GONE", 410],
+    // the supplier's own envelope refusing the request before any work: nothing was formed
+    ["RATE_LIMITED", 429],
   ];
   for (const [code, status] of REFUSALS) {
     it(`${code} (HTTP ${status}) → rejected with ${code}`, async () => {
@@ -486,7 +488,12 @@ describe("order", () => {
       () => reply("ORDER_SUCCESS", orderData(), 500),
       "SERVER_ERROR",
     ],
-    ["HTTP 429", () => reply("RATE_LIMITED", null, 429), "RATE_LIMITED"],
+    // a 429 without the supplier's envelope (a proxy's page) says nothing of the order
+    [
+      "HTTP 429 without the supplier's answer",
+      () => ({ status: 429, text: "slow down" }),
+      "RATE_LIMITED",
+    ],
     ["a dropped connection", () => ({ destroy: true }), "TRANSPORT_ERROR"],
     ["an unknown code", () => reply("ORDER_QUEUED", orderData()), "UNKNOWN_CODE"],
     [

@@ -179,12 +179,12 @@ describe.each(KITS)("the $name interface against the sandbox", (kit) => {
       expect(sandbox.account().balance).toBe(100);
     });
 
-    it("rate limiting → RATE_LIMITED on a read (after retries) and unknown on an order", async () => {
+    it("rate limiting → RATE_LIMITED on a read (after retries); an order refused (nothing formed)", async () => {
       const { client } = await boot(kit, { rateLimitPerSecond: 1 });
       const supplier = client({ readRetries: 0 });
       await supplier.balance();
       expect((await thrown(supplier.balance())).code).toBe("RATE_LIMITED");
-      unknownWith(
+      rejectedWith(
         await supplier.order({
           cmd: "prepaid",
           code: "TSEL10",

@@ -463,6 +463,8 @@ describe("order (POST /v1/transaction)", () => {
     ["32", 200, "PRODUCT_INACTIVE"],
     ["33", 200, "INVALID_CUSTOMER_NO"],
     ["60", 410, "GONE"],
+    // the supplier's own answer turning the request away: nothing was formed
+    ["70", 429, "RATE_LIMITED"],
   ];
   for (const [rc, status, code] of REFUSALS) {
     it(`rc ${rc} (HTTP ${status}) → rejected ${code}`, async () => {
@@ -480,7 +482,7 @@ describe("order (POST /v1/transaction)", () => {
       "SERVER_ERROR",
     ],
     ["rc 99", () => keyReply("99"), "SERVER_ERROR"],
-    ["HTTP 429", () => keyReply("70", null, 429), "RATE_LIMITED"],
+    ["HTTP 429 without the supplier's answer", () => ({ status: 429, text: "" }), "RATE_LIMITED"],
     ["a dropped connection", () => ({ destroy: true }), "TRANSPORT_ERROR"],
     ["an HTML page", () => ({ status: 502, text: "<html>" }), "SERVER_ERROR"],
     ["a 200 that is not JSON", () => ({ status: 200, text: "ok" }), "BAD_RESPONSE"],
