@@ -204,7 +204,28 @@ export type OutcomeName =
   | "906-slow-reply"
   | "907-server-error"
   | "908-repeated-callbacks"
+  | "911-out-of-stock"
+  | "912-disrupted"
+  | "913-pending-out-of-stock"
+  | "914-pending-disrupted"
+  | "915-supplier-error"
+  | "916-invalid-customer"
+  | "917-wrong-operator"
+  | "918-pending-invalid-customer"
   | "default";
+
+/**
+ * why a transaction failed, on its failed record (kios's decision, docs/supplier.md): the
+ * product's or the supplier's (OUT_OF_STOCK, PRODUCT_DISRUPTED "gangguan", SUPPLIER_ERROR)
+ * or the destination's (INVALID_CUSTOMER_NO, WRONG_OPERATOR, WRONG_METER)
+ */
+export type FailureReason =
+  | "OUT_OF_STOCK"
+  | "PRODUCT_DISRUPTED"
+  | "SUPPLIER_ERROR"
+  | "INVALID_CUSTOMER_NO"
+  | "WRONG_OPERATOR"
+  | "WRONG_METER";
 
 /** the JSON envelope of every signature-interface reply */
 export interface Envelope {
