@@ -31,6 +31,8 @@ export interface Finalisation {
   supplierMessage?: string | null;
   /** what the supplier says it charged (else the quoted cost) */
   supplierPrice?: number | null;
+  /** a failure's machine-readable reason from the supplier's record (kept on the attempt) */
+  supplierReason?: string | null;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function finaliseOrder(
     .returning();
   if (!moved) return undefined;
   // its open attempt is final with it (design rule 15: the one that could still succeed)
-  await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null);
+  await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null, f.supplierReason ?? null);
 
   if (!moved.testing) {
     if (f.status === "success") {
@@ -178,6 +180,7 @@ export function finalisationOf(t: SupplierTransaction): Finalisation | null {
         reason: t.message || "the supplier reported a failure",
         supplierCode: t.supplierCode,
         supplierMessage: t.message,
+        supplierReason: t.reason ?? null,
       };
 }
 
