@@ -79,14 +79,14 @@ const RULES: Record<string, OutcomeRule> = {
   },
   // a final failure with its reason: the product's or the supplier's (another supplier may
   // make it), or the destination's (no one can)
-  "911": failing("911-out-of-stock", "failed", "OUT_OF_STOCK"),
-  "912": failing("912-disrupted", "failed", "PRODUCT_DISRUPTED"),
-  "913": failing("913-pending-out-of-stock", "pending", "OUT_OF_STOCK"),
-  "914": failing("914-pending-disrupted", "pending", "PRODUCT_DISRUPTED"),
-  "915": failing("915-supplier-error", "failed", "SUPPLIER_ERROR"),
-  "916": failing("916-invalid-customer", "failed", "INVALID_CUSTOMER_NO"),
-  "917": failing("917-wrong-operator", "failed", "WRONG_OPERATOR"),
-  "918": failing("918-pending-invalid-customer", "pending", "INVALID_CUSTOMER_NO"),
+  "941": failing("941-out-of-stock", "failed", "OUT_OF_STOCK"),
+  "942": failing("942-disrupted", "failed", "PRODUCT_DISRUPTED"),
+  "943": failing("943-pending-out-of-stock", "pending", "OUT_OF_STOCK"),
+  "944": failing("944-pending-disrupted", "pending", "PRODUCT_DISRUPTED"),
+  "945": failing("945-supplier-error", "failed", "SUPPLIER_ERROR"),
+  "946": failing("946-invalid-customer", "failed", "INVALID_CUSTOMER_NO"),
+  "947": failing("947-wrong-operator", "failed", "WRONG_OPERATOR"),
+  "948": failing("948-pending-invalid-customer", "pending", "INVALID_CUSTOMER_NO"),
 };
 
 /** an ending that fails with a reason, at once or after pending (then with a callback) */

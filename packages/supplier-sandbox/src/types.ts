@@ -204,14 +204,14 @@ export type OutcomeName =
   | "906-slow-reply"
   | "907-server-error"
   | "908-repeated-callbacks"
-  | "911-out-of-stock"
-  | "912-disrupted"
-  | "913-pending-out-of-stock"
-  | "914-pending-disrupted"
-  | "915-supplier-error"
-  | "916-invalid-customer"
-  | "917-wrong-operator"
-  | "918-pending-invalid-customer"
+  | "941-out-of-stock"
+  | "942-disrupted"
+  | "943-pending-out-of-stock"
+  | "944-pending-disrupted"
+  | "945-supplier-error"
+  | "946-invalid-customer"
+  | "947-wrong-operator"
+  | "948-pending-invalid-customer"
   | "default";
 
 /**

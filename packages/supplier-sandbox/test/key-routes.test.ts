@@ -240,16 +240,16 @@ describe("the sandbox's key interface", () => {
       expect(balance()).toBe(DEFAULT_SANDBOX_BALANCE);
     });
 
-    it("911 and 914: the failed record carries its reason, at once and after processing", async () => {
-      const answer = await transaction({ ref_id: "K-911", customer_id: phone("911") });
+    it("941 and 944: the failed record carries its reason, at once and after processing", async () => {
+      const answer = await transaction({ ref_id: "K-941", customer_id: phone("941") });
       expect(answer.body).toMatchObject({
         rc: "02",
         data: { status: "failed", reason: "OUT_OF_STOCK" },
       });
-      const created = await transaction({ ref_id: "K-914", customer_id: phone("914") });
+      const created = await transaction({ ref_id: "K-944", customer_id: phone("944") });
       expect(created.body.data).not.toHaveProperty("reason");
       await h.sandbox.settleNow();
-      expect((await lookup("K-914")).body).toMatchObject({
+      expect((await lookup("K-944")).body).toMatchObject({
         rc: "02",
         data: { status: "failed", reason: "PRODUCT_DISRUPTED" },
       });

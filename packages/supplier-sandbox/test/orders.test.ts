@@ -84,13 +84,13 @@ describe("sandbox orders (prepaid and game)", () => {
     expect(balance()).toBe(DEFAULT_SANDBOX_BALANCE);
   });
 
-  it("911 to 917: fail at once with the reason on the record; 902's record has none", async () => {
+  it("941 to 947: fail at once with the reason on the record; 902's record has none", async () => {
     const cases = [
-      ["911", "OUT_OF_STOCK"],
-      ["912", "PRODUCT_DISRUPTED"],
-      ["915", "SUPPLIER_ERROR"],
-      ["916", "INVALID_CUSTOMER_NO"],
-      ["917", "WRONG_OPERATOR"],
+      ["941", "OUT_OF_STOCK"],
+      ["942", "PRODUCT_DISRUPTED"],
+      ["945", "SUPPLIER_ERROR"],
+      ["946", "INVALID_CUSTOMER_NO"],
+      ["947", "WRONG_OPERATOR"],
     ] as const;
     for (const [ending, reason] of cases) {
       const ref = `O-${ending}`;
@@ -104,11 +104,11 @@ describe("sandbox orders (prepaid and game)", () => {
     expect(plain.body.data).not.toHaveProperty("reason");
   });
 
-  it("913, 914, 918: pending without a reason, then failed with it", async () => {
+  it("943, 944, 948: pending without a reason, then failed with it", async () => {
     const cases = [
-      ["913", "OUT_OF_STOCK"],
-      ["914", "PRODUCT_DISRUPTED"],
-      ["918", "INVALID_CUSTOMER_NO"],
+      ["943", "OUT_OF_STOCK"],
+      ["944", "PRODUCT_DISRUPTED"],
+      ["948", "INVALID_CUSTOMER_NO"],
     ] as const;
     for (const [ending] of cases) {
       const { body } = await order({ customer_no: phone(ending), ref_id: `O-${ending}` });

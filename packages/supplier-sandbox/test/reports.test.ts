@@ -56,11 +56,11 @@ describe("sandbox callbacks", () => {
 
   it("a failure with a reason carries it in the callback's record; the pending reply did not", async () => {
     await start();
-    await order("913", "C-913");
+    await order("943", "C-943");
     await h.sandbox.settleNow();
     expect(shop.received).toHaveLength(1);
     expect(shop.received[0]!.json.data).toMatchObject({
-      ref_id: "C-913",
+      ref_id: "C-943",
       status: "Failed",
       reason: "OUT_OF_STOCK",
     });

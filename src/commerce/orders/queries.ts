@@ -49,6 +49,8 @@ export interface AttemptLine {
   supplier: string;
   status: "open" | "rejected" | "failed" | "success";
   answerCode: string | null;
+  /** a final failure's machine-readable reason, when the supplier gave one */
+  reason: string | null;
   refId: string;
   createdAt: Date;
   finalAt: Date | null;
@@ -68,6 +70,7 @@ export async function attemptsOfOrders(
       supplier: orderAttempts.supplier,
       status: orderAttempts.status,
       answerCode: orderAttempts.answerCode,
+      reason: orderAttempts.reason,
       refId: orderAttempts.refId,
       createdAt: orderAttempts.createdAt,
       finalAt: orderAttempts.finalAt,
