@@ -208,17 +208,22 @@ describe(`re-route after a final failure (${testDriver})`, () => {
   it("never re-routes a bill payment, whatever its reason", async () => {
     h = await bootTwoSuppliers({ backupOutcomes: BACKUP_SAVES });
     const user = await h.newUser(2_000_000);
+    // pending, then failed out of stock: the status record says why
     const q = await createBillQuote(h.engine, {
       userId: user,
       chatId: user,
       productCode: "PLNPOST",
-      customerNo: "530000000941",
+      customerNo: "530000000943",
     });
     if (!q.ok) throw new Error(q.reason);
     const result = await confirmQuote(h.engine, { quoteId: q.quote.id, userId: user });
     if (!result.ok) throw new Error(result.reason);
-    expect(result.order).toMatchObject({ status: "failed", supplier: null });
+    expect(result.order.status).toBe("pending");
+    await h.sandbox.settleNow();
+    const final = await resolveOrder(h.engine, result.order.id);
+    expect(final).toMatchObject({ status: "failed", supplier: null });
     expect(await walletBalance(h.deps.db, user)).toBe(2_000_000);
+    expect(await releases(result.order.id)).toBe(1);
     // the supplier said why, and it was the product's: still no second supplier
     expect((await attemptsOf(result.order.id)).map((a) => [a.status, a.reason])).toEqual([
       ["failed", "OUT_OF_STOCK"],
