@@ -13,6 +13,7 @@ import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
+import { minMarginOf } from "./min-margin.ts";
 import { firstSupplierName, openFirstAttempt } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -112,6 +113,11 @@ async function storeOrder(
   // the routes an order of this quote may take, read once: the guard's look and the first
   // attempt both choose from them
   const routes = quote.kind === "bill" ? [] : await quoteRoutes(deps, tx, quote, sellable);
+  // no route may be tried (each leaves less than the minimum margin, or is switched off):
+  // nothing is sent
+  if (quote.kind !== "bill" && !quote.testing && routes.length === 0) {
+    throw new Refused({ ok: false, reason: "product_unavailable" });
+  }
   const otherRoute = routes.some((r) => r.supplier !== firstSupplierName(deps));
   if (!quote.testing) await refuseSupplierShort(deps, tx, quote.cost, otherRoute);
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
@@ -208,7 +214,7 @@ async function quoteRoutes(
 ): Promise<Route[]> {
   return usableRoutes(await routesOf(tx, product, firstSupplierName(deps)), {
     price: quote.price,
-    minMargin: deps.minMargin ?? 0,
+    minMargin: await minMarginOf(tx, deps),
     tried: new Set(),
     testing: quote.testing,
   });

@@ -5,6 +5,7 @@ import { newRefId } from "../../supplier/ref-id.ts";
 import type { Supplier, SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import type { OrderEngine } from "./engine.ts";
+import { minMarginOf } from "./min-margin.ts";
 import type { Order, OrderStatus } from "./types.ts";
 
 // which supplier an order goes to, its attempts, and when it may go to the next
@@ -91,7 +92,7 @@ async function usableRoutesOf(
   const routes = await routesOf(tx, product, firstSupplierName(deps));
   return usableRoutes(routes, {
     price: o.price,
-    minMargin: deps.minMargin ?? 0,
+    minMargin: await minMarginOf(tx, deps),
     tried,
     testing: o.testing,
   });
