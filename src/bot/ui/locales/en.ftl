@@ -307,6 +307,7 @@ admin-stats-overcharge = 💸 Charged above the quote: { $count } orders, a loss
 admin-amount-too-large = That amount is too large: at most { $max } per operation.
 admin-pending-none = ✅ No stuck orders.
 admin-pending-title = ⏳ <b>Open orders ({ $count })</b>
+admin-status-attempts = 🔀 <b>Attempts</b> (admins only): supplier · code · ref_id · state · answer · made → answered → final
 admin-recheck-done = { $ref }: { $status }
 admin-recheck-failed = The re-check failed, try again later.
 admin-broadcast-usage = Use: /broadcast &lt;text&gt;

@@ -307,6 +307,7 @@ admin-stats-overcharge = 💸 Ditagih di atas penawaran: { $count } pesanan, rug
 admin-amount-too-large = Jumlah terlalu besar: paling banyak { $max } per operasi.
 admin-pending-none = ✅ Tidak ada pesanan yang tertahan.
 admin-pending-title = ⏳ <b>Pesanan terbuka ({ $count })</b>
+admin-status-attempts = 🔀 <b>Percobaan</b> (khusus admin): pemasok · kode · ref_id · status · jawaban · dibuat → dijawab → final
 admin-recheck-done = { $ref }: { $status }
 admin-recheck-failed = Cek ulang gagal, coba lagi nanti.
 admin-broadcast-usage = Gunakan: /broadcast &lt;teks&gt;
