@@ -222,10 +222,7 @@ export function statusOf(
  * case, or undefined: absent, unknown, not text, or on a record that did not fail. The
  * supplier's free-text message is never read for it.
  */
-export function failureReasonOf(
-  sent: unknown,
-  status: TransactionStatus,
-): FailureReason | undefined {
+function failureReasonOf(sent: unknown, status: TransactionStatus): FailureReason | undefined {
   if (status !== "failed" || typeof sent !== "string") return undefined;
   const word = sent.trim().toUpperCase();
   return FAILURE_REASONS.find((r) => r === word);

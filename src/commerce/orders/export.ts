@@ -10,7 +10,7 @@ import { type AttemptLine, attemptsOfOrders } from "./queries.ts";
 export type ExportFormat = "csv" | "json";
 
 /** one request of an order to a supplier (docs/suppliers.md#attempts) */
-export interface ExportedAttempt {
+interface ExportedAttempt {
   seq: number;
   supplier: string;
   supplier_code: string;

@@ -68,7 +68,7 @@ export function rerouteProof(error: SupplierError): string | undefined {
  * Undefined: the destination's reason, no reason or an unknown one, a bill (paid where it
  * was inquired), anything not failed: then the failure is the order's result.
  */
-export function finalFailureProof(t: SupplierTransaction): string | undefined {
+function finalFailureProof(t: SupplierTransaction): string | undefined {
   if (t.kind !== "order" || t.status !== "failed") return undefined;
   switch (t.reason) {
     case "OUT_OF_STOCK":
