@@ -114,6 +114,8 @@ async function resolveUnlocked(
           adminIds: deps.adminIds,
           pause: deps.productPause,
           onFinal: deps.onOrderFinal,
+          // the answer is about this attempt: an order re-routed meanwhile is not settled by it
+          attempt: order.refId,
         }),
       };
     });
@@ -183,8 +185,9 @@ async function notFound(
         },
         now,
         true,
-        // only from what was read: a racing answer from the supplier wins
-        { from: [order.status], onFinal: deps.onOrderFinal },
+        // only from what was read, for the attempt asked about: a racing answer from the
+        // supplier, or a re-route, wins
+        { from: [order.status], onFinal: deps.onOrderFinal, attempt: order.refId },
       );
     });
     await deps.jobs?.kickNotifications();

@@ -231,7 +231,8 @@ export async function rerouteFailed(
   order: Order,
   failed: SupplierTransaction,
 ): Promise<Order | undefined> {
-  const proof = finalFailureProof(failed);
+  // a bill is paid where it was inquired, whatever its record looks like
+  const proof = order.kind === "bill" ? undefined : finalFailureProof(failed);
   if (!proof) return undefined;
   return moveToNextRoute(deps, tx, order, {
     proof,

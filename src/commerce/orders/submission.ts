@@ -128,6 +128,9 @@ async function applySubmitOutcome(
             adminIds: deps.adminIds,
             pause: deps.productPause,
             onFinal: deps.onOrderFinal,
+            // the answer is about the attempt sent: a status check may have re-routed the
+            // order meanwhile, and then this answer settles nothing
+            attempt: order.refId,
           }),
         };
       }

@@ -6,6 +6,7 @@ import { attemptsOfOrders, getOrder } from "../../../src/commerce/orders/queries
 import { createBillQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { openAttempts } from "../../../src/commerce/orders/routing.ts";
+import { finaliseOrder, markOpen } from "../../../src/commerce/orders/transitions.ts";
 import {
   processSupplierReport,
   storeSupplierReport,
@@ -147,6 +148,33 @@ describe(`re-route after a final failure (${testDriver})`, () => {
     expect(await openAttempts(h.deps.db, order.id)).toBe(1);
     expect((await getOrder(h.deps.db, order.id))!.refId).toBe(moved.refId);
     expect(h.backupSandbox.requests()).toHaveLength(1);
+  });
+
+  it("an answer about the attempt the order left settles nothing, however late", async () => {
+    h = await bootTwoSuppliers({ backupOutcomes: BACKUP_SAVES });
+    const { user, order } = await buy("081234560943");
+    await h.sandbox.settleNow();
+    // what a submission or a check that read the order before it moved on still holds
+    const stale = (await getOrder(h.deps.db, order.id))!;
+    const moved = await resolveOrder(h.engine, order.id);
+    expect(moved).toMatchObject({ status: "pending", supplier: "backup" });
+    const now = new Date(h.clock.now());
+    const failedThere = await h.deps.db.transaction((tx) =>
+      finaliseOrder(tx, stale, { status: "failed", supplierCode: "ORDER_FAILED" }, now, true, {
+        attempt: stale.refId,
+      }),
+    );
+    expect(failedThere).toBeUndefined();
+    const stillOpen = await h.deps.db.transaction((tx) =>
+      markOpen(tx, { ...stale, status: "submitted" }, "unknown", now, now),
+    );
+    expect(stillOpen).toBeUndefined();
+    expect(await getOrder(h.deps.db, order.id)).toMatchObject({
+      status: "pending",
+      refId: moved!.refId,
+    });
+    expect(await releases(order.id)).toBe(0);
+    expect(await walletBalance(h.deps.db, user)).toBe(100_000 - order.price);
   });
 
   it("never re-routes the destination's reason, at once or after pending: refunded once", async () => {
