@@ -130,8 +130,9 @@ async function resolveUnlocked(
     const moved = settled.moved;
     if (moved) log.info({ status: moved.status }, "order settled by status check");
     const after = moved ?? (await load(deps, orderId));
-    // settled meanwhile by something else: does it agree with the supplier?
-    if (!moved && after) await reportIfConflicting(deps, after, fin.status);
+    // settled meanwhile by something else: does it agree with the supplier? (only an
+    // answer about the attempt it settled on can contradict it)
+    if (!moved && after?.refId === order.refId) await reportIfConflicting(deps, after, fin.status);
     await deps.jobs?.kickNotifications();
     return after;
   }

@@ -165,7 +165,12 @@ async function applySubmitOutcome(
   // something else (a callback, a poll, the sweeper) moved it first: show what is stored,
   // and say so if the supplier's answer contradicts it
   const stored = (await getOrder(deps.db, order.id)) ?? order;
-  if (outcome.outcome === "accepted" && outcome.transaction.status !== "pending") {
+  // (an answer about an attempt the order has left contradicts nothing)
+  if (
+    outcome.outcome === "accepted" &&
+    outcome.transaction.status !== "pending" &&
+    stored.refId === order.refId
+  ) {
     await reportIfConflicting(deps, stored, outcome.transaction.status);
   }
   return stored;
