@@ -208,6 +208,7 @@ const schema = z.object({
       .refine((n) => n >= 1000, { message: "must be at least 1000" }),
   ),
   RECON_TOLERANCE: rupiahSetting("0"),
+  MIN_MARGIN: rupiahSetting("0"),
   SUPPLIER_LOW_BALANCE: rupiahSetting("0"),
   PRODUCT_PAUSE_AFTER: z.preprocess(
     (v) => emptyToUndefined(v) ?? "3/5",
@@ -297,6 +298,7 @@ const EXAMPLES: Record<string, string> = {
   DEPOSIT_MANUAL: "true",
   SHOP_NAME: "Toko Kios",
   RECON_TOLERANCE: "0",
+  MIN_MARGIN: "200",
   SUPPLIER_LOW_BALANCE: "500000",
   INBOX_CONCURRENCY: "64",
   SETTLE_CONCURRENCY: "50",
@@ -401,6 +403,8 @@ export interface Config {
   productPause: { failures: number; of: number; minutes: number };
   /** a supplier balance check's difference up to this is not drift (rupiah) */
   reconTolerance: number;
+  /** a route is tried only when it leaves at least this over its cost (rupiah; /minmargin overrides) */
+  minMargin: number;
   /** admins are alerted when the supplier balance falls below this (rupiah; 0: only when short) */
   supplierLowBalance: number;
   /**
@@ -594,6 +598,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       minutes: p.PRODUCT_PAUSE_MINUTES,
     },
     reconTolerance: p.RECON_TOLERANCE,
+    minMargin: p.MIN_MARGIN,
     supplierLowBalance: p.SUPPLIER_LOW_BALANCE,
     logLevel: p.LOG_LEVEL,
   };

@@ -131,6 +131,8 @@ describe("parseConfig", () => {
     ["MAX_AMOUNT", "999"],
     ["RECON_TOLERANCE", "-1"],
     ["SUPPLIER_LOW_BALANCE", "1.5"],
+    ["MIN_MARGIN", "-100"],
+    ["MIN_MARGIN", "Rp500"],
     ["PRODUCT_PAUSE_AFTER", "0/5"],
     ["PRODUCT_PAUSE_AFTER", "6/5"],
     ["PRODUCT_PAUSE_MINUTES", "0"],
@@ -148,6 +150,11 @@ describe("parseConfig", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${name} `));
     expect(problems[0]).toMatch(/for example/);
+  });
+
+  it("takes MIN_MARGIN in whole rupiah, 0 when unset", () => {
+    expect(parseConfig({}).minMargin).toBe(0);
+    expect(parseConfig({ MIN_MARGIN: "250" }).minMargin).toBe(250);
   });
 
   it("takes the edges of each range", () => {

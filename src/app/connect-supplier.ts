@@ -53,8 +53,18 @@ export const BACKUP_SANDBOX = {
     seed: 2,
     // its own codes; what the main sandbox has inactive it sells, and the reverse for TSEL5
     catalogueVariant: { codePrefix: "B", inactiveCodes: ["TSEL5", "PUBG60"] },
-    // what fails at the main sandbox (902, 904) succeeds here: a re-route can save the sale
-    outcomes: { "902": "901", "904": "903" },
+    // what fails at the main sandbox for the product's or the supplier's sake (941 to 945)
+    // succeeds here: a re-route saves the sale. 902 and 904 (no reason given) succeed here
+    // too, but kios never re-routes them
+    outcomes: {
+      "902": "901",
+      "904": "903",
+      "941": "901",
+      "942": "901",
+      "943": "903",
+      "944": "903",
+      "945": "901",
+    },
   },
 } as const;
 

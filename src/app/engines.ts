@@ -47,6 +47,7 @@ export function createEngines(config: Config, parts: EngineParts): Engines {
     supplier: parts.supplier,
     suppliers: parts.suppliers,
     firstSupplier: config.supplierName,
+    minMargin: config.minMargin,
     clock: parts.clock,
     logger: parts.logger,
     testing: config.supplierTesting,

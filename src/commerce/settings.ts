@@ -20,5 +20,10 @@ export async function putSetting(exec: Executor, key: string, value: unknown): P
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: sql`now()` } });
 }
 
+/** forgets a shop setting: its default holds again */
+export async function clearSetting(exec: Executor, key: string): Promise<void> {
+  await exec.delete(settings).where(eq(settings.key, key));
+}
+
 export const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 export const isString = (v: unknown): v is string => typeof v === "string";

@@ -691,6 +691,11 @@ export const orderAttempts = pgTable(
     /** the supplier's answer code and words, once it answered */
     answerCode: text("answer_code"),
     answerMessage: text("answer_message"),
+    /**
+     * a final failure's machine-readable reason, as the supplier's record gave it
+     * (OUT_OF_STOCK, WRONG_OPERATOR, …; docs/supplier.md#failure-reasons); null: none given
+     */
+    reason: text("reason"),
     /** set when the next attempt was made because of this one: the proof it followed */
     reroutedFor: text("rerouted_for"),
     createdAt: createdAt(),

@@ -4,6 +4,8 @@ import { parseBillDetails } from "./bill-details.ts";
 import { parseSupplierTime } from "./times.ts";
 import {
   type BillAmounts,
+  FAILURE_REASONS,
+  type FailureReason,
   type Identity,
   type InquiryResult,
   type SupplierBalance,
@@ -213,6 +215,23 @@ export function statusOf(
   const status = fromRecord ?? implied.status;
   if (!status) throw bad("malformed transaction from the supplier: no status");
   return status;
+}
+
+/**
+ * a failed record's reason (docs/supplier.md#failure-reasons): one of the known values, any
+ * case, or undefined: absent, unknown, not text, or on a record that did not fail. The
+ * supplier's free-text message is never read for it.
+ */
+function failureReasonOf(sent: unknown, status: TransactionStatus): FailureReason | undefined {
+  if (status !== "failed" || typeof sent !== "string") return undefined;
+  const word = sent.trim().toUpperCase();
+  return FAILURE_REASONS.find((r) => r === word);
+}
+
+/** the reason as a field to spread into a transaction: none at all when there is none */
+export function reasonOf(sent: unknown, status: TransactionStatus): { reason?: FailureReason } {
+  const reason = failureReasonOf(sent, status);
+  return reason ? { reason } : {};
 }
 
 /** the record's ref_id, or the one the request knew */

@@ -66,6 +66,22 @@ export interface BillAmounts {
   desc: BillDetails | undefined;
 }
 
+/**
+ * why a transaction failed, as a failed record may say in its `reason` field (kios's
+ * decision, docs/supplier.md#failure-reasons): the product's or the supplier's, or the
+ * destination's. A reason outside this list, or none, is read as no reason.
+ */
+export const FAILURE_REASONS = [
+  "OUT_OF_STOCK",
+  "PRODUCT_DISRUPTED",
+  "SUPPLIER_ERROR",
+  "INVALID_CUSTOMER_NO",
+  "WRONG_OPERATOR",
+  "WRONG_METER",
+] as const;
+
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
 /** a transaction as the supplier reports it: an order result or a bill payment result */
 export interface SupplierTransaction {
   kind: "order" | "bill";
@@ -88,6 +104,8 @@ export interface SupplierTransaction {
   message: string;
   /** the supplier's own transaction id, when its interface has one (the key interface's trx_id) */
   trxId?: string | undefined;
+  /** a failed record's machine-readable reason, when it gives a known one (never guessed from text) */
+  reason?: FailureReason | undefined;
 }
 
 export interface InquiryResult extends BillAmounts {

@@ -13,6 +13,7 @@ import {
   PRODUCT_KINDS,
   parse,
   productList,
+  reasonOf,
   refIdOf,
   STATUS_WORDS,
   statusOf,
@@ -88,6 +89,7 @@ const orderSchema = z.object({
   price: anything,
   sn: text,
   created_at: text,
+  reason: anything,
 });
 
 /** a bill payment result: an order result's fields (its price unused) and the bill's */
@@ -113,6 +115,7 @@ function resultOf<S extends z.ZodType<OrderRecord>>(
     sn: d.sn || null,
     createdAt: d.created_at ?? "",
     message: ctx.message ?? "",
+    ...reasonOf(d.reason, status),
   };
   return { d, common };
 }

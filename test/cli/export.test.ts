@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
-import { orders, products, users } from "../../src/db/schema.ts";
+import { orderAttempts, orders, products, users } from "../../src/db/schema.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 
@@ -64,6 +65,36 @@ describe("kios export", () => {
         order(3, "2026-11-05T16:59:00Z", "success"),
         order(4, "2026-11-30T17:00:00Z", "success"),
       ]);
+    // the second was re-routed: refused at the main, then failed out of stock at the backup
+    const [second] = await db.db.select().from(orders).where(eq(orders.refId, "K-EXPORT-2"));
+    await db.db.insert(orderAttempts).values([
+      {
+        orderId: second!.id,
+        seq: 1,
+        supplier: "main",
+        supplierCode: "TSEL10",
+        refId: "K-EXPORT-2-A",
+        cost: 10_100,
+        status: "rejected",
+        answerCode: "PRODUCT_INACTIVE",
+        createdAt: new Date("2026-11-05T03:00:00Z"),
+        finalAt: new Date("2026-11-05T03:00:01Z"),
+      },
+      {
+        orderId: second!.id,
+        seq: 2,
+        supplier: "backup",
+        supplierCode: "BTSEL10",
+        refId: "K-EXPORT-2",
+        cost: 10_000,
+        status: "failed",
+        answerCode: "ORDER_FAILED",
+        reason: "OUT_OF_STOCK",
+        reroutedFor: "PRODUCT_INACTIVE",
+        createdAt: new Date("2026-11-05T03:00:01Z"),
+        finalAt: new Date("2026-11-05T03:00:09Z"),
+      },
+    ]);
     await db.close();
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,6 +106,22 @@ describe("kios export", () => {
     expect(rows.map((x) => x.ref_id)).toEqual(["K-EXPORT-1", "K-EXPORT-2", "K-EXPORT-3"]);
     expect(rows[0]).toMatchObject({ status: "success", price: "10400", margin: "300", sn: "SN1" });
     expect(rows[1]).toMatchObject({ status: "failed", margin: "" });
+    // its attempts, for the admins: where it went, what each answered, when
+    expect(JSON.parse(rows[1]!.attempts!)).toMatchObject([
+      { seq: 1, supplier: "main", ref_id: "K-EXPORT-2-A", state: "rejected" },
+      {
+        seq: 2,
+        supplier: "backup",
+        supplier_code: "BTSEL10",
+        ref_id: "K-EXPORT-2",
+        state: "failed",
+        answer_code: "ORDER_FAILED",
+        reason: "OUT_OF_STOCK",
+        created_at: "2026-11-05T03:00:01.000Z",
+        final_at: "2026-11-05T03:00:09.000Z",
+      },
+    ]);
+    expect(JSON.parse(rows[0]!.attempts!)).toEqual([]);
   });
 
   it("writes JSON into a file", async () => {

@@ -22,7 +22,12 @@ export interface TwoSuppliers extends CommerceHarness {
 }
 
 export async function bootTwoSuppliers(
-  options: { settleDelayMs?: number; wrapMain?: (s: Supplier) => Supplier } = {},
+  options: {
+    settleDelayMs?: number;
+    wrapMain?: (s: Supplier) => Supplier;
+    /** the backup's own outcome table (an ending that fails at the main succeeds here) */
+    backupOutcomes?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<TwoSuppliers> {
   const settleDelayMs = options.settleDelayMs ?? 60 * 60_000;
   const h = await bootCommerce({ sandbox: { settleDelayMs } });
@@ -34,6 +39,7 @@ export async function bootTwoSuppliers(
     callbackRetryDelaysMs: [50],
     seed: 2,
     catalogueVariant: { codePrefix: "B" },
+    ...(options.backupOutcomes ? { outcomes: options.backupOutcomes } : {}),
     accounts: [
       {
         apiId: BACKUP_CREDENTIALS.apiId,

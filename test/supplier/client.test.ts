@@ -446,6 +446,30 @@ describe("order", () => {
     });
   }
 
+  it("reads a failed record's reason, any case; an unknown, absent or pending one is none", async () => {
+    const cases: [Record<string, unknown>, string | undefined][] = [
+      [{ status: "Failed", reason: "OUT_OF_STOCK" }, "OUT_OF_STOCK"],
+      [{ status: "Failed", reason: " product_disrupted " }, "PRODUCT_DISRUPTED"],
+      [{ status: "Failed", reason: "INVALID_CUSTOMER_NO" }, "INVALID_CUSTOMER_NO"],
+      [{ status: "Failed", reason: "STOK_HABIS" }, undefined],
+      [{ status: "Failed", reason: 42 }, undefined],
+      [{ status: "Failed" }, undefined],
+      [{ status: "Pending", reason: "OUT_OF_STOCK" }, undefined],
+    ];
+    for (const [over, reason] of cases) {
+      const code = over.status === "Failed" ? "ORDER_FAILED" : "ORDER_PENDING";
+      const { supplier } = await setup(() =>
+        // the message says "stok kosong": free text is never read for a reason
+        ({ status: 200, json: { ...envelope(code, orderData(over)), message: "stok kosong" } }),
+      );
+      const outcome = await supplier.order(ORDER_REQUEST);
+      if (outcome.outcome !== "accepted") throw new Error(outcome.outcome);
+      expect(outcome.transaction.reason, JSON.stringify(over)).toBe(reason);
+      await stub?.close();
+      stub = undefined;
+    }
+  });
+
   it("fills a missing customer_no and code from the request", async () => {
     const { supplier } = await setup(() =>
       reply("ORDER_SUCCESS", { ref_id: ORDER_REQUEST.refId, status: "Success", price: 10150 }),

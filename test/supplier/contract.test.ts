@@ -274,6 +274,34 @@ describe.each(KITS)("the $name interface against the sandbox", (kit) => {
       });
     }
 
+    it("941 and 944: a failure's reason reaches the client in the reply, the status and the callback", async () => {
+      const { supplier, sandbox, clock } = await boot(kit);
+      const receiver = await callbackReceiver();
+      sandbox.account().setCallbackUrl(receiver.url);
+      const atOnce = accepted(
+        await supplier.order({
+          cmd: "prepaid",
+          code: "TSEL10",
+          customerNo: phone("941"),
+          refId: newRefId(),
+        }),
+      );
+      expect(atOnce).toMatchObject({ status: "failed", reason: "OUT_OF_STOCK" });
+      const refId = newRefId();
+      const first = accepted(
+        await supplier.order({ cmd: "prepaid", code: "TSEL10", customerNo: phone("944"), refId }),
+      );
+      expect(first.status).toBe("pending");
+      expect(first.reason).toBeUndefined();
+      await sandbox.settleNow();
+      expect(await supplier.status(refId)).toMatchObject({
+        found: true,
+        transaction: { status: "failed", reason: "PRODUCT_DISRUPTED" },
+      });
+      const [report] = callbacksFor(receiver.received, refId, clock);
+      expect(report?.transaction).toMatchObject({ status: "failed", reason: "PRODUCT_DISRUPTED" });
+    });
+
     it("906: the reply comes after the client's timeout → unknown; status finds the transaction", async () => {
       const { supplier, sandbox } = await boot(kit, { slowReplyMs: 3000 }, { timeoutMs: 300 });
       const refId = newRefId();

@@ -48,6 +48,19 @@ describe("parseSupplierReport", () => {
     });
   });
 
+  it("reads a failed order's reason; an unknown one is none", () => {
+    const failed = (reason: unknown) =>
+      parseSupplierReport(
+        JSON.stringify({
+          event: "transaction.final",
+          data: { ...orderResult, status: "Failed", sn: null, reason },
+        }),
+      ).transaction;
+    expect(failed("PRODUCT_DISRUPTED").reason).toBe("PRODUCT_DISRUPTED");
+    expect(failed("gangguan").reason).toBeUndefined();
+    expect(failed(null).reason).toBeUndefined();
+  });
+
   it("reads a bill payment result (told apart by tagihan and the lowercase status)", () => {
     const parsed = parseSupplierReport(
       JSON.stringify({ event: "transaction.final", data: billResult }),

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { failureReason } from "./results.ts";
 import type { InquirySession, StoredTransaction } from "./store.ts";
 import { formatIsoWib } from "./time.ts";
 import type { HttpStatus, KeyEnvelope, KeyReply, Reply } from "./types.ts";
@@ -120,6 +121,7 @@ function keyRecord(t: StoredTransaction, view: "created" | "later"): Record<stri
     status,
     // sn is a string: empty until success (docs/supplier.md#the-transaction-record)
     sn: t.status === "success" ? t.serial : "",
+    ...failureReason(t),
     created_at: formatIsoWib(t.createdAt),
   };
   if (t.kind === "bill" && t.bill) {

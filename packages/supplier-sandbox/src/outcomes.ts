@@ -1,4 +1,4 @@
-import type { OutcomeName } from "./types.ts";
+import type { FailureReason, OutcomeName } from "./types.ts";
 
 // the outcome table (README.md, "Outcomes"): the last three digits of customer_no pick what
 // happens to an order or a bill payment.
@@ -13,6 +13,11 @@ export interface OutcomeRule {
   callbacks: "once" | "none" | "twice-then-stale";
   /** what happens to the HTTP reply of the request that created it */
   reply: "normal" | "slow" | "server-error";
+  /**
+   * the machine-readable reason a failed record carries (`reason`, docs/supplier.md); absent
+   * on the older failing endings (902, 904), whose records carry none
+   */
+  reason?: FailureReason;
 }
 
 const RULES: Record<string, OutcomeRule> = {
@@ -72,7 +77,33 @@ const RULES: Record<string, OutcomeRule> = {
     callbacks: "twice-then-stale",
     reply: "normal",
   },
+  // a final failure with its reason: the product's or the supplier's (another supplier may
+  // make it), or the destination's (no one can)
+  "941": failing("941-out-of-stock", "failed", "OUT_OF_STOCK"),
+  "942": failing("942-disrupted", "failed", "PRODUCT_DISRUPTED"),
+  "943": failing("943-pending-out-of-stock", "pending", "OUT_OF_STOCK"),
+  "944": failing("944-pending-disrupted", "pending", "PRODUCT_DISRUPTED"),
+  "945": failing("945-supplier-error", "failed", "SUPPLIER_ERROR"),
+  "946": failing("946-invalid-customer", "failed", "INVALID_CUSTOMER_NO"),
+  "947": failing("947-wrong-operator", "failed", "WRONG_OPERATOR"),
+  "948": failing("948-pending-invalid-customer", "pending", "INVALID_CUSTOMER_NO"),
 };
+
+/** an ending that fails with a reason, at once or after pending (then with a callback) */
+function failing(
+  name: OutcomeName,
+  initial: "pending" | "failed",
+  reason: FailureReason,
+): OutcomeRule {
+  return {
+    name,
+    initial,
+    final: "failed",
+    callbacks: initial === "pending" ? "once" : "none",
+    reply: "normal",
+    reason,
+  };
+}
 
 const DEFAULT_RULE: OutcomeRule = {
   name: "default",

@@ -22,6 +22,7 @@ export function wireResult(
       name: t.name,
       price: t.price,
       sn,
+      ...failureReason(t, as),
       created_at: formatWib(t.createdAt),
     };
   }
@@ -38,8 +39,17 @@ export function wireResult(
     sn,
     // desc is absent in the pending result (docs/supplier.md#replies)
     ...(as === "pending" ? {} : { desc: bill.desc }),
+    ...failureReason(t, as),
     created_at: formatWib(t.createdAt),
   };
+}
+
+/** a failed record's machine-readable reason, when its outcome has one (docs/supplier.md) */
+export function failureReason(
+  t: StoredTransaction,
+  as: StoredTransaction["status"] = t.status,
+): { reason?: string } {
+  return as === "failed" && t.rule.reason ? { reason: t.rule.reason } : {};
 }
 
 const MESSAGES = {

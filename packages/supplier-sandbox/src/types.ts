@@ -210,7 +210,28 @@ export type OutcomeName =
   | "906-slow-reply"
   | "907-server-error"
   | "908-repeated-callbacks"
+  | "941-out-of-stock"
+  | "942-disrupted"
+  | "943-pending-out-of-stock"
+  | "944-pending-disrupted"
+  | "945-supplier-error"
+  | "946-invalid-customer"
+  | "947-wrong-operator"
+  | "948-pending-invalid-customer"
   | "default";
+
+/**
+ * why a transaction failed, on its failed record (kios's decision, docs/supplier.md): the
+ * product's or the supplier's (OUT_OF_STOCK, PRODUCT_DISRUPTED "gangguan", SUPPLIER_ERROR)
+ * or the destination's (INVALID_CUSTOMER_NO, WRONG_OPERATOR, WRONG_METER)
+ */
+export type FailureReason =
+  | "OUT_OF_STOCK"
+  | "PRODUCT_DISRUPTED"
+  | "SUPPLIER_ERROR"
+  | "INVALID_CUSTOMER_NO"
+  | "WRONG_OPERATOR"
+  | "WRONG_METER";
 
 /** the JSON envelope of every signature-interface reply */
 export interface Envelope {

@@ -240,6 +240,21 @@ describe("the sandbox's key interface", () => {
       expect(balance()).toBe(DEFAULT_SANDBOX_BALANCE);
     });
 
+    it("941 and 944: the failed record carries its reason, at once and after processing", async () => {
+      const answer = await transaction({ ref_id: "K-941", customer_id: phone("941") });
+      expect(answer.body).toMatchObject({
+        rc: "02",
+        data: { status: "failed", reason: "OUT_OF_STOCK" },
+      });
+      const created = await transaction({ ref_id: "K-944", customer_id: phone("944") });
+      expect(created.body.data).not.toHaveProperty("reason");
+      await h.sandbox.settleNow();
+      expect((await lookup("K-944")).body).toMatchObject({
+        rc: "02",
+        data: { status: "failed", reason: "PRODUCT_DISRUPTED" },
+      });
+    });
+
     it("907: the transaction is made, the reply is 500 rc 99 in the key envelope", async () => {
       const answer = await transaction({ ref_id: "K-907", customer_id: phone("907") });
       expect(answer.status).toBe(500);

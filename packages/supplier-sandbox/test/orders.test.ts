@@ -84,6 +84,45 @@ describe("sandbox orders (prepaid and game)", () => {
     expect(balance()).toBe(DEFAULT_SANDBOX_BALANCE);
   });
 
+  it("941 to 947: fail at once with the reason on the record; 902's record has none", async () => {
+    const cases = [
+      ["941", "OUT_OF_STOCK"],
+      ["942", "PRODUCT_DISRUPTED"],
+      ["945", "SUPPLIER_ERROR"],
+      ["946", "INVALID_CUSTOMER_NO"],
+      ["947", "WRONG_OPERATOR"],
+    ] as const;
+    for (const [ending, reason] of cases) {
+      const ref = `O-${ending}`;
+      const { body } = await order({ customer_no: phone(ending), ref_id: ref });
+      expect(body).toMatchObject({ success: false, code: "ORDER_FAILED" });
+      expect(body.data).toMatchObject({ ref_id: ref, status: "Failed", sn: null, reason });
+      expect((await status(ref)).body.data).toMatchObject({ status: "Failed", reason });
+    }
+    expect(balance()).toBe(DEFAULT_SANDBOX_BALANCE);
+    const plain = await order({ customer_no: phone("902"), ref_id: "O-902-PLAIN" });
+    expect(plain.body.data).not.toHaveProperty("reason");
+  });
+
+  it("943, 944, 948: pending without a reason, then failed with it", async () => {
+    const cases = [
+      ["943", "OUT_OF_STOCK"],
+      ["944", "PRODUCT_DISRUPTED"],
+      ["948", "INVALID_CUSTOMER_NO"],
+    ] as const;
+    for (const [ending] of cases) {
+      const { body } = await order({ customer_no: phone(ending), ref_id: `O-${ending}` });
+      expect(body.code).toBe("ORDER_PENDING");
+      expect(body.data).not.toHaveProperty("reason");
+    }
+    await h.sandbox.settleNow();
+    for (const [ending, reason] of cases) {
+      const { body } = await status(`O-${ending}`);
+      expect(body).toMatchObject({ code: "ORDER_FAILED", data: { status: "Failed", reason } });
+    }
+    expect(balance()).toBe(DEFAULT_SANDBOX_BALANCE);
+  });
+
   it("905: pending, then final (only /v1/status tells)", async () => {
     const { body } = await order({ customer_no: phone("905"), ref_id: "O-905" });
     expect(body.code).toBe("ORDER_PENDING");

@@ -54,6 +54,18 @@ describe("sandbox callbacks", () => {
     expect(h.sandbox.transactions()[0]!.callbacksDelivered).toBe(1);
   });
 
+  it("a failure with a reason carries it in the callback's record; the pending reply did not", async () => {
+    await start();
+    await order("943", "C-943");
+    await h.sandbox.settleNow();
+    expect(shop.received).toHaveLength(1);
+    expect(shop.received[0]!.json.data).toMatchObject({
+      ref_id: "C-943",
+      status: "Failed",
+      reason: "OUT_OF_STOCK",
+    });
+  });
+
   it("signs with the secret of the key that placed the transaction", async () => {
     await start();
     h.sandbox.account().addKey({ apiKey: "second-key", secretKey: "second-secret" });

@@ -3,6 +3,7 @@ import type { BotContext } from "../context.ts";
 import { adminBroadcast } from "./broadcast.ts";
 import { adminCatalogue } from "./catalogue.ts";
 import { adminExport } from "./export.ts";
+import { adminMinMargin } from "./min-margin.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
 import { adminPauseButtons, adminPauses } from "./pauses.ts";
 import { adminResellers } from "./resellers.ts";
@@ -20,6 +21,7 @@ export function adminCommands(): Composer<BotContext> {
     adminCatalogue(),
     adminPauses(),
     adminRoutes(),
+    adminMinMargin(),
     adminWallet(),
     adminOrders(),
     adminBroadcast(),

@@ -21,10 +21,11 @@ export function openOrderLine(o: Order, attempts: readonly AttemptLine[] = []): 
 export function attemptsLine(attempts: readonly AttemptLine[]): string {
   const mark = { open: "…", rejected: "✗", failed: "✗", success: "✓" } as const;
   return attempts
-    .map(
-      (a) =>
-        `${escapeHtml(a.supplier)} ${mark[a.status]}${a.answerCode && a.status !== "success" ? ` ${escapeHtml(a.answerCode)}` : ""}`,
-    )
+    .map((a) => {
+      // a failure's reason says more than its code (ORDER_FAILED)
+      const why = a.status === "success" ? null : (a.reason ?? a.answerCode);
+      return `${escapeHtml(a.supplier)} ${mark[a.status]}${why ? ` ${escapeHtml(why)}` : ""}`;
+    })
     .join(" → ");
 }
 

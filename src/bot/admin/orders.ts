@@ -4,6 +4,7 @@ import { attemptsOfOrders, getOrder, openOrders } from "../../commerce/orders/qu
 import { resolveOrder } from "../../commerce/orders/resolve.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { BotContext } from "../context.ts";
+import { attemptDetails } from "../ui/attempt-lines.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { editMessage } from "../ui/edit.ts";
 import { openOrderLine } from "./order-lines.ts";
@@ -29,7 +30,10 @@ export function adminOrders(): Composer<BotContext> {
     await ctx.reply(
       [
         ctx.t("admin-pending-title", { count: open.length }),
-        ...open.map((o) => openOrderLine(o, attempts.get(o.id))),
+        ...open.flatMap((o) => {
+          const tried = attempts.get(o.id) ?? [];
+          return [openOrderLine(o, tried), ...attemptDetails(tried)];
+        }),
       ].join("\n"),
       {
         reply_markup: kb,

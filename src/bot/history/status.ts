@@ -1,7 +1,12 @@
 import { Composer } from "grammy";
 import { findH2h } from "../../commerce/h2h/orders.ts";
-import { findUserOrder } from "../../commerce/orders/queries.ts";
+import {
+  attemptsOfOrders,
+  findOrderByAnyRef,
+  findUserOrder,
+} from "../../commerce/orders/queries.ts";
 import type { BotContext } from "../context.ts";
+import { attemptDetails } from "../ui/attempt-lines.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { orderCopyKeyboard, orderDetails } from "../ui/order-card.ts";
 
@@ -19,12 +24,20 @@ export function statusFeature(): Composer<BotContext> {
     }
     const order =
       (await findUserOrder(ctx.deps.db, ctx.from!.id, ref)) ??
-      (await findH2h(ctx.deps.db, ctx.from!.id, ref))?.order;
+      (await findH2h(ctx.deps.db, ctx.from!.id, ref))?.order ??
+      // an admin finds any order, by any of its attempts' ref_ids
+      (ctx.isAdmin ? await findOrderByAnyRef(ctx.deps.db, ref) : undefined);
     if (!order) {
       await ctx.reply(ctx.t("status-not-found", { ref: escapeHtml(ref) }));
       return;
     }
-    await ctx.reply(orderDetails(ctx.t, order), { reply_markup: orderCopyKeyboard(ctx.t, order) });
+    let text = orderDetails(ctx.t, order);
+    if (ctx.isAdmin) {
+      // where it went, for admins only: the buyer never sees routing
+      const attempts = (await attemptsOfOrders(ctx.deps.db, [order.id])).get(order.id) ?? [];
+      text = [text, ctx.t("admin-status-attempts"), ...attemptDetails(attempts)].join("\n");
+    }
+    await ctx.reply(text, { reply_markup: orderCopyKeyboard(ctx.t, order) });
   });
   return composer;
 }

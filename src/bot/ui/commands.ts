@@ -37,6 +37,7 @@ const ADMIN_COMMANDS = [
   "laporan",
   "resume",
   "routes",
+  "minmargin",
   "promote",
   "upline",
   "api",

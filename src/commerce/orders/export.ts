@@ -2,13 +2,31 @@ import { stringify } from "csv-stringify";
 import { and, asc, count, eq, gt, gte, lt } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
+import { type AttemptLine, attemptsOfOrders } from "./queries.ts";
 
 // a period's orders as a file (CSV for a spreadsheet, JSON for programs), read in pages by
 // id and written as they come: a month of 100,000 orders never sits in memory at once.
 
 export type ExportFormat = "csv" | "json";
 
-/** one order as exported: amounts in whole rupiah, times in UTC ISO 8601 */
+/** one request of an order to a supplier (docs/suppliers.md#attempts) */
+interface ExportedAttempt {
+  seq: number;
+  supplier: string;
+  supplier_code: string;
+  ref_id: string;
+  state: string;
+  answer_code: string | null;
+  reason: string | null;
+  created_at: string;
+  answered_at: string | null;
+  final_at: string | null;
+}
+
+/**
+ * one order as exported: amounts in whole rupiah, times in UTC ISO 8601; its attempts in
+ * the order they were made (in CSV, one cell holding them as JSON)
+ */
 export interface ExportedOrder {
   ref_id: string;
   created_at: string;
@@ -24,6 +42,7 @@ export interface ExportedOrder {
   status: string;
   sn: string | null;
   failure_reason: string | null;
+  attempts: ExportedAttempt[];
 }
 
 export const EXPORT_COLUMNS: (keyof ExportedOrder)[] = [
@@ -41,6 +60,7 @@ export const EXPORT_COLUMNS: (keyof ExportedOrder)[] = [
   "status",
   "sn",
   "failure_reason",
+  "attempts",
 ];
 
 const PAGE = 1_000;
@@ -84,6 +104,11 @@ export async function* exportedOrders(
       )
       .orderBy(asc(orders.id))
       .limit(pageSize);
+    // the page's attempts in one read
+    const attempts = await attemptsOfOrders(
+      db,
+      page.map((o) => o.id),
+    );
     for (const o of page) {
       yield {
         ref_id: o.refId,
@@ -101,11 +126,27 @@ export async function* exportedOrders(
         status: o.status,
         sn: o.sn,
         failure_reason: o.failureReason,
+        attempts: (attempts.get(o.id) ?? []).map(exportedAttempt),
       };
     }
     if (page.length < pageSize) return;
     after = page[page.length - 1]!.id;
   }
+}
+
+function exportedAttempt(a: AttemptLine): ExportedAttempt {
+  return {
+    seq: a.seq,
+    supplier: a.supplier,
+    supplier_code: a.supplierCode,
+    ref_id: a.refId,
+    state: a.status,
+    answer_code: a.answerCode,
+    reason: a.reason,
+    created_at: a.createdAt.toISOString(),
+    answered_at: a.answeredAt?.toISOString() ?? null,
+    final_at: a.finalAt?.toISOString() ?? null,
+  };
 }
 
 /** the rows as the file's text, chunk by chunk */
@@ -143,7 +184,8 @@ export async function* exportFile(
     buffered += text.length;
   });
   for await (const row of rows) {
-    if (!csv.write(row)) await new Promise((r) => csv.once("drain", r));
+    if (!csv.write({ ...row, attempts: JSON.stringify(row.attempts) }))
+      await new Promise((r) => csv.once("drain", r));
     // written out in pieces of about 64 KiB: a chunk per row costs more than the row
     if (buffered >= 65_536) {
       buffered = 0;

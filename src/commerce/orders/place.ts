@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
-import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
+import type { BillDetails } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
 import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import { onSale, saleCostOf } from "../catalogue/sale.ts";
@@ -13,18 +13,10 @@ import {
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
-import { BILL_PAY_MARGIN_MS, nextCheckDelay, type OrderEngine } from "./engine.ts";
-import { reportIfConflicting } from "./resolve.ts";
-import {
-  firstSupplierName,
-  openFirstAttempt,
-  recordAnswer,
-  reroute,
-  rerouteProof,
-  routeCodeOf,
-  supplierOf,
-} from "./routing.ts";
-import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
+import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
+import { minMarginOf } from "./min-margin.ts";
+import { firstSupplierName, openFirstAttempt } from "./routing.ts";
+import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
 
 class Refused extends Error {
@@ -95,8 +87,7 @@ export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<
     );
   deps.onOrderSubmitted?.(submitted);
   c.onSubmitted?.(submitted);
-  const outcome = await submit(deps, submitted);
-  const order = await applySubmitOutcome(deps, submitted, outcome);
+  const order = await sendAttempt(deps, submitted);
   return { ok: true, order, duplicate: false };
 }
 
@@ -123,6 +114,11 @@ async function storeOrder(
   // the routes an order of this quote may take, read once: the guard's look and the first
   // attempt both choose from them
   const routes = quote.kind === "bill" ? [] : await quoteRoutes(deps, tx, quote, sellable);
+  // no route may be tried (each leaves less than the minimum margin, or is switched off):
+  // nothing is sent
+  if (quote.kind !== "bill" && !quote.testing && routes.length === 0) {
+    throw new Refused({ ok: false, reason: "product_unavailable" });
+  }
   const otherRoute = routes.some((r) => r.supplier !== firstSupplierName(deps));
   if (!quote.testing) await refuseSupplierShort(deps, tx, quote.cost, otherRoute);
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
@@ -219,7 +215,7 @@ async function quoteRoutes(
 ): Promise<Route[]> {
   return usableRoutes(await routesOf(tx, product, firstSupplierName(deps)), {
     price: quote.price,
-    minMargin: deps.minMargin ?? 0,
+    minMargin: await minMarginOf(tx, deps),
     tried: new Set(),
     testing: quote.testing,
   });
@@ -372,128 +368,4 @@ async function markSubmitted(deps: OrderEngine, created: Order): Promise<Order |
     .where(and(eq(orders.id, created.id), eq(orders.status, "created")))
     .returning();
   return submitted;
-}
-
-function signedAt(order: Order): { signedAt?: number } {
-  return order.requestTimestamp === null ? {} : { signedAt: order.requestTimestamp * 1000 };
-}
-
-async function submit(deps: OrderEngine, order: Order): Promise<SubmitOutcome> {
-  try {
-    const supplier = supplierOf(deps, order.supplier);
-    if (order.kind === "bill") {
-      return await supplier.payBill({
-        code: routeCodeOf(order),
-        customerNo: order.destination,
-        refId: order.refId,
-        testing: order.testing,
-        ...signedAt(order),
-      });
-    }
-    return await supplier.order({
-      cmd: order.kind,
-      code: routeCodeOf(order),
-      customerNo: order.destination,
-      refId: order.refId,
-      testing: order.testing,
-      ...signedAt(order),
-    });
-  } catch (err) {
-    // the client promises not to throw for supplier trouble; if it does, the outcome is unknown
-    return { outcome: "unknown", reason: (err as Error).message };
-  }
-}
-
-/** records what the supplier said about a just-submitted order (design rule 2: unknown is not failed). */
-async function applySubmitOutcome(
-  deps: OrderEngine,
-  order: Order,
-  outcome: SubmitOutcome,
-): Promise<Order> {
-  const now = new Date(deps.clock.now());
-  const log = deps.logger.child({ component: "orders", orderId: order.id, refId: order.refId });
-
-  if (outcome.outcome === "rejected" && order.kind !== "bill") {
-    // proof that nothing was formed, for the product's or the supplier's sake: the next
-    // route at once, with a new ref_id (design rule 15); a bill stays where it was inquired
-    const proof = rerouteProof(outcome.error);
-    const moved = proof
-      ? await reroute(deps, order, { code: proof, message: outcome.error.message })
-      : undefined;
-    if (moved) {
-      log.warn({ code: outcome.error.code, to: moved.supplier }, "order refused: next route");
-      return applySubmitOutcome(deps, moved, await submit(deps, moved));
-    }
-  }
-
-  const result = await deps.db.transaction(async (tx) => {
-    if (outcome.outcome === "rejected") {
-      // a refusal settles only the attempt it answered: an order already moved to another
-      // route (a new ref_id) is not failed by it
-      const [current] = await tx
-        .select({ refId: orders.refId })
-        .from(orders)
-        .where(eq(orders.id, order.id))
-        .for("update");
-      if (current?.refId !== order.refId) return { order: undefined };
-      log.warn({ code: outcome.error.code }, "order refused by the supplier");
-      return {
-        order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false, {
-          adminIds: deps.adminIds,
-          pause: deps.productPause,
-          onFinal: deps.onOrderFinal,
-        }),
-      };
-    }
-    if (outcome.outcome === "accepted") {
-      await recordAnswer(tx, order, {
-        code: outcome.transaction.supplierCode,
-        message: outcome.transaction.message,
-        at: now,
-      });
-      const fin = finalisationOf(outcome.transaction);
-      if (fin) {
-        return {
-          order: await finaliseOrder(tx, order, fin, now, false, {
-            adminIds: deps.adminIds,
-            pause: deps.productPause,
-            onFinal: deps.onOrderFinal,
-          }),
-        };
-      }
-      const next = new Date(now.getTime() + nextCheckDelay(0, 0));
-      return {
-        order: await markOpen(tx, order, "pending", now, next, {
-          code: outcome.transaction.supplierCode,
-          message: outcome.transaction.message,
-        }),
-        open: true,
-      };
-    }
-    log.warn({ reason: outcome.reason, code: outcome.error?.code }, "order outcome unknown");
-    await recordAnswer(tx, order, {
-      code: outcome.error?.code ?? null,
-      message: outcome.reason,
-      at: now,
-    });
-    const next = new Date(now.getTime() + nextCheckDelay(0, 0));
-    return {
-      order: await markOpen(tx, order, "unknown", now, next, {
-        code: outcome.error?.code ?? null,
-        message: outcome.reason,
-      }),
-      open: true,
-    };
-  });
-
-  if (result.open) await deps.jobs?.scheduleCheck(order.id, nextCheckDelay(0, 0));
-  else await deps.jobs?.kickNotifications();
-  if (result.order) return result.order;
-  // something else (a callback, a poll, the sweeper) moved it first: show what is stored,
-  // and say so if the supplier's answer contradicts it
-  const stored = (await existingOrder(deps, order.confirmKey)) ?? order;
-  if (outcome.outcome === "accepted" && outcome.transaction.status !== "pending") {
-    await reportIfConflicting(deps, stored, outcome.transaction.status);
-  }
-  return stored;
 }

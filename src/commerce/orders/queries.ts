@@ -43,14 +43,33 @@ export async function findUserOrder(
   return earlier?.order;
 }
 
+/** any order by its ref_id or one of its attempts' (the admins' /status) */
+export async function findOrderByAnyRef(exec: Executor, refId: string): Promise<Order | undefined> {
+  const ref = refId.trim();
+  const [row] = await exec.select().from(orders).where(eq(orders.refId, ref));
+  if (row) return row;
+  const [earlier] = await exec
+    .select({ order: orders })
+    .from(orderAttempts)
+    .innerJoin(orders, eq(orders.id, orderAttempts.orderId))
+    .where(eq(orderAttempts.refId, ref))
+    .limit(1);
+  return earlier?.order;
+}
+
 export interface AttemptLine {
   orderId: number;
   seq: number;
   supplier: string;
+  /** the code this attempt sent its supplier */
+  supplierCode: string;
   status: "open" | "rejected" | "failed" | "success";
   answerCode: string | null;
+  /** a final failure's machine-readable reason, when the supplier gave one */
+  reason: string | null;
   refId: string;
   createdAt: Date;
+  answeredAt: Date | null;
   finalAt: Date | null;
 }
 
@@ -66,10 +85,13 @@ export async function attemptsOfOrders(
       orderId: orderAttempts.orderId,
       seq: orderAttempts.seq,
       supplier: orderAttempts.supplier,
+      supplierCode: orderAttempts.supplierCode,
       status: orderAttempts.status,
       answerCode: orderAttempts.answerCode,
+      reason: orderAttempts.reason,
       refId: orderAttempts.refId,
       createdAt: orderAttempts.createdAt,
+      answeredAt: orderAttempts.answeredAt,
       finalAt: orderAttempts.finalAt,
     })
     .from(orderAttempts)

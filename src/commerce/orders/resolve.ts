@@ -2,6 +2,7 @@ import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
 import type { StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
+import { reportIfConflicting } from "./conflicts.ts";
 import {
   CREATED_ABANDONED_MS,
   NOT_FOUND_ASK_ADMIN_MS,
@@ -13,7 +14,8 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
-import { supplierOf } from "./routing.ts";
+import { rerouteFailed, supplierOf } from "./routing.ts";
+import { sendAttempt } from "./submission.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
 
@@ -39,7 +41,16 @@ export async function resolveOrder(
   // together ask the supplier once each, in turn, and the second finds the first's result.
   // Every write below goes through the lock's fence: a check that lost the lock while it
   // waited for the supplier commits nothing (OrderLockLostError)
-  return withOrderLock(deps.db, orderId, (fence) => resolveUnlocked(deps, orderId, options, fence));
+  let rerouted: Order | undefined;
+  const after = await withOrderLock(deps.db, orderId, (fence) =>
+    resolveUnlocked(deps, orderId, options, fence, (next) => {
+      rerouted = next;
+    }),
+  );
+  // the check found a final failure another supplier may make good and moved the order to
+  // its next route: that attempt is sent now, the lock given back (its answer is recorded
+  // as a first attempt's is; a check meanwhile finds it submitted)
+  return rerouted ? sendAttempt(deps, rerouted) : after;
 }
 
 async function resolveUnlocked(
@@ -47,6 +58,7 @@ async function resolveUnlocked(
   orderId: number,
   options: { checkSettled?: boolean },
   fence: OrderFence,
+  onRerouted: (next: Order) => void,
 ): Promise<Order | undefined> {
   const order = await load(deps, orderId);
   if (!order) return order;
@@ -91,18 +103,36 @@ async function resolveUnlocked(
 
   const fin = finalisationOf(status.transaction);
   if (fin) {
-    const moved = await deps.db.transaction(async (tx) => {
+    const settled = await deps.db.transaction(async (tx) => {
       await fence(tx);
-      return finaliseOrder(tx, order, fin, now, true, {
-        adminIds: deps.adminIds,
-        pause: deps.productPause,
-        onFinal: deps.onOrderFinal,
-      });
+      // a failure for the product's or the supplier's sake goes to the next route, if any
+      // (design rule 15); else, or for any other final word, the order settles with it
+      const next = await rerouteFailed(deps, tx, order, status.transaction);
+      if (next) return { next };
+      return {
+        moved: await finaliseOrder(tx, order, fin, now, true, {
+          adminIds: deps.adminIds,
+          pause: deps.productPause,
+          onFinal: deps.onOrderFinal,
+          // the answer is about this attempt: an order re-routed meanwhile is not settled by it
+          attempt: order.refId,
+        }),
+      };
     });
+    if (settled.next) {
+      log.warn(
+        { reason: status.transaction.reason, to: settled.next.supplier },
+        "order failed at its supplier: next route",
+      );
+      onRerouted(settled.next);
+      return settled.next;
+    }
+    const moved = settled.moved;
     if (moved) log.info({ status: moved.status }, "order settled by status check");
     const after = moved ?? (await load(deps, orderId));
-    // settled meanwhile by something else: does it agree with the supplier?
-    if (!moved && after) await reportIfConflicting(deps, after, fin.status);
+    // settled meanwhile by something else: does it agree with the supplier? (only an
+    // answer about the attempt it settled on can contradict it)
+    if (!moved && after?.refId === order.refId) await reportIfConflicting(deps, after, fin.status);
     await deps.jobs?.kickNotifications();
     return after;
   }
@@ -156,8 +186,9 @@ async function notFound(
         },
         now,
         true,
-        // only from what was read: a racing answer from the supplier wins
-        { from: [order.status], onFinal: deps.onOrderFinal },
+        // only from what was read, for the attempt asked about: a racing answer from the
+        // supplier, or a re-route, wins
+        { from: [order.status], onFinal: deps.onOrderFinal, attempt: order.refId },
       );
     });
     await deps.jobs?.kickNotifications();
@@ -255,36 +286,4 @@ async function checkSettledOrder(deps: OrderEngine, order: Order): Promise<void>
   }
   const fin = status.found ? finalisationOf(status.transaction) : null;
   if (fin) await reportIfConflicting(deps, order, fin.status);
-}
-
-/**
- * the supplier's final word differs from how kios settled the order, e.g. a Success after
- * kios refunded: money the shop paid and the buyer kept. Nothing moves by itself (the
- * ledger is settled once); the order is flagged and every admin told, once per order.
- */
-export async function reportIfConflicting(
-  deps: OrderEngine,
-  order: Order,
-  supplierStatus: "success" | "failed",
-): Promise<boolean> {
-  if (!isFinal(order.status) || order.status === supplierStatus) return false;
-  deps.logger.error(
-    { orderId: order.id, refId: order.refId, kios: order.status, supplier: supplierStatus },
-    "the supplier's final state contradicts the settled order",
-  );
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(orders)
-      .set({ flaggedAt: sql`coalesce(${orders.flaggedAt}, now())` })
-      .where(eq(orders.id, order.id));
-    for (const adminId of deps.adminIds ?? []) {
-      await enqueueNotification(tx, {
-        key: `order:${order.id}:conflict:${adminId}`,
-        chatId: adminId,
-        payload: { type: "order_conflict", orderId: order.id, supplierStatus },
-      });
-    }
-  });
-  await deps.jobs?.kickNotifications();
-  return true;
 }

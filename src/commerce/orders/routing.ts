@@ -1,11 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orderAttempts, orders, products } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
-import type { Supplier, SupplierError } from "../../supplier/types.ts";
+import type { Supplier, SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { DEFAULT_FIRST_SUPPLIER, type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import type { OrderEngine } from "./engine.ts";
-import type { Order } from "./types.ts";
+import { minMarginOf } from "./min-margin.ts";
+import type { Order, OrderStatus } from "./types.ts";
 
 // which supplier an order goes to, its attempts, and when it may go to the next
 // (design rule 15, docs/suppliers.md#the-failover-table).
@@ -58,6 +59,24 @@ export function rerouteProof(error: SupplierError): string | undefined {
   }
 }
 
+/**
+ * the proof a final failure gives that another supplier may do better: the failed record's
+ * own reason (docs/supplier.md#failure-reasons) says it was the product's or the supplier's.
+ * Undefined: the destination's reason, no reason or an unknown one, a bill (paid where it
+ * was inquired), anything not failed: then the failure is the order's result.
+ */
+function finalFailureProof(t: SupplierTransaction): string | undefined {
+  if (t.kind !== "order" || t.status !== "failed") return undefined;
+  switch (t.reason) {
+    case "OUT_OF_STOCK":
+    case "PRODUCT_DISRUPTED":
+    case "SUPPLIER_ERROR":
+      return t.reason;
+    default:
+      return undefined;
+  }
+}
+
 /** the routes an order at this price may still take, in order */
 async function usableRoutesOf(
   deps: OrderEngine,
@@ -70,7 +89,7 @@ async function usableRoutesOf(
   const routes = await routesOf(tx, product, firstSupplierName(deps));
   return usableRoutes(routes, {
     price: o.price,
-    minMargin: deps.minMargin ?? 0,
+    minMargin: await minMarginOf(tx, deps),
     tried,
     testing: o.testing,
   });
@@ -156,12 +175,15 @@ export async function closeAttempt(
   status: "success" | "failed",
   at: Date,
   code: string | null,
+  /** a failure's machine-readable reason, when the supplier gave one */
+  reason: string | null = null,
 ): Promise<void> {
   await exec
     .update(orderAttempts)
     .set({
       status,
       finalAt: at,
+      reason,
       answerCode: sql`coalesce(${code}, ${orderAttempts.answerCode})`,
       answeredAt: sql`coalesce(${orderAttempts.answeredAt}, ${at.toISOString()}::timestamptz)`,
     })
@@ -180,71 +202,134 @@ export async function reroute(
   order: Order,
   proof: { code: string; message: string },
 ): Promise<Order | undefined> {
-  const now = new Date(deps.clock.now());
-  return deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
-    // only the submission that sent this attempt re-routes it, and only once
-    if (locked?.status !== "submitted" || locked.refId !== order.refId) return undefined;
-    const attempts = await tx
-      .select()
-      .from(orderAttempts)
-      .where(eq(orderAttempts.orderId, order.id));
-    const tried = new Set(attempts.map((a) => a.supplier));
-    const [route] = await nextRoutes(deps, tx, locked, tried);
-    if (!route) return undefined;
-    const closed = await tx
-      .update(orderAttempts)
-      .set({
-        status: "rejected",
-        answerCode: proof.code,
-        answerMessage: proof.message.slice(0, 500),
-        answeredAt: now,
-        finalAt: now,
-      })
-      .where(
-        and(
-          eq(orderAttempts.orderId, order.id),
-          eq(orderAttempts.refId, locked.refId),
-          eq(orderAttempts.status, "open"),
-        ),
-      )
-      .returning({ id: orderAttempts.id });
-    if (closed.length === 0) return undefined;
-    const refId = newRefId(now.getTime());
-    await tx.insert(orderAttempts).values({
-      orderId: order.id,
-      seq: attempts.length + 1,
-      supplier: route.supplier,
-      supplierCode: route.supplierCode,
-      refId,
-      cost: route.cost,
-      reroutedFor: proof.code,
-      createdAt: now,
-    });
-    const [moved] = await tx
-      .update(orders)
-      .set({
-        refId,
-        supplier: route.supplier,
-        routeCode: route.supplierCode,
-        cost: route.cost,
-        // the new request's own signed time bounds its "never arrived" (design rule 11)
-        requestTimestamp: Math.floor(now.getTime() / 1000),
-        updatedAt: now,
-      })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "submitted")))
-      .returning();
-    deps.logger.child({ component: "orders", orderId: order.id }).info(
-      {
-        from: locked.supplier ?? firstSupplierName(deps),
-        to: route.supplier,
-        proof: proof.code,
-        refId,
-      },
-      "order re-routed",
-    );
-    return moved;
+  return deps.db.transaction((tx) =>
+    moveToNextRoute(deps, tx, order, {
+      proof: proof.code,
+      // only the submission that sent this attempt re-routes it, and only once
+      from: ["submitted"],
+      close: { status: "rejected", answerCode: proof.code, message: proof.message },
+    }),
+  );
+}
+
+/**
+ * the supplier reported a final failure of the order's open attempt for the product's or
+ * its own sake (finalFailureProof), from its reply, a status check or a report: the attempt
+ * is closed as failed and, when a route is left, the order moves to a new attempt with a
+ * new ref_id, in the caller's transaction under the order's row lock. The order is
+ * `submitted` again (its new attempt is about to be sent; the buyer's hold stays). Returns
+ * it ready to send, or undefined: no proof, no route left, or the order moved on meanwhile
+ * (a late or repeated report of an attempt already closed); then the caller settles the
+ * failure as before.
+ */
+export async function rerouteFailed(
+  deps: OrderEngine,
+  tx: Executor,
+  order: Order,
+  failed: SupplierTransaction,
+): Promise<Order | undefined> {
+  // a bill is paid where it was inquired, whatever its record looks like
+  const proof = order.kind === "bill" ? undefined : finalFailureProof(failed);
+  if (!proof) return undefined;
+  return moveToNextRoute(deps, tx, order, {
+    proof,
+    from: ["submitted", "unknown", "pending"],
+    close: {
+      status: "failed",
+      answerCode: failed.supplierCode,
+      message: failed.message,
+      reason: proof,
+    },
   });
+}
+
+/** closes the order's open attempt as `close` says and opens the next route's, or nothing */
+async function moveToNextRoute(
+  deps: OrderEngine,
+  tx: Executor,
+  order: Order,
+  how: {
+    proof: string;
+    /** the states the order may be re-routed from */
+    from: readonly OrderStatus[];
+    close: {
+      status: "rejected" | "failed";
+      answerCode: string;
+      message: string;
+      reason?: string;
+    };
+  },
+): Promise<Order | undefined> {
+  const now = new Date(deps.clock.now());
+  const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
+  // the attempt this answer is about must still be the order's open one
+  if (!locked || !how.from.includes(locked.status) || locked.refId !== order.refId) {
+    return undefined;
+  }
+  const attempts = await tx.select().from(orderAttempts).where(eq(orderAttempts.orderId, order.id));
+  const tried = new Set(attempts.map((a) => a.supplier));
+  const [route] = await nextRoutes(deps, tx, locked, tried);
+  if (!route) return undefined;
+  const closed = await tx
+    .update(orderAttempts)
+    .set({
+      status: how.close.status,
+      answerCode: how.close.answerCode,
+      answerMessage: how.close.message.slice(0, 500),
+      reason: how.close.reason ?? null,
+      answeredAt: now,
+      finalAt: now,
+    })
+    .where(
+      and(
+        eq(orderAttempts.orderId, order.id),
+        eq(orderAttempts.refId, locked.refId),
+        eq(orderAttempts.status, "open"),
+      ),
+    )
+    .returning({ id: orderAttempts.id });
+  if (closed.length === 0) return undefined;
+  const refId = newRefId(now.getTime());
+  await tx.insert(orderAttempts).values({
+    orderId: order.id,
+    seq: attempts.length + 1,
+    supplier: route.supplier,
+    supplierCode: route.supplierCode,
+    refId,
+    cost: route.cost,
+    reroutedFor: how.proof,
+    createdAt: now,
+  });
+  const [moved] = await tx
+    .update(orders)
+    .set({
+      refId,
+      supplier: route.supplier,
+      routeCode: route.supplierCode,
+      cost: route.cost,
+      // the new attempt is about to be sent: what the order says of its supplier's answers,
+      // its checks and its next check start again with it (the sweep finds it meanwhile)
+      status: "submitted",
+      checks: 0,
+      nextCheckAt: null,
+      supplierCode: null,
+      supplierMessage: null,
+      // the new request's own signed time bounds its "never arrived" (design rule 11)
+      requestTimestamp: Math.floor(now.getTime() / 1000),
+      updatedAt: now,
+    })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, [...how.from])))
+    .returning();
+  deps.logger.child({ component: "orders", orderId: order.id }).info(
+    {
+      from: locked.supplier ?? firstSupplierName(deps),
+      to: route.supplier,
+      proof: how.proof,
+      refId,
+    },
+    "order re-routed",
+  );
+  return moved;
 }
 
 /** how many attempts an order has open (the invariant: at most one) */

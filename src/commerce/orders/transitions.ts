@@ -31,6 +31,8 @@ export interface Finalisation {
   supplierMessage?: string | null;
   /** what the supplier says it charged (else the quoted cost) */
   supplierPrice?: number | null;
+  /** a failure's machine-readable reason from the supplier's record (kept on the attempt) */
+  supplierReason?: string | null;
 }
 
 /**
@@ -57,6 +59,12 @@ export async function finaliseOrder(
     pause?: PausePolicy | undefined;
     /** told of every order that became final (metrics) */
     onFinal?: ((order: Order) => void) | undefined;
+    /**
+     * the ref_id of the attempt the decision is about (a supplier's answer): it settles the
+     * order only while that attempt is the order's current one, never an attempt the order
+     * was re-routed to since (design rules 5 and 15)
+     */
+    attempt?: string | undefined;
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
@@ -73,11 +81,17 @@ export async function finaliseOrder(
       nextCheckAt: null,
       updatedAt: now,
     })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, [...from])))
+    .where(
+      and(
+        eq(orders.id, order.id),
+        inArray(orders.status, [...from]),
+        options.attempt === undefined ? undefined : eq(orders.refId, options.attempt),
+      ),
+    )
     .returning();
   if (!moved) return undefined;
   // its open attempt is final with it (design rule 15: the one that could still succeed)
-  await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null);
+  await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null, f.supplierReason ?? null);
 
   if (!moved.testing) {
     if (f.status === "success") {
@@ -138,7 +152,10 @@ async function reportOvercharge(
   return flagged ?? order;
 }
 
-/** records that the outcome is still open (pending or unknown), never moving backwards. */
+/**
+ * records that the outcome of the order's attempt `order.refId` is still open (pending or
+ * unknown), never moving backwards, and only while that attempt is the order's current one
+ */
 export async function markOpen(
   tx: Executor,
   order: Order,
@@ -157,7 +174,13 @@ export async function markOpen(
       supplierCode: supplier?.code || undefined,
       supplierMessage: supplier?.message || undefined,
     })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, allowedFrom)))
+    .where(
+      and(
+        eq(orders.id, order.id),
+        eq(orders.refId, order.refId),
+        inArray(orders.status, allowedFrom),
+      ),
+    )
     .returning();
   return moved;
 }
@@ -178,6 +201,7 @@ export function finalisationOf(t: SupplierTransaction): Finalisation | null {
         reason: t.message || "the supplier reported a failure",
         supplierCode: t.supplierCode,
         supplierMessage: t.message,
+        supplierReason: t.reason ?? null,
       };
 }
 

@@ -2,8 +2,8 @@ import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
 import { SupplierError } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
+import { reportIfConflicting } from "../orders/conflicts.ts";
 import type { OrderEngine } from "../orders/engine.ts";
-import { reportIfConflicting } from "../orders/resolve.ts";
 import { supplierOf } from "../orders/routing.ts";
 import type { Order } from "../orders/types.ts";
 

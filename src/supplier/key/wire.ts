@@ -14,6 +14,7 @@ import {
   PRODUCT_KINDS,
   parse,
   productList,
+  reasonOf,
   refIdOf,
   rupiahField,
   STATUS_WORDS,
@@ -115,6 +116,8 @@ const transactionSchema = z.object({
   status: text,
   sn: text,
   created_at: text,
+  // a failed record's machine-readable reason (kios's decision, docs/supplier.md#failure-reasons)
+  reason: anything,
   // bill payments (kios's decision, docs/supplier.md): the product type and the bill
   type: text,
   ...BILL_FIELDS,
@@ -178,6 +181,7 @@ export function toKeyTransaction(
     supplierCode: ctx.rc,
     message: ctx.message,
     trxId: d.trx_id || undefined,
+    ...reasonOf(d.reason, status),
   };
   if (kind === "order") {
     return { kind: "order", ...common, price: orderPrice(d.price, status, what) };

@@ -111,6 +111,25 @@ describe("admin commands", () => {
     m = await admin("/pending", /Pesanan terbuka/);
     expect(m.text).toContain(order.refId);
     expect(m.text).toContain("pending · Telkomsel 10.000 · 081234567123");
+    // each attempt under its order: supplier, code, ref_id, state, answer, times (WIB)
+    const time = String.raw`\d\d:\d\d:\d\d`;
+    expect(m.text).toMatch(
+      new RegExp(
+        String.raw`\n {3}1\. main · TSEL10 · ${order.refId} · open · ORDER_PENDING · ${time} → ${time} → … WIB`,
+      ),
+    );
+    // an admin's /status finds anyone's order, with its attempts; the buyer's shows none
+    const seen = await admin(`/status ${order.refId}`, /Percobaan/);
+    expect(seen.text).toMatch(new RegExp(`1. main · TSEL10 · ${order.refId} · open`));
+    const own = await h.waitMessage(u, new RegExp(order.refId), h.say(u, `/status ${order.refId}`));
+    expect(own.text).not.toMatch(/Percobaan|main ·/);
+    const stranger = 7004;
+    h.user(stranger);
+    await h.waitMessage(
+      stranger,
+      /tidak ditemukan|Tidak ditemukan/i,
+      h.say(stranger, `/status ${order.refId}`),
+    );
     const button = labels(m).find((l) => l.includes(order.refId.slice(-8)))!;
     await h.sandbox.settleNow();
     h.tap(A, m, new RegExp(button.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));

@@ -32,11 +32,16 @@ describe(`/export in chat (${testDriver})`, () => {
     expect(doc.document?.file_name).toBe(`orders-${month}.csv`);
     const file = await fetch(`${j.telegram.url}/control/files/${doc.document!.file_id}`);
     const rows = parse(await file.text(), { columns: true }) as Record<string, string>[];
-    expect(rows.find((r) => r.ref_id === order.refId)).toMatchObject({
+    const row = rows.find((r) => r.ref_id === order.refId);
+    expect(row).toMatchObject({
       status: "success",
       price: String(order.price),
       destination: "081234567901",
     });
+    // and where it went: its one attempt, at the first supplier
+    expect(JSON.parse(row!.attempts!)).toMatchObject([
+      { seq: 1, ref_id: order.refId, supplier_code: "TSEL10", state: "success" },
+    ]);
   });
 
   it("answers a bad or empty month, and not a customer", async () => {

@@ -61,11 +61,33 @@ describe(`order export (${testDriver})`, () => {
     const failed = rows.find((r) => r.status === "failed")!;
     expect(failed.margin).toBe("");
     expect(failed.failure_reason).not.toBe("");
+    // each order's attempts, in one cell as JSON: where it went, answered what, when
+    expect(JSON.parse(row.attempts!)).toEqual([
+      {
+        seq: 1,
+        supplier: "main",
+        supplier_code: success.productCode,
+        ref_id: success.refId,
+        state: "success",
+        answer_code: "ORDER_SUCCESS",
+        reason: null,
+        created_at: success.createdAt.toISOString(),
+        answered_at: expect.any(String),
+        final_at: expect.any(String),
+      },
+    ]);
+    expect(JSON.parse(failed.attempts!)).toMatchObject([
+      { seq: 1, supplier: "main", state: "failed", answer_code: "ORDER_FAILED" },
+    ]);
   });
 
   it("writes JSON that parses back, and nothing outside the period", async () => {
     const json = JSON.parse(await text(exportFile(exportedOrders(h.deps.db, period), "json")));
     expect((json as ExportedOrder[]).map((r) => r.ref_id)).toEqual(made.map((o) => o.refId));
+    // the attempts as an array of their own
+    expect((json as ExportedOrder[]).map((r) => r.attempts.map((a) => a.ref_id))).toEqual(
+      made.map((o) => [o.refId]),
+    );
     const before = { from: new Date(period.from.getTime() - 86_400_000), to: period.from };
     expect(JSON.parse(await text(exportFile(exportedOrders(h.deps.db, before), "json")))).toEqual(
       [],

@@ -393,6 +393,14 @@ describe("retries of reads", () => {
 });
 
 describe("order (POST /v1/transaction)", () => {
+  it("rc 02 with a reason: the known reason is read; an unknown one is none", async () => {
+    const { supplier } = await setup((_r, i) =>
+      keyReply("02", record({ status: "failed", reason: i === 0 ? "out_of_stock" : "HABIS" })),
+    );
+    expect(acceptedOf(await supplier.order(ORDER)).reason).toBe("OUT_OF_STOCK");
+    expect(acceptedOf(await supplier.order(ORDER)).reason).toBeUndefined();
+  });
+
   const STATES: [string, string, "pending" | "success" | "failed"][] = [
     ["03", "pending", "pending"],
     ["03", "processing", "pending"],
