@@ -29,7 +29,13 @@ export type NotificationPayload =
   /** a supplier balance check found money moved that kios's records don't explain */
   | { type: "supplier_drift"; checkId: number }
   /** the supplier balance (as last read, less what was sent since) runs low */
-  | { type: "supplier_low_balance"; checkId: number; known: number }
+  | {
+      type: "supplier_low_balance";
+      checkId: number;
+      known: number;
+      /** whose balance (absent: queued before several suppliers, the first's) */
+      supplier?: string;
+    }
   /** the daily re-check of settled orders found some the supplier tells otherwise */
   | {
       type: "orders_rechecked";
