@@ -134,13 +134,7 @@ async function storeOrder(
   // its first attempt, stored with it (design rule 15): the first route kios will try
   // whose supplier can cover it
   return {
-    order: await openFirstAttempt(
-      deps,
-      tx,
-      order,
-      new Set(short.map((s) => s.supplier)),
-      routes,
-    ),
+    order: await openFirstAttempt(deps, tx, order, new Set(short.map((s) => s.supplier)), routes),
     skippedShort: short,
   };
 }
@@ -198,7 +192,11 @@ function refuseUnsellable(
  * its usable routes (the first's own at the quoted cost, as its first attempt takes it); a
  * bill, or a product with no usable route, at the first supplier
  */
-function guardedRoutes(deps: OrderEngine, quote: QuoteRow, routes: readonly Route[]): GuardedRoute[] {
+function guardedRoutes(
+  deps: OrderEngine,
+  quote: QuoteRow,
+  routes: readonly Route[],
+): GuardedRoute[] {
   if (routes.length === 0) return [{ supplier: firstSupplierName(deps), cost: quote.cost }];
   return routes.map((r) => ({ supplier: r.supplier, cost: r.implicit ? quote.cost : r.cost }));
 }
