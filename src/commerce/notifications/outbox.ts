@@ -27,7 +27,12 @@ export type NotificationPayload =
    */
   | { type: "payment_purchase"; paymentId: number; fresh?: FreshCard }
   /** a supplier balance check found money moved that kios's records don't explain */
-  | { type: "supplier_drift"; checkId: number }
+  | {
+      type: "supplier_drift";
+      checkId: number;
+      /** whose balance (absent: queued before several suppliers, the first's) */
+      supplier?: string;
+    }
   /** the supplier balance (as last read, less what was sent since) runs low */
   | {
       type: "supplier_low_balance";

@@ -229,7 +229,7 @@ export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<Bala
         await enqueueNotification(tx, {
           key: `recon:${check.id}:drift:${adminId}`,
           chatId: adminId,
-          payload: { type: "supplier_drift", checkId: check.id },
+          payload: { type: "supplier_drift", checkId: check.id, supplier: book.name },
         });
       }
       if (balance < (deps.lowBalance ?? 0)) {
