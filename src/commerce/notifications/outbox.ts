@@ -58,6 +58,8 @@ export type NotificationPayload =
       name: string;
       until: number;
       reason: "inactive" | "failing";
+      /** set when one route closed (this supplier for this product), the product still on sale */
+      supplier?: string;
     };
 
 /** the fresh quote a stale card was replaced by, or why there is none */

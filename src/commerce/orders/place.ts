@@ -3,7 +3,7 @@ import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails, SubmitOutcome } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
-import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
+import { type Route, routePaused, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import {
   firstCovered,
   type GuardedRoute,
@@ -215,19 +215,31 @@ async function refuseSupplierShort(
   if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
 }
 
-/** the routes the quote's product may take at the quote's price, in the order they are tried */
+/**
+ * the routes the quote's product may take at the quote's price, in the order they are
+ * tried. None left because its routes are paused (they kept failing at their suppliers):
+ * closed until the first pause ends, as a paused product is
+ */
 async function quoteRoutes(
   deps: OrderEngine,
   tx: Tx,
   quote: QuoteRow,
   product: ProductRow,
 ): Promise<Route[]> {
-  return usableRoutes(await routesOf(tx, product, firstSupplierName(deps)), {
+  const now = deps.clock.now();
+  const all = await routesOf(tx, product, firstSupplierName(deps));
+  const usable = usableRoutes(all, {
     price: quote.price,
     minMargin: deps.minMargin ?? 0,
     tried: new Set(),
     testing: quote.testing,
+    now,
   });
+  const pauses = all.filter((r) => routePaused(r, now)).map((r) => r.pausedUntil!.getTime());
+  if (usable.length === 0 && pauses.length > 0) {
+    throw new Refused({ ok: false, reason: "product_closed", until: Math.min(...pauses) });
+  }
+  return usable;
 }
 
 interface BillOfQuote {
@@ -459,6 +471,7 @@ async function applySubmitOutcome(
         order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false, {
           adminIds: deps.adminIds,
           pause: deps.productPause,
+          firstSupplier: firstSupplierName(deps),
           onFinal: deps.onOrderFinal,
         }),
       };
@@ -475,6 +488,7 @@ async function applySubmitOutcome(
           order: await finaliseOrder(tx, order, fin, now, false, {
             adminIds: deps.adminIds,
             pause: deps.productPause,
+            firstSupplier: firstSupplierName(deps),
             onFinal: deps.onOrderFinal,
           }),
         };

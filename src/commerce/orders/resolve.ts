@@ -13,7 +13,7 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
-import { supplierOf } from "./routing.ts";
+import { firstSupplierName, supplierOf } from "./routing.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
 
@@ -96,6 +96,7 @@ async function resolveUnlocked(
       return finaliseOrder(tx, order, fin, now, true, {
         adminIds: deps.adminIds,
         pause: deps.productPause,
+        firstSupplier: firstSupplierName(deps),
         onFinal: deps.onOrderFinal,
       });
     });

@@ -76,6 +76,7 @@ async function usableRoutesOf(
     minMargin: deps.minMargin ?? 0,
     tried,
     testing: o.testing,
+    now: deps.clock.now(),
   });
 }
 
