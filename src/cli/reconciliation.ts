@@ -48,7 +48,7 @@ function engineOf(o: ReconParts): OrderEngine {
  * makes them: each supplier's open orders are settled first by the order engine the server
  * runs. Undefined when no supplier has that name.
  */
-export function reconcileSuppliers(
+function reconcileSuppliers(
   o: ReconParts & { only?: string | undefined },
 ): Promise<SupplierCheckResult[]> | undefined {
   const orders = engineOf(o);

@@ -12,10 +12,11 @@ import {
 } from "../../commerce/catalogue/index.ts";
 import type { MarkupRule } from "../../commerce/catalogue/pricing.ts";
 import type { BotContext } from "../context.ts";
-import { supplierBalances, supplierProblem } from "../reconciliation/balances.ts";
+
 import { parsePercentBp, parseSignedRupiah, parseUserId, words } from "../ui/args.ts";
 import { editMessage } from "../ui/edit.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
+import { supplierProblem } from "../ui/supplier-problem.ts";
 
 function ruleLine(r: MarkupRule): string {
   const percent = `${(r.percentBp / 100).toString()}%`;
@@ -83,8 +84,6 @@ async function markup(ctx: BotContext): Promise<void> {
 
 export function adminCatalogue(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-
-  composer.command("balance", supplierBalances);
 
   composer.command("sync", async (ctx) => {
     const progress = await ctx.reply(ctx.t("admin-sync-started"));

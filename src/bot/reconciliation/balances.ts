@@ -1,19 +1,12 @@
 import { latestBalanceCheck } from "../../commerce/reconciliation/balance-check.ts";
 import { supplierAccounts } from "../../commerce/reconciliation/every-supplier.ts";
-import { SupplierError } from "../../supplier/types.ts";
 import type { BotContext } from "../context.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
+import { supplierProblem } from "../ui/supplier-problem.ts";
 
 // /balance: every supplier's balance as it answers now, with its last reconciliation check
 // (docs/reconciliation.md#several-suppliers). One supplier that can't be reached leaves
 // the others' lines.
-
-/** supplier trouble as an admin may see it: the code, never the request */
-export function supplierProblem(err: unknown): string {
-  if (err instanceof SupplierError) return err.code;
-  const cause = err instanceof Error ? err.cause : undefined;
-  return cause instanceof SupplierError ? cause.code : "ERROR";
-}
 
 export async function supplierBalances(ctx: BotContext): Promise<void> {
   const accounts = supplierAccounts(ctx.deps.orders);

@@ -43,7 +43,7 @@ export async function describeCheck(
 }
 
 /** how checks are shown in this shop: who the first supplier is, and whether there are others */
-export function suppliersShown(ctx: BotContext): { first: string; several: boolean } {
+function suppliersShown(ctx: BotContext): { first: string; several: boolean } {
   const { orders } = ctx.deps;
   return { first: firstSupplierName(orders), several: supplierAccounts(orders).length > 1 };
 }

@@ -31,7 +31,7 @@ type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
  * a supplier's prepaid account: the first supplier's (null) is shop:supplier_prepaid, as
  * before there were several; another's is shop:supplier_prepaid:<name>
  */
-export function supplierPrepaidAccount(supplier: string | null): string {
+function supplierPrepaidAccount(supplier: string | null): string {
   return supplier === null
     ? SHOP_ACCOUNTS.supplierPrepaid
     : `${SHOP_ACCOUNTS.supplierPrepaid}:${supplier}`;
