@@ -7,6 +7,7 @@ import {
   ordersOfCheck,
 } from "../../../src/commerce/reconciliation/balance-check.ts";
 import { bookOf } from "../../../src/commerce/reconciliation/books.ts";
+import { checkSuppliers } from "../../../src/commerce/reconciliation/every-supplier.ts";
 import {
   confirmRiseAsTopup,
   recordSupplierTopup,
@@ -17,6 +18,7 @@ import { SHOP_ACCOUNTS, walletBalance } from "../../../src/commerce/wallet/ledge
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { accounts, notifications, orderAttempts } from "../../../src/db/schema.ts";
 import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
+import { SupplierError } from "../../../src/supplier/types.ts";
 import { testDriver } from "../../helpers/db.ts";
 import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
 
@@ -104,6 +106,29 @@ describe(`books per supplier (${testDriver})`, () => {
     // each chain is its own: the latest of each
     expect((await latestBalanceCheck(h.deps.db, MAIN))?.id).toBe(main.id);
     expect((await latestBalanceCheck(h.deps.db, BACKUP))?.id).toBe(backup.id);
+  });
+
+  it("every supplier is checked on its own chain; one that can't be read leaves the others'", async () => {
+    h = await bootTwoSuppliers();
+    const first = await checkSuppliers(h.engine);
+    expect(first.map((r) => ("check" in r ? [r.book.name, r.check.status] : r.book.name))).toEqual([
+      ["main", "baseline"],
+      ["backup", "baseline"],
+    ]);
+    h.clock.advance(10);
+    const down = new SupplierError("SERVER_ERROR", "backup down");
+    const engine = {
+      ...h.engine,
+      suppliers: new Map([["backup", { ...h.backup, balance: () => Promise.reject(down) }]]),
+    };
+    const second = await checkSuppliers(engine);
+    expect(second[0]).toMatchObject({ book: { name: "main" }, check: { status: "ok" } });
+    expect(second[1]).toEqual({ book: { name: "backup", first: false }, error: down });
+    // the backup's next check starts at its own last one, not at the main's
+    h.clock.advance(10);
+    const third = await checkSuppliers(h.engine);
+    const backupFirst = first[1] && "check" in first[1] ? first[1].check.id : -1;
+    expect(third[1]).toMatchObject({ check: { previousId: backupFirst, status: "ok" } });
   });
 
   it("a top-up is booked to its supplier: its account, its checks, its rise", async () => {
