@@ -37,7 +37,7 @@ help-reseller =
     /pin: guard your balance with a PIN
 help-admin =
     <b>Admin</b>
-    /balance: supplier balance
+    /balance: every supplier's balance
     /sync: sync the catalogue
     /credit &lt;id&gt; &lt;amount&gt; [note] and /debit …: adjust a wallet
     /role &lt;id&gt; customer|reseller
@@ -47,8 +47,8 @@ help-admin =
     /broadcast &lt;text&gt;: message every user
     /user &lt;id&gt;: user details
     /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
-    /recon: check the supplier balance against the books
-    /supplier_topup &lt;amount&gt; [note]: record a top-up of the supplier account
+    /recon [supplier]: check the supplier balance against the books
+    /supplier_topup [supplier] &lt;amount&gt; [note]: record a top-up of the supplier account
     /supplier_topup_reverse &lt;number&gt; [note]: reverse a top-up booked in error
     /payment &lt;number|order id&gt;: look up a QRIS top-up
     /export &lt;YYYY-MM&gt;: a month's orders as CSV

@@ -37,7 +37,7 @@ help-reseller =
     /pin: lindungi saldo dengan PIN
 help-admin =
     <b>Admin</b>
-    /balance: saldo supplier
+    /balance: saldo tiap supplier
     /sync: sinkronkan katalog
     /credit &lt;id&gt; &lt;jumlah&gt; [catatan] dan /debit …: ubah saldo user
     /role &lt;id&gt; customer|reseller
@@ -47,8 +47,8 @@ help-admin =
     /broadcast &lt;teks&gt;: kirim ke semua user
     /user &lt;id&gt;: info user
     /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
-    /recon: cocokkan saldo supplier dengan pembukuan
-    /supplier_topup &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
+    /recon [supplier]: cocokkan saldo tiap supplier dengan pembukuan
+    /supplier_topup [supplier] &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
     /supplier_topup_reverse &lt;nomor&gt; [catatan]: batalkan top-up yang salah catat
     /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
     /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
