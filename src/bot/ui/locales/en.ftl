@@ -511,6 +511,7 @@ admin-routes-title = 🔀 Routes of <b>{ $code }</b>, tried in order:
 admin-routes-active = active
 admin-routes-inactive = inactive at the supplier
 admin-routes-disabled = switched off
+admin-routes-paused = paused until { $until } (failing)
 admin-routes-no_product = No product { $code }.
 admin-routes-no_route = That supplier has no route for this product.
 admin-routes-at_edge = That route is already at the end.

@@ -511,6 +511,7 @@ admin-routes-title = 🔀 Rute <b>{ $code }</b>, dicoba berurutan:
 admin-routes-active = aktif
 admin-routes-inactive = tidak aktif di pemasok
 admin-routes-disabled = dimatikan
+admin-routes-paused = dijeda sampai { $until } (terlalu sering gagal)
 admin-routes-no_product = Tidak ada produk { $code }.
 admin-routes-no_route = Pemasok itu tidak punya rute untuk produk ini.
 admin-routes-at_edge = Rute itu sudah di ujung.
