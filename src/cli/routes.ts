@@ -1,4 +1,9 @@
-import { changeRoute, type Route, routesOfCode } from "../commerce/catalogue/routes.ts";
+import {
+  changeRoute,
+  type Route,
+  routePaused,
+  routesOfCode,
+} from "../commerce/catalogue/routes.ts";
 import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
@@ -17,7 +22,13 @@ const ACTIONS = ["up", "down", "enable", "disable"] as const;
 function describe(productCode: string, routes: readonly Route[]): string {
   const lines = [`routes of ${productCode}, tried in this order:`];
   routes.forEach((r, i) => {
-    const state = !r.enabled ? "disabled" : r.active ? "active" : "inactive";
+    const state = !r.enabled
+      ? "disabled"
+      : !r.active
+        ? "inactive"
+        : routePaused(r, Date.now())
+          ? `paused until ${r.pausedUntil!.toISOString()}`
+          : "active";
     lines.push(
       `  ${i + 1}. ${r.supplier.padEnd(12)} ${r.supplierCode.padEnd(14)} ${formatRupiah(r.cost).padStart(12)}  ${state}`,
     );

@@ -632,6 +632,13 @@ export const productRoutes = pgTable(
     position: integer("position").notNull(),
     /** an admin's switch */
     enabled: boolean("enabled").notNull().default(true),
+    /**
+     * this route is not tried until then: it kept failing at its supplier, or the supplier
+     * refused it as inactive (catalogue/pauses.ts). The product's own paused_until closes it
+     * at every supplier
+     */
+    pausedUntil: tstz("paused_until"),
+    pauseReason: text("pause_reason"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
@@ -706,6 +713,9 @@ export const orderAttempts = pgTable(
     uniqueIndex("order_attempts_supplier_ref").on(t.supplier, t.refId),
     uniqueIndex("order_attempts_order_seq").on(t.orderId, t.seq),
     uniqueIndex("order_attempts_one_open").on(t.orderId).where(sql`${t.status} = 'open'`),
+    // reconciliation windows and the balance guard read a supplier's attempts settled since
+    // a reading (open ones through the index above)
+    index("order_attempts_supplier_final").on(t.supplier, t.finalAt),
     check(
       "order_attempts_status_known",
       sql`${t.status} in ('open', 'rejected', 'failed', 'success')`,
@@ -734,6 +744,11 @@ export const supplierTopups = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     /** business key ("admin:<chat>:<message>", "check:<id>"): a repeated command records once */
     key: text("key").notNull().unique(),
+    /**
+     * the supplier account it went into, by name; null: the first supplier (SUPPLIER_NAME),
+     * so rows from before several suppliers, and a renamed first, stay the first's
+     */
+    supplier: text("supplier"),
     amount: money("amount").notNull(),
     note: text("note").notNull().default(""),
     /** when the money reached the supplier: the balance check window it belongs to */
@@ -752,7 +767,7 @@ export const supplierTopups = pgTable(
   },
   (t) => [
     check("supplier_topups_positive", sql`${t.amount} > 0`),
-    index("supplier_topups_effective").on(t.effectiveAt),
+    index("supplier_topups_effective").on(t.supplier, t.effectiveAt),
     // a rise is explained by one top-up at a time; a reversed one frees it
     uniqueIndex("supplier_topups_check_once")
       .on(t.checkId)
@@ -768,6 +783,12 @@ export const supplierBalanceChecks = pgTable(
   "supplier_balance_checks",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
+    /**
+     * whose balance it read, by name; null: the first supplier (as supplier_topups). Each
+     * supplier's checks are a chain of their own: a check's window starts at its supplier's
+     * check before it
+     */
+    supplier: text("supplier"),
     /** when the supplier's answer arrived: the end of this check's window */
     readAt: tstz("read_at").notNull(),
     /**
@@ -805,6 +826,7 @@ export const supplierBalanceChecks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    index("supplier_balance_checks_supplier").on(t.supplier, t.id),
     check(
       "supplier_balance_checks_status_known",
       sql`${t.status} in ('baseline', 'ok', 'drift', 'explained')`,

@@ -11,24 +11,18 @@ import {
   type Tier,
 } from "../../commerce/catalogue/index.ts";
 import type { MarkupRule } from "../../commerce/catalogue/pricing.ts";
-import { SupplierError } from "../../supplier/types.ts";
 import type { BotContext } from "../context.ts";
+
 import { parsePercentBp, parseSignedRupiah, parseUserId, words } from "../ui/args.ts";
 import { editMessage } from "../ui/edit.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
+import { supplierProblem } from "../ui/supplier-problem.ts";
 
 function ruleLine(r: MarkupRule): string {
   const percent = `${(r.percentBp / 100).toString()}%`;
   const flat = r.flat === 0 ? "" : ` ${r.flat > 0 ? "+" : ""}${rupiah(r.flat)}`;
   const value = r.scopeValue ? ` ${escapeHtml(r.scopeValue)}` : "";
   return `#${r.id} ${r.tier} · ${r.scope}${value} · ${percent}${flat}`;
-}
-
-/** supplier trouble as an admin may see it: the code, never the request */
-function supplierProblem(err: unknown): string {
-  if (err instanceof SupplierError) return err.code;
-  const cause = err instanceof Error ? err.cause : undefined;
-  return cause instanceof SupplierError ? cause.code : "ERROR";
 }
 
 async function markup(ctx: BotContext): Promise<void> {
@@ -90,22 +84,6 @@ async function markup(ctx: BotContext): Promise<void> {
 
 export function adminCatalogue(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-
-  composer.command("balance", async (ctx) => {
-    try {
-      const b = await ctx.deps.orders.supplier.balance();
-      // the supplier's deprecation warnings, so the owner hears of an API change in time
-      const notices = (ctx.deps.orders.supplier.notices?.() ?? []).map((n) =>
-        ctx.t("admin-supplier-notice", { notice: escapeHtml(n) }),
-      );
-      await ctx.reply(
-        [ctx.t("admin-balance", { balance: rupiah(b.balance) }), ...notices].join("\n"),
-      );
-    } catch (err) {
-      ctx.deps.logger.warn({ err }, "supplier balance failed");
-      await ctx.reply(ctx.t("admin-supplier-error", { code: supplierProblem(err) }));
-    }
-  });
 
   composer.command("sync", async (ctx) => {
     const progress = await ctx.reply(ctx.t("admin-sync-started"));

@@ -75,15 +75,20 @@ export async function renderProductPaused(n: NotificationOf<"product_paused">, e
   if (!env.forAdmins(n)) return;
   const p = n.payload;
   const t = await env.languageOf(n.chatId);
-  const text = [
-    t("product-paused-title"),
-    t("product-paused-body", {
-      code: escapeHtml(p.code),
-      name: escapeHtml(p.name),
-      until: wibTime(p.until),
-      why: t(`product-paused-${p.reason}`),
-    }),
-  ];
+  const args = {
+    code: escapeHtml(p.code),
+    name: escapeHtml(p.name),
+    until: wibTime(p.until),
+    why: t(`product-paused-${p.reason}`),
+  };
+  // one route closed (that supplier for this product): the product is still on sale
+  const text =
+    p.supplier === undefined
+      ? [t("product-paused-title"), t("product-paused-body", args)]
+      : [
+          t("route-paused-title"),
+          t("route-paused-body", { ...args, supplier: escapeHtml(p.supplier) }),
+        ];
   await env.api.sendMessage(n.chatId, text.join("\n"), {
     reply_markup: resumeKeyboard(t, p.code),
   });

@@ -3,13 +3,14 @@ import {
   changeRoute,
   type Route,
   type RouteChange,
+  routePaused,
   routesOfCode,
 } from "../../commerce/catalogue/routes.ts";
 import type { BotContext } from "../context.ts";
 import { words } from "../ui/args.ts";
 import { CB, cb, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { editPressed } from "../ui/edit.ts";
-import { escapeHtml, rupiah } from "../ui/format.ts";
+import { escapeHtml, rupiah, wibTime } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
 
 // /routes <product>: a product's routes (supplier, code, cost, state) in the order kios
@@ -23,13 +24,15 @@ const ACTIONS: Record<string, RouteChange["action"]> = {
   x: "disable",
 };
 
-function routesText(t: Translate, code: string, routes: readonly Route[]): string {
+function routesText(t: Translate, code: string, routes: readonly Route[], now: number): string {
   const lines = routes.map((r, i) => {
     const state = !r.enabled
       ? t("admin-routes-disabled")
-      : r.active
-        ? t("admin-routes-active")
-        : t("admin-routes-inactive");
+      : !r.active
+        ? t("admin-routes-inactive")
+        : routePaused(r, now)
+          ? t("admin-routes-paused", { until: wibTime(r.pausedUntil!.getTime()) })
+          : t("admin-routes-active");
     return `${i + 1}. <b>${escapeHtml(r.supplier)}</b> · <code>${escapeHtml(r.supplierCode)}</code> · ${rupiah(r.cost)} · ${state}`;
   });
   return [t("admin-routes-title", { code: escapeHtml(code) }), ...lines].join("\n");
@@ -72,7 +75,10 @@ export function adminRoutes(): Composer<BotContext> {
       return;
     }
     const kb = routesKeyboard(productCode, routes);
-    await ctx.reply(routesText(ctx.t, productCode, routes), kb ? { reply_markup: kb } : {});
+    await ctx.reply(
+      routesText(ctx.t, productCode, routes, ctx.deps.clock.now()),
+      kb ? { reply_markup: kb } : {},
+    );
   });
   return composer;
 }
@@ -97,7 +103,7 @@ export function adminRouteButtons(): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery({ text: ctx.t("admin-routes-changed") });
-    await editPressed(ctx, routesText(ctx.t, code, result.routes), {
+    await editPressed(ctx, routesText(ctx.t, code, result.routes, ctx.deps.clock.now()), {
       keyboard: routesKeyboard(code, result.routes),
     });
   });

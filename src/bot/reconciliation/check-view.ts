@@ -17,8 +17,11 @@ export function reconCheckText(
   check: BalanceCheck,
   previousBalance: number | undefined,
   orders: readonly WindowOrder[],
+  /** the supplier's name, shown when the shop has several */
+  supplier?: string,
 ): string {
-  const lines = [t("recon-title", { id: check.id, at: wibDateTime(check.readAt.getTime()) })];
+  const title = t("recon-title", { id: check.id, at: wibDateTime(check.readAt.getTime()) });
+  const lines = [supplier ? `${title} · <b>${escapeHtml(supplier)}</b>` : title];
   if (check.status === "baseline" || previousBalance === undefined) {
     lines.push(t("recon-baseline", { balance: rupiah(check.balance) }));
     return lines.join("\n");

@@ -7,7 +7,12 @@ import { describeCheck } from "./checks.ts";
 export async function renderSupplierDrift(n: NotificationOf<"supplier_drift">, env: RenderEnv) {
   const check = await findBalanceCheck(env.db, n.payload.checkId);
   if (!check || !env.forAdmins(n)) return;
-  const shown = await describeCheck(env.db, await env.languageOf(n.chatId), check);
+  // an alert names its supplier (its name travels with it; an older one is the first's)
+  const supplier = n.payload.supplier;
+  const shown = await describeCheck(env.db, await env.languageOf(n.chatId), check, {
+    first: supplier ?? "main",
+    several: supplier !== undefined,
+  });
   await env.api.sendMessage(n.chatId, shown.text, { reply_markup: shown.keyboard });
 }
 
@@ -18,7 +23,14 @@ export async function renderSupplierLowBalance(
 ) {
   if (!env.forAdmins(n)) return;
   const t = await env.languageOf(n.chatId);
-  const text = [t("recon-low-title"), t("recon-low-body", { known: rupiah(n.payload.known) })];
+  const known = rupiah(n.payload.known);
+  const { supplier } = n.payload;
+  const text = [
+    t("recon-low-title"),
+    supplier === undefined
+      ? t("recon-low-body", { known })
+      : t("recon-low-body-at", { known, supplier: escapeHtml(supplier) }),
+  ];
   await env.api.sendMessage(n.chatId, text.join("\n"));
 }
 

@@ -1,4 +1,10 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { firstSupplierName } from "../../commerce/orders/routing.ts";
+import { bookOf, type SupplierBook } from "../../commerce/reconciliation/books.ts";
+import {
+  findSupplierAccount,
+  supplierAccounts,
+} from "../../commerce/reconciliation/every-supplier.ts";
 import {
   findSupplierTopup,
   recordSupplierTopup,
@@ -44,12 +50,20 @@ export async function alreadyBooked(
   });
 }
 
+/** a shop with several suppliers names the one a top-up went into */
+function intoSupplier(ctx: BotContext, topup: SupplierTopup): string[] {
+  if (supplierAccounts(ctx.deps.orders).length < 2) return [];
+  const name = topup.supplier ?? firstSupplierName(ctx.deps.orders);
+  return [ctx.t("recon-topup-into", { supplier: escapeHtml(name) })];
+}
+
 async function replyRecorded(ctx: BotContext, result: TopupResult & { ok: true }) {
   const lines = [
     ctx.t("recon-topup-recorded", {
       amount: rupiah(result.topup.amount),
       id: String(result.topup.id),
     }),
+    ...intoSupplier(ctx, result.topup),
   ];
   if (result.explainedCheckId !== null) {
     lines.push(ctx.t("recon-topup-explains", { check: result.explainedCheckId }));
@@ -57,9 +71,41 @@ async function replyRecorded(ctx: BotContext, result: TopupResult & { ok: true }
   await ctx.reply(lines.join("\n"));
 }
 
-/** /supplier_topup <amount> [note]: the owner put money into the supplier account */
+/**
+ * the supplier a command names before its amount: none (the first), a known one, or an
+ * unknown name (the admin is told the names there are, and undefined returned)
+ */
+async function namedSupplier(
+  ctx: BotContext,
+  args: string[],
+): Promise<{ book: SupplierBook; rest: string[] } | undefined> {
+  const first = firstSupplierName(ctx.deps.orders);
+  const [head, second, ...others] = args;
+  // "/supplier_topup 1jt BCA": an amount first is the first supplier's
+  if (head === undefined || parseAmount(head) !== undefined) {
+    return { book: bookOf(first), rest: args };
+  }
+  const found = findSupplierAccount(ctx.deps.orders, head);
+  if (found.account) return { book: found.account.book, rest: [second ?? "", ...others] };
+  // a word that is no amount and no supplier: the usage, unless an amount follows it
+  if (second === undefined || parseAmount(second) === undefined) {
+    await ctx.reply(ctx.t("recon-topup-usage"));
+    return undefined;
+  }
+  await ctx.reply(
+    ctx.t("recon-unknown-supplier", { name: escapeHtml(head), names: found.names.join(", ") }),
+  );
+  return undefined;
+}
+
+/**
+ * /supplier_topup [<supplier>] <amount> [note]: the owner put money into a supplier
+ * account (default: the first supplier's)
+ */
 async function supplierTopup(ctx: BotContext): Promise<void> {
-  const [amountText, ...note] = words(ctx.match as string);
+  const named = await namedSupplier(ctx, words(ctx.match as string));
+  if (!named) return;
+  const [amountText, ...note] = named.rest;
   const amount = amountText ? parseAmount(amountText) : undefined;
   if (amount === undefined) {
     await ctx.reply(ctx.t("recon-topup-usage"));
@@ -78,6 +124,7 @@ async function supplierTopup(ctx: BotContext): Promise<void> {
     note: note.join(" ").slice(0, 200),
     recordedBy: ctx.from?.id,
     now: new Date(ctx.deps.clock.now()),
+    book: named.book,
   });
   if (result.ok) {
     await replyRecorded(ctx, result);
@@ -109,6 +156,7 @@ async function reverseTopup(ctx: BotContext): Promise<void> {
     reversedBy: ctx.from?.id,
     note: note.join(" ").slice(0, 200),
     now: new Date(ctx.deps.clock.now()),
+    firstSupplier: firstSupplierName(ctx.deps.orders),
   });
   if (result.ok) {
     const lines = [
@@ -160,6 +208,8 @@ export function adminSupplierTopupButtons(): Composer<BotContext> {
       recordedBy: ctx.from.id,
       now: new Date(ctx.deps.clock.now()),
       another: true,
+      // into the account the matching top-up went into
+      book: bookOf(firstSupplierName(ctx.deps.orders), booked.supplier),
     });
     if (!result.ok) throw new Error(`unexpected ${result.reason}`);
     await ctx.answerCallbackQuery();

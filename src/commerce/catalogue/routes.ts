@@ -22,6 +22,11 @@ export interface Route {
   position: number;
   /** the product's own code at the first supplier, with no row of its own */
   implicit: boolean;
+  /**
+   * not tried until then: it kept failing at its supplier (catalogue/pauses.ts); null: not
+   * paused. The product's own pause closes every route
+   */
+  pausedUntil: Date | null;
 }
 
 type ProductRow = Pick<
@@ -52,6 +57,7 @@ export async function routesOf(
     enabled: r.enabled,
     position: r.position,
     implicit: false,
+    pausedUntil: r.pausedUntil,
   }));
   const own = routes.find((r) => r.supplier === firstSupplier);
   if (own) {
@@ -67,24 +73,37 @@ export async function routesOf(
       enabled: true,
       position: 0,
       implicit: true,
+      pausedUntil: null,
     });
   }
   return routes;
 }
 
+/** a route paused at `now` (it kept failing at its supplier) */
+export const routePaused = (r: Pick<Route, "pausedUntil">, now: number): boolean =>
+  r.pausedUntil !== null && r.pausedUntil.getTime() > now;
+
 /**
- * the routes kios may try for an order at this price, in order: enabled, active, not tried
- * yet, and leaving at least `minMargin` over the cost (a route that would sell at a loss,
- * or below the shop's margin, is not tried)
+ * the routes kios may try for an order at this price, in order: enabled, active, not
+ * paused, not tried yet, and leaving at least `minMargin` over the cost (a route that would
+ * sell at a loss, or below the shop's margin, is not tried)
  */
 export function usableRoutes(
   routes: readonly Route[],
-  o: { price: number; minMargin: number; tried: ReadonlySet<string>; testing: boolean },
+  o: {
+    price: number;
+    minMargin: number;
+    tried: ReadonlySet<string>;
+    testing: boolean;
+    /** the time (ms) a route's pause is read at */
+    now: number;
+  },
 ): Route[] {
   return routes.filter(
     (r) =>
       r.enabled &&
       r.active &&
+      !routePaused(r, o.now) &&
       !o.tried.has(r.supplier) &&
       (o.testing || o.price - r.cost >= o.minMargin),
   );

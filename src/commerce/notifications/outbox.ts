@@ -27,9 +27,20 @@ export type NotificationPayload =
    */
   | { type: "payment_purchase"; paymentId: number; fresh?: FreshCard }
   /** a supplier balance check found money moved that kios's records don't explain */
-  | { type: "supplier_drift"; checkId: number }
+  | {
+      type: "supplier_drift";
+      checkId: number;
+      /** whose balance (absent: queued before several suppliers, the first's) */
+      supplier?: string;
+    }
   /** the supplier balance (as last read, less what was sent since) runs low */
-  | { type: "supplier_low_balance"; checkId: number; known: number }
+  | {
+      type: "supplier_low_balance";
+      checkId: number;
+      known: number;
+      /** whose balance (absent: queued before several suppliers, the first's) */
+      supplier?: string;
+    }
   /** the daily re-check of settled orders found some the supplier tells otherwise */
   | {
       type: "orders_rechecked";
@@ -47,6 +58,8 @@ export type NotificationPayload =
       name: string;
       until: number;
       reason: "inactive" | "failing";
+      /** set when one route closed (this supplier for this product), the product still on sale */
+      supplier?: string;
     };
 
 /** the fresh quote a stale card was replaced by, or why there is none */

@@ -3,11 +3,13 @@ import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
-import { type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
+import { type Route, routePaused, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import {
+  firstCovered,
+  type GuardedRoute,
   type KnownSupplierBalance,
-  knownSupplierBalance,
+  knownSupplierBalances,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
@@ -22,8 +24,8 @@ import type { ConfirmResult, Order } from "./types.ts";
 class Refused extends Error {
   constructor(
     readonly result: Exclude<ConfirmResult, { ok: true }>,
-    /** set when the supplier balance guard refused: the admins are told */
-    readonly lowBalance?: KnownSupplierBalance,
+    /** set when the supplier balance guard refused: the suppliers found short, told to the admins */
+    readonly lowBalance: readonly KnownSupplierBalance[] = [],
   ) {
     super(result.reason);
   }
@@ -58,23 +60,19 @@ export interface Confirmation {
 export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<ConfirmResult> {
   const now = new Date(deps.clock.now());
   let created: Order;
-  let skippedShort: KnownSupplierBalance | undefined;
+  let skippedShort: readonly KnownSupplierBalance[] = [];
   try {
     ({ order: created, skippedShort } = await deps.db.transaction((tx) =>
       storeOrder(deps, tx, c, now),
     ));
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    await alertSupplierShort(deps, err);
+    await alertSupplierShort(deps, err.lowBalance);
     return err.result;
   }
-  // the first supplier's balance was short and the order went to another route: the
-  // admins still hear of it
-  if (skippedShort)
-    await alertSupplierShort(
-      deps,
-      new Refused({ ok: false, reason: "supplier_unavailable" }, skippedShort),
-    );
+  // a supplier's balance was short and the order went to a later route: the admins still
+  // hear of it
+  await alertSupplierShort(deps, skippedShort);
   const submitted = await markSubmitted(deps, created);
   if (!submitted) {
     return { ok: true, order: (await existingOrder(deps, c.quoteId)) ?? created, duplicate: true };
@@ -101,16 +99,13 @@ async function storeOrder(
   tx: Tx,
   c: Confirmation,
   now: Date,
-): Promise<{ order: Order; skippedShort?: KnownSupplierBalance | undefined }> {
+): Promise<{ order: Order; skippedShort: readonly KnownSupplierBalance[] }> {
   const quote = await lockQuote(tx, c);
   const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
-  if (already) return { order: already };
+  if (already) return { order: already, skippedShort: [] };
   if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
   const [product] = await tx.select().from(products).where(eq(products.code, quote.productCode));
   const sellable = refuseUnsellable(deps, quote, product, c.userId, now);
-  // a first look, before the wallet's: a buyer is not sent to top up for an order the
-  // supplier balance can't take (the reservation in holdAndReserve is what holds). A
-  // product with a route at another supplier skips the first instead of failing the sale
   // the routes an order of this quote may take, read once: the guard's look and the first
   // attempt both choose from them
   const routes = quote.kind === "bill" ? [] : await quoteRoutes(deps, tx, quote, sellable);
@@ -119,8 +114,11 @@ async function storeOrder(
   if (quote.kind !== "bill" && !quote.testing && routes.length === 0) {
     throw new Refused({ ok: false, reason: "product_unavailable" });
   }
-  const otherRoute = routes.some((r) => r.supplier !== firstSupplierName(deps));
-  if (!quote.testing) await refuseSupplierShort(deps, tx, quote.cost, otherRoute);
+  const guarded = guardedRoutes(deps, quote, routes);
+  // a first look, before the wallet's: a buyer is not sent to top up for an order no
+  // supplier balance can take (the reservation in holdAndReserve is what holds). A route
+  // whose supplier is short is skipped for the next instead of failing the sale
+  if (!quote.testing) await refuseSupplierShort(deps, tx, guarded);
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
   const order = await insertOrder(tx, {
     quote,
@@ -129,18 +127,11 @@ async function storeOrder(
     now,
     messageId: c.messageId,
   });
-  const short = quote.testing
-    ? undefined
-    : await holdAndReserve(deps, tx, quote, order, otherRoute);
+  const short = quote.testing ? [] : await holdAndReserve(deps, tx, quote, order, guarded);
   // its first attempt, stored with it (design rule 15): the first route kios will try
+  // whose supplier can cover it
   return {
-    order: await openFirstAttempt(
-      deps,
-      tx,
-      order,
-      short ? new Set([firstSupplierName(deps)]) : undefined,
-      routes,
-    ),
+    order: await openFirstAttempt(deps, tx, order, new Set(short.map((s) => s.supplier)), routes),
     skippedShort: short,
   };
 }
@@ -193,32 +184,59 @@ function refuseUnsellable(
   return product;
 }
 
+/**
+ * where the order may go, in the order kios tries it, with what each supplier would charge:
+ * its usable routes (the first's own at the quoted cost, as its first attempt takes it); a
+ * bill, or a product with no usable route, at the first supplier
+ */
+function guardedRoutes(
+  deps: OrderEngine,
+  quote: QuoteRow,
+  routes: readonly Route[],
+): GuardedRoute[] {
+  if (routes.length === 0) return [{ supplier: firstSupplierName(deps), cost: quote.cost }];
+  return routes.map((r) => ({ supplier: r.supplier, cost: r.implicit ? quote.cost : r.cost }));
+}
+
+/** the guard's first look: refused when no route's supplier can cover the order */
 async function refuseSupplierShort(
   deps: OrderEngine,
   tx: Tx,
-  cost: number,
-  otherRoute: boolean,
+  routes: readonly GuardedRoute[],
 ): Promise<void> {
-  if (otherRoute) return;
-  const supplier = await knownSupplierBalance(tx, { firstSupplier: firstSupplierName(deps) });
-  if (supplier && supplier.known < cost) {
-    throw new Refused({ ok: false, reason: "supplier_unavailable" }, supplier);
-  }
+  const estimates = await knownSupplierBalances(tx, {
+    suppliers: routes.map((r) => r.supplier),
+    firstSupplier: firstSupplierName(deps),
+  });
+  const { route, short } = firstCovered(routes, estimates);
+  if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
 }
 
-/** the routes the quote's product may take at the quote's price, in the order they are tried */
+/**
+ * the routes the quote's product may take at the quote's price, in the order they are
+ * tried. None left because its routes are paused (they kept failing at their suppliers):
+ * closed until the first pause ends, as a paused product is
+ */
 async function quoteRoutes(
   deps: OrderEngine,
   tx: Tx,
   quote: QuoteRow,
   product: ProductRow,
 ): Promise<Route[]> {
-  return usableRoutes(await routesOf(tx, product, firstSupplierName(deps)), {
+  const now = deps.clock.now();
+  const all = await routesOf(tx, product, firstSupplierName(deps));
+  const usable = usableRoutes(all, {
     price: quote.price,
     minMargin: await minMarginOf(tx, deps),
     tried: new Set(),
     testing: quote.testing,
+    now,
   });
+  const pauses = all.filter((r) => routePaused(r, now)).map((r) => r.pausedUntil!.getTime());
+  if (usable.length === 0 && pauses.length > 0) {
+    throw new Refused({ ok: false, reason: "product_closed", until: Math.min(...pauses) });
+  }
+  return usable;
 }
 
 interface BillOfQuote {
@@ -307,16 +325,16 @@ async function insertOrder(
 
 /**
  * the buyer's hold, then the supplier balance guard's reservation: one Pay at a time.
- * Returns the first supplier's estimate when it is short and the order may go elsewhere
- * (the route is skipped, design rule 15); refuses when it may not.
+ * Returns the estimates of the suppliers found short before the route the order may take
+ * (those routes are skipped); refuses when no route's supplier can cover it.
  */
 async function holdAndReserve(
   deps: OrderEngine,
   tx: Tx,
   quote: QuoteRow,
   order: Order,
-  otherRoute: boolean,
-): Promise<KnownSupplierBalance | undefined> {
+  routes: readonly GuardedRoute[],
+): Promise<readonly KnownSupplierBalance[]> {
   try {
     await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
   } catch (err) {
@@ -330,23 +348,36 @@ async function holdAndReserve(
       missing: quote.price - balance,
     });
   }
-  const short = await reserveSupplierBalance(
+  const { route, short } = await reserveSupplierBalance(
     tx,
-    { id: order.id, cost: quote.cost },
+    { id: order.id },
+    routes,
     firstSupplierName(deps),
   );
-  if (short && !otherRoute) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
+  if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
   return short;
 }
 
-/** a refusal by the supplier balance guard: each admin is told (once per reading) */
-async function alertSupplierShort(deps: OrderEngine, refused: Refused): Promise<void> {
-  if (!refused.lowBalance) return;
-  deps.logger
-    .child({ component: "orders" })
-    .warn({ known: refused.lowBalance.known }, "supplier balance too low: order not sent");
-  for (const adminId of deps.adminIds ?? []) {
-    await alertLowBalance(deps.db, { ...refused.lowBalance, adminId });
+/** suppliers the guard found short (skipped or refused): each admin is told, once per reading */
+async function alertSupplierShort(
+  deps: OrderEngine,
+  short: readonly KnownSupplierBalance[],
+): Promise<void> {
+  for (const estimate of short) {
+    deps.logger
+      .child({ component: "orders" })
+      .warn(
+        { supplier: estimate.supplier, known: estimate.known },
+        "supplier balance too low: route not taken",
+      );
+    for (const adminId of deps.adminIds ?? []) {
+      await alertLowBalance(deps.db, {
+        checkId: estimate.checkId,
+        known: estimate.known,
+        supplier: estimate.supplier,
+        adminId,
+      });
+    }
   }
 }
 

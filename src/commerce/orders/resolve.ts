@@ -14,7 +14,7 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
-import { rerouteFailed, supplierOf } from "./routing.ts";
+import { firstSupplierName, rerouteFailed, supplierOf } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
@@ -113,6 +113,7 @@ async function resolveUnlocked(
         moved: await finaliseOrder(tx, order, fin, now, true, {
           adminIds: deps.adminIds,
           pause: deps.productPause,
+          firstSupplier: firstSupplierName(deps),
           onFinal: deps.onOrderFinal,
           // the answer is about this attempt: an order re-routed meanwhile is not settled by it
           attempt: order.refId,

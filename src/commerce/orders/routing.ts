@@ -92,6 +92,7 @@ async function usableRoutesOf(
     minMargin: await minMarginOf(tx, deps),
     tried,
     testing: o.testing,
+    now: deps.clock.now(),
   });
 }
 

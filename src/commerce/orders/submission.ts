@@ -5,6 +5,7 @@ import { reportIfConflicting } from "./conflicts.ts";
 import { nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { getOrder } from "./queries.ts";
 import {
+  firstSupplierName,
   recordAnswer,
   reroute,
   rerouteFailed,
@@ -111,6 +112,7 @@ async function applySubmitOutcome(
         order: await finaliseOrder(tx, order, rejectionOf(outcome.error), now, false, {
           adminIds: deps.adminIds,
           pause: deps.productPause,
+          firstSupplier: firstSupplierName(deps),
           onFinal: deps.onOrderFinal,
         }),
       };
@@ -127,6 +129,7 @@ async function applySubmitOutcome(
           order: await finaliseOrder(tx, order, fin, now, false, {
             adminIds: deps.adminIds,
             pause: deps.productPause,
+            firstSupplier: firstSupplierName(deps),
             onFinal: deps.onOrderFinal,
             // the answer is about the attempt sent: a status check may have re-routed the
             // order meanwhile, and then this answer settles nothing

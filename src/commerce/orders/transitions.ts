@@ -55,6 +55,8 @@ export async function finaliseOrder(
     from?: readonly OrderStatus[];
     /** told when the supplier charged more than the quote, or a product is paused */
     adminIds?: readonly number[] | undefined;
+    /** the first supplier's name: a pause closes the failing supplier's route (pauses.ts) */
+    firstSupplier?: string | undefined;
     /** when a product's failures close it for a while (default DEFAULT_PAUSE_POLICY) */
     pause?: PausePolicy | undefined;
     /** told of every order that became final (metrics) */
@@ -109,11 +111,15 @@ export async function finaliseOrder(
     } else {
       await releaseOrder(tx, { orderId: moved.id, userId: moved.userId, amount: moved.price });
       await pauseIfFailing(tx, {
+        orderId: moved.id,
+        refId: moved.refId,
         productCode: moved.productCode,
         supplierCode: moved.supplierCode,
+        price: moved.price,
         now,
         policy: options.pause,
         adminIds: options.adminIds ?? [],
+        firstSupplier: options.firstSupplier,
       });
     }
   }

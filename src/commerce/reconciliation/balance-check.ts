@@ -1,5 +1,5 @@
 import type { Clock } from "@kios/kit";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { orders as ordersTable, supplierBalanceChecks } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
@@ -8,6 +8,7 @@ import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { resolveOrder } from "../orders/resolve.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
+import { bookKey, bookOf, inBook, type SupplierBook } from "./books.ts";
 import { inFlightPart, withinBand } from "./in-flight.ts";
 import { lockReconciliation } from "./lock.ts";
 
@@ -22,12 +23,17 @@ import { lockReconciliation } from "./lock.ts";
 // flight then (open, or settled in between) may fall on either side of the reading. They
 // bound how far the reading may stray (in-flight.ts); a difference inside that bound is not
 // reported but carried to the next check, which reports it unless those orders resolved it.
+// Each supplier is checked on its own (books.ts): its readings, its top-ups, and what was
+// charged AT IT, read from the order attempts (an attempt it rejected formed no transaction
+// there, so an order re-routed from it is counted only where it went).
 
 export type BalanceCheck = typeof supplierBalanceChecks.$inferSelect;
 
 export interface BalanceCheckDeps {
   db: Database;
   supplier: Pick<Supplier, "balance">;
+  /** whose balance `supplier` reads (default: the first supplier, "main") */
+  book?: SupplierBook | undefined;
   clock: Clock;
   /** a difference up to this many rupiah is not drift (default 0) */
   tolerance?: number;
@@ -58,26 +64,40 @@ interface WindowFigures {
  */
 async function settledBetween(
   exec: Executor,
+  book: SupplierBook,
   requestedAt: Date,
   readAt: Date,
 ): Promise<{ successCost: number; failureCost: number }> {
   const from = requestedAt.toISOString();
   const to = readAt.toISOString();
+  // a rejected attempt is not here: nothing was formed, so nothing to refund either side
   const result = await exec.execute(sql`
     select
-      coalesce(sum(coalesce(supplier_price, cost)) filter (where status = 'success'), 0)
+      coalesce(sum(coalesce(o.supplier_price, a.cost)) filter (where a.status = 'success'), 0)
         as success_cost,
-      coalesce(sum(cost) filter (where status = 'failed'), 0) as failure_cost
-    from orders
-    where not testing and submitted_at is not null
-      and final_at > ${from}::timestamptz and final_at <= ${to}::timestamptz`);
+      coalesce(sum(a.cost) filter (where a.status = 'failed'), 0) as failure_cost
+    from order_attempts a join orders o on o.id = a.order_id
+    where a.supplier = ${book.name}::text and not o.testing and o.submitted_at is not null
+      and a.final_at > ${from}::timestamptz and a.final_at <= ${to}::timestamptz`);
   const row = rowsOf(result)[0] ?? {};
   return { successCost: toNumber(row.success_cost), failureCost: toNumber(row.failure_cost) };
 }
 
-/** what kios recorded for the window (after, at]: `after` undefined means from the start */
+/**
+ * when an attempt went to its supplier: the order's send for its first attempt (stored with
+ * the order, sent just after), the attempt's own time for a re-route (sent as it is opened)
+ */
+const SENT_AT = sql.raw("greatest(a.created_at, o.submitted_at)");
+
+/**
+ * what kios recorded at the book's supplier for the window (after, at]: `after` undefined
+ * means from the start. Its attempts: open at `at` (sent, not final: counted as charged), or
+ * successful in the window (at what the supplier said it charged, else the route's cost).
+ * A rejected or failed attempt was never charged, or was refunded.
+ */
 async function windowFigures(
   exec: Executor,
+  book: SupplierBook,
   after: Date | undefined,
   at: Date,
 ): Promise<WindowFigures> {
@@ -90,16 +110,19 @@ async function windowFigures(
       count(*) filter (where succeeded) as success_count,
       coalesce(sum(coalesce(supplier_price, cost)) filter (where succeeded), 0) as success_cost,
       (select coalesce(sum(amount), 0) from supplier_topups
-        where (${from}::timestamptz is null or effective_at > ${from}::timestamptz)
+        where ${inBook("supplier", book)}
+          and (${from}::timestamptz is null or effective_at > ${from}::timestamptz)
           and effective_at <= ${to}::timestamptz and reversed_at is null) as topups
     from (
-      select cost, supplier_price,
-        (final_at is null or final_at > ${to}::timestamptz) as open,
-        (status = 'success' and final_at <= ${to}::timestamptz
-          and (${from}::timestamptz is null or final_at > ${from}::timestamptz)) as succeeded
-      from orders
-      where not testing and submitted_at is not null and submitted_at <= ${to}::timestamptz
-        and (final_at is null or ${from}::timestamptz is null or final_at > ${from}::timestamptz)
+      select a.cost, o.supplier_price,
+        (a.final_at is null or a.final_at > ${to}::timestamptz) as open,
+        (a.status = 'success' and a.final_at <= ${to}::timestamptz
+          and (${from}::timestamptz is null or a.final_at > ${from}::timestamptz)) as succeeded
+      from order_attempts a join orders o on o.id = a.order_id
+      where a.supplier = ${book.name}::text and not o.testing and o.submitted_at is not null
+        and ${SENT_AT} <= ${to}::timestamptz
+        and (a.final_at is null or ${from}::timestamptz is null
+          or a.final_at > ${from}::timestamptz)
     ) o`);
   const row = rowsOf(result)[0] ?? {};
   return {
@@ -111,10 +134,15 @@ async function windowFigures(
   };
 }
 
-export async function latestBalanceCheck(exec: Executor): Promise<BalanceCheck | undefined> {
+/** the book's latest check (default: the first supplier's) */
+export async function latestBalanceCheck(
+  exec: Executor,
+  book: SupplierBook = bookOf(undefined),
+): Promise<BalanceCheck | undefined> {
   const [last] = await exec
     .select()
     .from(supplierBalanceChecks)
+    .where(inBook(supplierBalanceChecks.supplier, book))
     .orderBy(desc(supplierBalanceChecks.id))
     .limit(1);
   return last;
@@ -143,12 +171,13 @@ export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<Bala
   // and what was in flight since the request bounds how far that may be off
   const readAt = new Date(deps.clock.now());
   const tolerance = deps.tolerance ?? 0;
+  const book = deps.book ?? bookOf(undefined);
   return deps.db.transaction(async (tx) => {
-    // one check at a time: the window of each starts where the one before ended
-    await lockReconciliation(tx);
-    const previous = await latestBalanceCheck(tx);
-    const figures = await windowFigures(tx, previous?.readAt, readAt);
-    const between = await settledBetween(tx, requestedAt, readAt);
+    // one check of this supplier at a time: the window of each starts where the one before ended
+    await lockReconciliation(tx, book);
+    const previous = await latestBalanceCheck(tx, book);
+    const figures = await windowFigures(tx, book, previous?.readAt, readAt);
+    const between = await settledBetween(tx, book, requestedAt, readAt);
     const band = {
       // open orders may be refunded already or not have arrived yet
       inFlightRise: figures.openCost + between.successCost,
@@ -184,6 +213,7 @@ export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<Bala
     const [check] = await tx
       .insert(supplierBalanceChecks)
       .values({
+        supplier: bookKey(book),
         readAt,
         requestedAt,
         balance,
@@ -199,11 +229,16 @@ export async function checkSupplierBalance(deps: BalanceCheckDeps): Promise<Bala
         await enqueueNotification(tx, {
           key: `recon:${check.id}:drift:${adminId}`,
           chatId: adminId,
-          payload: { type: "supplier_drift", checkId: check.id },
+          payload: { type: "supplier_drift", checkId: check.id, supplier: book.name },
         });
       }
       if (balance < (deps.lowBalance ?? 0)) {
-        await alertLowBalance(tx, { checkId: check.id, known: balance, adminId });
+        await alertLowBalance(tx, {
+          checkId: check.id,
+          known: balance,
+          adminId,
+          supplier: book.name,
+        });
       }
     }
     return check;
@@ -217,7 +252,17 @@ const SETTLE_BEFORE_CHECK = 200;
  * brings kios's open orders up to date with the supplier (a status check each, through the
  * usual path, a few at a time) so that a check's "open" are orders still open at the supplier
  */
-export async function settleOpenOrders(orders: OrderEngine, concurrency = 5): Promise<void> {
+export async function settleOpenOrders(
+  orders: OrderEngine,
+  concurrency = 5,
+  /** only the orders whose current attempt is at this supplier (default: all) */
+  book?: SupplierBook,
+): Promise<void> {
+  const atBook = !book
+    ? undefined
+    : book.first
+      ? or(isNull(ordersTable.supplier), eq(ordersTable.supplier, book.name))
+      : eq(ordersTable.supplier, book.name);
   const open = await orders.db
     .select({ id: ordersTable.id })
     .from(ordersTable)
@@ -225,6 +270,7 @@ export async function settleOpenOrders(orders: OrderEngine, concurrency = 5): Pr
       and(
         inArray(ordersTable.status, ["submitted", "pending", "unknown"]),
         eq(ordersTable.testing, false),
+        atBook,
       ),
     )
     .orderBy(ordersTable.id)
@@ -255,21 +301,28 @@ export interface WindowOrder {
 export async function ordersOfCheck(
   exec: Executor,
   check: BalanceCheck,
+  /** the first supplier's name: a check stored with a null supplier is its */
+  firstName = bookOf(undefined).name,
   limit = 10,
 ): Promise<WindowOrder[]> {
   const previous = check.previousId ? await findBalanceCheck(exec, check.previousId) : undefined;
   const from = previous?.readAt.toISOString() ?? null;
   const to = check.readAt.toISOString();
+  // the check's supplier by name, as its attempts store it
+  const name = check.supplier ?? firstName;
   const result = await exec.execute(sql`
-    select ref_id, product_code, coalesce(supplier_price, cost) as cost,
-      case when final_at is null or final_at > ${to}::timestamptz then 'open' else status end
-        as status
-    from orders
-    where not testing and submitted_at is not null and submitted_at <= ${to}::timestamptz
-      and (final_at is null or final_at > ${to}::timestamptz
-        or (status = 'success'
-          and (${from}::timestamptz is null or final_at > ${from}::timestamptz)))
-    order by submitted_at desc
+    select a.ref_id, o.product_code,
+      case when a.status = 'success' then coalesce(o.supplier_price, a.cost) else a.cost end
+        as cost,
+      case when a.final_at is null or a.final_at > ${to}::timestamptz then 'open'
+        else a.status end as status
+    from order_attempts a join orders o on o.id = a.order_id
+    where a.supplier = ${name}::text and not o.testing and o.submitted_at is not null
+      and ${SENT_AT} <= ${to}::timestamptz
+      and (a.final_at is null or a.final_at > ${to}::timestamptz
+        or (a.status = 'success'
+          and (${from}::timestamptz is null or a.final_at > ${from}::timestamptz)))
+    order by ${SENT_AT} desc
     limit ${limit}`);
   return rowsOf(result).map((r) => ({
     refId: String(r.ref_id),

@@ -2,7 +2,7 @@ import { ensureQueue } from "../../jobs/queues.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import type { OrderEngine } from "../orders/engine.ts";
-import { checkSupplierBalance, settleOpenOrders } from "./balance-check.ts";
+import { checkSuppliers } from "./every-supplier.ts";
 import { recheckFinalOrders } from "./orders-check.ts";
 
 const SUPPLIER_RECON_QUEUE = "supplier-recon";
@@ -16,7 +16,7 @@ const DAILY_REPORT_CRON = "0 7 * * *";
 const DEFAULT_RECON_CRON = "0 * * * *";
 
 /**
- * the hourly supplier balance check: a "stately" queue (one waiting, one running), so a
+ * the hourly supplier balance check, of every supplier (each its own window): a "stately" queue (one waiting, one running), so a
  * slow supplier never piles checks up. Call after jobs.start(), in a process that runs jobs.
  */
 export async function registerReconciliationJobs(
@@ -41,21 +41,34 @@ export async function registerReconciliationJobs(
   );
   await jobs.work(SUPPLIER_RECON_QUEUE, { batchSize: 1, pollingIntervalSeconds: 10 }, async () => {
     const o = deps.orders;
-    const check = await checkSupplierBalance({
-      db: o.db,
-      supplier: o.supplier,
-      clock: o.clock,
-      tolerance: o.recon?.tolerance,
-      lowBalance: o.recon?.lowBalance,
-      adminIds: o.adminIds,
-      settleOpen: () => settleOpenOrders(o),
-    });
-    log[check.status === "drift" ? "warn" : "info"](
-      { checkId: check.id, balance: check.balance, drift: check.drift, status: check.status },
-      "supplier balance checked",
-    );
+    const results = await checkSuppliers(o);
+    for (const r of results) {
+      if ("error" in r) {
+        // the next hour reads it again; the other suppliers' checks stand
+        log.warn(
+          { supplier: r.book.name, code: r.error.code },
+          "supplier balance could not be read",
+        );
+        continue;
+      }
+      const { check } = r;
+      log[check.status === "drift" ? "warn" : "info"](
+        {
+          supplier: r.book.name,
+          checkId: check.id,
+          balance: check.balance,
+          drift: check.drift,
+          status: check.status,
+        },
+        "supplier balance checked",
+      );
+    }
     await o.jobs?.kickNotifications();
-    return { checkId: check.id, status: check.status };
+    return results.map((r) =>
+      "error" in r
+        ? { supplier: r.book.name, error: r.error.code }
+        : { supplier: r.book.name, checkId: r.check.id, status: r.check.status },
+    );
   });
 
   await ensureQueue(boss, ORDER_RECHECK_QUEUE, {

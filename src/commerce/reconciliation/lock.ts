@@ -1,13 +1,19 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import type { SupplierBook } from "./books.ts";
 
 // one reconciliation step at a time, across processes: a balance check storing its window,
 // a top-up booked or explaining a rise, a reversal. Each reads the latest check and what
 // was booked against it, so two of them must never interleave (a rise explained twice).
+// Each supplier's books are apart (their own checks and top-ups): one lock per supplier, so
+// a slow supplier's check never holds up another's.
 
-const RECONCILIATION_LOCK = 7240118207;
+/** the lock's class (the first key of the two-key advisory lock); the second is the supplier's */
+const RECONCILIATION_LOCK = 724011820;
 
 /** held until the transaction ends */
-export async function lockReconciliation(tx: Executor): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${RECONCILIATION_LOCK}::bigint)`);
+export async function lockReconciliation(tx: Executor, book: SupplierBook): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${RECONCILIATION_LOCK}::int, hashtext(${book.name}::text))`,
+  );
 }

@@ -8,6 +8,7 @@ import {
   reverseSupplierTopupTransfer,
 } from "../wallet/ledger.ts";
 import { type BalanceCheck, latestBalanceCheck } from "./balance-check.ts";
+import { bookKey, bookOf, inBook, type SupplierBook } from "./books.ts";
 import { exactReading, inFlightPart, withinBand } from "./in-flight.ts";
 import { lockReconciliation } from "./lock.ts";
 
@@ -15,6 +16,8 @@ import { lockReconciliation } from "./lock.ts";
 // ledger transfer keyed by the row, booked in one transaction. A rise a check found is
 // explained once, by the check's button or by /supplier_topup, whichever comes first: every
 // path takes the reconciliation lock and looks at what is booked before it books.
+// Each supplier's top-ups are its own (books.ts): booked to its prepaid account, counted in
+// its checks, explaining its rises, under its own lock.
 
 export type SupplierTopup = typeof supplierTopups.$inferSelect;
 
@@ -47,12 +50,13 @@ async function explanationOf(tx: Executor, checkId: number): Promise<SupplierTop
  * the latest check that found a rise, explained or not: the rise an admin's top-up is most
  * likely about, even when checks ran since (they start after it, and do not see it again)
  */
-async function latestRise(tx: Executor): Promise<BalanceCheck | undefined> {
+async function latestRise(tx: Executor, book: SupplierBook): Promise<BalanceCheck | undefined> {
   const [check] = await tx
     .select()
     .from(supplierBalanceChecks)
     .where(
       and(
+        inBook(supplierBalanceChecks.supplier, book),
         inArray(supplierBalanceChecks.status, ["drift", "explained"]),
         gt(supplierBalanceChecks.drift, 0),
       ),
@@ -68,6 +72,7 @@ async function latestRise(tx: Executor): Promise<BalanceCheck | undefined> {
  */
 async function sameTopup(
   tx: Executor,
+  book: SupplierBook,
   rise: BalanceCheck | undefined,
   amount: number,
 ): Promise<SupplierTopup | undefined> {
@@ -75,12 +80,13 @@ async function sameTopup(
     const explained = await explanationOf(tx, rise.id);
     if (explained?.amount === amount) return explained;
   }
-  const last = await latestBalanceCheck(tx);
+  const last = await latestBalanceCheck(tx, book);
   const [since] = await tx
     .select()
     .from(supplierTopups)
     .where(
       and(
+        inBook(supplierTopups.supplier, book),
         eq(supplierTopups.amount, amount),
         live,
         last ? gt(supplierTopups.effectiveAt, last.readAt) : undefined,
@@ -94,6 +100,7 @@ async function sameTopup(
 /** books a top-up dated to a check, explaining its rise (the caller holds the lock) */
 async function explainCheck(
   tx: Executor,
+  book: SupplierBook,
   check: BalanceCheck,
   e: { key: string; amount: number; note?: string | undefined; recordedBy?: number | undefined },
 ): Promise<TopupResult> {
@@ -101,6 +108,7 @@ async function explainCheck(
     .insert(supplierTopups)
     .values({
       key: e.key,
+      supplier: bookKey(book),
       amount: e.amount,
       note: e.note ?? "",
       effectiveAt: check.readAt,
@@ -115,8 +123,9 @@ async function explainCheck(
     amount: topup.amount,
     memo: topup.note || `explains balance check ${check.id}`,
     actorId: e.recordedBy,
+    supplier: topup.supplier,
   });
-  const latest = await latestBalanceCheck(tx);
+  const latest = await latestBalanceCheck(tx, book);
   await tx
     .update(supplierBalanceChecks)
     .set({
@@ -162,23 +171,27 @@ export async function recordSupplierTopup(
     now: Date;
     /** the admin confirmed it is another top-up of the same amount */
     another?: boolean;
+    /** into whose account (default: the first supplier's) */
+    book?: SupplierBook;
   },
 ): Promise<TopupResult> {
   assertAmount(t.amount, "amount", MAX_OPERATION_AMOUNT);
+  const book = t.book ?? bookOf(undefined);
   return db.transaction(async (tx) => {
-    await lockReconciliation(tx);
+    await lockReconciliation(tx, book);
     const [repeated] = await tx.select().from(supplierTopups).where(eq(supplierTopups.key, t.key));
     if (repeated) return { ok: true, topup: repeated, explainedCheckId: repeated.checkId };
     if (!t.another) {
-      const rise = await latestRise(tx);
-      const same = await sameTopup(tx, rise, t.amount);
+      const rise = await latestRise(tx, book);
+      const same = await sameTopup(tx, book, rise, t.amount);
       if (same) return { ok: false, reason: "already_booked", topup: same };
-      if (explains(rise, t.amount)) return explainCheck(tx, rise, t);
+      if (explains(rise, t.amount)) return explainCheck(tx, book, rise, t);
     }
     const [topup] = await tx
       .insert(supplierTopups)
       .values({
         key: t.key,
+        supplier: bookKey(book),
         amount: t.amount,
         note: t.note ?? "",
         effectiveAt: t.now,
@@ -191,6 +204,7 @@ export async function recordSupplierTopup(
       amount: topup.amount,
       memo: topup.note,
       actorId: t.recordedBy,
+      supplier: topup.supplier,
     });
     return { ok: true, topup, explainedCheckId: null };
   });
@@ -203,10 +217,23 @@ export async function recordSupplierTopup(
  */
 export async function confirmRiseAsTopup(
   db: Database,
-  c: { checkId: number; note?: string | undefined; recordedBy?: number | undefined },
+  c: {
+    checkId: number;
+    note?: string | undefined;
+    recordedBy?: number | undefined;
+    /** the first supplier's name: a check with a null supplier is its */
+    firstSupplier?: string | undefined;
+  },
 ): Promise<TopupResult> {
   return db.transaction(async (tx) => {
-    await lockReconciliation(tx);
+    // the check names its supplier, and never changes it: its lock is taken before it is read
+    const [named] = await tx
+      .select({ supplier: supplierBalanceChecks.supplier })
+      .from(supplierBalanceChecks)
+      .where(eq(supplierBalanceChecks.id, c.checkId));
+    if (!named) return { ok: false, reason: "check_not_found" };
+    const book = bookOf(c.firstSupplier, named.supplier);
+    await lockReconciliation(tx, book);
     const [check] = await tx
       .select()
       .from(supplierBalanceChecks)
@@ -226,7 +253,7 @@ export async function confirmRiseAsTopup(
       .from(supplierTopups)
       .where(eq(supplierTopups.checkId, check.id));
     const n = reversed?.n ?? 0;
-    return explainCheck(tx, check, {
+    return explainCheck(tx, book, check, {
       key: n === 0 ? `check:${check.id}` : `check:${check.id}:${n}`,
       amount: check.drift,
       note: c.note,
@@ -247,10 +274,21 @@ export type ReversalResult =
  */
 export async function reverseSupplierTopup(
   db: Database,
-  r: { topupId: number; reversedBy?: number | undefined; note?: string; now: Date },
+  r: {
+    topupId: number;
+    reversedBy?: number | undefined;
+    note?: string;
+    now: Date;
+    /** the first supplier's name: a top-up with a null supplier is its */
+    firstSupplier?: string | undefined;
+  },
 ): Promise<ReversalResult> {
   return db.transaction(async (tx) => {
-    await lockReconciliation(tx);
+    // a top-up's supplier never changes: its lock is taken before the row is read again
+    const named = await findSupplierTopup(tx, r.topupId);
+    if (!named) return { ok: false, reason: "not_found" };
+    const book = bookOf(r.firstSupplier, named.supplier);
+    await lockReconciliation(tx, book);
     const [topup] = await tx.select().from(supplierTopups).where(eq(supplierTopups.id, r.topupId));
     if (!topup) return { ok: false, reason: "not_found" };
     if (topup.reversedAt) return { ok: false, reason: "already_reversed", topup };
@@ -265,20 +303,21 @@ export async function reverseSupplierTopup(
       amount: topup.amount,
       memo: r.note || `reverses supplier top-up ${topup.id}`,
       actorId: r.reversedBy,
+      supplier: topup.supplier,
     });
-    if (topup.checkId !== null) await unexplain(tx, topup);
+    if (topup.checkId !== null) await unexplain(tx, book, topup);
     return { ok: true, topup: reversed };
   });
 }
 
 /** the check a reversed top-up explained finds its rise unexplained again */
-async function unexplain(tx: Executor, topup: SupplierTopup): Promise<void> {
+async function unexplain(tx: Executor, book: SupplierBook, topup: SupplierTopup): Promise<void> {
   const [check] = await tx
     .select()
     .from(supplierBalanceChecks)
     .where(eq(supplierBalanceChecks.id, topup.checkId ?? -1));
   if (check?.status !== "explained") return;
-  const latest = await latestBalanceCheck(tx);
+  const latest = await latestBalanceCheck(tx, book);
   await tx
     .update(supplierBalanceChecks)
     .set({

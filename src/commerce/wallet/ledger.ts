@@ -27,6 +27,19 @@ export const SHOP_ACCOUNTS = {
 
 type ShopAccount = (typeof SHOP_ACCOUNTS)[keyof typeof SHOP_ACCOUNTS];
 
+/**
+ * a supplier's prepaid account: the first supplier's (null) is shop:supplier_prepaid, as
+ * before there were several; another's is shop:supplier_prepaid:<name>
+ */
+function supplierPrepaidAccount(supplier: string | null): string {
+  return supplier === null
+    ? SHOP_ACCOUNTS.supplierPrepaid
+    : `${SHOP_ACCOUNTS.supplierPrepaid}:${supplier}`;
+}
+
+/** another supplier's prepaid account (its name as SUPPLIER_<n>_NAME allows) */
+const OTHER_PREPAID = /^shop:supplier_prepaid:[a-z0-9-]{1,32}$/;
+
 /** shop accounts that may go below zero, and why: they mirror money outside the wallets */
 const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
   SHOP_ACCOUNTS.deposits,
@@ -112,7 +125,11 @@ async function accountIds(tx: Executor, keys: string[]): Promise<Map<string, num
   if (existing.size === unique.length) return existing;
   const rows = unique.map((key) => {
     const user = /^user:(\d+)$/.exec(key);
-    if (!user && !Object.values(SHOP_ACCOUNTS).includes(key as ShopAccount)) {
+    if (
+      !user &&
+      !Object.values(SHOP_ACCOUNTS).includes(key as ShopAccount) &&
+      !OTHER_PREPAID.test(key)
+    ) {
       throw new LedgerError(`unknown account ${key}`);
     }
     return {
@@ -291,7 +308,14 @@ export async function debitWallet(exec: Executor, t: ManualTransfer): Promise<Tr
 /** the owner put money into the supplier account: once per top-up row */
 export async function bookSupplierTopup(
   exec: Executor,
-  t: { topupId: number; amount: number; memo?: string; actorId?: number | undefined },
+  t: {
+    topupId: number;
+    amount: number;
+    memo?: string;
+    actorId?: number | undefined;
+    /** the top-up row's supplier (null: the first) */
+    supplier: string | null;
+  },
 ): Promise<TransferResult> {
   return transfer(exec, {
     key: `supplier_topup:${t.topupId}`,
@@ -300,7 +324,7 @@ export async function bookSupplierTopup(
     actorId: t.actorId,
     legs: [
       { account: SHOP_ACCOUNTS.ownerFunds, amount: -t.amount },
-      { account: SHOP_ACCOUNTS.supplierPrepaid, amount: t.amount },
+      { account: supplierPrepaidAccount(t.supplier), amount: t.amount },
     ],
   });
 }
@@ -308,7 +332,14 @@ export async function bookSupplierTopup(
 /** a top-up booked in error goes back: once, keyed to the top-up, the first transfer kept */
 export async function reverseSupplierTopupTransfer(
   exec: Executor,
-  t: { topupId: number; amount: number; memo: string; actorId?: number | undefined },
+  t: {
+    topupId: number;
+    amount: number;
+    memo: string;
+    actorId?: number | undefined;
+    /** the top-up row's supplier (null: the first) */
+    supplier: string | null;
+  },
 ): Promise<TransferResult> {
   return transfer(exec, {
     key: `supplier_topup:${t.topupId}:reversal`,
@@ -316,7 +347,7 @@ export async function reverseSupplierTopupTransfer(
     memo: t.memo,
     actorId: t.actorId,
     legs: [
-      { account: SHOP_ACCOUNTS.supplierPrepaid, amount: -t.amount },
+      { account: supplierPrepaidAccount(t.supplier), amount: -t.amount },
       { account: SHOP_ACCOUNTS.ownerFunds, amount: t.amount },
     ],
   });

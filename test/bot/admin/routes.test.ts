@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routesOfCode } from "../../../src/commerce/catalogue/routes.ts";
 import { productRoutes } from "../../../src/db/schema.ts";
@@ -38,6 +39,15 @@ describe("/routes", () => {
     expect(routes?.map((r) => r.supplier)).toEqual(["backup", "main"]);
     h.tap(A, moved, /⏸/);
     await h.waitEdit(A, m.message_id, /backup · BTSEL10 · Rp10\.000 · dimatikan/);
+  });
+
+  it("shows a route paused for failing until when", async () => {
+    await h.db
+      .update(productRoutes)
+      .set({ enabled: true, pausedUntil: new Date(h.clock.now() + 30 * 60_000) })
+      .where(and(eq(productRoutes.productCode, "TSEL10"), eq(productRoutes.supplier, "backup")));
+    const m = await h.waitMessage(A, /Rute/, h.say(A, "/routes TSEL10"));
+    expect(m.text).toMatch(/backup · BTSEL10 · Rp10\.000 · dijeda sampai \d\d:\d\d/);
   });
 
   it("says how to use it, and when there is no such product", async () => {

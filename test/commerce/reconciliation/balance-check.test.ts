@@ -270,6 +270,7 @@ describe(`supplier balance guard (${testDriver})`, () => {
     const placed = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
     expect(placed.ok).toBe(true);
     expect(await knownSupplierBalance(h.deps.db)).toEqual({
+      supplier: "main",
       checkId: reading.id,
       known: reading.balance - tsel10Cost(),
     });

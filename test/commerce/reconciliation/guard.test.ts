@@ -115,6 +115,7 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
       createdAt: new Date(h.clock.now()),
     });
     expect(await knownSupplierBalance(h.deps.db)).toEqual({
+      supplier: "main",
       checkId: reading.id,
       known: reading.balance - cost(),
     });

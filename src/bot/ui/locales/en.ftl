@@ -37,7 +37,7 @@ help-reseller =
     /pin: guard your balance with a PIN
 help-admin =
     <b>Admin</b>
-    /balance: supplier balance
+    /balance: every supplier's balance
     /sync: sync the catalogue
     /credit &lt;id&gt; &lt;amount&gt; [note] and /debit …: adjust a wallet
     /role &lt;id&gt; customer|reseller
@@ -47,8 +47,8 @@ help-admin =
     /broadcast &lt;text&gt;: message every user
     /user &lt;id&gt;: user details
     /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
-    /recon: check the supplier balance against the books
-    /supplier_topup &lt;amount&gt; [note]: record a top-up of the supplier account
+    /recon [supplier]: check the supplier balance against the books
+    /supplier_topup [supplier] &lt;amount&gt; [note]: record a top-up of the supplier account
     /supplier_topup_reverse &lt;number&gt; [note]: reverse a top-up booked in error
     /payment &lt;number|order id&gt;: look up a QRIS top-up
     /export &lt;YYYY-MM&gt;: a month's orders as CSV
@@ -254,6 +254,10 @@ wallet-debited = 💰 An admin took { $amount } from your balance (note: { $note
 admin-balance = 🏦 Supplier balance: <b>{ $balance }</b>
 admin-supplier-error = ⚠️ The supplier can't be reached ({ $code }).
 admin-supplier-notice = ⚠️ Supplier notice: { $notice }
+admin-balance-at = 🏦 <b>{ $supplier }</b> balance: <b>{ $balance }</b>
+admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> can't be reached ({ $code }).
+admin-balance-last = Last check #{ $id } ({ $at }): { $balance }, { $verdict }.
+admin-balance-never = Never checked (/recon).
 admin-sync-started = 🔄 Syncing the catalogue…
 admin-sync-done =
     ✅ <b>Catalogue synced</b> ({ $seconds } s)
@@ -359,7 +363,10 @@ recon-orders = Orders of the window:
 btn-recon-topup = ✅ It was a top-up of { $amount }
 recon-topup-recorded = ✅ Recorded: a supplier top-up of { $amount } (#{ $id }).
 recon-topup-explains = It explains the difference found at check #{ $check }.
-recon-topup-usage = Use: /supplier_topup &lt;amount&gt; [note], e.g. /supplier_topup 1000000 BCA transfer.
+recon-topup-usage = Use: /supplier_topup [supplier] &lt;amount&gt; [note], e.g. /supplier_topup 1000000 BCA transfer (no supplier name: the first supplier).
+recon-topup-into = Into the <b>{ $supplier }</b> supplier account.
+recon-unknown-supplier = There is no supplier named { $name }. Suppliers: { $names }.
+recon-failed-at = The <b>{ $supplier }</b> supplier balance could not be read ({ $code }). Try again later.
 recon-topup-already = Already booked: top-up #{ $id } of { $amount }, recorded by { $by } on { $at }.
 recon-topup-by-cli = the command line
 recon-topup-another-hint = Nothing was booked now. If you made another top-up of this amount, tap below.
@@ -373,12 +380,15 @@ recon-topup-not-a-rise = This check found no unexplained rise.
 recon-failed = The supplier balance could not be read ({ $code }). Try again later.
 recon-low-title = 🪫 <b>Supplier balance low</b>
 recon-low-body = About { $known } left at the supplier. Orders it can't cover are not sent (buyers see "temporarily unavailable"). Top up the supplier account, then record it with /supplier_topup.
+recon-low-body-at = About { $known } left at the <b>{ $supplier }</b> supplier. Orders it can't cover go through another supplier where there is one, or are not sent (buyers see "temporarily unavailable"). Top up that supplier account, then record it with /supplier_topup { $supplier } &lt;amount&gt;.
 product-closed = ⛔ This product is closed until { $until }. Please come back then.
 product-closed-label = closed until { $until }
 product-paused-title = ⏸ <b>Product paused</b>
 product-paused-body = { $code } ({ $name }) is closed to buyers until { $until }: { $why }.
 product-paused-inactive = the supplier says it is inactive
 product-paused-failing = too many of its recent orders failed
+route-paused-title = ⏸ <b>Product route paused</b>
+route-paused-body = { $code } ({ $name }) is not bought from the <b>{ $supplier }</b> supplier until { $until }: { $why }. The product is still sold through its other suppliers.
 recheck-title = 🔎 <b>Daily order check</b>: { $checked } settled orders asked again
 recheck-disagree = The supplier tells otherwise about these (kios → supplier); they are flagged in /pending:
 recheck-more = … and { $more } more.
@@ -502,6 +512,7 @@ admin-routes-title = 🔀 Routes of <b>{ $code }</b>, tried in order:
 admin-routes-active = active
 admin-routes-inactive = inactive at the supplier
 admin-routes-disabled = switched off
+admin-routes-paused = paused until { $until } (failing)
 admin-routes-no_product = No product { $code }.
 admin-routes-no_route = That supplier has no route for this product.
 admin-routes-at_edge = That route is already at the end.

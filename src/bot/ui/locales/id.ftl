@@ -37,7 +37,7 @@ help-reseller =
     /pin: lindungi saldo dengan PIN
 help-admin =
     <b>Admin</b>
-    /balance: saldo supplier
+    /balance: saldo tiap supplier
     /sync: sinkronkan katalog
     /credit &lt;id&gt; &lt;jumlah&gt; [catatan] dan /debit …: ubah saldo user
     /role &lt;id&gt; customer|reseller
@@ -47,8 +47,8 @@ help-admin =
     /broadcast &lt;teks&gt;: kirim ke semua user
     /user &lt;id&gt;: info user
     /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
-    /recon: cocokkan saldo supplier dengan pembukuan
-    /supplier_topup &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
+    /recon [supplier]: cocokkan saldo tiap supplier dengan pembukuan
+    /supplier_topup [supplier] &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
     /supplier_topup_reverse &lt;nomor&gt; [catatan]: batalkan top-up yang salah catat
     /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
     /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
@@ -254,6 +254,10 @@ wallet-debited = 💰 Saldo kamu dikurangi { $amount } oleh admin (catatan: { $n
 admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b>
 admin-supplier-error = ⚠️ Supplier tidak bisa dihubungi ({ $code }).
 admin-supplier-notice = ⚠️ Pemberitahuan supplier: { $notice }
+admin-balance-at = 🏦 Saldo <b>{ $supplier }</b>: <b>{ $balance }</b>
+admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> tidak bisa dihubungi ({ $code }).
+admin-balance-last = Cek terakhir #{ $id } ({ $at }): { $balance }, { $verdict }.
+admin-balance-never = Belum pernah dicek (/recon).
 admin-sync-started = 🔄 Sinkronisasi katalog…
 admin-sync-done =
     ✅ <b>Katalog tersinkron</b> ({ $seconds } dtk)
@@ -359,7 +363,10 @@ recon-orders = Pesanan dalam periode ini:
 btn-recon-topup = ✅ Ya, top-up { $amount }
 recon-topup-recorded = ✅ Tercatat: top-up supplier { $amount } (#{ $id }).
 recon-topup-explains = Ini menjelaskan selisih pada cek #{ $check }.
-recon-topup-usage = Gunakan: /supplier_topup &lt;jumlah&gt; [catatan], mis. /supplier_topup 1000000 transfer BCA.
+recon-topup-usage = Gunakan: /supplier_topup [supplier] &lt;jumlah&gt; [catatan], mis. /supplier_topup 1000000 transfer BCA (tanpa nama supplier: supplier pertama).
+recon-topup-into = Ke akun supplier <b>{ $supplier }</b>.
+recon-unknown-supplier = Tidak ada supplier bernama { $name }. Supplier: { $names }.
+recon-failed-at = Saldo supplier <b>{ $supplier }</b> tidak dapat dibaca ({ $code }). Coba lagi nanti.
 recon-topup-already = Sudah dicatat: top-up #{ $id } sebesar { $amount }, oleh { $by } pada { $at }.
 recon-topup-by-cli = baris perintah
 recon-topup-another-hint = Tidak ada yang dicatat sekarang. Jika ini top-up lain dengan jumlah yang sama, ketuk di bawah.
@@ -373,12 +380,15 @@ recon-topup-not-a-rise = Cek ini tidak menemukan kenaikan yang belum dijelaskan.
 recon-failed = Saldo supplier tidak dapat dibaca ({ $code }). Coba lagi nanti.
 recon-low-title = 🪫 <b>Saldo supplier menipis</b>
 recon-low-body = Sisa sekitar { $known } di supplier. Pesanan yang tidak tercukupi tidak dikirim (pembeli melihat "sementara tidak tersedia"). Isi saldo supplier, lalu catat dengan /supplier_topup.
+recon-low-body-at = Sisa sekitar { $known } di supplier <b>{ $supplier }</b>. Pesanan yang tidak tercukupi dikirim lewat supplier lain bila ada, atau tidak dikirim (pembeli melihat "sementara tidak tersedia"). Isi saldo supplier, lalu catat dengan /supplier_topup { $supplier } &lt;jumlah&gt;.
 product-closed = ⛔ Produk ini tutup sampai { $until }. Silakan kembali nanti.
 product-closed-label = tutup s/d { $until }
 product-paused-title = ⏸ <b>Produk dijeda</b>
 product-paused-body = { $code } ({ $name }) ditutup untuk pembeli sampai { $until }: { $why }.
 product-paused-inactive = supplier menyatakannya tidak aktif
 product-paused-failing = terlalu banyak pesanan terakhirnya gagal
+route-paused-title = ⏸ <b>Rute produk dijeda</b>
+route-paused-body = { $code } ({ $name }) tidak dibeli dari supplier <b>{ $supplier }</b> sampai { $until }: { $why }. Produk tetap dijual lewat supplier lain.
 recheck-title = 🔎 <b>Cek pesanan harian</b>: { $checked } pesanan selesai ditanyakan ulang
 recheck-disagree = Supplier menyatakan lain untuk pesanan ini (kios → supplier); sudah ditandai di /pending:
 recheck-more = … dan { $more } lainnya.
@@ -502,6 +512,7 @@ admin-routes-title = 🔀 Rute <b>{ $code }</b>, dicoba berurutan:
 admin-routes-active = aktif
 admin-routes-inactive = tidak aktif di pemasok
 admin-routes-disabled = dimatikan
+admin-routes-paused = dijeda sampai { $until } (terlalu sering gagal)
 admin-routes-no_product = Tidak ada produk { $code }.
 admin-routes-no_route = Pemasok itu tidak punya rute untuk produk ini.
 admin-routes-at_edge = Rute itu sudah di ujung.

@@ -1,0 +1,53 @@
+import { latestBalanceCheck } from "../../commerce/reconciliation/balance-check.ts";
+import { supplierAccounts } from "../../commerce/reconciliation/every-supplier.ts";
+import type { BotContext } from "../context.ts";
+import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
+import { supplierProblem } from "../ui/supplier-problem.ts";
+
+// /balance: every supplier's balance as it answers now, with its last reconciliation check
+// (docs/reconciliation.md#several-suppliers). One supplier that can't be reached leaves
+// the others' lines.
+
+export async function supplierBalances(ctx: BotContext): Promise<void> {
+  const accounts = supplierAccounts(ctx.deps.orders);
+  const several = accounts.length > 1;
+  const lines: string[] = [];
+  for (const { book, supplier } of accounts) {
+    const name = escapeHtml(book.name);
+    try {
+      const b = await supplier.balance();
+      lines.push(
+        several
+          ? ctx.t("admin-balance-at", { supplier: name, balance: rupiah(b.balance) })
+          : ctx.t("admin-balance", { balance: rupiah(b.balance) }),
+      );
+      // the supplier's deprecation warnings, so the owner hears of an API change in time
+      for (const n of supplier.notices?.() ?? []) {
+        lines.push(ctx.t("admin-supplier-notice", { notice: escapeHtml(n) }));
+      }
+    } catch (err) {
+      ctx.deps.logger.warn({ err, supplier: book.name }, "supplier balance failed");
+      const code = supplierProblem(err);
+      lines.push(
+        several
+          ? ctx.t("admin-supplier-error-at", { supplier: name, code })
+          : ctx.t("admin-supplier-error", { code }),
+      );
+    }
+    const last = await latestBalanceCheck(ctx.deps.db, book);
+    if (last) {
+      lines.push(
+        ctx.t("admin-balance-last", {
+          id: last.id,
+          balance: rupiah(last.balance),
+          at: wibDateTime(last.readAt.getTime()),
+          verdict:
+            last.status === "drift"
+              ? ctx.t("report-recon-drift", { drift: rupiah(last.drift ?? 0) })
+              : ctx.t(`report-recon-${last.status}`),
+        }),
+      );
+    } else if (several) lines.push(ctx.t("admin-balance-never"));
+  }
+  await ctx.reply(lines.join("\n"));
+}

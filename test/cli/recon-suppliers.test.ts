@@ -1,0 +1,95 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  DEFAULT_SANDBOX_CREDENTIALS,
+  type RunningSandbox,
+  startSandbox,
+} from "@kios/supplier-sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+const BACKUP = { apiId: "BACKUP-ID", apiKey: "backup-api-key-1", secretKey: "backup-secret-key-1" };
+
+// `kios recon` with two suppliers: each is checked on its own (or the one --supplier names),
+// and a drift at any of them is exit 1
+
+describe("kios recon with several suppliers", () => {
+  let main: RunningSandbox;
+  let backup: RunningSandbox;
+  let dir: string;
+  beforeAll(async () => {
+    main = await startSandbox({ port: 0 });
+    backup = await startSandbox({
+      port: 0,
+      seed: 2,
+      catalogueVariant: { codePrefix: "B" },
+      accounts: [
+        {
+          apiId: BACKUP.apiId,
+          keys: [{ apiKey: BACKUP.apiKey, secretKey: BACKUP.secretKey }],
+          balance: 3_000_000,
+        },
+      ],
+    });
+    dir = mkdtempSync(join(tmpdir(), "kios-recon-2-"));
+  });
+  afterAll(async () => {
+    await main.close();
+    await backup.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const recon = (args: string[] = []) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [BIN, "recon", ...args],
+        {
+          encoding: "utf8",
+          timeout: 60_000,
+          env: {
+            PATH: process.env.PATH,
+            LOG_LEVEL: "warn",
+            PGLITE_DIR: join(dir, "data"),
+            SUPPLIER_BASE_URL: main.url,
+            SUPPLIER_API_ID: DEFAULT_SANDBOX_CREDENTIALS.apiId,
+            SUPPLIER_API_KEY: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
+            SUPPLIER_SECRET_KEY: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+            SUPPLIER_2_NAME: "backup",
+            SUPPLIER_2_BASE_URL: backup.url,
+            SUPPLIER_2_API_ID: BACKUP.apiId,
+            SUPPLIER_2_API_KEY: BACKUP.apiKey,
+            SUPPLIER_2_SECRET_KEY: BACKUP.secretKey,
+          },
+        },
+        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
+      );
+    });
+
+  it("checks each supplier; --supplier one; exit 1 on drift at any; an unknown name is exit 2", async () => {
+    const baseline = await recon();
+    expect(baseline.stdout).toMatch(/^main: check #1 .*: baseline/m);
+    expect(baseline.stdout).toMatch(/^backup: check #2 .*: baseline/m);
+    expect(baseline.status).toBe(0);
+    backup.account().setBalance(backup.account().balance - 7_000);
+    const drift = await recon(["--json"]);
+    expect(drift.status).toBe(1);
+    const checks = JSON.parse(drift.stdout) as {
+      supplier: string;
+      status: string;
+      drift: number;
+    }[];
+    expect(checks.map((c) => [c.supplier, c.status, c.drift])).toEqual([
+      ["main", "ok", 0],
+      ["backup", "drift", -7_000],
+    ]);
+    const onlyMain = await recon(["--supplier", "main", "--json"]);
+    expect(onlyMain.status).toBe(0);
+    expect(JSON.parse(onlyMain.stdout)).toMatchObject({ supplier: "main", status: "ok" });
+    const unknown = await recon(["--supplier", "nosuch"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("no supplier named nosuch; suppliers: main, backup");
+  }, 180_000);
+});
