@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { clearSetting, getSetting, putSetting } from "../settings.ts";
 import type { OrderEngine } from "./engine.ts";
@@ -12,6 +13,15 @@ export const MAX_MIN_MARGIN = 1_000_000;
 
 const isMinMargin = (v: unknown): v is number =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= MAX_MIN_MARGIN;
+
+/**
+ * the admins' setting as a column of another query (Pay reads it with the product: no round
+ * trip of its own); minMarginFrom() turns its value into the margin in force
+ */
+export const minMarginColumn = sql<unknown>`(select value from settings where key = ${MIN_MARGIN_SETTING})`;
+
+export const minMarginFrom = (value: unknown, deps: Pick<OrderEngine, "minMargin">): number =>
+  isMinMargin(value) ? value : (deps.minMargin ?? 0);
 
 /** the minimum margin in force: the admins' setting, else the engine's (MIN_MARGIN), else 0 */
 export async function minMarginOf(

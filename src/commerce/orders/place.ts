@@ -16,7 +16,7 @@ import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
-import { minMarginOf } from "./min-margin.ts";
+import { minMarginColumn, minMarginFrom } from "./min-margin.ts";
 import { firstSupplierName, openFirstAttempt } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -104,11 +104,17 @@ async function storeOrder(
   const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
   if (already) return { order: already, skippedShort: [] };
   if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
-  const [product] = await tx.select().from(products).where(eq(products.code, quote.productCode));
-  const sellable = refuseUnsellable(deps, quote, product, c.userId, now);
+  const [read] = await tx
+    .select({ product: products, minMargin: minMarginColumn })
+    .from(products)
+    .where(eq(products.code, quote.productCode));
+  const sellable = refuseUnsellable(deps, quote, read?.product, c.userId, now);
   // the routes an order of this quote may take, read once: the guard's look and the first
   // attempt both choose from them
-  const routes = quote.kind === "bill" ? [] : await quoteRoutes(deps, tx, quote, sellable);
+  const routes =
+    quote.kind === "bill"
+      ? []
+      : await quoteRoutes(deps, tx, quote, sellable, minMarginFrom(read?.minMargin, deps));
   // no route may be tried (each leaves less than the minimum margin, or is switched off):
   // nothing is sent
   if (quote.kind !== "bill" && !quote.testing && routes.length === 0) {
@@ -222,12 +228,13 @@ async function quoteRoutes(
   tx: Tx,
   quote: QuoteRow,
   product: ProductRow,
+  minMargin: number,
 ): Promise<Route[]> {
   const now = deps.clock.now();
   const all = await routesOf(tx, product, firstSupplierName(deps));
   const usable = usableRoutes(all, {
     price: quote.price,
-    minMargin: await minMarginOf(tx, deps),
+    minMargin,
     tried: new Set(),
     testing: quote.testing,
     now,
