@@ -69,9 +69,26 @@ export interface CustomerRun {
 }
 
 const PREPAID_CODES = ["TSEL5", "TSEL10", "TSEL50", "TSELD1GB1"] as const;
-/** the sandbox's outcome table; "123" is its default (pending, then success by callback) */
-const ENDINGS = ["901", "902", "903", "904", "905", "906", "907", "908", "123"] as const;
-const ENDING_WEIGHTS = [3, 2, 3, 2, 2, 0.5, 1.5, 2, 3];
+/**
+ * the sandbox's outcome table; "123" is its default (pending, then success by callback).
+ * 941 and 943 fail for the product's sake (out of stock, at once and after pending: the
+ * next route may save the sale), 946 for the destination's (no route may)
+ */
+const ENDINGS = [
+  "901",
+  "902",
+  "903",
+  "904",
+  "905",
+  "906",
+  "907",
+  "908",
+  "123",
+  "941",
+  "943",
+  "946",
+] as const;
+const ENDING_WEIGHTS = [3, 2, 3, 2, 2, 0.5, 1.5, 2, 3, 1, 1, 0.5];
 const BILL_ENDINGS = ["901", "903", "904", "905", "907", "908", "120"] as const;
 
 function weighted<T>(rng: Random, items: readonly T[], weights: readonly number[]): T {

@@ -127,6 +127,16 @@ export interface SupplierBalanceFact {
  * (docs/suppliers.md, the failover table); the campaign's own copy, so the engine's list
  * can't vouch for itself
  */
+/**
+ * a supplier's final failure for the product's or its own sake (docs/supplier.md, failure
+ * reasons): the order may go to the next route after it, the failed attempt closed `failed`
+ */
+export const FINAL_FAILURE_PROOFS: ReadonlySet<string> = new Set([
+  "OUT_OF_STOCK",
+  "PRODUCT_DISRUPTED",
+  "SUPPLIER_ERROR",
+]);
+
 export const REROUTE_PROOFS: ReadonlySet<string> = new Set([
   "INVALID_SIGNATURE",
   "UNAUTHORIZED",

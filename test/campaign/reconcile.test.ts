@@ -539,6 +539,35 @@ describe("campaign reconciliation", () => {
     ]);
   });
 
+  it("reroute-proof: a re-route after a final failure the first supplier's books do not show", () => {
+    const f = books();
+    const failedAtMain = (status: "failed" | "success") => ({
+      supplier: "main",
+      refId: "K1",
+      kind: "order" as const,
+      code: "TSEL10",
+      customerNo: "081200001941",
+      status,
+      charged: 10_100,
+    });
+    f.attempts = [
+      attempt({ status: "failed" }),
+      attempt({ seq: 2, supplier: "backup", refId: "K1B", reroutedFor: "OUT_OF_STOCK" }),
+    ];
+    // out of stock at the first: failed there, bought at the backup
+    f.transactions = [failedAtMain("failed")];
+    expect(CHECKS.reroutesFollowProof(f)).toEqual([]);
+    // the first supplier completed it after all: the re-route charged twice
+    f.transactions = [failedAtMain("success")];
+    expect(CHECKS.reroutesFollowProof(f).map((x) => x.detail)).toEqual([
+      "order 1 attempt 2 re-routed for OUT_OF_STOCK, yet attempt 1 is failed in kios and success at main",
+    ]);
+    // a reason that is the destination's is no proof for another route
+    f.transactions = [failedAtMain("failed")];
+    f.attempts[1] = { ...f.attempts[1]!, reroutedFor: "INVALID_CUSTOMER_NO" };
+    expect(CHECKS.reroutesFollowProof(f).map((x) => x.check)).toEqual(["reroute-proof"]);
+  });
+
   it("ledger-verify: a problem reported by kios ledger verify", () => {
     const f = books();
     f.ledger = { ok: false, problems: ["user:8100000 balance 1 != entries 0"] };

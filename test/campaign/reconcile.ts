@@ -1,6 +1,7 @@
 import {
   CHECK_SLACK_MS,
   type Facts,
+  FINAL_FAILURE_PROOFS,
   isFinal,
   NOT_FOUND_WINDOW_MS,
   type OrderFact,
@@ -449,6 +450,20 @@ export const reroutesFollowProof: Check = (f) => {
   for (const a of f.attempts) {
     if (a.seq === 1) continue;
     const before = bySeq.get(key(a.orderId, a.seq - 1));
+    if (a.reroutedFor && FINAL_FAILURE_PROOFS.has(a.reroutedFor)) {
+      // after a final failure for the product's sake: the attempt before failed, and its
+      // supplier's own books say so (a success there would be a second charge)
+      const t = before ? held.get(at(before)) : undefined;
+      if (before?.status !== "failed" || t?.status !== "failed") {
+        out.push(
+          v(
+            "reroute-proof",
+            `order ${a.orderId} attempt ${a.seq} re-routed for ${a.reroutedFor}, yet attempt ${a.seq - 1} is ${before?.status ?? "missing"} in kios and ${t?.status ?? "unknown"} at ${before?.supplier ?? "its supplier"}`,
+          ),
+        );
+      }
+      continue;
+    }
     if (!a.reroutedFor || !REROUTE_PROOFS.has(a.reroutedFor)) {
       out.push(
         v("reroute-proof", `order ${a.orderId} attempt ${a.seq} re-routed for ${a.reroutedFor}`),

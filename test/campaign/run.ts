@@ -6,7 +6,7 @@ import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { sleep, startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
 import { emptyDepositJournal, runDepositor } from "./deposits.ts";
-import type { Facts } from "./facts.ts";
+import { type Facts, FINAL_FAILURE_PROOFS } from "./facts.ts";
 import { gatherFacts } from "./gather.ts";
 import { parseOptions } from "./options.ts";
 import { emptyOwnerJournal, owner } from "./owner.ts";
@@ -204,6 +204,10 @@ async function main(): Promise<number> {
       supplier_txns: facts.transactions.length,
       // failover: attempts after an order's first, and each supplier's successes and refusals
       reroutes: facts.attempts.filter((a) => a.seq > 1).length,
+      // of which after a final failure for the product's sake (out of stock, gangguan)
+      reroutes_after_failure: facts.attempts.filter(
+        (a) => a.reroutedFor !== null && FINAL_FAILURE_PROOFS.has(a.reroutedFor),
+      ).length,
       ...perSupplier(facts),
       supplier_repeats: facts.requests.filter((r) => r.result === "repeat").length,
       double_taps: journal.scenarios["double-tap"],
