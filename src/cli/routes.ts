@@ -1,4 +1,9 @@
 import {
+  linkByHand,
+  listUnlinked,
+  type UnlinkedProduct,
+} from "../commerce/catalogue/manual-links.ts";
+import {
   changeRoute,
   type Route,
   routePaused,
@@ -15,6 +20,8 @@ import { print } from "./io.ts";
 const ROUTES_USAGE = [
   "kios routes <product> [--json]",
   "       kios routes <product> up|down|enable|disable <supplier>",
+  "       kios routes <product> link <supplier> <supplier_code>",
+  "       kios routes --unlinked [--supplier <name>] [--json]",
 ].join("\n");
 
 const ACTIONS = ["up", "down", "enable", "disable"] as const;
@@ -40,22 +47,78 @@ const REASONS = {
   no_product: "no such product",
   no_route: "that supplier has no route for this product",
   at_edge: "the route is already at that end",
+  not_unlinked: "that supplier's product is not waiting for a link (see kios routes --unlinked)",
+  bill: "a bill is paid at the first supplier: it takes no route",
+  has_route: "the product has a route at that supplier already (move or disable it instead)",
 } as const;
+
+/** what the linking left to an admin, with the kios products each matched equally */
+function describeUnlinked(items: readonly UnlinkedProduct[], total: number): string {
+  if (total === 0) return "every product of the other suppliers is linked or matched nothing new";
+  const lines = [`${total} product(s) of other suppliers wait for a link:`];
+  for (const u of items) {
+    const matched =
+      u.candidates.length > 0 ? `matches ${u.candidates.join(", ")}` : "matches no product";
+    lines.push(
+      `  ${u.supplier.padEnd(12)} ${u.supplierCode.padEnd(14)} ${u.name} (${u.brand}, ${u.category}, ${formatRupiah(u.cost)}): ${matched}`,
+    );
+  }
+  if (items.length < total) lines.push(`  … and ${total - items.length} more (--json for all)`);
+  return lines.join("\n");
+}
 
 export const routesCommand: Command = {
   name: "routes",
-  summary: "a product's routes (suppliers, codes, costs), moved up or down, switched on or off",
+  summary: "a product's routes (suppliers, codes, costs), moved, switched, linked by hand",
   usage: ROUTES_USAGE,
   async run(argv) {
     const { values, positionals } = parseFlags(
       argv,
-      { json: { type: "boolean", default: false } },
+      {
+        json: { type: "boolean", default: false },
+        unlinked: { type: "boolean", default: false },
+        supplier: { type: "string" },
+      },
       true,
     );
-    const [productCode, action, supplier] = positionals;
+    if (values.unlinked) {
+      return withDatabase(async (database) => {
+        const all = values.json ? 100_000 : 50;
+        const { items, total } = await listUnlinked(database.db, {
+          supplier: values.supplier,
+          limit: all,
+        });
+        await print(values.json ? JSON.stringify(items, null, 2) : describeUnlinked(items, total));
+        return 0;
+      });
+    }
+    const [productCode, action, supplier, supplierCode] = positionals;
     if (!productCode) throw new UsageError("name a product code");
+    if (action === "link") {
+      if (!supplier || !supplierCode) {
+        throw new UsageError(
+          "link which supplier's product? kios routes <product> link <supplier> <code>",
+        );
+      }
+      const config = await loadConfig();
+      return withDatabase(async (database) => {
+        const linked = await linkByHand(database.db, {
+          productCode,
+          supplier,
+          supplierCode,
+          firstSupplier: config.supplierName,
+        });
+        if (!linked.ok) {
+          console.error(`kios routes: ${REASONS[linked.reason]}`);
+          return 1;
+        }
+        const routes = (await routesOfCode(database.db, productCode, config.supplierName)) ?? [];
+        await print(values.json ? JSON.stringify(routes, null, 2) : describe(productCode, routes));
+        return 0;
+      });
+    }
     if (action !== undefined && !(ACTIONS as readonly string[]).includes(action)) {
-      throw new UsageError(`the action is one of ${ACTIONS.join(", ")}, not "${action}"`);
+      throw new UsageError(`the action is one of ${ACTIONS.join(", ")} or link, not "${action}"`);
     }
     if (action !== undefined && !supplier) throw new UsageError(`${action} which supplier?`);
     const config = await loadConfig();

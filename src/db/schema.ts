@@ -664,6 +664,9 @@ export const unlinkedSupplierProducts = pgTable(
     category: text("category").notNull(),
     /** the kios products that matched equally (two or more); empty: none matched */
     candidates: jsonb("candidates").$type<string[]>().notNull(),
+    /** what this supplier charges for it and whether it sells it, as last synced */
+    cost: money("cost").notNull().default(0),
+    active: boolean("active").notNull().default(false),
     seenAt: tstz("seen_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.supplier, t.supplierCode] })],

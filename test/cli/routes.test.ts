@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
-import { productRoutes, products } from "../../src/db/schema.ts";
+import { productRoutes, products, unlinkedSupplierProducts } from "../../src/db/schema.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 
@@ -45,6 +45,25 @@ describe("kios routes", () => {
       active: true,
       position: 1,
     });
+    await db.db.insert(products).values({
+      code: "TSEL20",
+      name: "Telkomsel 20.000",
+      category: "Pulsa",
+      brand: "TELKOMSEL",
+      type: "prepaid",
+      supplierPrice: 20_100,
+      active: true,
+    });
+    await db.db.insert(unlinkedSupplierProducts).values({
+      supplier: "backup",
+      supplierCode: "BTSEL20",
+      name: "Telkomsel 20rb",
+      brand: "TELKOMSEL",
+      category: "Pulsa",
+      candidates: [],
+      cost: 20_050,
+      active: true,
+    });
     await db.close();
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,5 +90,21 @@ describe("kios routes", () => {
     expect(await kios(["routes", "NOPE"])).toMatchObject({ status: 1 });
     expect((await kios(["routes", "TSEL10", "sideways", "main"])).status).toBe(2);
     expect((await kios(["routes", "TSEL10", "up"])).stderr).toContain("up which supplier?");
+  });
+
+  it("lists what waits for a link and links one by hand", async () => {
+    const listed = await kios(["routes", "--unlinked"]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(
+      /backup\s+BTSEL20\s+Telkomsel 20rb \(TELKOMSEL, Pulsa, Rp20\.050\): matches no product/,
+    );
+    const linked = await kios(["routes", "TSEL20", "link", "backup", "BTSEL20"]);
+    expect(linked.status).toBe(0);
+    expect(linked.stdout).toMatch(/2\. backup\s+BTSEL20\s+Rp20\.050\s+active/);
+    expect((await kios(["routes", "--unlinked", "--json"])).stdout.trim()).toBe("[]");
+    const again = await kios(["routes", "TSEL20", "link", "backup", "BTSEL20"]);
+    expect(again).toMatchObject({ status: 1 });
+    expect(again.stderr).toContain("not waiting for a link");
+    expect((await kios(["routes", "TSEL20", "link", "backup"])).status).toBe(2);
   });
 });

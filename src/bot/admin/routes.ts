@@ -1,4 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { linkByHand, listUnlinked } from "../../commerce/catalogue/manual-links.ts";
 import {
   changeRoute,
   type Route,
@@ -80,8 +81,63 @@ export function adminRoutes(): Composer<BotContext> {
       kb ? { reply_markup: kb } : {},
     );
   });
+
+  // /unlinked [supplier]: what the linking left to an admin, ambiguous ones first
+  composer.command("unlinked", async (ctx) => {
+    const [supplier] = words(ctx.match as string);
+    const { items, total } = await listUnlinked(ctx.deps.db, { supplier, limit: UNLINKED_SHOWN });
+    if (total === 0) {
+      await ctx.reply(ctx.t("admin-unlinked-none"));
+      return;
+    }
+    const lines = items.map((u) => {
+      const matched =
+        u.candidates.length > 0
+          ? ctx.t("admin-unlinked-candidates", {
+              codes: u.candidates.map((c) => `<code>${escapeHtml(c)}</code>`).join(", "),
+            })
+          : ctx.t("admin-unlinked-nomatch");
+      return `<b>${escapeHtml(u.supplier)}</b> · <code>${escapeHtml(u.supplierCode)}</code> · ${escapeHtml(u.name)} · ${rupiah(u.cost)}: ${matched}`;
+    });
+    if (items.length < total) lines.push(ctx.t("admin-unlinked-more", { n: total - items.length }));
+    await ctx.reply([ctx.t("admin-unlinked-title", { total }), ...lines].join("\n"));
+  });
+
+  // /link <product> <supplier> <code>: an admin links one by hand
+  composer.command("link", async (ctx) => {
+    const [code, supplier, supplierCode] = words(ctx.match as string);
+    if (!code || !supplier || !supplierCode) {
+      await ctx.reply(ctx.t("admin-link-usage"));
+      return;
+    }
+    const first = ctx.deps.orders.firstSupplier ?? "main";
+    const productCode = code.toUpperCase();
+    const linked = await linkByHand(ctx.deps.db, {
+      productCode,
+      supplier,
+      supplierCode,
+      firstSupplier: first,
+    });
+    if (!linked.ok) {
+      await ctx.reply(
+        linked.reason === "no_product"
+          ? ctx.t("admin-routes-no_product", { code: escapeHtml(productCode) })
+          : ctx.t(`admin-link-${linked.reason}`),
+      );
+      return;
+    }
+    const routes = (await routesOfCode(ctx.deps.db, productCode, first)) ?? [];
+    const kb = routesKeyboard(productCode, routes);
+    await ctx.reply(
+      routesText(ctx.t, productCode, routes, ctx.deps.clock.now()),
+      kb ? { reply_markup: kb } : {},
+    );
+  });
   return composer;
 }
+
+/** the most /unlinked lists in one message (the CLI lists them all) */
+const UNLINKED_SHOWN = 20;
 
 /** the buttons under /routes: move, switch; the message is redrawn with the new order */
 export function adminRouteButtons(): Composer<BotContext> {

@@ -37,6 +37,8 @@ const ADMIN_COMMANDS = [
   "laporan",
   "resume",
   "routes",
+  "unlinked",
+  "link",
   "minmargin",
   "promote",
   "upline",

@@ -123,6 +123,8 @@ export async function linkSupplierCatalogue(
             brand: p.brand,
             category: p.category,
             candidates,
+            cost: p.price,
+            active: p.active,
             seenAt: now,
           });
           continue;
@@ -172,6 +174,8 @@ export async function linkSupplierCatalogue(
           set: {
             name: sql`excluded.name`,
             candidates: sql`excluded.candidates`,
+            cost: sql`excluded.cost`,
+            active: sql`excluded.active`,
             seenAt: now,
           },
         });

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routesOfCode } from "../../../src/commerce/catalogue/routes.ts";
-import { productRoutes } from "../../../src/db/schema.ts";
+import { productRoutes, unlinkedSupplierProducts } from "../../../src/db/schema.ts";
 import { ADMIN_ID, type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
 // /routes <product>: its routes in the order they are tried, with buttons to move and
@@ -53,5 +53,30 @@ describe("/routes", () => {
   it("says how to use it, and when there is no such product", async () => {
     await h.waitMessage(A, /Gunakan: \/routes/, h.say(A, "/routes"));
     await h.waitMessage(A, /Tidak ada produk NOPE/, h.say(A, "/routes nope"));
+  });
+
+  it("/unlinked lists what waits for a link, /link links it, and says what is wrong", async () => {
+    await h.waitMessage(A, /Semua produk pemasok lain sudah tertaut/, h.say(A, "/unlinked"));
+    await h.db.insert(unlinkedSupplierProducts).values({
+      supplier: "backup",
+      supplierCode: "BISAT10",
+      name: "Indosat 10.000",
+      brand: "INDOSAT",
+      category: "Pulsa",
+      candidates: ["ISAT10", "ISAT10-TWIN"],
+      cost: 10_200,
+      active: true,
+    });
+    const listed = await h.waitMessage(A, /menunggu ditautkan/, h.say(A, "/unlinked backup"));
+    expect(listed.text).toContain(
+      "backup · BISAT10 · Indosat 10.000 · Rp10.200: cocok dengan ISAT10, ISAT10-TWIN",
+    );
+    await h.waitMessage(A, /Gunakan: \/link/, h.say(A, "/link ISAT10"));
+    await h.waitMessage(A, /tidak sedang menunggu/, h.say(A, "/link ISAT10 backup BNOPE"));
+    const linked = await h.waitMessage(A, /Rute/, h.say(A, "/link isat10 backup BISAT10"));
+    expect(linked.text).toMatch(
+      /1\. main · ISAT10 · Rp[\d.]+ · aktif\n2\. backup · BISAT10 · Rp10\.200 · aktif/,
+    );
+    await h.waitMessage(A, /Semua produk pemasok lain/, h.say(A, "/unlinked"));
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "unlinked_supplier_products" ADD COLUMN "cost" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "unlinked_supplier_products" ADD COLUMN "active" boolean DEFAULT false NOT NULL;
