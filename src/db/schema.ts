@@ -576,6 +576,13 @@ export const orders = pgTable(
     decision: text("decision", { enum: ["refund", "wait"] }),
     decidedBy: bigint("decided_by", { mode: "number" }),
     decidedAt: tstz("decided_at"),
+    /**
+     * the order's settlement lock (commerce/orders/lock.ts): who holds it and until when (a
+     * short lease, renewed while its holder works). On the order's own row, so taking it
+     * reads the order in the same statement
+     */
+    lockHolder: text("lock_holder"),
+    lockUntil: tstz("lock_until"),
     createdAt: createdAt(),
     submittedAt: tstz("submitted_at"),
     finalAt: tstz("final_at"),
@@ -725,17 +732,6 @@ export const orderAttempts = pgTable(
     ),
   ],
 );
-
-/**
- * who is settling an order right now: one status check of an order at a time, across
- * processes. A lock lives `until` (renewed while its holder works), so a dead holder's
- * lock lapses within seconds.
- */
-export const orderLocks = pgTable("order_locks", {
-  orderId: bigint("order_id", { mode: "number" }).primaryKey(),
-  holder: text("holder").notNull(),
-  until: tstz("until").notNull(),
-});
 
 /**
  * money the owner put into the supplier account, recorded by an admin (/supplier_topup) or

@@ -34,7 +34,7 @@ const BUDGET = {
   /** Pay, from the tap's confirmQuote to the order request leaving for the supplier */
   payToSupplier: 18,
   /** a stored supplier report acted on: the order settled (captured), the report closed */
-  reportSettled: 20,
+  reportSettled: 18,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
   updateBatch: { store: 1, claim: 1, finish: 1 },
   /**

@@ -1,17 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
-import { orderLocks } from "../../db/schema.ts";
+import { orders } from "../../db/schema.ts";
+import type { Order } from "./types.ts";
 
-// one settlement of an order at a time, whichever process runs it: a row in order_locks
-// with a short lease, renewed while its holder works and deleted when it is done. A holder
-// that dies leaves a lease that lapses within LOCK_MS; nothing holds a connection meanwhile,
-// so hundreds of orders can settle side by side on a small pool.
+// one settlement of an order at a time, whichever process runs it: the order's own row
+// holds the lock (lock_holder, lock_until) with a short lease, renewed while its holder
+// works and cleared when it is done. Taking it is one UPDATE that returns the order, so a
+// settlement reads the order it locked in the same round trip. A holder that dies leaves a
+// lease that lapses within LOCK_MS; nothing holds a connection meanwhile, so hundreds of
+// orders can settle side by side on a small pool.
 //
 // a holder that stalls past its lease (a paused process, renewals that fail) may find the
 // order taken over by another settler. So the lock is also a fence: every transaction that
-// settles work under it first renews the row as its own holder (row-locked until commit),
-// and a holder that no longer owns the row commits nothing.
+// settles work under it first renews the lease as its own holder (the order's row locked
+// until commit), and a holder that no longer owns it commits nothing.
 
 const LOCK_MS = 15_000;
 const RENEW_MS = 5_000;
@@ -26,18 +29,26 @@ class OrderBusyError extends Error {
   }
 }
 
-async function tryLock(db: Database, orderId: number, holder: string): Promise<boolean> {
-  const until = sql`now() + make_interval(secs => ${LOCK_MS / 1000})`;
-  const rows = await db
-    .insert(orderLocks)
-    .values({ orderId, holder, until })
-    .onConflictDoUpdate({
-      target: orderLocks.orderId,
-      set: { holder, until },
-      setWhere: sql`${orderLocks.until} < now()`,
-    })
-    .returning({ holder: orderLocks.holder });
-  return rows.length > 0;
+const lease = () => sql`now() + make_interval(secs => ${LOCK_MS / 1000})`;
+
+/** takes the lock when it is free or lapsed: the order as it is now, or undefined */
+async function tryLock(db: Database, orderId: number, holder: string): Promise<Order | undefined> {
+  const [order] = await db
+    .update(orders)
+    .set({ lockHolder: holder, lockUntil: lease() })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        sql`(${orders.lockUntil} is null or ${orders.lockUntil} < now())`,
+      ),
+    )
+    .returning();
+  return order;
+}
+
+async function exists(db: Database, orderId: number): Promise<boolean> {
+  const [row] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
+  return row !== undefined;
 }
 
 /** the lock was taken over while its holder worked: what it was doing must not commit */
@@ -55,26 +66,31 @@ export class OrderLockLostError extends Error {
  */
 export type OrderFence = (tx: Executor) => Promise<void>;
 
-/** runs fn holding the order's lock; waits up to 30 s for another holder to finish */
+/**
+ * runs fn holding the order's lock, with the order as the lock found it; waits up to 30 s
+ * for another holder to finish. Undefined, without running fn, when there is no such order.
+ */
 export async function withOrderLock<T>(
   db: Database,
   orderId: number,
-  fn: (fence: OrderFence) => Promise<T>,
-): Promise<T> {
+  fn: (fence: OrderFence, order: Order) => Promise<T>,
+): Promise<T | undefined> {
   const holder = randomBytes(8).toString("hex");
   const deadline = Date.now() + WAIT_MS;
-  while (!(await tryLock(db, orderId, holder))) {
+  let order = await tryLock(db, orderId, holder);
+  while (!order) {
+    if (!(await exists(db, orderId))) return undefined;
     if (Date.now() > deadline) throw new OrderBusyError(orderId);
     await new Promise((r) => setTimeout(r, RETRY_MS));
+    order = await tryLock(db, orderId, holder);
   }
-  const mine = and(eq(orderLocks.orderId, orderId), eq(orderLocks.holder, holder));
-  const extended = { until: sql`now() + make_interval(secs => ${LOCK_MS / 1000})` };
+  const mine = and(eq(orders.id, orderId), eq(orders.lockHolder, holder));
   let lost = false;
   const renew = setInterval(() => {
-    db.update(orderLocks)
-      .set(extended)
+    db.update(orders)
+      .set({ lockUntil: lease() })
       .where(mine)
-      .returning({ holder: orderLocks.holder })
+      .returning({ id: orders.id })
       .then(
         (rows) => {
           // taken over: the fence refuses from now on, without asking the database
@@ -88,21 +104,22 @@ export async function withOrderLock<T>(
   const fence: OrderFence = async (tx) => {
     if (!lost) {
       const rows = await tx
-        .update(orderLocks)
-        .set(extended)
+        .update(orders)
+        .set({ lockUntil: lease() })
         .where(mine)
-        .returning({ holder: orderLocks.holder });
+        .returning({ id: orders.id });
       lost = rows.length === 0;
     }
     if (lost) throw new OrderLockLostError(orderId);
   };
   try {
-    return await fn(fence);
+    return await fn(fence, order);
   } finally {
     clearInterval(renew);
     await db
-      .delete(orderLocks)
-      .where(and(eq(orderLocks.orderId, orderId), eq(orderLocks.holder, holder)))
+      .update(orders)
+      .set({ lockHolder: null, lockUntil: null })
+      .where(mine)
       .catch(() => {});
   }
 }

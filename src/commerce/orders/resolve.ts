@@ -42,8 +42,9 @@ export async function resolveOrder(
   // Every write below goes through the lock's fence: a check that lost the lock while it
   // waited for the supplier commits nothing (OrderLockLostError)
   let rerouted: Order | undefined;
-  const after = await withOrderLock(deps.db, orderId, (fence) =>
-    resolveUnlocked(deps, orderId, options, fence, (next) => {
+  // the lock is taken on the order's own row, and brings the order with it
+  const after = await withOrderLock(deps.db, orderId, (fence, order) =>
+    resolveUnlocked(deps, order, options, fence, (next) => {
       rerouted = next;
     }),
   );
@@ -55,13 +56,12 @@ export async function resolveOrder(
 
 async function resolveUnlocked(
   deps: OrderEngine,
-  orderId: number,
+  order: Order,
   options: { checkSettled?: boolean },
   fence: OrderFence,
   onRerouted: (next: Order) => void,
 ): Promise<Order | undefined> {
-  const order = await load(deps, orderId);
-  if (!order) return order;
+  const orderId = order.id;
   if (isFinal(order.status)) {
     // news about a settled order (a callback) is checked against the supplier's word
     if (options.checkSettled) await checkSettledOrder(deps, order);

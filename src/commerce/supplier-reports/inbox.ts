@@ -4,7 +4,7 @@ import type { Executor } from "../../db/client.ts";
 import { orderAttempts, supplierReports } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { OrderEngine } from "../orders/engine.ts";
-import { getOrder, getOrderByRef } from "../orders/queries.ts";
+import { getOrderByRef } from "../orders/queries.ts";
 import { resolveOrder } from "../orders/resolve.ts";
 import { firstSupplierName } from "../orders/routing.ts";
 
@@ -163,12 +163,13 @@ export async function processSupplierReport(
     if (!row || row.processedAt) return row?.outcome ?? "missing";
     report = row;
   }
-  const order = await orderOfReport(deps, report);
+  const orderId = await orderOfReport(deps, report);
   let outcome: string;
-  if (!order) {
+  if (orderId === undefined) {
     outcome = "unknown_ref_id";
   } else {
-    const after = await resolveOrder(deps, order.id, { checkSettled: true });
+    // the status check reads the order with its lock
+    const after = await resolveOrder(deps, orderId, { checkSettled: true });
     outcome = after ? `order ${after.status}` : "order missing";
   }
   await closeSupplierReport(deps.db, reportId, outcome);
@@ -176,23 +177,23 @@ export async function processSupplierReport(
 }
 
 /**
- * the order a report is about: by the attempt its supplier knows that ref_id for; a report
- * on the first supplier's path may also name an order from before attempts were kept
+ * the order a report is about (its id): by the attempt its supplier knows that ref_id for; a
+ * report on the first supplier's path may also name an order from before attempts were kept
  */
 async function orderOfReport(
   deps: OrderEngine,
   report: { supplier: string | null; refId: string },
-) {
+): Promise<number | undefined> {
   const supplier = report.supplier ?? firstSupplierName(deps);
   const [attempt] = await deps.db
     .select({ orderId: orderAttempts.orderId })
     .from(orderAttempts)
     .where(and(eq(orderAttempts.supplier, supplier), eq(orderAttempts.refId, report.refId)));
-  if (attempt) return getOrder(deps.db, attempt.orderId);
+  if (attempt) return attempt.orderId;
   if (supplier !== firstSupplierName(deps)) return undefined;
   const order = await getOrderByRef(deps.db, report.refId);
   // an order kios sent elsewhere under this ref_id is not this supplier's
-  return order && (order.supplier ?? firstSupplierName(deps)) === supplier ? order : undefined;
+  return order && (order.supplier ?? firstSupplierName(deps)) === supplier ? order.id : undefined;
 }
 
 /** marks a report acted on, with what came of it */

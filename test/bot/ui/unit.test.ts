@@ -275,6 +275,8 @@ describe("the order message's reason for a failure", () => {
     decision: null,
     decidedBy: null,
     decidedAt: null,
+    lockHolder: null,
+    lockUntil: null,
     sn: null,
     supplierCode: null,
     supplierMessage: null,

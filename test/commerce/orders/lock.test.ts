@@ -4,7 +4,7 @@ import { OrderLockLostError, withOrderLock } from "../../../src/commerce/orders/
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { orderLocks, orders } from "../../../src/db/schema.ts";
+import { orders } from "../../../src/db/schema.ts";
 import type { Supplier } from "../../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
@@ -21,7 +21,26 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+  /** an order placed and left pending at the supplier */
+  async function placedOrder(destination: string): Promise<number> {
+    const user = await h.newUser(50_000);
+    const q = await h.quote(user, destination);
+    const placed = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    if (!placed.ok) throw new Error("not placed");
+    return placed.order.id;
+  }
+
+  const lockOf = async (orderId: number) => {
+    const [row] = await h.deps.db
+      .select({ holder: orders.lockHolder, until: orders.lockUntil })
+      .from(orders)
+      .where(eq(orders.id, orderId));
+    return row;
+  };
+
   it("runs the holders of one order one after another, and of two orders side by side", async () => {
+    const one = await placedOrder("081234565111");
+    const two = await placedOrder("081234565112");
     const log: string[] = [];
     let c2Started!: () => void;
     const c2Running = new Promise<void>((r) => {
@@ -37,25 +56,45 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
       log.push(`end ${name}`);
     };
     await Promise.all([
-      withOrderLock(h.deps.db, 1, work("a1")),
-      withOrderLock(h.deps.db, 1, work("b1")),
-      withOrderLock(h.deps.db, 2, work("c2")),
+      withOrderLock(h.deps.db, one, work("a1")),
+      withOrderLock(h.deps.db, one, work("b1")),
+      withOrderLock(h.deps.db, two, work("c2")),
     ]);
     // order 1's two holders: one whole, then the other whole
-    const one = log.filter((l) => l.endsWith("1"));
-    const first = one[0]!.slice("start ".length);
+    const ones = log.filter((l) => l.endsWith("1"));
+    const first = ones[0]!.slice("start ".length);
     const second = first === "a1" ? "b1" : "a1";
-    expect(one).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
+    expect(ones).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
     expect(log.indexOf("start c2")).toBeLessThan(log.indexOf(`end ${first}`));
-    expect(await h.deps.db.select().from(orderLocks)).toEqual([]);
+    // both locks given back
+    expect(await lockOf(one)).toEqual({ holder: null, until: null });
+    expect(await lockOf(two)).toEqual({ holder: null, until: null });
+  });
+
+  it("brings the order it locked, and runs nothing for an order that is not there", async () => {
+    const id = await placedOrder("081234565113");
+    const seen = await withOrderLock(h.deps.db, id, async (_fence, order) => {
+      expect((await lockOf(id))?.holder).not.toBeNull();
+      return order;
+    });
+    expect(seen).toMatchObject({ id, status: "pending" });
+    let ran = false;
+    expect(
+      await withOrderLock(h.deps.db, 987_654_321, async () => {
+        ran = true;
+      }),
+    ).toBeUndefined();
+    expect(ran).toBe(false);
   });
 
   it("takes a lock whose holder died once its lease has lapsed", async () => {
+    const id = await placedOrder("081234565114");
     await h.deps.db
-      .insert(orderLocks)
-      .values({ orderId: 3, holder: "dead", until: new Date(Date.now() - 1000) });
+      .update(orders)
+      .set({ lockHolder: "dead", lockUntil: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, id));
     let ran = false;
-    await withOrderLock(h.deps.db, 3, async () => {
+    await withOrderLock(h.deps.db, id, async () => {
       ran = true;
     });
     expect(ran).toBe(true);
@@ -101,9 +140,9 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
         const answer = await h.supplier.status(refId);
         if (!answer.found) throw new Error("the sandbox has no such order");
         await h.deps.db
-          .update(orderLocks)
-          .set({ holder: "another settler", until: new Date(Date.now() + 60_000) })
-          .where(eq(orderLocks.orderId, orderId));
+          .update(orders)
+          .set({ lockHolder: "another settler", lockUntil: new Date(Date.now() + 60_000) })
+          .where(eq(orders.id, orderId));
         return {
           found: true,
           transaction: { ...answer.transaction, status: "failed", message: "Gangguan" },
@@ -118,8 +157,10 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
     expect(row?.status).toBe(placed.order.status);
     expect(await walletBalance(h.deps.db, user)).toBe(held);
     // and its lock is still the other settler's
-    const [lock] = await h.deps.db.select().from(orderLocks).where(eq(orderLocks.orderId, orderId));
-    expect(lock?.holder).toBe("another settler");
-    await h.deps.db.delete(orderLocks).where(eq(orderLocks.orderId, orderId));
+    expect((await lockOf(orderId))?.holder).toBe("another settler");
+    await h.deps.db
+      .update(orders)
+      .set({ lockHolder: null, lockUntil: null })
+      .where(eq(orders.id, orderId));
   });
 });
