@@ -18,7 +18,7 @@ export interface KnownSupplierBalance {
 }
 
 /** one Pay's reservation at a time, across processes (every supplier's: see reserveSupplierBalance) */
-const GUARD_LOCK = 7240118208;
+export const GUARD_LOCK = 7240118208;
 
 /** the first supplier's name when nothing says otherwise (SUPPLIER_NAME's default) */
 const DEFAULT_FIRST = "main";

@@ -49,6 +49,14 @@ const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
   SHOP_ACCOUNTS.revenue,
 ]);
 
+/**
+ * accounts whose balance is not kept in their row but is the sum of their entries. Every
+ * Pay and every settlement moves money through shop:holds: a running balance there would be
+ * one row every Pay in the shop waits on until its commit. Its entries are its truth, and
+ * `kios ledger verify` checks them (never negative, equal to the open holds).
+ */
+export const DERIVED_ACCOUNTS: ReadonlySet<string> = new Set([SHOP_ACCOUNTS.holds]);
+
 type TransferKind =
   | "deposit"
   | "debit"
@@ -206,6 +214,8 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
         legs.map((l) => ({ transferId: created.id, accountId: l.accountId, amount: l.amount })),
       );
     for (const leg of legs) {
+      // a derived account's entries are its balance: no row to update, none to wait on
+      if (DERIVED_ACCOUNTS.has(leg.account)) continue;
       // conditional update, not read-then-write: the row lock makes this race-free
       const updated = await tx
         .update(accounts)
@@ -229,6 +239,14 @@ export async function walletBalance(exec: Executor, userId: number): Promise<num
 }
 
 export async function accountBalance(exec: Executor, key: string): Promise<number> {
+  if (DERIVED_ACCOUNTS.has(key)) {
+    const [sum] = await exec
+      .select({ balance: sql<string>`coalesce(sum(${entries.amount}), 0)` })
+      .from(entries)
+      .innerJoin(accounts, eq(accounts.id, entries.accountId))
+      .where(eq(accounts.key, key));
+    return Number(sum?.balance ?? 0);
+  }
   const [row] = await exec
     .select({ balance: accounts.balance })
     .from(accounts)

@@ -2,8 +2,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
-import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
-import { SHOP_ACCOUNTS, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
+import {
+  GUARD_LOCK,
+  knownSupplierBalance,
+} from "../../../src/commerce/supplier-balance/known-balance.ts";
+import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orders } from "../../../src/db/schema.ts";
 import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
@@ -40,7 +43,7 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
   }
 
   /**
-   * on PostgreSQL, holds the shop's shared holds account (as a Pay committing does) until
+   * on PostgreSQL, holds the guard's lock (as a Pay reserving does until its commit) until
    * every Pay of the burst waits behind it, so they all reach that point at once; PGlite
    * runs one transaction at a time, and the burst interleaves between them
    */
@@ -52,7 +55,7 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
       locked = r;
     });
     const holding = h.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from accounts where key = ${SHOP_ACCOUNTS.holds} for update`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
       locked();
       await new Promise<void>((r) => {
         release = r;

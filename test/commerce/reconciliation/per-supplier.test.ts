@@ -13,7 +13,10 @@ import {
   recordSupplierTopup,
   reverseSupplierTopup,
 } from "../../../src/commerce/reconciliation/topups.ts";
-import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
+import {
+  GUARD_LOCK,
+  knownSupplierBalance,
+} from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { SHOP_ACCOUNTS, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { accounts, notifications, orderAttempts } from "../../../src/db/schema.ts";
@@ -273,7 +276,7 @@ describe(`books per supplier (${testDriver})`, () => {
   });
 
   /**
-   * on PostgreSQL, holds the shop's shared holds account (as a Pay committing does) until
+   * on PostgreSQL, holds the guard's lock (as a Pay reserving does until its commit) until
    * every Pay of the burst waits behind it, so they all reach the guard at once; PGlite
    * runs one transaction at a time, and the burst interleaves between them
    */
@@ -285,7 +288,7 @@ describe(`books per supplier (${testDriver})`, () => {
       locked = r;
     });
     const holding = h!.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from accounts where key = ${SHOP_ACCOUNTS.holds} for update`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
       locked();
       await new Promise<void>((r) => {
         release = r;

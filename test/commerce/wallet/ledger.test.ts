@@ -200,6 +200,44 @@ describe(`wallet ledger (${testDriver})`, () => {
     expect(await walletBalance(db, u)).toBe(1_000);
   });
 
+  // two connections at once: only a server has them (PGlite runs one transaction at a time)
+  if (testDriver === "postgres") {
+    it("a buyer's hold does not wait for another buyer's Pay to commit: shop:holds is no hot row", async () => {
+      const db = t.handle.db;
+      const [a, b] = [newUser(), newUser()];
+      await creditWallet(db, { userId: a, amount: 5_000, key: `c:${a}` });
+      await creditWallet(db, { userId: b, amount: 5_000, key: `c:${b}` });
+      // the shop's accounts exist, as in any shop that has sold once
+      await holdForOrder(db, { orderId: 610_000, userId: a, amount: 1_000 });
+      await releaseOrder(db, { orderId: 610_000, userId: a, amount: 1_000 });
+      let commitA!: () => void;
+      let heldA!: () => void;
+      const aHeld = new Promise<void>((r) => {
+        heldA = r;
+      });
+      // a's Pay holds its money and stays open, as a Pay does until its commit
+      const payA = db.transaction(async (tx) => {
+        await holdForOrder(tx, { orderId: 610_001, userId: a, amount: 3_000 });
+        heldA();
+        await new Promise<void>((r) => {
+          commitA = r;
+        });
+      });
+      await aHeld;
+      // b's hold, meanwhile, would wait on a's lock of a shared row: it is refused instead
+      // of waiting if it must (lock_timeout), so the test cannot hang
+      const held = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '2s'`);
+        return holdForOrder(tx, { orderId: 610_002, userId: b, amount: 3_000 });
+      });
+      expect(held.applied).toBe(true);
+      commitA();
+      await payA;
+      expect(await accountBalance(db, SHOP_ACCOUNTS.holds)).toBeGreaterThanOrEqual(6_000);
+      expect((await verifyLedger(t.handle)).problems).toEqual([]);
+    });
+  }
+
   it("concurrent capture and release of one order settle it exactly once", async () => {
     const db = t.handle.db;
     const u = newUser();
