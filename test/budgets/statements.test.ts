@@ -32,9 +32,9 @@ import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
 const BUDGET = {
   /** Pay, from the tap's confirmQuote to the order request leaving for the supplier */
-  payToSupplier: 17,
+  payToSupplier: 14,
   /** a stored supplier report acted on: the order settled (captured), the report closed */
-  reportSettled: 17,
+  reportSettled: 15,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
   updateBatch: { store: 1, claim: 1, finish: 1 },
   /**

@@ -100,8 +100,7 @@ async function storeOrder(
   c: Confirmation,
   now: Date,
 ): Promise<{ order: Order; skippedShort: readonly KnownSupplierBalance[] }> {
-  const quote = await lockQuote(tx, c);
-  const [already] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
+  const { quote, already } = await lockQuote(tx, c);
   if (already) return { order: already, skippedShort: [] };
   if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
   const [read] = await tx
@@ -142,15 +141,22 @@ async function storeOrder(
   };
 }
 
-/** the buyer's own quote, locked: a Cancel of the same card waits for this confirmation, or this one for it */
-async function lockQuote(tx: Tx, c: Confirmation): Promise<QuoteRow> {
-  const [quote] = await tx
-    .select()
+/**
+ * the buyer's own quote, locked (a Cancel of the same card waits for this confirmation, or
+ * this one for it), with the order it made already if any: one statement
+ */
+async function lockQuote(
+  tx: Tx,
+  c: Confirmation,
+): Promise<{ quote: QuoteRow; already: Order | null }> {
+  const [row] = await tx
+    .select({ quote: quotes, already: orders })
     .from(quotes)
+    .leftJoin(orders, eq(orders.confirmKey, quotes.id))
     .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)))
-    .for("update");
-  if (!quote) throw new Refused({ ok: false, reason: "quote_not_found" });
-  return quote;
+    .for("update", { of: quotes });
+  if (!row) throw new Refused({ ok: false, reason: "quote_not_found" });
+  return row;
 }
 
 function expired(quote: QuoteRow): Refused {
@@ -343,7 +349,12 @@ async function holdAndReserve(
   routes: readonly GuardedRoute[],
 ): Promise<readonly KnownSupplierBalance[]> {
   try {
-    await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
+    // a refused hold refuses the Pay: its whole transaction rolls back, no savepoint needed
+    await holdForOrder(
+      tx,
+      { orderId: order.id, userId: quote.userId, amount: quote.price },
+      { savepoint: false },
+    );
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
     const balance = await walletBalance(tx, quote.userId);

@@ -96,20 +96,26 @@ export async function finaliseOrder(
   await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null, f.supplierReason ?? null);
 
   if (!moved.testing) {
+    // a refused capture or release fails the whole settlement (its transaction rolls back):
+    // the transfers need no savepoints of their own
+    const within = { savepoint: false };
     if (f.status === "success") {
       // the ledger records what the supplier actually charged; the margin absorbs a difference
       const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
-      await captureOrder(tx, {
-        orderId: moved.id,
-        price: moved.price,
-        cost,
-        margins: moved.margins,
-      });
+      await captureOrder(
+        tx,
+        { orderId: moved.id, price: moved.price, cost, margins: moved.margins },
+        within,
+      );
       if (cost > moved.cost) {
         moved = await reportOvercharge(tx, moved, cost, now, options.adminIds ?? []);
       }
     } else {
-      await releaseOrder(tx, { orderId: moved.id, userId: moved.userId, amount: moved.price });
+      await releaseOrder(
+        tx,
+        { orderId: moved.id, userId: moved.userId, amount: moved.price },
+        within,
+      );
       await pauseIfFailing(tx, {
         orderId: moved.id,
         refId: moved.refId,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { accounts, entries, transfers, type UplineMargin, users } from "../../db/schema.ts";
+import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 
 // the double-entry core: every movement of money is one transfer whose entries sum to
 // zero, applied at most once per business key, inside a database transaction.
@@ -82,6 +83,17 @@ export interface TransferSpec {
   legs: Leg[];
   memo?: string;
   actorId?: number | undefined;
+  /**
+   * false: the caller's transaction is undone whole when this transfer refuses (it rolls
+   * back on the error), so the transfer needs no savepoint of its own: one round trip less.
+   * Default true: a refused transfer undoes itself and nothing else of the caller's.
+   */
+  savepoint?: boolean;
+}
+
+/** how an operation runs inside the caller's transaction (TransferSpec.savepoint) */
+export interface InCallersTransaction {
+  savepoint?: boolean;
 }
 
 export interface TransferResult {
@@ -117,6 +129,9 @@ export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE
   }
 }
 
+/** a json column of a raw query: parsed by the driver, or text on one that does not */
+const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : (v ?? []));
+
 async function findAccounts(tx: Executor, keys: string[]): Promise<Map<string, number>> {
   const found = await tx
     .select({ id: accounts.id, key: accounts.key })
@@ -125,11 +140,17 @@ async function findAccounts(tx: Executor, keys: string[]): Promise<Map<string, n
   return new Map(found.map((r) => [r.key, r.id]));
 }
 
-/** finds or creates accounts by key; returns key → id. */
-async function accountIds(tx: Executor, keys: string[]): Promise<Map<string, number>> {
+/**
+ * creates the accounts a transfer names that are not there yet (`existing`: those found);
+ * returns key → id for all of them
+ */
+async function accountIds(
+  tx: Executor,
+  keys: string[],
+  existing: Map<string, number>,
+): Promise<Map<string, number>> {
   const unique = [...new Set(keys)];
-  // almost always every account exists: one statement instead of three
-  const existing = await findAccounts(tx, unique);
+  // almost always every account exists: nothing to do
   if (existing.size === unique.length) return existing;
   const rows = unique.map((key) => {
     const user = /^user:(\d+)$/.exec(key);
@@ -180,17 +201,32 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
     throw new LedgerError(`transfer ${spec.key} does not balance`);
   }
 
-  return exec.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(transfers)
-      .values({
-        key: spec.key,
-        kind: spec.kind,
-        memo: spec.memo ?? "",
-        actorId: spec.actorId ?? null,
-      })
-      .onConflictDoNothing({ target: transfers.key })
-      .returning({ id: transfers.id });
+  const within = <T>(work: (tx: Executor) => Promise<T>): Promise<T> =>
+    spec.savepoint === false ? work(exec) : exec.transaction(work);
+  return within(async (tx) => {
+    // the transfer stored (once per key) and its accounts found, in one round trip
+    const keys = [...new Set(spec.legs.map((l) => l.account))];
+    const [stored] = rowsOf(
+      await tx.execute(sql`
+        with created as (
+          insert into transfers (key, kind, memo, actor_id)
+          values (${spec.key}, ${spec.kind}, ${spec.memo ?? ""}, ${spec.actorId ?? null})
+          on conflict (key) do nothing
+          returning id
+        )
+        select (select id from created) as transfer_id,
+          (select coalesce(json_agg(json_build_array(a.key, a.id)), '[]'::json)
+             from accounts a
+            where a.key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)))
+            as accounts`),
+    );
+    const created =
+      stored?.transfer_id === null || stored?.transfer_id === undefined
+        ? undefined
+        : { id: toNumber(stored.transfer_id) };
+    const found = new Map(
+      (parseJson(stored?.accounts) as [string, number][]).map(([k, id]) => [k, Number(id)]),
+    );
     if (!created) {
       const [existing] = await tx
         .select({ id: transfers.id, kind: transfers.kind })
@@ -200,10 +236,7 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
       return { applied: false, transferId: existing.id, kind: existing.kind };
     }
 
-    const ids = await accountIds(
-      tx,
-      spec.legs.map((l) => l.account),
-    );
+    const ids = await accountIds(tx, keys, found);
     const legs = spec.legs
       .map((leg) => ({ ...leg, accountId: ids.get(leg.account)! }))
       .sort(lockOrder);
@@ -379,9 +412,11 @@ const settleKey = (orderId: number) => `order:${orderId}:settle`;
 export async function holdForOrder(
   exec: Executor,
   o: { orderId: number; userId: number; amount: number },
+  within: InCallersTransaction = {},
 ): Promise<TransferResult> {
   assertAmount(o.amount, "hold");
   return transfer(exec, {
+    ...within,
     key: holdKey(o.orderId),
     kind: "hold",
     memo: `order ${o.orderId}`,
@@ -423,6 +458,7 @@ const marginKey = (orderId: number, uplineId: number) => `order:${orderId}:margi
 export async function captureOrder(
   exec: Executor,
   o: { orderId: number; price: number; cost: number; margins?: readonly UplineMargin[] },
+  within: InCallersTransaction = {},
 ): Promise<TransferResult> {
   assertAmount(o.price, "price");
   if (!Number.isSafeInteger(o.cost) || o.cost < 0) throw new LedgerError("cost must be ≥ 0");
@@ -437,6 +473,7 @@ export async function captureOrder(
   if (shopPart !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: shopPart - o.cost });
   const result = settled(
     await transfer(exec, {
+      ...within,
       key: settleKey(o.orderId),
       kind: "capture",
       memo: `order ${o.orderId}`,
@@ -449,6 +486,7 @@ export async function captureOrder(
   if (!result.applied) return result;
   for (const m of margins) {
     await transfer(exec, {
+      ...within,
       key: marginKey(o.orderId, m.userId),
       kind: "margin",
       memo: `order ${o.orderId}`,
@@ -465,10 +503,12 @@ export async function captureOrder(
 export async function releaseOrder(
   exec: Executor,
   o: { orderId: number; userId: number; amount: number },
+  within: InCallersTransaction = {},
 ): Promise<TransferResult> {
   assertAmount(o.amount, "release");
   await requireHold(exec, o.orderId, o.amount);
   const result = await transfer(exec, {
+    ...within,
     key: settleKey(o.orderId),
     kind: "release",
     memo: `order ${o.orderId}`,
