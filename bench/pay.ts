@@ -345,7 +345,8 @@ async function inboxIdle(db: DatabaseHandle, ms: number): Promise<void> {
  * the job queues (src/commerce/jobs.ts) whose work is not a Pay's: a status check, the
  * open orders' sweep, a supplier report. Checked against pg-boss's queues before use.
  */
-const NOT_PAY_QUEUES = { check: "order-check", sweep: "order-sweep", report: "supplier-report" };
+// supplier reports are an inbox of their own (supplier_reports), no pg-boss job each
+const NOT_PAY_QUEUES = { check: "order-check", sweep: "order-sweep" };
 
 /** orders that reached a final state so far */
 async function finalOrders(db: DatabaseHandle): Promise<number> {
@@ -417,8 +418,14 @@ async function countAlone(
       where name = any($1) and started_on >= $2 group by name`,
     [names, opened[0]?.at],
   );
+  const { rows: reports } = await db.executeSql(
+    "select count(*)::int as n from supplier_reports where processed_at >= $1",
+    [opened[0]?.at],
+  );
+  const acted = Number(reports[0]?.n ?? 0);
   const others = [
     ...(settled > 0 ? [`${settled} orders settled`] : []),
+    ...(acted > 0 ? [`${acted} supplier reports acted on`] : []),
     ...jobs.map((j) => `${j.n} ${j.name} jobs`),
   ];
   return { statements, disturbed: others.length > 0 ? others.join(", ") : undefined };
