@@ -1,6 +1,8 @@
 import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
+import { eq } from "drizzle-orm";
 import { linkSupplierCatalogue } from "../../src/commerce/catalogue/link.ts";
 import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
+import { productRoutes, products } from "../../src/db/schema.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "./commerce.ts";
@@ -83,4 +85,23 @@ export async function bootTwoSuppliers(
       await h.stop();
     },
   };
+}
+
+/**
+ * a second kios product of the product's type, brand, category and name, its backup route
+ * taken away: the backup's product then matches two kios products and is left for an admin
+ */
+export async function addTwinOf(h: TwoSuppliers, code: string): Promise<void> {
+  const [p] = await h.deps.db.select().from(products).where(eq(products.code, code));
+  if (!p) throw new Error(`no product ${code}`);
+  await h.deps.db.delete(productRoutes).where(eq(productRoutes.supplierCode, `B${code}`));
+  await h.deps.db.insert(products).values({
+    code: `${code}-TWIN`,
+    name: p.name,
+    category: p.category,
+    brand: p.brand,
+    type: p.type,
+    supplierPrice: p.supplierPrice,
+    active: true,
+  });
 }

@@ -4,7 +4,7 @@ import { linkSupplierCatalogue, normalisedName } from "../../../src/commerce/cat
 import { routesOf } from "../../../src/commerce/catalogue/routes.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import { addTwinOf, bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
 
 // another supplier's products become routes of kios products: same type, brand, category
 // and normalised name; two candidates are never guessed. docs/suppliers.md#linking
@@ -60,17 +60,7 @@ describe(`linking a second supplier's catalogue (${testDriver})`, () => {
 
   it("lists a product two kios products match for an admin, and links neither", async () => {
     // a second kios product with XL25's type, brand, category and name
-    const [xl] = await h.deps.db.select().from(products).where(eq(products.code, "XL25"));
-    await h.deps.db.delete(productRoutes).where(eq(productRoutes.supplierCode, "BXL25"));
-    await h.deps.db.insert(products).values({
-      code: "XL25-TWIN",
-      name: xl!.name,
-      category: xl!.category,
-      brand: xl!.brand,
-      type: xl!.type,
-      supplierPrice: xl!.supplierPrice,
-      active: true,
-    });
+    await addTwinOf(h, "XL25");
     await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: h.backup });
     expect(await routeOf("BXL25")).toBeUndefined();
     const [listed] = await h.deps.db

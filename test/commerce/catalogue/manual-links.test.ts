@@ -4,7 +4,7 @@ import { linkSupplierCatalogue } from "../../../src/commerce/catalogue/link.ts";
 import { linkByHand, listUnlinked } from "../../../src/commerce/catalogue/manual-links.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import { addTwinOf, bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
 
 // what the linking leaves to an admin, seen and linked by hand (docs/suppliers.md#linking)
 
@@ -13,17 +13,7 @@ describe(`linking another supplier's product by hand (${testDriver})`, () => {
   beforeAll(async () => {
     h = await bootTwoSuppliers();
     // two kios products of XL25's type, brand, category and name: BXL25 matches both
-    const [xl] = await h.deps.db.select().from(products).where(eq(products.code, "XL25"));
-    await h.deps.db.delete(productRoutes).where(eq(productRoutes.supplierCode, "BXL25"));
-    await h.deps.db.insert(products).values({
-      code: "XL25-TWIN",
-      name: xl!.name,
-      category: xl!.category,
-      brand: xl!.brand,
-      type: xl!.type,
-      supplierPrice: xl!.supplierPrice,
-      active: true,
-    });
+    await addTwinOf(h, "XL25");
     await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: h.backup });
   });
   afterAll(() => h.stop());

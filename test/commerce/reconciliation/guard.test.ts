@@ -1,17 +1,13 @@
-import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
-import {
-  GUARD_LOCK,
-  knownSupplierBalance,
-} from "../../../src/commerce/supplier-balance/known-balance.ts";
+import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orders } from "../../../src/db/schema.ts";
-import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
+import { payBurst } from "../../helpers/pay-burst.ts";
 
 // the supplier balance guard reserves: a burst of Pays sends no more than the estimate
 // covers, counting orders stored but not yet sent, however the Pays interleave.
@@ -42,48 +38,13 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
     return reading;
   }
 
-  /**
-   * on PostgreSQL, holds the guard's lock (as a Pay reserving does until its commit) until
-   * every Pay of the burst waits behind it, so they all reach that point at once; PGlite
-   * runs one transaction at a time, and the burst interleaves between them
-   */
-  async function burst<T>(pays: (() => Promise<T>)[]): Promise<T[]> {
-    if (testDriver !== "postgres") return Promise.all(pays.map((pay) => pay()));
-    let release!: () => void;
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => {
-      locked = r;
-    });
-    const holding = h.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
-      locked();
-      await new Promise<void>((r) => {
-        release = r;
-      });
-    });
-    await isLocked;
-    const running = pays.map((pay) => pay());
-    await vi.waitFor(
-      async () => {
-        const waiting = await h.deps.db.execute(
-          sql`select count(*) as n from pg_stat_activity
-               where datname = current_database() and wait_event_type = 'Lock'`,
-        );
-        expect(toNumber(rowsOf(waiting)[0]?.n)).toBeGreaterThanOrEqual(pays.length);
-      },
-      { timeout: 20_000, interval: 20 },
-    );
-    release();
-    await holding;
-    return Promise.all(running);
-  }
-
   it("concurrent Pays send only what the known balance covers; the rest hold nothing", async () => {
     await readingFor(2);
     const buyers = await Promise.all(Array.from({ length: 6 }, () => h.newUser(100_000)));
     const quotes = await Promise.all(buyers.map((u) => h.quote(u, "081234567901")));
     const before = h.sandbox.requests().length;
-    const results = await burst(
+    const results = await payBurst(
+      h.deps.db,
       buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import {
   checkSupplierBalance,
@@ -13,16 +13,13 @@ import {
   recordSupplierTopup,
   reverseSupplierTopup,
 } from "../../../src/commerce/reconciliation/topups.ts";
-import {
-  GUARD_LOCK,
-  knownSupplierBalance,
-} from "../../../src/commerce/supplier-balance/known-balance.ts";
+import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { SHOP_ACCOUNTS, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { accounts, notifications, orderAttempts } from "../../../src/db/schema.ts";
-import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
 import { SupplierError } from "../../../src/supplier/types.ts";
 import { testDriver } from "../../helpers/db.ts";
+import { payBurst } from "../../helpers/pay-burst.ts";
 import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
 
 // each supplier's books are its own (docs/reconciliation.md#several-suppliers): its readings,
@@ -260,7 +257,8 @@ describe(`books per supplier (${testDriver})`, () => {
     const buyers = await Promise.all(Array.from({ length: 5 }, () => h!.newUser(100_000)));
     const quotes = await Promise.all(buyers.map((u) => h!.quote(u, "081234560901", "TSEL10")));
     const before = h.backupSandbox.requests().length;
-    const results = await burst(
+    const results = await payBurst(
+      h!.deps.db,
       buyers.map((u, i) => () => confirmQuote(h!.engine, { quoteId: quotes[i]!.id, userId: u })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(2);
@@ -274,40 +272,4 @@ describe(`books per supplier (${testDriver})`, () => {
     }
     expect((await verifyLedger(h.database.handle)).ok).toBe(true);
   });
-
-  /**
-   * on PostgreSQL, holds the guard's lock (as a Pay reserving does until its commit) until
-   * every Pay of the burst waits behind it, so they all reach the guard at once; PGlite
-   * runs one transaction at a time, and the burst interleaves between them
-   */
-  async function burst<T>(pays: (() => Promise<T>)[]): Promise<T[]> {
-    if (testDriver !== "postgres") return Promise.all(pays.map((pay) => pay()));
-    let release!: () => void;
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => {
-      locked = r;
-    });
-    const holding = h!.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
-      locked();
-      await new Promise<void>((r) => {
-        release = r;
-      });
-    });
-    await isLocked;
-    const running = pays.map((pay) => pay());
-    await vi.waitFor(
-      async () => {
-        const waiting = await h!.deps.db.execute(
-          sql`select count(*) as n from pg_stat_activity
-               where datname = current_database() and wait_event_type = 'Lock'`,
-        );
-        expect(toNumber(rowsOf(waiting)[0]?.n)).toBeGreaterThanOrEqual(pays.length);
-      },
-      { timeout: 20_000, interval: 20 },
-    );
-    release();
-    await holding;
-    return Promise.all(running);
-  }
 });
