@@ -32,9 +32,9 @@ import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
 const BUDGET = {
   /** Pay, from the tap's confirmQuote to the order request leaving for the supplier */
-  payToSupplier: 14,
+  payToSupplier: 7,
   /** a stored supplier report acted on: the order settled (captured), the report closed */
-  reportSettled: 15,
+  reportSettled: 8,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
   updateBatch: { store: 1, claim: 1, finish: 1 },
   /**
@@ -70,6 +70,7 @@ async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; n: 
   counting = true;
   try {
     const result = await work();
+    if (process.env.SHOW_STATEMENTS) console.log(counted.map((q) => q.slice(0, 140)).join("\n"));
     return { result, n: counted.length };
   } finally {
     counting = false;

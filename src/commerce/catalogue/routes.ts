@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { productRoutes, products } from "../../db/schema.ts";
 import { refreshRouteSale } from "./sale.ts";
@@ -49,6 +49,28 @@ export async function routesOf(
     .from(productRoutes)
     .where(eq(productRoutes.productCode, product.code))
     .orderBy(asc(productRoutes.position), asc(productRoutes.id));
+  return routesFromRows(product, rows, firstSupplier);
+}
+
+/** a route as its row stores it (the fields routesFromRows reads) */
+export type StoredRoute = Pick<
+  typeof productRoutes.$inferSelect,
+  | "supplier"
+  | "supplierCode"
+  | "cost"
+  | "active"
+  | "listed"
+  | "enabled"
+  | "position"
+  | "pausedUntil"
+>;
+
+/** the routes routesOf() returns, from rows read already (its own query, or routesColumn's) */
+export function routesFromRows(
+  product: ProductRow,
+  rows: readonly StoredRoute[],
+  firstSupplier: string,
+): Route[] {
   const routes: Route[] = rows.map((r) => ({
     supplier: r.supplier,
     supplierCode: r.supplierCode,
@@ -77,6 +99,30 @@ export async function routesOf(
     });
   }
   return routes;
+}
+
+/**
+ * a product's route rows as one json column of another query (Pay reads them with its
+ * quote and product: no round trip of their own); storedRoutesFrom() reads its value
+ */
+export const routesColumn = (productCode: SQL | Column) => sql<unknown>`(
+  select coalesce(json_agg(json_build_object(
+      'supplier', r.supplier, 'supplierCode', r.supplier_code, 'cost', r.cost,
+      'active', r.active, 'listed', r.listed, 'enabled', r.enabled, 'position', r.position,
+      'pausedUntil', r.paused_until) order by r.position, r.id), '[]'::json)
+    from product_routes r where r.product_code = ${productCode})`;
+
+/** routesColumn's value: parsed by the driver, or json text on one that does not */
+export function storedRoutesFrom(value: unknown): StoredRoute[] {
+  const rows = (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as (Omit<
+    StoredRoute,
+    "pausedUntil" | "cost"
+  > & { cost: number | string; pausedUntil: string | null })[];
+  return rows.map((r) => ({
+    ...r,
+    cost: Number(r.cost),
+    pausedUntil: r.pausedUntil === null ? null : new Date(r.pausedUntil),
+  }));
 }
 
 /** a route paused at `now` (it kept failing at its supplier) */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { Order } from "./types.ts";
@@ -60,11 +60,22 @@ export class OrderLockLostError extends Error {
 }
 
 /**
- * run first inside each transaction that settles work under the lock: throws
- * OrderLockLostError (rolling the transaction back) unless the lock is still this holder's,
- * and keeps it so until the transaction ends
+ * the lock's fence. Called, it is the first statement of each transaction that settles work
+ * under the lock: throws OrderLockLostError (rolling the transaction back) unless the lock is
+ * still this holder's, and keeps it so until the transaction ends. A transaction whose first
+ * write is the order's own UPDATE folds the fence into it instead (`holds` in its WHERE, and
+ * `free` in its SET when that write ends the holder's work): the UPDATE matches only while
+ * the lock is this holder's, and a miss is told apart by calling the fence then.
  */
-export type OrderFence = (tx: Executor) => Promise<void>;
+export interface OrderFence {
+  (tx: Executor): Promise<void>;
+  /** the condition an UPDATE of the order adds: the lock is still this holder's */
+  readonly holds: SQL;
+  /** what that UPDATE sets to free the lock with its own write */
+  readonly free: { lockHolder: null; lockUntil: null };
+  /** the lock was freed by such an UPDATE, now committed: nothing is left to free */
+  freed(): void;
+}
 
 /**
  * runs fn holding the order's lock, with the order as the lock found it; waits up to 30 s
@@ -101,25 +112,37 @@ export async function withOrderLock<T>(
       );
   }, RENEW_MS);
   renew.unref();
-  const fence: OrderFence = async (tx) => {
-    if (!lost) {
-      const rows = await tx
-        .update(orders)
-        .set({ lockUntil: lease() })
-        .where(mine)
-        .returning({ id: orders.id });
-      lost = rows.length === 0;
-    }
-    if (lost) throw new OrderLockLostError(orderId);
-  };
+  let done = false;
+  const fence: OrderFence = Object.assign(
+    async (tx: Executor) => {
+      if (!lost) {
+        const rows = await tx
+          .update(orders)
+          .set({ lockUntil: lease() })
+          .where(mine)
+          .returning({ id: orders.id });
+        lost = rows.length === 0;
+      }
+      if (lost) throw new OrderLockLostError(orderId);
+    },
+    {
+      holds: sql`${orders.lockHolder} = ${holder}`,
+      free: { lockHolder: null, lockUntil: null },
+      freed: () => {
+        done = true;
+      },
+    },
+  );
   try {
     return await fn(fence, order);
   } finally {
     clearInterval(renew);
-    await db
-      .update(orders)
-      .set({ lockHolder: null, lockUntil: null })
-      .where(mine)
-      .catch(() => {});
+    if (!done) {
+      await db
+        .update(orders)
+        .set({ lockHolder: null, lockUntil: null })
+        .where(mine)
+        .catch(() => {});
+    }
   }
 }

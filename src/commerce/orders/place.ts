@@ -3,21 +3,26 @@ import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
-import { type Route, routePaused, routesOf, usableRoutes } from "../catalogue/routes.ts";
+import {
+  type Route,
+  routePaused,
+  routesColumn,
+  routesFromRows,
+  storedRoutesFrom,
+  usableRoutes,
+} from "../catalogue/routes.ts";
 import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import {
-  firstCovered,
   type GuardedRoute,
   type KnownSupplierBalance,
-  knownSupplierBalances,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
-import { holdForOrder, InsufficientFundsError, walletBalance } from "../wallet/ledger.ts";
+import { holdForOrder, InsufficientFundsError } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom } from "./min-margin.ts";
-import { firstSupplierName, openFirstAttempt } from "./routing.ts";
+import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
 
@@ -29,11 +34,6 @@ class Refused extends Error {
   ) {
     super(result.reason);
   }
-}
-
-async function existingOrder(deps: OrderEngine, quoteId: string): Promise<Order | undefined> {
-  const [row] = await deps.db.select().from(orders).where(eq(orders.confirmKey, quoteId));
-  return row;
 }
 
 type Tx = Parameters<Parameters<OrderEngine["db"]["transaction"]>[0]>[0];
@@ -59,24 +59,20 @@ export interface Confirmation {
  */
 export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<ConfirmResult> {
   const now = new Date(deps.clock.now());
-  let created: Order;
-  let skippedShort: readonly KnownSupplierBalance[] = [];
+  let stored: StoredOrder;
   try {
-    ({ order: created, skippedShort } = await deps.db.transaction((tx) =>
-      storeOrder(deps, tx, c, now),
-    ));
+    stored = await deps.db.transaction((tx) => storeOrder(deps, tx, c, now));
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
     await alertSupplierShort(deps, err.lowBalance);
     return err.result;
   }
+  // a repeated tap, or another process's: the confirmation that made the order sends it
+  if (!stored.fresh) return { ok: true, order: stored.order, duplicate: true };
   // a supplier's balance was short and the order went to a later route: the admins still
   // hear of it
-  await alertSupplierShort(deps, skippedShort);
-  const submitted = await markSubmitted(deps, created);
-  if (!submitted) {
-    return { ok: true, order: (await existingOrder(deps, c.quoteId)) ?? created, duplicate: true };
-  }
+  await alertSupplierShort(deps, stored.skippedShort);
+  const submitted = stored.order;
   deps.logger
     .child({ component: "orders" })
     .info(
@@ -89,70 +85,81 @@ export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<
   return { ok: true, order, duplicate: false };
 }
 
+interface StoredOrder {
+  order: Order;
+  /** made by this confirmation (it sends it); false: the quote's order from before */
+  fresh: boolean;
+  /** the suppliers the guard found short before the route the order takes */
+  skippedShort: readonly KnownSupplierBalance[];
+}
+
 /**
- * the order, its hold and the supplier balance's reservation, in one transaction: the
- * quote's order if it has one, else a new one, else the refusal (thrown as Refused, so the
- * transaction stores nothing)
+ * the order, its first attempt, its hold and the supplier balance's reservation, in one
+ * transaction: the quote's order if it has one, else a new one, else the refusal (thrown as
+ * Refused, so the transaction stores nothing). The order is stored `submitted`, signed with
+ * this time: committed, it is sent at once (design rule 1), and one that never arrives (a
+ * crash before the send) is settled as any lost request is, by the status check once the
+ * supplier's 5-minute window has passed.
  */
 async function storeOrder(
   deps: OrderEngine,
   tx: Tx,
   c: Confirmation,
   now: Date,
-): Promise<{ order: Order; skippedShort: readonly KnownSupplierBalance[] }> {
-  const { quote, already } = await lockQuote(tx, c);
-  if (already) return { order: already, skippedShort: [] };
+): Promise<StoredOrder> {
+  const read = await lockQuote(tx, c);
+  const { quote } = read;
+  if (read.already) return { order: read.already, fresh: false, skippedShort: [] };
   if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
-  const [read] = await tx
-    .select({ product: products, minMargin: minMarginColumn })
-    .from(products)
-    .where(eq(products.code, quote.productCode));
-  const sellable = refuseUnsellable(deps, quote, read?.product, c.userId, now);
-  // the routes an order of this quote may take, read once: the guard's look and the first
-  // attempt both choose from them
+  const sellable = refuseUnsellable(deps, quote, read.product ?? undefined, c.userId, now);
+  // the routes an order of this quote may take: the guard and the first attempt choose
+  // from them
   const routes =
     quote.kind === "bill"
       ? []
-      : await quoteRoutes(deps, tx, quote, sellable, minMarginFrom(read?.minMargin, deps));
+      : quoteRoutes(deps, quote, sellable, read.routes, minMarginFrom(read.minMargin, deps));
   // no route may be tried (each leaves less than the minimum margin, or is switched off):
   // nothing is sent
   if (quote.kind !== "bill" && !quote.testing && routes.length === 0) {
     throw new Refused({ ok: false, reason: "product_unavailable" });
   }
-  const guarded = guardedRoutes(deps, quote, routes);
-  // a first look, before the wallet's: a buyer is not sent to top up for an order no
-  // supplier balance can take (the reservation in holdAndReserve is what holds). A route
-  // whose supplier is short is skipped for the next instead of failing the sale
-  if (!quote.testing) await refuseSupplierShort(deps, tx, guarded);
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
-  const order = await insertOrder(tx, {
+  // before the wallet's hold: a buyer is not sent to top up for an order no supplier
+  // balance can take. A route whose supplier is short is skipped for the next
+  const { route, short } = quote.testing
+    ? { route: undefined, short: [] }
+    : await reserve(deps, tx, guardedRoutes(deps, quote, routes));
+  const first = firstRoute(deps, quote, routes, route);
+  const { order, fresh } = await insertOrder(deps, tx, {
     quote,
     product: sellable,
     bill,
     now,
     messageId: c.messageId,
+    route: first,
   });
-  const short = quote.testing ? [] : await holdAndReserve(deps, tx, quote, order, guarded);
-  // its first attempt, stored with it (design rule 15): the first route kios will try
-  // whose supplier can cover it
-  return {
-    order: await openFirstAttempt(deps, tx, order, new Set(short.map((s) => s.supplier)), routes),
-    skippedShort: short,
-  };
+  if (!fresh) return { order, fresh, skippedShort: [] };
+  if (!quote.testing) await hold(tx, quote, order);
+  return { order, fresh: true, skippedShort: short };
 }
 
 /**
  * the buyer's own quote, locked (a Cancel of the same card waits for this confirmation, or
- * this one for it), with the order it made already if any: one statement
+ * this one for it), with the order it made already if any, its product, the minimum margin
+ * setting and the product's routes: one statement
  */
-async function lockQuote(
-  tx: Tx,
-  c: Confirmation,
-): Promise<{ quote: QuoteRow; already: Order | null }> {
+async function lockQuote(tx: Tx, c: Confirmation) {
   const [row] = await tx
-    .select({ quote: quotes, already: orders })
+    .select({
+      quote: quotes,
+      already: orders,
+      product: products,
+      minMargin: minMarginColumn,
+      routes: routesColumn(products.code),
+    })
     .from(quotes)
     .leftJoin(orders, eq(orders.confirmKey, quotes.id))
+    .leftJoin(products, eq(products.code, quotes.productCode))
     .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)))
     .for("update", { of: quotes });
   if (!row) throw new Refused({ ok: false, reason: "quote_not_found" });
@@ -210,34 +217,20 @@ function guardedRoutes(
   return routes.map((r) => ({ supplier: r.supplier, cost: r.implicit ? quote.cost : r.cost }));
 }
 
-/** the guard's first look: refused when no route's supplier can cover the order */
-async function refuseSupplierShort(
-  deps: OrderEngine,
-  tx: Tx,
-  routes: readonly GuardedRoute[],
-): Promise<void> {
-  const estimates = await knownSupplierBalances(tx, {
-    suppliers: routes.map((r) => r.supplier),
-    firstSupplier: firstSupplierName(deps),
-  });
-  const { route, short } = firstCovered(routes, estimates);
-  if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
-}
-
 /**
  * the routes the quote's product may take at the quote's price, in the order they are
  * tried. None left because its routes are paused (they kept failing at their suppliers):
  * closed until the first pause ends, as a paused product is
  */
-async function quoteRoutes(
+function quoteRoutes(
   deps: OrderEngine,
-  tx: Tx,
   quote: QuoteRow,
   product: ProductRow,
+  stored: unknown,
   minMargin: number,
-): Promise<Route[]> {
+): Route[] {
   const now = deps.clock.now();
-  const all = await routesOf(tx, product, firstSupplierName(deps));
+  const all = routesFromRows(product, storedRoutesFrom(stored), firstSupplierName(deps));
   const usable = usableRoutes(all, {
     price: quote.price,
     minMargin,
@@ -250,6 +243,38 @@ async function quoteRoutes(
     throw new Refused({ ok: false, reason: "product_closed", until: Math.min(...pauses) });
   }
   return usable;
+}
+
+/**
+ * the supplier balance guard's reservation (known-balance.ts): the route the order may take,
+ * under a lock held to the commit; refused when no route's supplier can cover it
+ */
+async function reserve(
+  deps: OrderEngine,
+  tx: Tx,
+  routes: readonly GuardedRoute[],
+): Promise<{ route: GuardedRoute; short: readonly KnownSupplierBalance[] }> {
+  const { route, short } = await reserveSupplierBalance(tx, routes, firstSupplierName(deps));
+  if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
+  return { route, short };
+}
+
+/**
+ * where the first attempt goes: the route the guard let through (or, with no guard, the
+ * first usable one); a bill at the first supplier, where it was inquired
+ */
+function firstRoute(
+  deps: OrderEngine,
+  quote: QuoteRow,
+  routes: readonly Route[],
+  guarded: GuardedRoute | undefined,
+): Pick<Route, "supplier" | "supplierCode" | "cost"> {
+  const first = { supplier: firstSupplierName(deps), supplierCode: quote.productCode };
+  if (quote.kind === "bill") return { ...first, cost: quote.cost };
+  const route = guarded ? routes.find((r) => r.supplier === guarded.supplier) : routes[0];
+  if (!route) return { ...first, cost: quote.cost };
+  // the first supplier's own product row is what the quote was priced from
+  return route.implicit ? { ...route, cost: quote.cost } : route;
 }
 
 interface BillOfQuote {
@@ -289,8 +314,14 @@ async function billOfQuote(
   return { refId: inquiry.refId, billKey };
 }
 
-/** the order row, `created`; a concurrent confirmation's order if it got there first */
+/**
+ * the order row, `submitted` to the route its first attempt takes, with that attempt (fresh); the quote's order
+ * if a concurrent confirmation stored it first (its lock on the quote was waited for, but
+ * this statement's snapshot was older than that order); refused when another payment of the
+ * same bill got there first (the insert waited for it to commit)
+ */
 async function insertOrder(
+  deps: OrderEngine,
   tx: Tx,
   o: {
     quote: QuoteRow;
@@ -298,82 +329,72 @@ async function insertOrder(
     bill: BillOfQuote | undefined;
     now: Date;
     messageId: number | undefined;
+    route: Pick<Route, "supplier" | "supplierCode" | "cost">;
   },
-): Promise<Order> {
-  const { quote, now } = o;
+): Promise<{ order: Order; fresh: boolean }> {
+  const { quote, now, route } = o;
   const billKey = o.bill?.billKey ?? null;
+  // the first supplier under the product's own code is where an order goes unless routed
+  const routed =
+    route.supplier !== firstSupplierName(deps) || route.supplierCode !== quote.productCode;
+  const stored = tx.$with("stored").as(
+    tx
+      .insert(orders)
+      .values({
+        refId: o.bill?.refId ?? newRefId(now.getTime()),
+        confirmKey: quote.id,
+        userId: quote.userId,
+        chatId: quote.chatId,
+        messageId: o.messageId ?? null,
+        kind: quote.kind,
+        productCode: quote.productCode,
+        productName: o.product.name,
+        destination: quote.destination,
+        price: quote.price,
+        cost: routed ? route.cost : quote.cost,
+        ...(routed ? { supplier: route.supplier, routeCode: route.supplierCode } : {}),
+        margins: quote.margins,
+        status: "submitted",
+        testing: quote.testing,
+        inquiryId: quote.inquiryId,
+        billKey,
+        createdAt: now,
+        submittedAt: now,
+        // the request is signed with this time: the supplier's 5-minute window then bounds
+        // "never arrived"
+        requestTimestamp: Math.floor(now.getTime() / 1000),
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning(),
+  );
+  // its first attempt, stored with it in the same statement (design rule 15)
   const [order] = await tx
-    .insert(orders)
-    .values({
-      refId: o.bill?.refId ?? newRefId(now.getTime()),
-      confirmKey: quote.id,
-      userId: quote.userId,
-      chatId: quote.chatId,
-      messageId: o.messageId ?? null,
-      kind: quote.kind,
-      productCode: quote.productCode,
-      productName: o.product.name,
-      destination: quote.destination,
-      price: quote.price,
-      cost: quote.cost,
-      margins: quote.margins,
-      status: "created",
-      testing: quote.testing,
-      inquiryId: quote.inquiryId,
-      billKey,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (order) return order;
-  // a concurrent confirmation of this card, or another payment of the same bill, got
-  // there first (the insert waited for it to commit)
+    .with(stored, firstAttemptOf(tx, stored, route))
+    .select()
+    .from(stored);
+  if (order) return { order, fresh: true };
   const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
-  if (other) return other;
+  if (other) return { order: other, fresh: false };
   const paying = billKey ? await billPayment(tx, billKey) : undefined;
   if (paying) throw new Refused(alreadyPaid(paying));
   throw new Refused({ ok: false, reason: "quote_not_found" });
 }
 
-/**
- * the buyer's hold, then the supplier balance guard's reservation: one Pay at a time.
- * Returns the estimates of the suppliers found short before the route the order may take
- * (those routes are skipped); refuses when no route's supplier can cover it.
- */
-async function holdAndReserve(
-  deps: OrderEngine,
-  tx: Tx,
-  quote: QuoteRow,
-  order: Order,
-  routes: readonly GuardedRoute[],
-): Promise<readonly KnownSupplierBalance[]> {
+/** the buyer's hold: refused (the whole Pay) when the wallet can't cover the price */
+async function hold(tx: Tx, quote: QuoteRow, order: Order): Promise<void> {
   try {
-    // a refused hold refuses the Pay: its whole transaction rolls back, no savepoint needed
-    await holdForOrder(
-      tx,
-      { orderId: order.id, userId: quote.userId, amount: quote.price },
-      { savepoint: false },
-    );
+    await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
-    const balance = await walletBalance(tx, quote.userId);
     throw new Refused({
       ok: false,
       reason: "insufficient_balance",
-      balance,
+      balance: err.balance,
       price: quote.price,
-      missing: quote.price - balance,
+      missing: quote.price - err.balance,
     });
   }
-  const { route, short } = await reserveSupplierBalance(
-    tx,
-    { id: order.id },
-    routes,
-    firstSupplierName(deps),
-  );
-  if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
-  return short;
 }
 
 /** suppliers the guard found short (skipped or refused): each admin is told, once per reading */
@@ -397,24 +418,4 @@ async function alertSupplierShort(
       });
     }
   }
-}
-
-/**
- * created → submitted. Only the confirmation that moves it sends it to the supplier, signed
- * with the time stored here (the supplier's 5-minute window then bounds "never arrived");
- * undefined for any other (a repeated tap, another process)
- */
-async function markSubmitted(deps: OrderEngine, created: Order): Promise<Order | undefined> {
-  const sendAt = deps.clock.now();
-  const [submitted] = await deps.db
-    .update(orders)
-    .set({
-      status: "submitted",
-      submittedAt: new Date(sendAt),
-      requestTimestamp: Math.floor(sendAt / 1000),
-      updatedAt: new Date(sendAt),
-    })
-    .where(and(eq(orders.id, created.id), eq(orders.status, "created")))
-    .returning();
-  return submitted;
 }

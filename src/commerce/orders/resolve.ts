@@ -1,4 +1,5 @@
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
@@ -14,7 +15,7 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
-import { firstSupplierName, rerouteFailed, supplierOf } from "./routing.ts";
+import { firstSupplierName, mayRerouteAfter, rerouteFailed, supplierOf } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
 import { isFinal, type Order } from "./types.ts";
@@ -32,10 +33,20 @@ async function load(deps: OrderEngine, orderId: number): Promise<Order | undefin
  * one status check of one order. Returns the order as it stands afterwards. Safe to run
  * any number of times, from polls, callbacks and admins alike; runs of one order take turns.
  */
+export interface ResolveOptions {
+  /** a settled order's news (a callback) is checked against the supplier's word */
+  checkSettled?: boolean;
+  /**
+   * run in the transaction that settles the order, once it moved (a report's handler
+   * closes its report there: settled and closed commit together)
+   */
+  onSettled?: (tx: Executor, order: Order) => Promise<void>;
+}
+
 export async function resolveOrder(
   deps: OrderEngine,
   orderId: number,
-  options: { checkSettled?: boolean } = {},
+  options: ResolveOptions = {},
 ): Promise<Order | undefined> {
   // one check of an order at a time, across processes: a report and a poll arriving
   // together ask the supplier once each, in turn, and the second finds the first's result.
@@ -57,7 +68,7 @@ export async function resolveOrder(
 async function resolveUnlocked(
   deps: OrderEngine,
   order: Order,
-  options: { checkSettled?: boolean },
+  options: ResolveOptions,
   fence: OrderFence,
   onRerouted: (next: Order) => void,
 ): Promise<Order | undefined> {
@@ -103,23 +114,33 @@ async function resolveUnlocked(
 
   const fin = finalisationOf(status.transaction);
   if (fin) {
+    const mayReroute = mayRerouteAfter(order, status.transaction);
     const settled = await deps.db.transaction(async (tx) => {
-      await fence(tx);
       // a failure for the product's or the supplier's sake goes to the next route, if any
       // (design rule 15); else, or for any other final word, the order settles with it
-      const next = await rerouteFailed(deps, tx, order, status.transaction);
-      if (next) return { next };
-      return {
-        moved: await finaliseOrder(tx, order, fin, now, true, {
-          adminIds: deps.adminIds,
-          pause: deps.productPause,
-          firstSupplier: firstSupplierName(deps),
-          onFinal: deps.onOrderFinal,
-          // the answer is about this attempt: an order re-routed meanwhile is not settled by it
-          attempt: order.refId,
-        }),
-      };
+      if (mayReroute) {
+        await fence(tx);
+        const next = await rerouteFailed(deps, tx, order, status.transaction);
+        if (next) return { next };
+      }
+      const moved = await finaliseOrder(tx, order, fin, now, true, {
+        adminIds: deps.adminIds,
+        pause: deps.productPause,
+        firstSupplier: firstSupplierName(deps),
+        onFinal: deps.onOrderFinal,
+        // the answer is about this attempt: an order re-routed meanwhile is not settled by it
+        attempt: order.refId,
+        // the fence is the move's own condition (and the move frees the lock), unless it
+        // ran already for the re-route's look
+        lock: mayReroute ? undefined : fence,
+      });
+      // nothing moved: the lock lost (the fence throws, and nothing commits), or the order
+      // settled already
+      if (!moved && !mayReroute) await fence(tx);
+      if (moved) await options.onSettled?.(tx, moved);
+      return { moved };
     });
+    if (settled.moved && !mayReroute) fence.freed();
     if (settled.next) {
       log.warn(
         { reason: status.transaction.reason, to: settled.next.supplier },

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, inArray, sql, type WithSubquery } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orderAttempts, orders, products } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
@@ -77,6 +77,14 @@ function finalFailureProof(t: SupplierTransaction): string | undefined {
   }
 }
 
+/** a bill is paid where it was inquired, whatever its record looks like */
+const failureProofOf = (order: Pick<Order, "kind">, t: SupplierTransaction) =>
+  order.kind === "bill" ? undefined : finalFailureProof(t);
+
+/** whether this final word may send the order to its next route (rerouteFailed may act) */
+export const mayRerouteAfter = (order: Pick<Order, "kind">, t: SupplierTransaction): boolean =>
+  failureProofOf(order, t) !== undefined;
+
 /** the routes an order at this price may still take, in order */
 async function usableRoutesOf(
   deps: OrderEngine,
@@ -100,55 +108,22 @@ const nextRoutes = (deps: OrderEngine, tx: Executor, order: Order, tried: Readon
   usableRoutesOf(deps, tx, order, tried);
 
 /**
- * the order's first attempt, stored with it before anything is sent (design rule 1): the
- * first route kios will try. A bill stays at the first supplier, where it was inquired.
- * Returns the order as it is now (its supplier, code and cost those of the route).
+ * the order's first attempt, stored with it before anything is sent (design rule 1), as a
+ * data-modifying CTE over the one that inserts the order (`stored`): the route Pay chose
+ * (the first route kios will try whose supplier can cover it). A bill stays at the first
+ * supplier, where it was inquired.
  */
-export async function openFirstAttempt(
-  deps: OrderEngine,
+export function firstAttemptOf(
   tx: Executor,
-  order: Order,
-  /** suppliers not to try (the balance guard found the first short) */
-  skip: ReadonlySet<string> = new Set(),
-  /** the usable routes, when the caller has read them already */
-  known?: readonly Route[],
-): Promise<Order> {
-  let chosen: { supplier: string; supplierCode: string; cost: number } = {
-    supplier: firstSupplierName(deps),
-    supplierCode: order.productCode,
-    cost: order.cost,
-  };
-  if (order.kind !== "bill") {
-    const [route] = known
-      ? known.filter((r) => !skip.has(r.supplier))
-      : await nextRoutes(deps, tx, order, skip);
-    if (route && !route.implicit) chosen = route;
-    else if (route) chosen = { ...route, cost: order.cost };
-  }
-  const [first] = await tx
-    .insert(orderAttempts)
-    .values({
-      orderId: order.id,
-      seq: 1,
-      supplier: chosen.supplier,
-      supplierCode: chosen.supplierCode,
-      refId: order.refId,
-      cost: chosen.cost,
-      createdAt: order.createdAt,
-    })
-    // a concurrent confirmation of the same card stored the order and its attempt first
-    .onConflictDoNothing()
-    .returning({ id: orderAttempts.id });
-  if (!first) return order;
-  if (chosen.supplier === firstSupplierName(deps) && chosen.supplierCode === order.productCode) {
-    return order;
-  }
-  const [moved] = await tx
-    .update(orders)
-    .set({ supplier: chosen.supplier, routeCode: chosen.supplierCode, cost: chosen.cost })
-    .where(eq(orders.id, order.id))
-    .returning();
-  return moved ?? order;
+  stored: WithSubquery & { id: AnyColumn; refId: AnyColumn; createdAt: AnyColumn },
+  route: { supplier: string; supplierCode: string; cost: number },
+) {
+  return tx.$with("first_attempt", { id: sql<number>`id` }).as(sql`
+    insert into ${orderAttempts} (order_id, seq, supplier, supplier_code, ref_id, cost, created_at)
+    select ${stored.id}, 1, ${route.supplier}::text, ${route.supplierCode}::text,
+      ${stored.refId}, ${route.cost}::bigint, ${stored.createdAt}
+    from ${stored}
+    returning id`);
 }
 
 /** what a supplier answered on the order's open attempt (it stays open unless final) */
@@ -169,26 +144,37 @@ export async function recordAnswer(
     );
 }
 
-/** the order became final: so did its open attempt */
-export async function closeAttempt(
-  exec: Executor,
-  order: Pick<Order, "id">,
+/**
+ * the order became final: so did its open attempt. A data-modifying CTE over the one that
+ * moves the order (`moved`), so both are one statement
+ */
+export function closeAttemptOf(
+  tx: Executor,
+  moved: WithSubquery & { id: AnyColumn },
   status: "success" | "failed",
   at: Date,
   code: string | null,
   /** a failure's machine-readable reason, when the supplier gave one */
   reason: string | null = null,
-): Promise<void> {
-  await exec
-    .update(orderAttempts)
-    .set({
-      status,
-      finalAt: at,
-      reason,
-      answerCode: sql`coalesce(${code}, ${orderAttempts.answerCode})`,
-      answeredAt: sql`coalesce(${orderAttempts.answeredAt}, ${at.toISOString()}::timestamptz)`,
-    })
-    .where(and(eq(orderAttempts.orderId, order.id), eq(orderAttempts.status, "open")));
+) {
+  return tx.$with("closed_attempt").as(
+    tx
+      .update(orderAttempts)
+      .set({
+        status,
+        finalAt: at,
+        reason,
+        answerCode: sql`coalesce(${code}, ${orderAttempts.answerCode})`,
+        answeredAt: sql`coalesce(${orderAttempts.answeredAt}, ${at.toISOString()}::timestamptz)`,
+      })
+      .where(
+        and(
+          sql`${orderAttempts.orderId} in (select ${moved.id} from ${moved})`,
+          eq(orderAttempts.status, "open"),
+        ),
+      )
+      .returning({ id: orderAttempts.id }),
+  );
 }
 
 /**
@@ -229,8 +215,7 @@ export async function rerouteFailed(
   order: Order,
   failed: SupplierTransaction,
 ): Promise<Order | undefined> {
-  // a bill is paid where it was inquired, whatever its record looks like
-  const proof = order.kind === "bill" ? undefined : finalFailureProof(failed);
+  const proof = failureProofOf(order, failed);
   if (!proof) return undefined;
   return moveToNextRoute(deps, tx, order, {
     proof,

@@ -5,7 +5,8 @@ import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { captureOrder, releaseOrder } from "../wallet/ledger.ts";
-import { closeAttempt } from "./routing.ts";
+import type { OrderFence } from "./lock.ts";
+import { closeAttemptOf } from "./routing.ts";
 import type { Order, OrderStatus } from "./types.ts";
 
 // the one place an order's state moves. Every move is a conditional update that only
@@ -67,55 +68,67 @@ export async function finaliseOrder(
      * was re-routed to since (design rules 5 and 15)
      */
     attempt?: string | undefined;
+    /**
+     * the settlement lock's fence, folded into the move (lock.ts): it matches only while
+     * the lock is the caller's, and frees it with the move
+     */
+    lock?: Pick<OrderFence, "holds" | "free"> | undefined;
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
-  let [moved] = await tx
-    .update(orders)
-    .set({
-      status: f.status,
-      sn: f.status === "success" ? (f.sn ?? null) : null,
-      failureReason: f.status === "failed" ? (f.reason ?? null) : null,
-      supplierCode: f.supplierCode ?? null,
-      supplierMessage: f.supplierMessage ?? null,
-      supplierPrice: f.supplierPrice ?? null,
-      finalAt: now,
-      nextCheckAt: null,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(orders.id, order.id),
-        inArray(orders.status, [...from]),
-        options.attempt === undefined ? undefined : eq(orders.refId, options.attempt),
-      ),
-    )
-    .returning();
+  const move = tx.$with("moved").as(
+    tx
+      .update(orders)
+      .set({
+        status: f.status,
+        sn: f.status === "success" ? (f.sn ?? null) : null,
+        failureReason: f.status === "failed" ? (f.reason ?? null) : null,
+        supplierCode: f.supplierCode ?? null,
+        supplierMessage: f.supplierMessage ?? null,
+        supplierPrice: f.supplierPrice ?? null,
+        finalAt: now,
+        nextCheckAt: null,
+        updatedAt: now,
+        ...options.lock?.free,
+      })
+      .where(
+        and(
+          eq(orders.id, order.id),
+          inArray(orders.status, [...from]),
+          options.attempt === undefined ? undefined : eq(orders.refId, options.attempt),
+          options.lock?.holds,
+        ),
+      )
+      .returning(),
+  );
+  // its open attempt is final with it, in the same statement (design rule 15: the one that
+  // could still succeed)
+  const closed = closeAttemptOf(
+    tx,
+    move,
+    f.status,
+    now,
+    f.supplierCode ?? null,
+    f.supplierReason ?? null,
+  );
+  let [moved] = await tx.with(move, closed).select().from(move);
   if (!moved) return undefined;
-  // its open attempt is final with it (design rule 15: the one that could still succeed)
-  await closeAttempt(tx, moved, f.status, now, f.supplierCode ?? null, f.supplierReason ?? null);
 
   if (!moved.testing) {
-    // a refused capture or release fails the whole settlement (its transaction rolls back):
-    // the transfers need no savepoints of their own
-    const within = { savepoint: false };
     if (f.status === "success") {
       // the ledger records what the supplier actually charged; the margin absorbs a difference
       const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
-      await captureOrder(
-        tx,
-        { orderId: moved.id, price: moved.price, cost, margins: moved.margins },
-        within,
-      );
+      await captureOrder(tx, {
+        orderId: moved.id,
+        price: moved.price,
+        cost,
+        margins: moved.margins,
+      });
       if (cost > moved.cost) {
         moved = await reportOvercharge(tx, moved, cost, now, options.adminIds ?? []);
       }
     } else {
-      await releaseOrder(
-        tx,
-        { orderId: moved.id, userId: moved.userId, amount: moved.price },
-        within,
-      );
+      await releaseOrder(tx, { orderId: moved.id, userId: moved.userId, amount: moved.price });
       await pauseIfFailing(tx, {
         orderId: moved.id,
         refId: moved.refId,

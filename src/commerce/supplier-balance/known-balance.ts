@@ -122,24 +122,23 @@ export function firstCovered(
 }
 
 /**
- * the guard's reservation, in the Pay's transaction once its order is stored: under a lock
- * held to the commit, so each Pay's estimates count every Pay committed before it and a
- * burst can't all pass the same estimate. One lock for every supplier: a Pay may look at
- * several suppliers (its routes, in their order), and one lock can't be taken in two
- * orders by two Pays. Returns the route it may take (undefined: none can) and the
- * suppliers found short before it.
+ * the guard's reservation, in the Pay's transaction before its order is stored: under a
+ * lock held to the commit, so each Pay's estimates count every Pay committed before it
+ * (its order and first attempt) and a burst can't all pass the same estimate. One lock for
+ * every supplier: a Pay may look at several suppliers (its routes, in their order), and one
+ * lock can't be taken in two orders by two Pays. Returns the route it may take (undefined:
+ * none can) and the suppliers found short before it.
  */
 export async function reserveSupplierBalance(
   tx: Executor,
-  order: { id: number },
   routes: readonly GuardedRoute[],
   firstSupplier?: string,
 ): Promise<{ route: GuardedRoute | undefined; short: KnownSupplierBalance[] }> {
+  // its own statement: the estimates' snapshot must be taken once the lock is held
   await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
   const estimates = await knownSupplierBalances(tx, {
     suppliers: routes.map((r) => r.supplier),
     firstSupplier,
-    exceptOrderId: order.id,
   });
   return firstCovered(routes, estimates);
 }

@@ -6,6 +6,7 @@ import { every } from "../../jobs/periodic.ts";
 import { Wakeup } from "../../jobs/wakeup.ts";
 import type { Logger } from "../../logger.ts";
 import type { OrderEngine } from "../orders/engine.ts";
+import { firstSupplierName } from "../orders/routing.ts";
 import {
   type ClaimedSupplierReport,
   claimSupplierReports,
@@ -117,7 +118,12 @@ export function createSupplierReportDrain(o: SupplierReportDrainOptions): Suppli
         let claimed: ClaimedSupplierReport[] = [];
         if (room > 0) {
           try {
-            claimed = await claimSupplierReports(db, { worker, limit: room, leaseMs });
+            claimed = await claimSupplierReports(db, {
+              worker,
+              limit: room,
+              leaseMs,
+              firstSupplier: firstSupplierName(o.orders),
+            });
           } catch (err) {
             log.error({ err }, "claiming supplier reports failed");
             await sleep(idleMs);

@@ -1,7 +1,7 @@
 import { sha256Hex } from "@kios/kit";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orderAttempts, supplierReports } from "../../db/schema.ts";
+import { supplierReports } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { getOrderByRef } from "../orders/queries.ts";
@@ -39,9 +39,22 @@ export interface ClaimedSupplierReport {
   /** the supplier whose path it came by (null: the first's) */
   supplier: string | null;
   refId: string;
+  /** the order of the attempt its supplier knows that ref_id for (null: none found) */
+  orderId: number | null;
   /** this claim included */
   attempts: number;
 }
+
+/**
+ * the order whose attempt at the report's supplier has its ref_id, as a column of the
+ * query that reads the report (r): the first supplier's path names a null supplier
+ */
+const attemptOrderOf = (firstSupplier: string) => sql`(
+  select a.order_id from order_attempts a
+  where a.supplier = coalesce(r.supplier, ${firstSupplier}::text) and a.ref_id = r.ref_id)`;
+
+const orderIdOf = (v: unknown): number | null =>
+  v === null || v === undefined ? null : toNumber(v);
 
 /**
  * claims up to `limit` stored reports not acted on yet for `worker`, oldest first; rows
@@ -49,7 +62,13 @@ export interface ClaimedSupplierReport {
  */
 export async function claimSupplierReports(
   exec: Executor,
-  o: { worker: string; limit: number; leaseMs: number },
+  o: {
+    worker: string;
+    limit: number;
+    leaseMs: number;
+    /** the first supplier's name (its reports come with a null supplier) */
+    firstSupplier: string;
+  },
 ): Promise<ClaimedSupplierReport[]> {
   const result = await exec.execute(sql`
     with free as (
@@ -65,12 +84,20 @@ export async function claimSupplierReports(
         attempts = r.attempts + 1
     from free
     where r.id = free.id
-    returning r.id, r.supplier, r.ref_id, r.attempts`);
-  return rowsOf<{ id: unknown; supplier: unknown; ref_id: unknown; attempts: unknown }>(result)
+    returning r.id, r.supplier, r.ref_id, r.attempts,
+      ${attemptOrderOf(o.firstSupplier)} as order_id`);
+  return rowsOf<{
+    id: unknown;
+    supplier: unknown;
+    ref_id: unknown;
+    attempts: unknown;
+    order_id: unknown;
+  }>(result)
     .map((r) => ({
       id: toNumber(r.id),
       supplier: r.supplier === null ? null : String(r.supplier),
       refId: String(r.ref_id),
+      orderId: orderIdOf(r.order_id),
       attempts: toNumber(r.attempts),
     }))
     .sort((a, b) => a.id - b.id);
@@ -151,45 +178,60 @@ export async function freeSupplierReportClaimsOf(
 export async function processSupplierReport(
   deps: OrderEngine,
   reportId: number,
-  claimed?: { supplier: string | null; refId: string },
+  claimed?: Pick<ClaimedSupplierReport, "supplier" | "refId" | "orderId">,
 ): Promise<string> {
   let report = claimed;
   if (!report) {
     // not claimed by a drain (a test, the CLI): read it, and leave one acted on alone
-    const [row] = await deps.db
-      .select()
-      .from(supplierReports)
-      .where(eq(supplierReports.id, reportId));
-    if (!row || row.processedAt) return row?.outcome ?? "missing";
-    report = row;
+    const [row] = rowsOf<{
+      supplier: unknown;
+      ref_id: unknown;
+      processed_at: unknown;
+      outcome: unknown;
+      order_id: unknown;
+    }>(
+      await deps.db.execute(sql`
+        select r.supplier, r.ref_id, r.processed_at, r.outcome,
+          ${attemptOrderOf(firstSupplierName(deps))} as order_id
+        from supplier_reports r where r.id = ${reportId}`),
+    );
+    if (!row || row.processed_at !== null) return row ? String(row.outcome) : "missing";
+    report = {
+      supplier: row.supplier === null ? null : String(row.supplier),
+      refId: String(row.ref_id),
+      orderId: orderIdOf(row.order_id),
+    };
   }
-  const orderId = await orderOfReport(deps, report);
-  let outcome: string;
+  const orderId = report.orderId ?? (await orderBeforeAttempts(deps, report));
   if (orderId === undefined) {
-    outcome = "unknown_ref_id";
-  } else {
-    // the status check reads the order with its lock
-    const after = await resolveOrder(deps, orderId, { checkSettled: true });
-    outcome = after ? `order ${after.status}` : "order missing";
+    await closeSupplierReport(deps.db, reportId, "unknown_ref_id");
+    return "unknown_ref_id";
   }
+  // the status check reads the order with its lock; a report that settles its order is
+  // closed in the settlement's own transaction
+  let closed: string | undefined;
+  const after = await resolveOrder(deps, orderId, {
+    checkSettled: true,
+    onSettled: async (tx, order) => {
+      closed = `order ${order.status}`;
+      await closeSupplierReport(tx, reportId, closed);
+    },
+  });
+  if (closed !== undefined) return closed;
+  const outcome = after ? `order ${after.status}` : "order missing";
   await closeSupplierReport(deps.db, reportId, outcome);
   return outcome;
 }
 
 /**
- * the order a report is about (its id): by the attempt its supplier knows that ref_id for; a
- * report on the first supplier's path may also name an order from before attempts were kept
+ * a report on the first supplier's path whose ref_id no attempt has: an order from before
+ * attempts were kept, stored under that ref_id
  */
-async function orderOfReport(
+async function orderBeforeAttempts(
   deps: OrderEngine,
   report: { supplier: string | null; refId: string },
 ): Promise<number | undefined> {
   const supplier = report.supplier ?? firstSupplierName(deps);
-  const [attempt] = await deps.db
-    .select({ orderId: orderAttempts.orderId })
-    .from(orderAttempts)
-    .where(and(eq(orderAttempts.supplier, supplier), eq(orderAttempts.refId, report.refId)));
-  if (attempt) return attempt.orderId;
   if (supplier !== firstSupplierName(deps)) return undefined;
   const order = await getOrderByRef(deps.db, report.refId);
   // an order kios sent elsewhere under this ref_id is not this supplier's

@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { accounts, entries, transfers, type UplineMargin, users } from "../../db/schema.ts";
-import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import { accounts, entries, type UplineMargin } from "../../db/schema.ts";
+import { rowsOf } from "../../db/sql-rows.ts";
 
 // the double-entry core: every movement of money is one transfer whose entries sum to
 // zero, applied at most once per business key, inside a database transaction.
@@ -84,16 +84,10 @@ export interface TransferSpec {
   memo?: string;
   actorId?: number | undefined;
   /**
-   * false: the caller's transaction is undone whole when this transfer refuses (it rolls
-   * back on the error), so the transfer needs no savepoint of its own: one round trip less.
-   * Default true: a refused transfer undoes itself and nothing else of the caller's.
+   * the transfer this one settles: its entry on `account` must exist with `amount`, or
+   * nothing moves (LedgerError). Checked in the transfer's own statement
    */
-  savepoint?: boolean;
-}
-
-/** how an operation runs inside the caller's transaction (TransferSpec.savepoint) */
-export interface InCallersTransaction {
-  savepoint?: boolean;
+  requires?: { key: string; account: string; amount: number } | undefined;
 }
 
 export interface TransferResult {
@@ -109,6 +103,8 @@ export class InsufficientFundsError extends Error {
   constructor(
     readonly account: string,
     readonly needed: number,
+    /** what the account held when it was found short */
+    readonly balance: number,
   ) {
     super(`not enough balance in ${account} for ${needed}`);
   }
@@ -129,66 +125,32 @@ export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE
   }
 }
 
-/** a json column of a raw query: parsed by the driver, or text on one that does not */
-const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : (v ?? []));
+/** a json value of a raw query: parsed by the driver, or text on one that does not */
+const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
 
-async function findAccounts(tx: Executor, keys: string[]): Promise<Map<string, number>> {
-  const found = await tx
-    .select({ id: accounts.id, key: accounts.key })
-    .from(accounts)
-    .where(inArray(accounts.key, keys));
-  return new Map(found.map((r) => [r.key, r.id]));
+/** what kios_transfer (migration 0025) answers */
+type StoredTransfer =
+  | { applied: boolean; id: number; kind: TransferKind; short?: undefined; unmet?: undefined }
+  | { applied: false; short: string; needed: number; balance: number; unmet?: undefined }
+  | { applied: false; unmet: "missing" | "amount"; held?: number; short?: undefined };
+
+/** an account a leg may name: a wallet, one of the shop's, another supplier's prepaid */
+function accountOfKey(key: string): { userId: number | null } {
+  const user = /^user:(\d+)$/.exec(key);
+  if (user) return { userId: Number(user[1]) };
+  if (Object.values(SHOP_ACCOUNTS).includes(key as ShopAccount) || OTHER_PREPAID.test(key)) {
+    return { userId: null };
+  }
+  throw new LedgerError(`unknown account ${key}`);
 }
 
 /**
- * creates the accounts a transfer names that are not there yet (`existing`: those found);
- * returns key → id for all of them
- */
-async function accountIds(
-  tx: Executor,
-  keys: string[],
-  existing: Map<string, number>,
-): Promise<Map<string, number>> {
-  const unique = [...new Set(keys)];
-  // almost always every account exists: nothing to do
-  if (existing.size === unique.length) return existing;
-  const rows = unique.map((key) => {
-    const user = /^user:(\d+)$/.exec(key);
-    if (
-      !user &&
-      !Object.values(SHOP_ACCOUNTS).includes(key as ShopAccount) &&
-      !OTHER_PREPAID.test(key)
-    ) {
-      throw new LedgerError(`unknown account ${key}`);
-    }
-    return {
-      key,
-      kind: user ? ("user" as const) : ("shop" as const),
-      userId: user ? Number(user[1]) : null,
-      allowNegative: MAY_GO_NEGATIVE.has(key),
-    };
-  });
-  // a wallet may be credited before its owner ever opened the bot
-  const userIds = rows.flatMap((r) => (r.userId === null ? [] : [{ telegramId: r.userId }]));
-  if (userIds.length > 0) await tx.insert(users).values(userIds).onConflictDoNothing();
-  await tx.insert(accounts).values(rows).onConflictDoNothing({ target: accounts.key });
-  return findAccounts(tx, unique);
-}
-
-/**
- * the order in which a transfer locks its accounts: wallets first, the shop's shared accounts
- * last, each by id. One order for every transfer keeps them from deadlocking; shared accounts
- * last keeps their row lock, which every Pay needs, for the shortest time before commit.
- */
-function lockOrder(a: { account: string; accountId: number }, b: typeof a): number {
-  const shared = (leg: typeof a) => (leg.account.startsWith("user:") ? 0 : 1);
-  return shared(a) - shared(b) || a.accountId - b.accountId;
-}
-
-/**
- * applies a balanced transfer once. Runs in a savepoint of the caller's transaction (or a
- * transaction of its own), so a refused leg undoes the whole transfer and nothing else.
- * Throws InsufficientFundsError when an account that must not go negative would.
+ * applies a balanced transfer once, in one statement (the database function kios_transfer,
+ * migration 0025): the transfer stored under its key, the accounts it names made if they are
+ * new, its entries, and the balances, locked wallets first and the shop's shared accounts
+ * last (one order for every transfer keeps them from deadlocking). The balances are checked
+ * before anything is written, so a refused transfer writes nothing and needs no savepoint:
+ * it throws InsufficientFundsError and the caller's transaction may go on.
  */
 export async function transfer(exec: Executor, spec: TransferSpec): Promise<TransferResult> {
   if (spec.legs.length < 2) throw new LedgerError("a transfer needs at least two legs");
@@ -200,70 +162,38 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
   if (spec.legs.reduce((sum, leg) => sum + leg.amount, 0) !== 0) {
     throw new LedgerError(`transfer ${spec.key} does not balance`);
   }
+  const legs = spec.legs.map((leg) => ({
+    account: leg.account,
+    amount: leg.amount,
+    userId: accountOfKey(leg.account).userId,
+    allowNegative: MAY_GO_NEGATIVE.has(leg.account),
+    derived: DERIVED_ACCOUNTS.has(leg.account),
+  }));
+  const [row] = rowsOf(
+    await exec.execute(sql`
+      select kios_transfer(${spec.key}, ${spec.kind}, ${spec.memo ?? ""},
+        ${spec.actorId ?? null}::bigint, ${JSON.stringify(legs)}::jsonb,
+        ${spec.requires ? JSON.stringify(spec.requires) : null}::jsonb) as stored`),
+  );
+  const stored = parseJson(row?.stored) as StoredTransfer | undefined;
+  if (!stored) throw new LedgerError(`transfer ${spec.key} was not stored`);
+  if (stored.unmet !== undefined) throw unmetRequirement(spec, stored);
+  if (stored.short !== undefined) {
+    throw new InsufficientFundsError(stored.short, Number(stored.needed), Number(stored.balance));
+  }
+  return { applied: stored.applied, transferId: Number(stored.id), kind: stored.kind };
+}
 
-  const within = <T>(work: (tx: Executor) => Promise<T>): Promise<T> =>
-    spec.savepoint === false ? work(exec) : exec.transaction(work);
-  return within(async (tx) => {
-    // the transfer stored (once per key) and its accounts found, in one round trip
-    const keys = [...new Set(spec.legs.map((l) => l.account))];
-    const [stored] = rowsOf(
-      await tx.execute(sql`
-        with created as (
-          insert into transfers (key, kind, memo, actor_id)
-          values (${spec.key}, ${spec.kind}, ${spec.memo ?? ""}, ${spec.actorId ?? null})
-          on conflict (key) do nothing
-          returning id
-        )
-        select (select id from created) as transfer_id,
-          (select coalesce(json_agg(json_build_array(a.key, a.id)), '[]'::json)
-             from accounts a
-            where a.key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)))
-            as accounts`),
-    );
-    const created =
-      stored?.transfer_id === null || stored?.transfer_id === undefined
-        ? undefined
-        : { id: toNumber(stored.transfer_id) };
-    const found = new Map(
-      (parseJson(stored?.accounts) as [string, number][]).map(([k, id]) => [k, Number(id)]),
-    );
-    if (!created) {
-      const [existing] = await tx
-        .select({ id: transfers.id, kind: transfers.kind })
-        .from(transfers)
-        .where(eq(transfers.key, spec.key));
-      if (!existing) throw new LedgerError(`transfer ${spec.key} vanished`);
-      return { applied: false, transferId: existing.id, kind: existing.kind };
-    }
-
-    const ids = await accountIds(tx, keys, found);
-    const legs = spec.legs
-      .map((leg) => ({ ...leg, accountId: ids.get(leg.account)! }))
-      .sort(lockOrder);
-    // the entries first: the balance updates below take the row locks, held until commit
-    await tx
-      .insert(entries)
-      .values(
-        legs.map((l) => ({ transferId: created.id, accountId: l.accountId, amount: l.amount })),
-      );
-    for (const leg of legs) {
-      // a derived account's entries are its balance: no row to update, none to wait on
-      if (DERIVED_ACCOUNTS.has(leg.account)) continue;
-      // conditional update, not read-then-write: the row lock makes this race-free
-      const updated = await tx
-        .update(accounts)
-        .set({ balance: sql`${accounts.balance} + ${leg.amount}` })
-        .where(
-          and(
-            eq(accounts.id, leg.accountId),
-            sql`(${accounts.allowNegative} or ${accounts.balance} + ${leg.amount} >= 0)`,
-          ),
-        )
-        .returning({ balance: accounts.balance });
-      if (updated.length === 0) throw new InsufficientFundsError(leg.account, -leg.amount);
-    }
-    return { applied: true, transferId: created.id, kind: spec.kind };
-  });
+function unmetRequirement(
+  spec: TransferSpec,
+  stored: { unmet: "missing" | "amount"; held?: number },
+): LedgerError {
+  const required = spec.requires;
+  return new LedgerError(
+    stored.unmet === "missing"
+      ? `${spec.key} settles ${required?.key}, which does not exist`
+      : `${spec.key} settles ${required?.key}, which holds ${stored.held}, not ${required?.amount}`,
+  );
 }
 
 /** a user's wallet balance (0 when they have no account yet). */
@@ -412,11 +342,9 @@ const settleKey = (orderId: number) => `order:${orderId}:settle`;
 export async function holdForOrder(
   exec: Executor,
   o: { orderId: number; userId: number; amount: number },
-  within: InCallersTransaction = {},
 ): Promise<TransferResult> {
   assertAmount(o.amount, "hold");
   return transfer(exec, {
-    ...within,
     key: holdKey(o.orderId),
     kind: "hold",
     memo: `order ${o.orderId}`,
@@ -427,18 +355,12 @@ export async function holdForOrder(
   });
 }
 
-async function requireHold(exec: Executor, orderId: number, amount: number): Promise<void> {
-  const [hold] = await exec
-    .select({ id: transfers.id, amount: entries.amount })
-    .from(transfers)
-    .innerJoin(entries, eq(entries.transferId, transfers.id))
-    .innerJoin(accounts, eq(accounts.id, entries.accountId))
-    .where(and(eq(transfers.key, holdKey(orderId)), eq(accounts.key, SHOP_ACCOUNTS.holds)));
-  if (!hold) throw new LedgerError(`order ${orderId} has no hold to settle`);
-  if (hold.amount !== amount) {
-    throw new LedgerError(`order ${orderId} holds ${hold.amount}, not ${amount}`);
-  }
-}
+/** what an order's capture or release settles: its hold, of the order's price */
+const heldFor = (orderId: number, amount: number) => ({
+  key: holdKey(orderId),
+  account: SHOP_ACCOUNTS.holds,
+  amount,
+});
 
 function settled(result: TransferResult, wanted: TransferKind, orderId: number): TransferResult {
   if (!result.applied && result.kind !== wanted) {
@@ -458,7 +380,6 @@ const marginKey = (orderId: number, uplineId: number) => `order:${orderId}:margi
 export async function captureOrder(
   exec: Executor,
   o: { orderId: number; price: number; cost: number; margins?: readonly UplineMargin[] },
-  within: InCallersTransaction = {},
 ): Promise<TransferResult> {
   assertAmount(o.price, "price");
   if (!Number.isSafeInteger(o.cost) || o.cost < 0) throw new LedgerError("cost must be ≥ 0");
@@ -466,18 +387,17 @@ export async function captureOrder(
   for (const m of margins) assertAmount(m.amount, `order ${o.orderId}'s margin`);
   const uplines = margins.reduce((sum, m) => sum + m.amount, 0);
   if (uplines >= o.price) throw new LedgerError(`order ${o.orderId}'s margins exceed its price`);
-  await requireHold(exec, o.orderId, o.price);
   const shopPart = o.price - uplines;
   const legs: Leg[] = [{ account: SHOP_ACCOUNTS.holds, amount: -shopPart }];
   if (o.cost > 0) legs.push({ account: SHOP_ACCOUNTS.supplierCost, amount: o.cost });
   if (shopPart !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: shopPart - o.cost });
   const result = settled(
     await transfer(exec, {
-      ...within,
       key: settleKey(o.orderId),
       kind: "capture",
       memo: `order ${o.orderId}`,
       legs,
+      requires: heldFor(o.orderId, o.price),
     }),
     "capture",
     o.orderId,
@@ -486,7 +406,6 @@ export async function captureOrder(
   if (!result.applied) return result;
   for (const m of margins) {
     await transfer(exec, {
-      ...within,
       key: marginKey(o.orderId, m.userId),
       kind: "margin",
       memo: `order ${o.orderId}`,
@@ -503,15 +422,13 @@ export async function captureOrder(
 export async function releaseOrder(
   exec: Executor,
   o: { orderId: number; userId: number; amount: number },
-  within: InCallersTransaction = {},
 ): Promise<TransferResult> {
   assertAmount(o.amount, "release");
-  await requireHold(exec, o.orderId, o.amount);
   const result = await transfer(exec, {
-    ...within,
     key: settleKey(o.orderId),
     kind: "release",
     memo: `order ${o.orderId}`,
+    requires: heldFor(o.orderId, o.amount),
     legs: [
       { account: SHOP_ACCOUNTS.holds, amount: -o.amount },
       { account: userAccountKey(o.userId), amount: o.amount },

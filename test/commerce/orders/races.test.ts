@@ -15,28 +15,14 @@ const PAST_WINDOW_MS = SIGNED_REQUEST_WINDOW_MS + NOT_FOUND_MARGIN_MS;
 
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
-import type { ConfirmResult } from "../../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
-import type { Database } from "../../../src/db/client.ts";
 import { notifications, orders } from "../../../src/db/schema.ts";
-import type { Supplier } from "../../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness, timingOutSupplier } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
 // races a review found: a refund decided from a stale read, and a supplier that completes
 // an order kios had already refunded. Each must leave the money right, or say so loudly.
-
-/** the database, with some of its methods replaced (to crash or to interleave) */
-function proxyDb(db: Database, override: Record<string, unknown>): Database {
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      if (typeof prop === "string" && prop in override) return override[prop];
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 describe(`order races (${testDriver})`, () => {
   let h: CommerceHarness;
@@ -57,55 +43,55 @@ describe(`order races (${testDriver})`, () => {
     return { user, price: q.price, order: r.order };
   }
 
-  it("the abandoned-order clean-up never refunds an order another confirmation just sent", async () => {
+  /** a Pay whose process dies after its commit, before its request leaves for the supplier */
+  async function diesBeforeSending(destination: string) {
     const user = await h.newUser(50_000);
-    const q = await h.quote(user, "081234560901");
-    // the first confirmation commits order and hold, then dies before created → submitted
-    const crashing = proxyDb(h.deps.db, {
-      update: () => {
-        throw new Error("process died here");
-      },
-    });
+    const q = await h.quote(user, destination);
     await expect(
-      confirmQuote({ ...h.deps, db: crashing }, { quoteId: q.id, userId: user }),
+      confirmQuote(h.deps, {
+        quoteId: q.id,
+        userId: user,
+        onSubmitted: () => {
+          throw new Error("process died here");
+        },
+      }),
     ).rejects.toThrow("process died here");
-    const [created] = await h.deps.db.select().from(orders).where(eq(orders.confirmKey, q.id));
-    expect(created?.status).toBe("created");
-    h.clock.advance(61_000);
+    const [order] = await h.deps.db.select().from(orders).where(eq(orders.confirmKey, q.id));
+    return { user, q, order: order! };
+  }
 
-    // the clean-up read it as created; before it acts, a redelivered tap sends it
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    let reached!: () => void;
-    const supplierCalled = new Promise<void>((r) => {
-      reached = r;
-    });
-    const slow: Supplier = {
-      ...h.supplier,
-      order: async (req) => {
-        const out = await h.supplier.order(req);
-        reached();
-        await gate;
-        return out;
-      },
-    };
-    let retap: Promise<ConfirmResult> | undefined;
-    const sweeperDb = proxyDb(h.deps.db, {
-      transaction: async (fn: never) => {
-        retap = confirmQuote({ ...h.deps, supplier: slow }, { quoteId: q.id, userId: user });
-        await supplierCalled;
-        return h.deps.db.transaction(fn);
-      },
-    });
-    const swept = await resolveOrder({ ...h.deps, db: sweeperDb }, created!.id);
-    expect(swept?.status).not.toBe("failed");
-    release();
-    const r = await retap!;
-    expect(r.ok && r.order.status).toBe("success");
-    expect(h.sandbox.transactions().filter((t) => t.refId === created!.refId)).toHaveLength(1);
+  it("a Pay that dies before its request leaves: a retap sends nothing, the status check refunds it once the supplier's window has passed", async () => {
+    const { user, q, order } = await diesBeforeSending("081234560901");
+    // stored as sent, signed with its own time: never arrived is told from the window
+    expect(order.status).toBe("submitted");
+    expect(order.requestTimestamp).not.toBeNull();
     expect(await walletBalance(h.deps.db, user)).toBe(50_000 - q.price);
+    const again = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    expect(again.ok && again.duplicate && again.order.id).toBe(order.id);
+    expect(h.sandbox.transactions().filter((t) => t.refId === order.refId)).toHaveLength(0);
+
+    h.clock.advance(PAST_WINDOW_MS + 1_000);
+    let after = await resolveOrder(h.deps, order.id);
+    for (let i = 0; i < NOT_FOUND_MIN_CHECKS && after?.status !== "failed"; i++) {
+      after = await resolveOrder(h.deps, order.id);
+    }
+    expect(after?.status).toBe("failed");
+    expect(await walletBalance(h.deps.db, user)).toBe(50_000);
+    expect((await verifyLedger(h.database.handle)).problems).toEqual([]);
+  });
+
+  it("an order left created (by a version that marked it sent in a second commit) is never sent by a retap, and the clean-up releases its hold", async () => {
+    const { user, q, order } = await diesBeforeSending("081234560902");
+    await h.deps.db
+      .update(orders)
+      .set({ status: "created", submittedAt: null, requestTimestamp: null })
+      .where(eq(orders.id, order.id));
+    const again = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    expect(again.ok && again.duplicate).toBe(true);
+    h.clock.advance(61_000);
+    expect((await resolveOrder(h.deps, order.id))?.status).toBe("failed");
+    expect(h.sandbox.transactions().filter((t) => t.refId === order.refId)).toHaveLength(0);
+    expect(await walletBalance(h.deps.db, user)).toBe(50_000);
     expect((await verifyLedger(h.database.handle)).problems).toEqual([]);
   });
 

@@ -133,6 +133,7 @@ describe(`the supplier report drain (${testDriver})`, () => {
       worker: "dead-worker",
       limit: 10,
       leaseMs: 120_000,
+      firstSupplier: "main",
     });
     expect(claimed?.id).toBe(id);
     const d = drain();

@@ -155,7 +155,7 @@ describe(`wallet ledger (${testDriver})`, () => {
   it("cannot settle what was never held, or settle a different amount", async () => {
     const db = t.handle.db;
     await expect(captureOrder(db, { orderId: 999_999, price: 100, cost: 90 })).rejects.toThrow(
-      /no hold/,
+      /settles order:999999:hold, which does not exist/,
     );
     const u = newUser();
     await creditWallet(db, { userId: u, amount: 1_000, key: `c:${u}` });
