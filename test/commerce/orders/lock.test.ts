@@ -125,6 +125,43 @@ describe(`settling an order, one at a time (${testDriver})`, () => {
     expect(most).toBe(1);
   });
 
+  it("a settlement frees the lock with its own move; one that rolls back leaves it to its holder to free", async () => {
+    // the sandbox's order settles at once: the check's answer is final
+    const user = await h.newUser(50_000);
+    const q = await h.quote(user, "081234565125");
+    const placed = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+    if (!placed.ok) throw new Error("not placed");
+    const orderId = placed.order.id;
+    const settles: Supplier = {
+      ...h.supplier,
+      status: async (refId) => {
+        const answer = await h.supplier.status(refId);
+        if (!answer.found) throw new Error("the sandbox has no such order");
+        return {
+          found: true,
+          transaction: { ...answer.transaction, status: "success", sn: "SN1" },
+        };
+      },
+    };
+    const deps = { ...h.deps, supplier: settles };
+    // the settlement's transaction fails after the move: nothing of it commits, the lock is
+    // freed by its holder all the same
+    await expect(
+      resolveOrder(deps, orderId, {
+        onSettled: async () => {
+          throw new Error("died in the settlement");
+        },
+      }),
+    ).rejects.toThrow("died in the settlement");
+    const [kept] = await h.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(kept?.status).toBe(placed.order.status);
+    expect((await lockOf(orderId))?.holder).toBeNull();
+    // settled: the move itself freed the lock
+    const settled = await resolveOrder(deps, orderId);
+    expect(settled?.status).toBe("success");
+    expect(await lockOf(orderId)).toEqual({ holder: null, until: null });
+  });
+
   it("a check whose lock another settler took over meanwhile settles nothing", async () => {
     const user = await h.newUser(50_000);
     const q = await h.quote(user, "081234565124");

@@ -182,6 +182,34 @@ describe(`wallet ledger (${testDriver})`, () => {
     expect(rows[0]?.n).toBe(0);
   });
 
+  it("a refused transfer writes nothing, says what the account held, and the caller's transaction goes on", async () => {
+    const db = t.handle.db;
+    const u = newUser();
+    const other = newUser();
+    await creditWallet(db, { userId: u, amount: 2_500, key: `c:${u}` });
+    const entriesBefore = await t.handle.executeSql("select count(*)::int as n from entries");
+    const refusal = await db.transaction(async (tx) => {
+      const refused = await holdForOrder(tx, { orderId: 900_100, userId: u, amount: 4_000 }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      // the same transaction commits its other work: no savepoint was needed
+      await creditWallet(tx, { userId: other, amount: 700, key: `c:${other}` });
+      return refused;
+    });
+    expect(refusal).toBeInstanceOf(InsufficientFundsError);
+    expect(refusal).toMatchObject({ account: `user:${u}`, needed: 4_000, balance: 2_500 });
+    const { rows } = await t.handle.executeSql(
+      "select count(*)::int as n from transfers where key = 'order:900100:hold'",
+    );
+    expect(rows[0]?.n).toBe(0);
+    const entriesAfter = await t.handle.executeSql("select count(*)::int as n from entries");
+    // the other credit's two legs, nothing of the refused hold
+    expect(Number(entriesAfter.rows[0]?.n)).toBe(Number(entriesBefore.rows[0]?.n) + 2);
+    expect(await walletBalance(db, u)).toBe(2_500);
+    expect(await walletBalance(db, other)).toBe(700);
+  });
+
   it("concurrent holds on one wallet never overdraw it", async () => {
     const db = t.handle.db;
     const u = newUser();
