@@ -274,11 +274,12 @@ interface Tap {
   updateId: number | undefined;
 }
 
+// the order is stored submitted, with its first attempt and hold, in one transaction begun
+// at its created_at (= submitted_at): the last stage is that transaction and the send
 const STAGES = [
   "tap → update stored in the inbox",
-  "stored → Pay handler confirms (order's clock)",
-  "order committed (created → submitted)",
-  "submitted → request at the supplier",
+  "stored → Pay begins (the order's clock)",
+  "Pay's transaction, then the request to the supplier",
 ] as const;
 
 interface RepResult {
@@ -508,18 +509,14 @@ async function stagesOf(
   ).rows) {
     received.set(Number(r.update_id), Number(r.at));
   }
-  const orderTimes = new Map<string, { created: number; submitted: number }>();
+  const orderTimes = new Map<string, { created: number }>();
   for (const r of (
     await db.executeSql(
-      `select destination, extract(epoch from created_at) * 1000 as created,
-              extract(epoch from submitted_at) * 1000 as submitted
+      `select destination, extract(epoch from created_at) * 1000 as created
        from orders where submitted_at is not null`,
     )
   ).rows) {
-    orderTimes.set(String(r.destination), {
-      created: Number(r.created),
-      submitted: Number(r.submitted),
-    });
+    orderTimes.set(String(r.destination), { created: Number(r.created) });
   }
   const stages: number[][] = STAGES.map(() => []);
   for (const t of taps) {
@@ -527,7 +524,7 @@ async function stagesOf(
     const order = orderTimes.get(t.phone);
     const arrived = front.arrivals.get(t.phone)?.[0];
     if (stored === undefined || order === undefined || arrived === undefined) continue;
-    const points = [wall(t.at), stored, order.created, order.submitted, wall(arrived)];
+    const points = [wall(t.at), stored, order.created, wall(arrived)];
     for (let s = 0; s < STAGES.length; s++) stages[s]!.push(points[s + 1]! - points[s]!);
   }
   return stages;

@@ -4,13 +4,13 @@
 // same drain settling one order at a time, interleaved; medians. Beside the rate, the
 // statements the database handle sent per settled order (the drain's claims included), from
 // the drain's start until every report is closed.
-// run: npx tsx bench/settle.ts [--orders 600] [--status-ms 150] [--reps 3]
+// run: npx tsx bench/settle.ts [--orders 600] [--status-ms 150] [--reps 3] [--concurrency 50]
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { ManualClock } from "@kios/kit";
-import { DEFAULT_SANDBOX_CREDENTIALS, startSandbox } from "@kios/supplier-sandbox";
+import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import postgres from "postgres";
 import { syncCatalogue } from "../src/commerce/catalogue/sync.ts";
 import { orderJobPort, registerCommerceJobs } from "../src/commerce/jobs.ts";
@@ -26,6 +26,7 @@ import { createLogger } from "../src/logger.ts";
 import { createSignatureSupplier } from "../src/supplier/index.ts";
 import type { Supplier } from "../src/supplier/types.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
+import { startSandboxProcess } from "./sandbox-process.ts";
 import { perUnit, printStatementsNote } from "./statements.ts";
 import { median, printTable } from "./table.ts";
 
@@ -34,8 +35,11 @@ const { values } = parseArgs({
     orders: { type: "string", default: "600" },
     "status-ms": { type: "string", default: "150" },
     reps: { type: "string", default: "3" },
+    /** SETTLE_CONCURRENCY (kios's default: 50) */
+    concurrency: { type: "string", default: "50" },
   },
 });
+const CONCURRENCY = Number(values.concurrency);
 const ORDERS = Number(values.orders);
 const STATUS_MS = Number(values["status-ms"]);
 const REPS = Number(values.reps);
@@ -51,11 +55,10 @@ async function settled(concurrency: number): Promise<{ perSecond: number; statem
   // the bench's own polling goes through a connection of its own, so the handle's count is
   // the settling worker's alone
   const watch = postgres(withDatabase(SERVER_URL, name), { max: 1, onnotice: () => {} });
+  // the real time, as the sandbox's process has it
   const clock = new ManualClock();
-  // pending until told otherwise
-  const sandbox = await startSandbox({
-    port: 0,
-    clock,
+  // pending until told otherwise; in a process of its own, as a supplier is another machine
+  const sandbox = await startSandboxProcess({
     settleDelayMs: 3_600_000,
     rateLimitPerSecond: 100_000,
   });
@@ -106,8 +109,13 @@ async function settled(concurrency: number): Promise<{ perSecond: number; statem
         n: randomBytes(4).toString("hex"),
       });
       ids.push(
-        (await storeSupplierReport(database.db, { rawBody: body, refId, reportedStatus: "Sukses" }))
-          .id,
+        (
+          await storeSupplierReport(database.db, {
+            rawBody: body,
+            refId,
+            reportedStatus: "success",
+          })
+        ).id,
       );
     }
     await jobs.start();
@@ -162,7 +170,7 @@ async function settled(concurrency: number): Promise<{ perSecond: number; statem
 const now: { perSecond: number; statements: number }[] = [];
 const one: { perSecond: number; statements: number }[] = [];
 for (let rep = 0; rep < REPS; rep++) {
-  now.push(await settled(50));
+  now.push(await settled(CONCURRENCY));
   one.push(await settled(1));
   process.stderr.write(`rep ${rep + 1}/${REPS} done\n`);
 }
@@ -174,7 +182,7 @@ printTable(
   ["worker", "settled/s", "statements/order", "vs one at a time", "goal", "met"],
   [
     [
-      "50 orders at once",
+      `${CONCURRENCY} orders at once`,
       v.toFixed(0),
       statementsOf(now),
       (v / b).toFixed(2),

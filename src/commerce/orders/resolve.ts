@@ -37,6 +37,11 @@ export interface ResolveOptions {
   /** a settled order's news (a callback) is checked against the supplier's word */
   checkSettled?: boolean;
   /**
+   * what that news says (a report's ref_id and status): news that agrees with how the order
+   * settled (its current attempt, its final state) tells nothing new, and asks nothing
+   */
+  news?: { refId: string; status: string } | undefined;
+  /**
    * run in the transaction that settles the order, once it moved (a report's handler
    * closes its report there: settled and closed commit together)
    */
@@ -74,8 +79,10 @@ async function resolveUnlocked(
 ): Promise<Order | undefined> {
   const orderId = order.id;
   if (isFinal(order.status)) {
-    // news about a settled order (a callback) is checked against the supplier's word
-    if (options.checkSettled) await checkSettledOrder(deps, order);
+    // news about a settled order (a callback) is checked against the supplier's word, unless
+    // it is the word the order settled by: the same attempt, the same final state
+    const agrees = options.news?.refId === order.refId && options.news.status === order.status;
+    if (options.checkSettled && !agrees) await checkSettledOrder(deps, order);
     return order;
   }
   const now = new Date(deps.clock.now());

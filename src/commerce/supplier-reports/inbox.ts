@@ -39,6 +39,8 @@ export interface ClaimedSupplierReport {
   /** the supplier whose path it came by (null: the first's) */
   supplier: string | null;
   refId: string;
+  /** what the report says of it (success, failed, pending) */
+  reportedStatus: string;
   /** the order of the attempt its supplier knows that ref_id for (null: none found) */
   orderId: number | null;
   /** this claim included */
@@ -84,12 +86,13 @@ export async function claimSupplierReports(
         attempts = r.attempts + 1
     from free
     where r.id = free.id
-    returning r.id, r.supplier, r.ref_id, r.attempts,
+    returning r.id, r.supplier, r.ref_id, r.reported_status, r.attempts,
       ${attemptOrderOf(o.firstSupplier)} as order_id`);
   return rowsOf<{
     id: unknown;
     supplier: unknown;
     ref_id: unknown;
+    reported_status: unknown;
     attempts: unknown;
     order_id: unknown;
   }>(result)
@@ -97,6 +100,7 @@ export async function claimSupplierReports(
       id: toNumber(r.id),
       supplier: r.supplier === null ? null : String(r.supplier),
       refId: String(r.ref_id),
+      reportedStatus: String(r.reported_status),
       orderId: orderIdOf(r.order_id),
       attempts: toNumber(r.attempts),
     }))
@@ -178,7 +182,7 @@ export async function freeSupplierReportClaimsOf(
 export async function processSupplierReport(
   deps: OrderEngine,
   reportId: number,
-  claimed?: Pick<ClaimedSupplierReport, "supplier" | "refId" | "orderId">,
+  claimed?: Pick<ClaimedSupplierReport, "supplier" | "refId" | "reportedStatus" | "orderId">,
 ): Promise<string> {
   let report = claimed;
   if (!report) {
@@ -186,12 +190,13 @@ export async function processSupplierReport(
     const [row] = rowsOf<{
       supplier: unknown;
       ref_id: unknown;
+      reported_status: unknown;
       processed_at: unknown;
       outcome: unknown;
       order_id: unknown;
     }>(
       await deps.db.execute(sql`
-        select r.supplier, r.ref_id, r.processed_at, r.outcome,
+        select r.supplier, r.ref_id, r.reported_status, r.processed_at, r.outcome,
           ${attemptOrderOf(firstSupplierName(deps))} as order_id
         from supplier_reports r where r.id = ${reportId}`),
     );
@@ -199,6 +204,7 @@ export async function processSupplierReport(
     report = {
       supplier: row.supplier === null ? null : String(row.supplier),
       refId: String(row.ref_id),
+      reportedStatus: String(row.reported_status),
       orderId: orderIdOf(row.order_id),
     };
   }
@@ -212,6 +218,7 @@ export async function processSupplierReport(
   let closed: string | undefined;
   const after = await resolveOrder(deps, orderId, {
     checkSettled: true,
+    news: { refId: report.refId, status: report.reportedStatus },
     onSettled: async (tx, order) => {
       closed = `order ${order.status}`;
       await closeSupplierReport(tx, reportId, closed);

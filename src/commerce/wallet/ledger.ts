@@ -52,11 +52,17 @@ const MAY_GO_NEGATIVE: ReadonlySet<string> = new Set([
 
 /**
  * accounts whose balance is not kept in their row but is the sum of their entries. Every
- * Pay and every settlement moves money through shop:holds: a running balance there would be
- * one row every Pay in the shop waits on until its commit. Its entries are its truth, and
- * `kios ledger verify` checks them (never negative, equal to the open holds).
+ * Pay and every settlement moves money through shop:holds, and every capture credits
+ * shop:supplier_cost and shop:revenue: a running balance in any of them would be one row
+ * every Pay, or every settlement, in the shop waits on until its commit. Their entries are
+ * their truth, and `kios ledger verify` checks them (holds never negative and equal to the
+ * open holds; supplier cost never negative).
  */
-export const DERIVED_ACCOUNTS: ReadonlySet<string> = new Set([SHOP_ACCOUNTS.holds]);
+export const DERIVED_ACCOUNTS: ReadonlySet<string> = new Set([
+  SHOP_ACCOUNTS.holds,
+  SHOP_ACCOUNTS.supplierCost,
+  SHOP_ACCOUNTS.revenue,
+]);
 
 type TransferKind =
   | "deposit"

@@ -52,7 +52,8 @@ export async function verifyLedger(database: DatabaseHandle): Promise<LedgerRepo
       where not allow_negative and balance < 0 and key not in (${derived})
      union all
      select a.key, sum(e.amount)::text from accounts a join entries e on e.account_id = a.id
-      where a.key in (${derived}) group by a.key having sum(e.amount) < 0
+      where a.key in (${derived}) and not a.allow_negative
+      group by a.key having sum(e.amount) < 0
       order by 1`,
   )) {
     problems.push(`account ${r.key}: negative balance ${r.balance}`);

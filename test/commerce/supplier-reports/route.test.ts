@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
+import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { processSupplierReport } from "../../../src/commerce/supplier-reports/inbox.ts";
 import { createSupplierReportRoute } from "../../../src/commerce/supplier-reports/route.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -168,6 +169,42 @@ describe(`supplier callbacks (${testDriver})`, () => {
     const [again] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(again).toMatchObject({ status: "success", sn: after?.sn, finalAt: after?.finalAt });
     expect(await walletBalance(h.deps.db, user)).toBe(balance);
+  });
+
+  it("a report that agrees with how its order settled asks the supplier nothing; one that disagrees is checked", async () => {
+    const { order } = await pendingOrder("1277");
+    await h.sandbox.settleNow();
+    // settled by its own status check first
+    expect((await resolveOrder(h.deps, order.id))?.status).toBe("success");
+    let asked = 0;
+    const counting = {
+      ...h.deps,
+      supplier: {
+        ...h.supplier,
+        status: (refId: string) => {
+          asked += 1;
+          return h.supplier.status(refId);
+        },
+      },
+    };
+    const reportOf = async (status: string) => {
+      await signed(orderBody(order.refId, status, null));
+      const [row] = await h.deps.db
+        .select()
+        .from(supplierReports)
+        .where(
+          and(
+            eq(supplierReports.refId, order.refId),
+            eq(supplierReports.reportedStatus, status === "Success" ? "success" : "failed"),
+          ),
+        );
+      return row!.id;
+    };
+    expect(await processSupplierReport(counting, await reportOf("Success"))).toBe("order success");
+    expect(asked).toBe(0);
+    // "failed" for an order that succeeded: the supplier's own word is read
+    expect(await processSupplierReport(counting, await reportOf("Failed"))).toBe("order success");
+    expect(asked).toBe(1);
   });
 
   it("a callback for a ref_id kios never made is recorded and ignored", async () => {

@@ -266,6 +266,45 @@ describe(`wallet ledger (${testDriver})`, () => {
     });
   }
 
+  if (testDriver === "postgres") {
+    it("one order's capture does not wait for another's settlement to commit: supplier cost and revenue are no hot rows", async () => {
+      const db = t.handle.db;
+      const [a, b] = [newUser(), newUser()];
+      await creditWallet(db, { userId: a, amount: 5_000, key: `c:${a}` });
+      await creditWallet(db, { userId: b, amount: 5_000, key: `c:${b}` });
+      await holdForOrder(db, { orderId: 620_001, userId: a, amount: 3_000 });
+      await holdForOrder(db, { orderId: 620_002, userId: b, amount: 3_000 });
+      // the shop's accounts exist, as in any shop that has sold once
+      await holdForOrder(db, { orderId: 620_000, userId: a, amount: 1_000 });
+      await captureOrder(db, { orderId: 620_000, price: 1_000, cost: 900 });
+      let commitA!: () => void;
+      let capturedA!: () => void;
+      const aCaptured = new Promise<void>((r) => {
+        capturedA = r;
+      });
+      // a's settlement captures and stays open, as a settlement does until its commit
+      const settleA = db.transaction(async (tx) => {
+        await captureOrder(tx, { orderId: 620_001, price: 3_000, cost: 2_800 });
+        capturedA();
+        await new Promise<void>((r) => {
+          commitA = r;
+        });
+      });
+      await aCaptured;
+      // b's capture credits the same shop accounts: refused if it had to wait (lock_timeout)
+      const captured = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '2s'`);
+        return captureOrder(tx, { orderId: 620_002, price: 3_000, cost: 2_800 });
+      });
+      expect(captured.applied).toBe(true);
+      commitA();
+      await settleA;
+      expect(await accountBalance(db, SHOP_ACCOUNTS.supplierCost)).toBeGreaterThanOrEqual(6_500);
+      expect(await accountBalance(db, SHOP_ACCOUNTS.revenue)).toBeGreaterThanOrEqual(500);
+      expect((await verifyLedger(t.handle)).problems).toEqual([]);
+    });
+  }
+
   it("concurrent capture and release of one order settle it exactly once", async () => {
     const db = t.handle.db;
     const u = newUser();
