@@ -194,7 +194,7 @@ printTable(
   `kios start → /healthz 200, and memory once up (default configuration; medians of ${REPS})`,
   ["start", "seconds", "statements", "bare Hono", "ratio", "RSS MiB", "peak MiB", "goal", "met"],
   [
-    row("PGlite, new folder", "pglite new", 3, 300),
+    row("PGlite, new folder", "pglite new", 2.5, 250),
     row("PGlite, the same folder again", "pglite again", undefined, undefined),
     row("PostgreSQL, new database", "postgres new", 3, 200),
     row("PostgreSQL, from the sources (tsx, no bundle)", "postgres source", undefined, undefined),

@@ -19,7 +19,7 @@
 // run says so if a settlement or a status check fell inside after all. The timed window's
 // statements per tap, settlements and all, are printed beside them.
 // run: npx tsx bench/pay.ts [--resellers 100] [--rate 20] [--latency 80] [--reps 3]
-//      [--mode webhook|polling] [--warmup 5] [--concurrency 64] [--settle-ms 2000]
+//      [--mode webhook|polling] [--warmup 5] [--concurrency 256] [--settle-ms 2000]
 //      [--counted 10]
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server);
 //      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/payprof" profiles the kios processes
@@ -58,7 +58,7 @@ const { values } = parseArgs({
     reps: { type: "string", default: "3" },
     mode: { type: "string", default: "webhook" },
     warmup: { type: "string", default: "5" },
-    concurrency: { type: "string", default: "64" },
+    concurrency: { type: "string", default: "256" },
     "settle-ms": { type: "string", default: "2000" },
     counted: { type: "string", default: "10" },
   },

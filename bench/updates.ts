@@ -34,7 +34,7 @@ const { values } = parseArgs({
     latency: { type: "string", default: "80" },
     workers: { type: "string", default: "1,2,4" },
     reps: { type: "string", default: "3" },
-    concurrency: { type: "string", default: "64" },
+    concurrency: { type: "string", default: "256" },
   },
 });
 const USERS = Number(values.users);

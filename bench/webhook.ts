@@ -19,7 +19,7 @@
 // kios_db_statements_total, summed; pg-boss's own pool apart), from the first timed POST until
 // every update is marked handled.
 // run: npx tsx bench/webhook.ts [--users 200] [--per-user 4] [--rate 100] [--latency 0]
-//      [--reps 3] [--warmup 100] [--concurrency 64]; PostgreSQL from BENCH_DATABASE_URL
+//      [--reps 3] [--warmup 100] [--concurrency 256]; PostgreSQL from BENCH_DATABASE_URL
 //      (default the local server); KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
 //      profiles the kios processes
 
@@ -54,7 +54,7 @@ const { values } = parseArgs({
     latency: { type: "string", default: "0" },
     reps: { type: "string", default: "3" },
     warmup: { type: "string", default: "100" },
-    concurrency: { type: "string", default: "64" },
+    concurrency: { type: "string", default: "256" },
   },
 });
 const USERS = Number(values.users);

@@ -248,7 +248,7 @@ const schema = z.object({
       .optional(),
   ),
   SHOP_LOGO: optionalString,
-  INBOX_CONCURRENCY: concurrency("64", "chats"),
+  INBOX_CONCURRENCY: concurrency("256", "chats"),
   SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
@@ -300,7 +300,7 @@ const EXAMPLES: Record<string, string> = {
   RECON_TOLERANCE: "0",
   MIN_MARGIN: "200",
   SUPPLIER_LOW_BALANCE: "500000",
-  INBOX_CONCURRENCY: "64",
+  INBOX_CONCURRENCY: "256",
   SETTLE_CONCURRENCY: "50",
   LOG_LEVEL: "info",
 };

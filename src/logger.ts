@@ -1,6 +1,7 @@
+import { createRequire } from "node:module";
 import { Transform, type Writable } from "node:stream";
 import { type Logger, pino } from "pino";
-import pretty from "pino-pretty";
+import type prettyType from "pino-pretty";
 
 export type { Logger } from "pino";
 
@@ -74,13 +75,17 @@ export interface LoggerOptions {
   destination?: Writable;
 }
 
+/** pino-pretty, loaded only for a terminal: a server's start (JSON lines) never needs it */
+const prettyStream = (): typeof prettyType =>
+  createRequire(import.meta.url)("pino-pretty") as typeof prettyType;
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = options.destination ?? process.stdout;
   const wantPretty = options.pretty ?? (destination === process.stdout && process.stdout.isTTY);
   const scrub = scrubber(options.secrets ?? []);
 
   const sink: Writable = wantPretty
-    ? pretty({ destination, colorize: true, sync: true, translateTime: "SYS:HH:MM:ss" })
+    ? prettyStream()({ destination, colorize: true, sync: true, translateTime: "SYS:HH:MM:ss" })
     : destination;
   const scrubbing = new Transform({
     transform(chunk, _enc, done) {

@@ -12,6 +12,18 @@ import { buildBundle } from "../helpers/bundle.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SIMULATORS = ["supplier-sandbox", "bot-api-server"];
+/**
+ * what draws pictures (charts, receipts, price lists, QR codes) and pretty terminal logs:
+ * loaded on first use, never by a start (docs/performance.md, cold start)
+ */
+const ON_FIRST_USE = [
+  "/node_modules/vega/",
+  "/node_modules/vega-lite/",
+  "/node_modules/satori/",
+  "/node_modules/@resvg/",
+  "/node_modules/qrcode/",
+  "/node_modules/pino-pretty/",
+];
 
 function startAndRecord(entry: string, env: Record<string, string>): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "kios-prod-start-"));
@@ -88,6 +100,7 @@ describe("a production start", () => {
       }
       const simulators = modules.filter((url) => SIMULATORS.some((name) => url.includes(name)));
       expect(simulators).toEqual([]);
+      expect(modules.filter((url) => ON_FIRST_USE.some((path) => url.includes(path)))).toEqual([]);
     } finally {
       rmSync(dirname(entry), { recursive: true, force: true });
     }

@@ -1,4 +1,3 @@
-import { renderAsync } from "@resvg/resvg-js";
 import { plainText } from "../../commerce/plain-text.ts";
 import { INTER_FILES } from "../ui/pictures/layout.ts";
 import type { PriceListPicture } from "./content.ts";
@@ -100,6 +99,8 @@ export function priceListSvg(p: PriceListPicture): string {
 }
 
 export async function priceListPng(p: PriceListPicture): Promise<Buffer> {
+  // loaded on the first picture: a start does not need the rasteriser
+  const { renderAsync } = await import("@resvg/resvg-js");
   const image = await renderAsync(priceListSvg(p), {
     font: {
       fontFiles: Object.values(INTER_FILES),

@@ -1,6 +1,4 @@
-import { renderAsync } from "@resvg/resvg-js";
-import * as vega from "vega";
-import * as vegaLite from "vega-lite";
+import type * as vegaLite from "vega-lite";
 import type { DailyFigures, TopProduct } from "../../commerce/orders/daily.ts";
 import { xmlSafe } from "../../commerce/plain-text.ts";
 import { INTER_FILES } from "../ui/pictures/layout.ts";
@@ -99,11 +97,23 @@ export function chartSpec(
   };
 }
 
-// numbers as kios writes rupiah everywhere (Rp10.000), in either language: a dot per thousand
-vega.formatLocale({ decimal: ",", thousands: ".", grouping: [3], currency: ["Rp", ""] });
+/**
+ * vega and vega-lite, loaded on the first chart: several MiB of code a start does not need
+ * (docs/performance.md, cold start)
+ */
+let charting: Promise<{ vega: typeof import("vega"); vegaLite: typeof import("vega-lite") }>;
+function loadCharting() {
+  charting ??= Promise.all([import("vega"), import("vega-lite")]).then(([vega, vegaLite]) => {
+    // numbers as kios writes rupiah everywhere (Rp10.000), in either language: a dot per thousand
+    vega.formatLocale({ decimal: ",", thousands: ".", grouping: [3], currency: ["Rp", ""] });
+    return { vega, vegaLite };
+  });
+  return charting;
+}
 
 /** the spec drawn as SVG (tests read it) */
 export async function chartSvg(spec: vegaLite.TopLevelSpec): Promise<string> {
+  const { vega, vegaLite } = await loadCharting();
   const compiled = vegaLite.compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   try {
@@ -116,6 +126,7 @@ export async function chartSvg(spec: vegaLite.TopLevelSpec): Promise<string> {
 /** the SVG as a PNG, drawn on libuv's pool so the bot's thread stays free */
 export async function chartPng(svg: string): Promise<Buffer> {
   // a product name stored with a control character must not stop the drawing
+  const { renderAsync } = await import("@resvg/resvg-js");
   const image = await renderAsync(xmlSafe(svg), {
     font: { fontFiles: FONTS, loadSystemFonts: false, defaultFontFamily: "Inter" },
     fitTo: { mode: "zoom", value: 1.5 },

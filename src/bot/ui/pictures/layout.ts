@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { renderAsync } from "@resvg/resvg-js";
-import satori from "satori";
+import type satoriType from "satori";
 import type { Logo } from "./logo.ts";
 
 // pictures drawn in-process, without a browser: satori lays a tree of flexbox boxes out to
@@ -48,7 +47,12 @@ export const logoNode = (logo: Logo): PictureNode =>
 
 /** the tree as a PNG `width` pixels wide, as tall as it lays out */
 export async function picturePng(tree: PictureNode, width: number): Promise<Buffer> {
-  const svg = await satori(tree as unknown as Parameters<typeof satori>[0], {
+  // the layout engine and the rasteriser, loaded on the first picture: a start needs neither
+  const [{ default: satori }, { renderAsync }] = await Promise.all([
+    import("satori"),
+    import("@resvg/resvg-js"),
+  ]);
+  const svg = await satori(tree as unknown as Parameters<typeof satoriType>[0], {
     width,
     fonts: loadFonts(),
   });
