@@ -27,7 +27,7 @@ const DEFAULT_FIRST = "main";
  * the estimates of these suppliers (by name), in one statement; a supplier with no reading
  * has none. The first supplier's readings and top-ups are stored with a null supplier.
  */
-export async function knownSupplierBalances(
+async function knownSupplierBalances(
   exec: Executor,
   o: {
     suppliers: readonly string[];
@@ -108,7 +108,7 @@ export interface GuardedRoute {
  * the first of the routes (in the order kios tries them) whose supplier's estimate covers
  * its cost (no estimate: no guard), and the estimates found short before it
  */
-export function firstCovered(
+function firstCovered(
   routes: readonly GuardedRoute[],
   estimates: ReadonlyMap<string, KnownSupplierBalance>,
 ): { route: GuardedRoute | undefined; short: KnownSupplierBalance[] } {

@@ -14,6 +14,7 @@ import {
   walletBalance,
 } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
+import type { Executor } from "../../../src/db/client.ts";
 import { dbErrorText } from "../../../src/db/errors.ts";
 import { accounts, entries } from "../../../src/db/schema.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
@@ -228,6 +229,40 @@ describe(`wallet ledger (${testDriver})`, () => {
     expect(await walletBalance(db, u)).toBe(1_000);
   });
 
+  /**
+   * runs `first` in a transaction left open (as a Pay or a settlement is until its commit),
+   * then `second` in another, which is refused if it has to wait on the first's locks
+   * (lock_timeout) so the test cannot hang; then lets the first commit
+   */
+  async function whileOpen<T>(
+    first: (tx: Executor) => Promise<unknown>,
+    second: (tx: Executor) => Promise<T>,
+  ): Promise<T> {
+    const db = t.handle.db;
+    let commitFirst!: () => void;
+    let firstDone!: () => void;
+    const firstWorked = new Promise<void>((r) => {
+      firstDone = r;
+    });
+    const open = db.transaction(async (tx) => {
+      await first(tx);
+      firstDone();
+      await new Promise<void>((r) => {
+        commitFirst = r;
+      });
+    });
+    await firstWorked;
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '2s'`);
+        return second(tx);
+      });
+    } finally {
+      commitFirst();
+      await open;
+    }
+  }
+
   // two connections at once: only a server has them (PGlite runs one transaction at a time)
   if (testDriver === "postgres") {
     it("a buyer's hold does not wait for another buyer's Pay to commit: shop:holds is no hot row", async () => {
@@ -238,29 +273,13 @@ describe(`wallet ledger (${testDriver})`, () => {
       // the shop's accounts exist, as in any shop that has sold once
       await holdForOrder(db, { orderId: 610_000, userId: a, amount: 1_000 });
       await releaseOrder(db, { orderId: 610_000, userId: a, amount: 1_000 });
-      let commitA!: () => void;
-      let heldA!: () => void;
-      const aHeld = new Promise<void>((r) => {
-        heldA = r;
-      });
-      // a's Pay holds its money and stays open, as a Pay does until its commit
-      const payA = db.transaction(async (tx) => {
-        await holdForOrder(tx, { orderId: 610_001, userId: a, amount: 3_000 });
-        heldA();
-        await new Promise<void>((r) => {
-          commitA = r;
-        });
-      });
-      await aHeld;
-      // b's hold, meanwhile, would wait on a's lock of a shared row: it is refused instead
-      // of waiting if it must (lock_timeout), so the test cannot hang
-      const held = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local lock_timeout = '2s'`);
-        return holdForOrder(tx, { orderId: 610_002, userId: b, amount: 3_000 });
-      });
+      // a's Pay holds its money and stays open; b's hold, meanwhile, would wait on a's lock
+      // of a shared row
+      const held = await whileOpen(
+        (tx) => holdForOrder(tx, { orderId: 610_001, userId: a, amount: 3_000 }),
+        (tx) => holdForOrder(tx, { orderId: 610_002, userId: b, amount: 3_000 }),
+      );
       expect(held.applied).toBe(true);
-      commitA();
-      await payA;
       expect(await accountBalance(db, SHOP_ACCOUNTS.holds)).toBeGreaterThanOrEqual(6_000);
       expect((await verifyLedger(t.handle)).problems).toEqual([]);
     });
@@ -277,28 +296,12 @@ describe(`wallet ledger (${testDriver})`, () => {
       // the shop's accounts exist, as in any shop that has sold once
       await holdForOrder(db, { orderId: 620_000, userId: a, amount: 1_000 });
       await captureOrder(db, { orderId: 620_000, price: 1_000, cost: 900 });
-      let commitA!: () => void;
-      let capturedA!: () => void;
-      const aCaptured = new Promise<void>((r) => {
-        capturedA = r;
-      });
-      // a's settlement captures and stays open, as a settlement does until its commit
-      const settleA = db.transaction(async (tx) => {
-        await captureOrder(tx, { orderId: 620_001, price: 3_000, cost: 2_800 });
-        capturedA();
-        await new Promise<void>((r) => {
-          commitA = r;
-        });
-      });
-      await aCaptured;
-      // b's capture credits the same shop accounts: refused if it had to wait (lock_timeout)
-      const captured = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local lock_timeout = '2s'`);
-        return captureOrder(tx, { orderId: 620_002, price: 3_000, cost: 2_800 });
-      });
+      // a's settlement captures and stays open; b's capture credits the same shop accounts
+      const captured = await whileOpen(
+        (tx) => captureOrder(tx, { orderId: 620_001, price: 3_000, cost: 2_800 }),
+        (tx) => captureOrder(tx, { orderId: 620_002, price: 3_000, cost: 2_800 }),
+      );
       expect(captured.applied).toBe(true);
-      commitA();
-      await settleA;
       expect(await accountBalance(db, SHOP_ACCOUNTS.supplierCost)).toBeGreaterThanOrEqual(6_500);
       expect(await accountBalance(db, SHOP_ACCOUNTS.revenue)).toBeGreaterThanOrEqual(500);
       expect((await verifyLedger(t.handle)).problems).toEqual([]);
