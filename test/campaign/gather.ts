@@ -79,7 +79,13 @@ export async function gatherFacts(o: {
       (r) => [Number(r.user_id), Number(r.balance)] as const,
     ),
   );
-  const cost = await db.executeSql("select balance from accounts where key = 'shop:supplier_cost'");
+  // from its entries: they are the account's balance whether or not its row keeps a running
+  // one (it does not since migration 0026)
+  const cost = await db.executeSql(
+    `select coalesce(sum(e.amount), 0) as balance
+       from entries e join accounts a on a.id = e.account_id
+      where a.key = 'shop:supplier_cost'`,
+  );
   const prepaid = await db.executeSql(
     "select balance from accounts where key = 'shop:supplier_prepaid'",
   );
