@@ -32,7 +32,7 @@ import { createFakeSupplier } from "../helpers/fake-supplier.ts";
 
 const BUDGET = {
   /** Pay, from the tap's confirmQuote to the order request leaving for the supplier */
-  payToSupplier: 7,
+  payToSupplier: 5,
   /** a stored supplier report acted on: the order settled (captured), the report closed */
   reportSettled: 8,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { inquiries, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails } from "../../supplier/types.ts";
@@ -14,11 +14,12 @@ import {
 import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import {
   type GuardedRoute,
+  guardLockColumn,
   type KnownSupplierBalance,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
-import { holdForOrder, InsufficientFundsError } from "../wallet/ledger.ts";
+import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom } from "./min-margin.ts";
@@ -137,16 +138,16 @@ async function storeOrder(
     now,
     messageId: c.messageId,
     route: first,
+    // a test order moves no money
+    hold: quote.testing ? undefined : { userId: quote.userId, amount: quote.price },
   });
-  if (!fresh) return { order, fresh, skippedShort: [] };
-  if (!quote.testing) await hold(tx, quote, order);
-  return { order, fresh: true, skippedShort: short };
+  return { order, fresh, skippedShort: fresh ? short : [] };
 }
 
 /**
  * the buyer's own quote, locked (a Cancel of the same card waits for this confirmation, or
  * this one for it), with the order it made already if any, its product, the minimum margin
- * setting and the product's routes: one statement
+ * setting and the product's routes, and the supplier balance guard's lock: one statement
  */
 async function lockQuote(tx: Tx, c: Confirmation) {
   const [row] = await tx
@@ -156,6 +157,9 @@ async function lockQuote(tx: Tx, c: Confirmation) {
       product: products,
       minMargin: minMarginColumn,
       routes: routesColumn(products.code),
+      // the supplier balance guard's lock, taken with the quote: the estimates' statement,
+      // after this one, sees every Pay that committed before it (known-balance.ts)
+      guard: guardLockColumn,
     })
     .from(quotes)
     .leftJoin(orders, eq(orders.confirmKey, quotes.id))
@@ -254,7 +258,7 @@ async function reserve(
   tx: Tx,
   routes: readonly GuardedRoute[],
 ): Promise<{ route: GuardedRoute; short: readonly KnownSupplierBalance[] }> {
-  const { route, short } = await reserveSupplierBalance(tx, routes, firstSupplierName(deps));
+  const { route, short } = await reserveSupplierBalance(tx, routes, firstSupplierName(deps), true);
   if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
   return { route, short };
 }
@@ -330,6 +334,8 @@ async function insertOrder(
     now: Date;
     messageId: number | undefined;
     route: Pick<Route, "supplier" | "supplierCode" | "cost">;
+    /** the buyer's hold, made in the same statement (none for a test order) */
+    hold: { userId: number; amount: number } | undefined;
   },
 ): Promise<{ order: Order; fresh: boolean }> {
   const { quote, now, route } = o;
@@ -368,12 +374,24 @@ async function insertOrder(
       .onConflictDoNothing()
       .returning(),
   );
-  // its first attempt, stored with it in the same statement (design rule 15)
-  const [order] = await tx
-    .with(stored, firstAttemptOf(tx, stored, route))
-    .select()
+  // its first attempt (design rule 15) and the buyer's hold, in the same statement
+  const held = o.hold
+    ? tx
+        .$with("held", { held: sql<unknown>`held` })
+        .as(sql`select ${holdCallOf(sql`${stored.id}`, o.hold)} as held from ${stored}`)
+    : undefined;
+  const [row] = await tx
+    .with(stored, firstAttemptOf(tx, stored, route), ...(held ? [held] : []))
+    .select({
+      ...orderColumnsOf(stored),
+      held: held ? sql<unknown>`(select held from ${held})` : sql<unknown>`null`,
+    })
     .from(stored);
-  if (order) return { order, fresh: true };
+  if (row) {
+    const { held: holdValue, ...order } = row;
+    if (o.hold) holdOf(holdValue, { orderId: order.id, ...o.hold });
+    return { order, fresh: true };
+  }
   const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
   if (other) return { order: other, fresh: false };
   const paying = billKey ? await billPayment(tx, billKey) : undefined;
@@ -381,21 +399,31 @@ async function insertOrder(
   throw new Refused({ ok: false, reason: "quote_not_found" });
 }
 
-/** the buyer's hold: refused (the whole Pay) when the wallet can't cover the price */
-async function hold(tx: Tx, quote: QuoteRow, order: Order): Promise<void> {
+/** the buyer's hold, as the order's statement made it: refused (the whole Pay) when the wallet can't cover the price */
+function holdOf(value: unknown, o: { orderId: number; userId: number; amount: number }): void {
   try {
-    await holdForOrder(tx, { orderId: order.id, userId: quote.userId, amount: quote.price });
+    holdResultOf(value, o);
   } catch (err) {
     if (!(err instanceof InsufficientFundsError)) throw err;
     throw new Refused({
       ok: false,
       reason: "insufficient_balance",
       balance: err.balance,
-      price: quote.price,
-      missing: quote.price - err.balance,
+      price: o.amount,
+      missing: o.amount - err.balance,
     });
   }
 }
+
+/** a CTE's columns named as the orders table's, so a select from it reads an Order */
+function orderColumnsOf(cte: object): typeof ORDER_COLUMNS {
+  const fields = cte as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(ORDER_COLUMNS).map((k) => [k, fields[k]]),
+  ) as typeof ORDER_COLUMNS;
+}
+
+const ORDER_COLUMNS = getTableColumns(orders);
 
 /** suppliers the guard found short (skipped or refused): each admin is told, once per reading */
 async function alertSupplierShort(

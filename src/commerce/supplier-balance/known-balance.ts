@@ -20,6 +20,12 @@ export interface KnownSupplierBalance {
 /** one Pay's reservation at a time, across processes (every supplier's: see reserveSupplierBalance) */
 export const GUARD_LOCK = 7240118208;
 
+/**
+ * the guard's lock as a column of a statement that comes before the estimates (Pay takes it
+ * with its quote: no round trip of its own); held to the transaction's end
+ */
+export const guardLockColumn = sql<unknown>`pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`;
+
 /** the first supplier's name when nothing says otherwise (SUPPLIER_NAME's default) */
 const DEFAULT_FIRST = "main";
 
@@ -133,9 +139,11 @@ export async function reserveSupplierBalance(
   tx: Executor,
   routes: readonly GuardedRoute[],
   firstSupplier?: string,
+  /** the lock was taken by a statement before (guardLockColumn) */
+  locked = false,
 ): Promise<{ route: GuardedRoute | undefined; short: KnownSupplierBalance[] }> {
-  // its own statement: the estimates' snapshot must be taken once the lock is held
-  await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
+  // a statement before the estimates': their snapshot must be taken once the lock is held
+  if (!locked) await tx.execute(sql`select ${guardLockColumn}`);
   const estimates = await knownSupplierBalances(tx, {
     suppliers: routes.map((r) => r.supplier),
     firstSupplier,

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { accounts, entries, type UplineMargin } from "../../db/schema.ts";
 import { rowsOf } from "../../db/sql-rows.ts";
@@ -159,6 +159,17 @@ function accountOfKey(key: string): { userId: number | null } {
  * it throws InsufficientFundsError and the caller's transaction may go on.
  */
 export async function transfer(exec: Executor, spec: TransferSpec): Promise<TransferResult> {
+  const [row] = rowsOf(
+    await exec.execute(sql`select ${transferCall(spec, sql`${spec.key}`)} as stored`),
+  );
+  return transferResult(spec, row?.stored);
+}
+
+/**
+ * the kios_transfer call that applies `spec`, as an expression of a statement (`key`, `memo`:
+ * as SQL, which may be computed in that statement); the legs checked first
+ */
+function transferCall(spec: TransferSpec, key: SQL, memo: SQL = sql`${spec.memo ?? ""}`): SQL {
   if (spec.legs.length < 2) throw new LedgerError("a transfer needs at least two legs");
   for (const leg of spec.legs) {
     if (!Number.isSafeInteger(leg.amount) || leg.amount === 0) {
@@ -175,13 +186,14 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
     allowNegative: MAY_GO_NEGATIVE.has(leg.account),
     derived: DERIVED_ACCOUNTS.has(leg.account),
   }));
-  const [row] = rowsOf(
-    await exec.execute(sql`
-      select kios_transfer(${spec.key}, ${spec.kind}, ${spec.memo ?? ""},
-        ${spec.actorId ?? null}::bigint, ${JSON.stringify(legs)}::jsonb,
-        ${spec.requires ? JSON.stringify(spec.requires) : null}::jsonb) as stored`),
-  );
-  const stored = parseJson(row?.stored) as StoredTransfer | undefined;
+  return sql`kios_transfer(${key}::text, ${spec.kind}::text, ${memo}::text,
+    ${spec.actorId ?? null}::bigint, ${JSON.stringify(legs)}::jsonb,
+    ${spec.requires ? JSON.stringify(spec.requires) : null}::jsonb)`;
+}
+
+/** what kios_transfer answered for `spec`: the transfer, or the refusal thrown */
+function transferResult(spec: TransferSpec, value: unknown): TransferResult {
+  const stored = parseJson(value) as StoredTransfer | undefined | null;
   if (!stored) throw new LedgerError(`transfer ${spec.key} was not stored`);
   if (stored.unmet !== undefined) throw unmetRequirement(spec, stored);
   if (stored.short !== undefined) {
@@ -344,13 +356,10 @@ const holdKey = (orderId: number) => `order:${orderId}:hold`;
 /** capture and release share one key: an order is settled once, one way or the other */
 const settleKey = (orderId: number) => `order:${orderId}:settle`;
 
-/** moves an order's price from the buyer's wallet into holds. */
-export async function holdForOrder(
-  exec: Executor,
-  o: { orderId: number; userId: number; amount: number },
-): Promise<TransferResult> {
+/** an order's hold: its price from the buyer's wallet into holds */
+function holdSpec(o: { orderId: number; userId: number; amount: number }): TransferSpec {
   assertAmount(o.amount, "hold");
-  return transfer(exec, {
+  return {
     key: holdKey(o.orderId),
     kind: "hold",
     memo: `order ${o.orderId}`,
@@ -358,7 +367,33 @@ export async function holdForOrder(
       { account: userAccountKey(o.userId), amount: -o.amount },
       { account: SHOP_ACCOUNTS.holds, amount: o.amount },
     ],
-  });
+  };
+}
+
+/** moves an order's price from the buyer's wallet into holds. */
+export async function holdForOrder(
+  exec: Executor,
+  o: { orderId: number; userId: number; amount: number },
+): Promise<TransferResult> {
+  return transfer(exec, holdSpec(o));
+}
+
+/**
+ * an order's hold as an expression of the statement that stores the order (Pay: one round
+ * trip for both), `orderId` that statement's id of it; holdResultOf() reads its value
+ */
+export function holdCallOf(orderId: SQL, o: { userId: number; amount: number }): SQL {
+  // the key and memo are the order's; the legs do not depend on its id
+  const spec = holdSpec({ orderId: 0, ...o });
+  return transferCall(spec, sql`'order:' || ${orderId} || ':hold'`, sql`'order ' || ${orderId}`);
+}
+
+/** what holdCallOf's value says of order `orderId`'s hold: made, or refused (thrown) */
+export function holdResultOf(
+  value: unknown,
+  o: { orderId: number; userId: number; amount: number },
+): TransferResult {
+  return transferResult(holdSpec(o), value);
 }
 
 /** what an order's capture or release settles: its hold, of the order's price */
