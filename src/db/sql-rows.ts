@@ -10,3 +10,9 @@ export function rowsOf<T extends Record<string, unknown>>(result: unknown): T[] 
 export function toNumber(value: unknown): number {
   return value === null || value === undefined ? 0 : Number(value);
 }
+
+/** a json or jsonb value of a raw query: parsed by the driver, or text on one that does not; null when absent */
+export function jsonOf<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}

@@ -3,15 +3,9 @@ import type { Update } from "grammy/types";
 import type { User } from "../../commerce/users.ts";
 import type { Executor } from "../../db/client.ts";
 import { telegramUpdates } from "../../db/schema.ts";
-import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import { jsonOf, rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { CONVERSATION_KEY_PREFIX } from "./chat-state.ts";
 import type { Preloaded } from "./preload.ts";
-
-// jsonb arrives parsed (postgres.js) or as text (some paths)
-function json<T>(value: unknown): T | null {
-  if (value === null || value === undefined) return null;
-  return (typeof value === "string" ? JSON.parse(value) : value) as T;
-}
 
 /** a users row as to_jsonb gives it (snake_case, timestamps as text) in drizzle's shape */
 function userFromJson(r: Record<string, unknown> | null): User | null {
@@ -215,7 +209,7 @@ export async function finishAndClaimUpdates(
           from finished) f
     left join claimed c on true`);
   const rows = rowsOf<ClaimedRow & { finished_keys: unknown }>(result);
-  const finished = (json<[unknown, unknown][]>(rows[0]?.finished_keys) ?? []).map(
+  const finished = (jsonOf<[unknown, unknown][]>(rows[0]?.finished_keys) ?? []).map(
     ([botId, updateId]) => ({ botId: toNumber(botId), updateId: toNumber(updateId) }),
   );
   return {
@@ -292,18 +286,18 @@ function claimedRows(rows: ClaimedRow[], worker: string): ClaimedUpdate[] {
       const botId = toNumber(r.bot_id);
       const updateId = toNumber(r.update_id);
       const chatId = toNumber(r.chat_id);
-      const state = json<{ value: unknown; revision: number; applied: boolean }>(r.state_row);
+      const state = jsonOf<{ value: unknown; revision: number; applied: boolean }>(r.state_row);
       return {
         botId,
         updateId,
         chatId,
-        update: json<Update>(r.payload)!,
+        update: jsonOf<Update>(r.payload)!,
         attempts: toNumber(r.attempts),
         worker,
         applied: state?.applied === true,
         preloaded: {
           chatId,
-          user: userFromJson(json<Record<string, unknown>>(r.user_row)),
+          user: userFromJson(jsonOf<Record<string, unknown>>(r.user_row)),
           state: state ? { value: state.value, revision: toNumber(state.revision) } : null,
           claim: { botId, updateId, worker },
         },

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
-import { productRoutes, products, unlinkedSupplierProducts } from "../../db/schema.ts";
+import { productRoutes, unlinkedSupplierProducts } from "../../db/schema.ts";
+import { lockProduct } from "./routes.ts";
 import { refreshRouteSale } from "./sale.ts";
 
 // what the linking left to an admin (docs/suppliers.md#linking): another supplier's products
@@ -52,11 +53,7 @@ export async function linkByHand(
   o: { productCode: string; supplier: string; supplierCode: string; firstSupplier: string },
 ): Promise<LinkByHandResult> {
   return db.transaction(async (tx) => {
-    const [product] = await tx
-      .select()
-      .from(products)
-      .where(eq(products.code, o.productCode))
-      .for("update");
+    const product = await lockProduct(tx, o.productCode);
     if (!product) return { ok: false, reason: "no_product" } as const;
     const [waiting] = await tx
       .select()

@@ -1,6 +1,7 @@
 import { and, asc, type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { productRoutes, products } from "../../db/schema.ts";
+import { jsonOf } from "../../db/sql-rows.ts";
 import { refreshRouteSale } from "./sale.ts";
 
 /** the first supplier's name when none is given (SUPPLIER_NAME's default) */
@@ -114,10 +115,13 @@ export const routesColumn = (productCode: SQL | Column) => sql<unknown>`(
 
 /** routesColumn's value: parsed by the driver, or json text on one that does not */
 export function storedRoutesFrom(value: unknown): StoredRoute[] {
-  const rows = (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as (Omit<
-    StoredRoute,
-    "pausedUntil" | "cost"
-  > & { cost: number | string; pausedUntil: string | null })[];
+  const rows =
+    jsonOf<
+      (Omit<StoredRoute, "pausedUntil" | "cost"> & {
+        cost: number | string;
+        pausedUntil: string | null;
+      })[]
+    >(value) ?? [];
   return rows.map((r) => ({
     ...r,
     cost: Number(r.cost),
@@ -163,6 +167,15 @@ export type RouteChangeResult =
   | { ok: true; routes: Route[] }
   | { ok: false; reason: "no_product" | "no_route" | "at_edge" };
 
+/** a product's row, locked to the transaction's end: its routes change one change at a time */
+export async function lockProduct(
+  tx: Executor,
+  code: string,
+): Promise<typeof products.$inferSelect | undefined> {
+  const [product] = await tx.select().from(products).where(eq(products.code, code)).for("update");
+  return product;
+}
+
 /**
  * an admin moves a route up or down, or switches it on or off (`/routes`, `kios routes`).
  * The first supplier's implicit route gets a row of its own first, so every route has a
@@ -174,11 +187,7 @@ export async function changeRoute(
   o: { productCode: string; firstSupplier: string; change: RouteChange },
 ): Promise<RouteChangeResult> {
   return db.transaction(async (tx) => {
-    const [product] = await tx
-      .select()
-      .from(products)
-      .where(eq(products.code, o.productCode))
-      .for("update");
+    const product = await lockProduct(tx, o.productCode);
     if (!product) return { ok: false, reason: "no_product" } as const;
     const now = new Date();
     await tx

@@ -258,7 +258,7 @@ async function reserve(
   tx: Tx,
   routes: readonly GuardedRoute[],
 ): Promise<{ route: GuardedRoute; short: readonly KnownSupplierBalance[] }> {
-  const { route, short } = await reserveSupplierBalance(tx, routes, firstSupplierName(deps), true);
+  const { route, short } = await reserveSupplierBalance(tx, routes, firstSupplierName(deps));
   if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
   return { route, short };
 }

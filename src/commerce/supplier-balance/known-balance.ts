@@ -128,22 +128,19 @@ function firstCovered(
 }
 
 /**
- * the guard's reservation, in the Pay's transaction before its order is stored: under a
- * lock held to the commit, so each Pay's estimates count every Pay committed before it
- * (its order and first attempt) and a burst can't all pass the same estimate. One lock for
- * every supplier: a Pay may look at several suppliers (its routes, in their order), and one
- * lock can't be taken in two orders by two Pays. Returns the route it may take (undefined:
- * none can) and the suppliers found short before it.
+ * the guard's reservation, in the Pay's transaction before its order is stored, under the
+ * lock (guardLockColumn) its caller took in a statement before this one and holds to the
+ * commit: these estimates' snapshot then counts every Pay committed before it (its order
+ * and first attempt), and a burst can't all pass the same estimate. One lock for every
+ * supplier: a Pay may look at several suppliers (its routes, in their order), and one lock
+ * can't be taken in two orders by two Pays. Returns the route it may take (undefined: none
+ * can) and the suppliers found short before it.
  */
 export async function reserveSupplierBalance(
   tx: Executor,
   routes: readonly GuardedRoute[],
   firstSupplier?: string,
-  /** the lock was taken by a statement before (guardLockColumn) */
-  locked = false,
 ): Promise<{ route: GuardedRoute | undefined; short: KnownSupplierBalance[] }> {
-  // a statement before the estimates': their snapshot must be taken once the lock is held
-  if (!locked) await tx.execute(sql`select ${guardLockColumn}`);
   const estimates = await knownSupplierBalances(tx, {
     suppliers: routes.map((r) => r.supplier),
     firstSupplier,

@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { accounts, entries, type UplineMargin } from "../../db/schema.ts";
-import { rowsOf } from "../../db/sql-rows.ts";
+import { jsonOf, rowsOf } from "../../db/sql-rows.ts";
 
 // the double-entry core: every movement of money is one transfer whose entries sum to
 // zero, applied at most once per business key, inside a database transaction.
@@ -131,9 +131,6 @@ export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE
   }
 }
 
-/** a json value of a raw query: parsed by the driver, or text on one that does not */
-const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
-
 /** what kios_transfer (migration 0025) answers */
 type StoredTransfer =
   | { applied: boolean; id: number; kind: TransferKind; short?: undefined; unmet?: undefined }
@@ -193,7 +190,7 @@ function transferCall(spec: TransferSpec, key: SQL, memo: SQL = sql`${spec.memo 
 
 /** what kios_transfer answered for `spec`: the transfer, or the refusal thrown */
 function transferResult(spec: TransferSpec, value: unknown): TransferResult {
-  const stored = parseJson(value) as StoredTransfer | undefined | null;
+  const stored = jsonOf<StoredTransfer>(value);
   if (!stored) throw new LedgerError(`transfer ${spec.key} was not stored`);
   if (stored.unmet !== undefined) throw unmetRequirement(spec, stored);
   if (stored.short !== undefined) {
