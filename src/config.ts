@@ -33,6 +33,9 @@ const booleanFlag = (fallback: boolean) =>
       .transform((v) => v === "true" || v === "1" || v === "yes"),
   );
 
+/** chats one worker handles at once: each mostly waits on the Bot API (grammY runner's own is 500) */
+export const INBOX_CONCURRENCY_DEFAULT = 256;
+
 /** how many of something one process works on at once: 1 to 1000 */
 function concurrency(fallback: string, of: string) {
   return z.preprocess(
@@ -248,7 +251,7 @@ const schema = z.object({
       .optional(),
   ),
   SHOP_LOGO: optionalString,
-  INBOX_CONCURRENCY: concurrency("256", "chats"),
+  INBOX_CONCURRENCY: concurrency(String(INBOX_CONCURRENCY_DEFAULT), "chats"),
   SETTLE_CONCURRENCY: concurrency("50", "orders"),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v) ?? "info",
@@ -300,7 +303,7 @@ const EXAMPLES: Record<string, string> = {
   RECON_TOLERANCE: "0",
   MIN_MARGIN: "200",
   SUPPLIER_LOW_BALANCE: "500000",
-  INBOX_CONCURRENCY: "256",
+  INBOX_CONCURRENCY: String(INBOX_CONCURRENCY_DEFAULT),
   SETTLE_CONCURRENCY: "50",
   LOG_LEVEL: "info",
 };

@@ -95,6 +95,7 @@ export async function connectTelegram(
       pollingTimeoutSeconds: options.pollingTimeoutSeconds,
       shopName: config.shopName,
       shopLogo,
+      inboxConcurrency: config.inboxConcurrency,
       h2h: config.h2h && {
         box: createSecretBox(config.h2h.encryptionKey),
         apiUrl: `http://127.0.0.1:${port}/h2h/v1`,

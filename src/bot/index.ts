@@ -13,6 +13,7 @@ import type { BotDeps } from "./deps.ts";
 import { createFlows, flowsVersion } from "./flows.ts";
 import { historyButtons, historyCommands } from "./history/history.ts";
 import { statusFeature } from "./history/status.ts";
+import { chatMenus } from "./home/chat-menu.ts";
 import { escapeFeature } from "./home/escape.ts";
 import { fallbackFeature } from "./home/fallback.ts";
 import { languageButtons, languageCommands } from "./home/language.ts";
@@ -63,6 +64,8 @@ function chatKey(ctx: { chat?: { id: number } | undefined; from?: { id: number }
  * commands and texts → fallbacks (unknown command, stale button, stray text).
  */
 export function createBot(deps: BotDeps): KiosBot {
+  // chats whose own command menu this process has set
+  const menus = chatMenus();
   const i18n = createI18n<BaseContext>({
     onMissing: (key, locale) => deps.logger.warn({ key, locale }, "missing translation"),
     // the stored choice (/lang), never the client's language after the first contact
@@ -116,7 +119,7 @@ export function createBot(deps: BotDeps): KiosBot {
     receiptButtons(),
     priceListButtons(),
     historyButtons(),
-    languageButtons(),
+    languageButtons(menus),
     resellerButtons(),
     // the PIN keypad runs what it guards once the PIN is right (ui/pin-pad.ts)
     pinPadButtons({
@@ -140,8 +143,8 @@ export function createBot(deps: BotDeps): KiosBot {
   }
 
   bot.use(
-    startFeature(),
-    languageCommands(),
+    startFeature(menus),
+    languageCommands(menus),
     menuFeature(),
     walletFeature(),
     receiptSettingsFeature(),

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import type { Api } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { BotService, BotServiceFactory } from "../app/create-app.ts";
+import { findUser } from "../commerce/users.ts";
+import { INBOX_CONCURRENCY_DEFAULT } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { MiniAppPageOptions } from "../mini-app/page.ts";
@@ -18,7 +20,7 @@ import { pruneConversations } from "./storage/chat-state.ts";
 import { dueMessages, forgetMessage } from "./storage/expiring.ts";
 import { adoptUpdates, botIdOfToken, inboxStats, pruneHandledUpdates } from "./storage/updates.ts";
 import { registerCommands } from "./ui/commands.ts";
-import { createI18n } from "./ui/i18n.ts";
+import { createI18n, DEFAULT_LANGUAGE, isLanguage } from "./ui/i18n.ts";
 import type { Logo } from "./ui/pictures/logo.ts";
 
 export interface BotServiceOptions {
@@ -97,7 +99,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
           database,
           leases,
           logger: o.logger,
-          concurrency: o.inboxConcurrency ?? 64,
+          concurrency: o.inboxConcurrency ?? INBOX_CONCURRENCY_DEFAULT,
           poll: o.mode === "polling",
           pollingTimeoutSeconds: o.pollingTimeoutSeconds,
           onResult: (result) => metrics.updates.inc({ result }),
@@ -163,7 +165,17 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
           log.info({ updates: adopted }, "inbox rows from before bots were recorded adopted");
         await bot.init();
         try {
-          await registerCommands(bot.api, i18n, o.adminIds, (adminId) =>
+          const admins = await Promise.all(
+            o.adminIds.map(async (id) => {
+              const user = await findUser(orders.db, id);
+              return {
+                id,
+                language: user && isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
+                reseller: user?.tier === "reseller",
+              };
+            }),
+          );
+          await registerCommands(bot.api, i18n, admins, (adminId) =>
             // set again when they first send /start
             log.info({ adminId }, "admin menu waits until this admin opens the bot"),
           );

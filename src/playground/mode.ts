@@ -39,6 +39,7 @@ export interface PlaygroundOptions {
   shopLogo?: Logo | undefined;
   /** the H2H API's keys in the chat (/api), when H2H_ENCRYPTION_KEY is set */
   h2h?: BotH2h | undefined;
+  inboxConcurrency?: number;
 }
 
 /** the admin ids the playground runs with: the configured ones plus the demo admin */
@@ -74,6 +75,7 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       pollingTimeoutSeconds: o.pollingTimeoutSeconds,
       shopName: o.shopName,
       shopLogo: o.shopLogo,
+      inboxConcurrency: o.inboxConcurrency,
       h2h: o.h2h,
       // the Mini App beside the chat page, on kios's own port: the page frames it from
       // either name of this machine, and it includes the playground's Telegram script

@@ -61,6 +61,8 @@ export interface HarnessOptions {
   supplierTesting?: boolean;
   /** the H2H API's keys in the chat (/api) */
   h2h?: BotDeps["config"]["h2h"];
+  /** the Mini App's address (its buttons and the chat's menu button) */
+  miniAppUrl?: string;
 }
 
 /**
@@ -129,7 +131,12 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
     logger,
     db: orders.db,
     clock: orders.clock,
-    config: { adminIds, supplierTesting: options.supplierTesting ?? false, h2h: options.h2h },
+    config: {
+      adminIds,
+      supplierTesting: options.supplierTesting ?? false,
+      h2h: options.h2h,
+      miniAppUrl: options.miniAppUrl,
+    },
     orders,
   };
 

@@ -5,22 +5,25 @@ import { CB, cb, cbPattern, parseCb } from "../ui/callback-data.ts";
 import { clearPressed } from "../ui/edit.ts";
 import { isLanguage } from "../ui/i18n.ts";
 import { mainMenuKeyboard } from "../ui/keyboards/main-menu.ts";
+import type { ChatMenus } from "./chat-menu.ts";
 
-async function switchTo(ctx: BotContext, lang: "id" | "en"): Promise<void> {
+async function switchTo(menus: ChatMenus, ctx: BotContext, lang: "id" | "en"): Promise<void> {
   if (ctx.from) await setLanguage(ctx.deps.db, ctx.from.id, lang);
   ctx.lang = lang;
   ctx.i18n.useLocale(lang);
+  // the "/" list and the menu button follow the chosen language, not the client's
+  menus.refresh(ctx, true);
   await ctx.reply(ctx.t("language-set"), {
     reply_markup: mainMenuKeyboard(ctx.t, ctx.deps.config.miniAppUrl),
   });
 }
 
 /** /lang shows the choice; /lang en or /lang id switches at once */
-export function languageCommands(): Composer<BotContext> {
+export function languageCommands(menus: ChatMenus): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command(["lang", "language", "bahasa"], async (ctx) => {
     const wanted = ctx.match.trim().toLowerCase();
-    if (isLanguage(wanted)) return switchTo(ctx, wanted);
+    if (isLanguage(wanted)) return switchTo(menus, ctx, wanted);
     const kb = new InlineKeyboard()
       .text("🇮🇩 Bahasa Indonesia", cb(CB.language, "id"))
       .text("🇬🇧 English", cb(CB.language, "en"));
@@ -30,7 +33,7 @@ export function languageCommands(): Composer<BotContext> {
 }
 
 /** the language buttons work from any message, also in the middle of a flow */
-export function languageButtons(): Composer<BotContext> {
+export function languageButtons(menus: ChatMenus): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.callbackQuery(cbPattern(CB.language), async (ctx) => {
     const wanted = parseCb(ctx.callbackQuery.data)?.parts[0] ?? "";
@@ -40,7 +43,7 @@ export function languageButtons(): Composer<BotContext> {
     }
     await ctx.answerCallbackQuery();
     await clearPressed(ctx);
-    await switchTo(ctx, wanted);
+    await switchTo(menus, ctx, wanted);
   });
   return composer;
 }

@@ -1,8 +1,9 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../context.ts";
-import { registerAdminCommands } from "../ui/commands.ts";
+import { helpText, rolesOf } from "../ui/commands.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { mainMenuKeyboard } from "../ui/keyboards/main-menu.ts";
+import type { ChatMenus } from "./chat-menu.ts";
 import { followStartLink } from "./start-links.ts";
 
 async function showMenu(ctx: BotContext): Promise<void> {
@@ -12,26 +13,17 @@ async function showMenu(ctx: BotContext): Promise<void> {
 }
 
 export async function showHelp(ctx: BotContext): Promise<void> {
-  const parts = [ctx.t("help-customer")];
-  if (ctx.user?.tier === "reseller") parts.push(ctx.t("help-reseller"));
-  if (ctx.isAdmin) parts.push(ctx.t("help-admin"));
-  await ctx.reply(parts.join("\n\n"));
+  const roles = rolesOf({ reseller: ctx.user?.tier === "reseller", admin: ctx.isAdmin });
+  await ctx.reply(helpText(ctx.t, roles));
 }
 
-export function startFeature(): Composer<BotContext> {
+export function startFeature(menus: ChatMenus): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  // admins whose command menu this process has set since they opened the bot
-  const adminMenusSet = new Set<number>();
 
   composer.command("start", async (ctx) => {
-    const adminId = ctx.isAdmin ? ctx.from?.id : undefined;
-    if (adminId !== undefined && !adminMenusSet.has(adminId)) {
-      adminMenusSet.add(adminId);
-      registerAdminCommands(ctx.api, (lang) => ctx.translatorFor(lang), adminId).catch((err) => {
-        adminMenusSet.delete(adminId);
-        ctx.deps.logger.warn({ err, adminId }, "setting an admin's command menu failed");
-      });
-    }
+    // an admin's or reseller's menu, or one in a language the client doesn't speak; Telegram
+    // refuses a chat's own menu until the person has opened the bot, so it is set here
+    menus.refresh(ctx);
     // a link to the bot (t.me/<bot>?start=…) opens what it names instead of the welcome
     if (ctx.match && (await followStartLink(ctx, ctx.match))) return;
     const name = escapeHtml(ctx.from?.first_name ?? "");

@@ -152,7 +152,7 @@ describe("start, menu, language, help, unknown input", () => {
   });
 
   it("registers the command menu per language, admin commands only in admins' chats", async () => {
-    await registerCommands(h.bot.api, createI18n(), [ADMIN_ID]);
+    await registerCommands(h.bot.api, createI18n(), [{ id: ADMIN_ID, language: "id" }]);
     h.user(2007, { language_code: "id" });
     h.user(2008, { language_code: "en" });
     await h.waitMessage(2007, /Halo/, h.say(2007, "/start"));

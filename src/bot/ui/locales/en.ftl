@@ -17,43 +17,51 @@ menu-saldo = 💰 Balance
 menu-history = 📜 History
 menu-help = ❓ Help
 menu-catalogue = 🛍 Catalogue
-help-customer =
-    <b>Help</b>
-    /start: main menu
-    /saldo: your balance
-    /deposit &lt;amount&gt;: top up, e.g. /deposit 100000
-    /riwayat: recent orders
-    /harga [brand|category]: price list, also as a picture
-    /status &lt;ref&gt;: one order's status
-    /lang: change language (Bahasa Indonesia)
-    /cancel: cancel what is in progress
-help-reseller =
-    <b>Resellers</b>
-    Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, e.g. <code>TSEL10.081234567890</code>.
-    /saldo also shows today's spend.
-    /struk: your shop name and prices on receipts (and price-list pictures) for your buyers
-    /downline: your sign-up link and downlines · /markup: your downlines' prices
-    /komisi: commission by day and by downline · /transfer &lt;id&gt; &lt;amount&gt;: send balance to a downline
-    /pin: guard your balance with a PIN
-help-admin =
-    <b>Admin</b>
-    /balance: every supplier's balance
-    /sync: sync the catalogue
-    /credit &lt;id&gt; &lt;amount&gt; [note] and /debit …: adjust a wallet
-    /role &lt;id&gt; customer|reseller
-    /markup: view and set markup rules
-    /stats: orders, revenue, margin
-    /pending: stuck orders
-    /broadcast &lt;text&gt;: message every user
-    /user &lt;id&gt;: user details
-    /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
-    /recon [supplier]: check the supplier balance against the books
-    /supplier_topup [supplier] &lt;amount&gt; [note]: record a top-up of the supplier account
-    /supplier_topup_reverse &lt;number&gt; [note]: reverse a top-up booked in error
-    /payment &lt;number|order id&gt;: look up a QRIS top-up
-    /export &lt;YYYY-MM&gt;: a month's orders as CSV
-    /laporan [7|30|90]: a chart of revenue, margin and orders
-    /resume &lt;CODE&gt;: reopen a paused product
+help-customer-title = <b>Help</b>
+help-start = /start: main menu
+help-saldo = /saldo: your balance
+help-deposit = /deposit &lt;amount&gt;: top up, for example /deposit 100000
+help-riwayat = /riwayat: recent orders
+help-harga = /harga [brand|category]: price list, also as a picture
+help-status = /status &lt;ref&gt;: one order's status
+help-lang = /lang: change language (Bahasa Indonesia)
+help-pin = /pin: protect your balance with a PIN
+help-help = /help: this list of commands
+help-cancel = /cancel: cancel what is in progress
+help-reseller-title =
+    <b>Reseller</b>
+    Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, for example <code>TSEL10.081234567890</code>.
+    Your /saldo also shows today's spending.
+help-downline = /downline: your sign-up link and downlines
+help-markup = /markup: your downlines' prices (admins: the shop's markup rules)
+help-komisi = /komisi: commission per day and per downline
+help-transfer = /transfer &lt;id&gt; &lt;amount&gt;: send balance to a downline
+help-struk = /struk: the shop name and prices on receipts (and price-list pictures) for your buyers
+help-api = /api: H2H API keys, callback URL and failed callbacks
+help-admin-title = <b>Admin</b>
+help-balance = /balance: every supplier's balance
+help-sync = /sync: sync the catalogue
+help-credit = /credit &lt;id&gt; &lt;amount&gt; [note]: credit a wallet
+help-debit = /debit &lt;id&gt; &lt;amount&gt; [note]: debit a wallet
+help-role = /role &lt;id&gt; customer|reseller: change a user's role
+help-promote = /promote &lt;id&gt;: make a user a reseller
+help-upline = /upline &lt;id&gt; &lt;upline id&gt;|none: move a user in the reseller tree
+help-minmargin = /minmargin [rupiah|reset]: a route's minimum margin
+help-stats = /stats: orders, revenue, margin
+help-laporan = /laporan [7|30|90]: a chart of revenue, margin and orders
+help-pending = /pending: stuck orders
+help-broadcast = /broadcast &lt;text&gt;: message every user
+help-user = /user &lt;id&gt;: user details
+help-test = /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
+help-recon = /recon [supplier]: check the supplier balance against the books
+help-supplier_topup = /supplier_topup [supplier] &lt;amount&gt; [note]: record a top-up of the supplier account
+help-supplier_topup_reverse = /supplier_topup_reverse &lt;number&gt; [note]: reverse a top-up booked in error
+help-payment = /payment &lt;number|order id&gt;: look up a QRIS top-up
+help-export = /export &lt;YYYY-MM&gt;: a month's orders as CSV
+help-resume = /resume &lt;CODE&gt;: reopen a paused product
+help-routes = /routes &lt;CODE&gt;: a product's supplier routes, in the order they are tried
+help-unlinked = /unlinked: other suppliers' products not linked yet
+help-link = /link &lt;CODE&gt; &lt;supplier&gt; &lt;code at the supplier&gt;: link another supplier's product
 unknown-command = Unknown command. Type /start to open the menu.
 fallback = Sorry, I didn't get that. Pick from the menu below.
 stale-button = This button is no longer valid.
@@ -326,6 +334,10 @@ cmd-riwayat = Order history
 cmd-status = Order status
 cmd-lang = Change language
 cmd-help = Help
+cmd-downline = Sign-up link and downlines
+cmd-komisi = Commission from downlines
+cmd-transfer = Send balance to a downline
+cmd-struk = Receipts for your buyers
 cmd-cancel = Cancel what is in progress
 cmd-balance = Supplier balance
 cmd-sync = Sync the catalogue

@@ -17,43 +17,51 @@ menu-saldo = 💰 Saldo
 menu-history = 📜 Riwayat
 menu-help = ❓ Bantuan
 menu-catalogue = 🛍 Katalog
-help-customer =
-    <b>Bantuan</b>
-    /start: menu utama
-    /saldo: cek saldo
-    /deposit &lt;jumlah&gt;: isi saldo, misalnya /deposit 100000
-    /riwayat: transaksi terakhir
-    /harga [brand|kategori]: daftar harga, juga sebagai gambar
-    /status &lt;ref&gt;: status satu transaksi
-    /lang: ganti bahasa (English)
-    /cancel: batalkan proses yang sedang berjalan
-help-reseller =
+help-customer-title = <b>Bantuan</b>
+help-start = /start: menu utama
+help-saldo = /saldo: cek saldo
+help-deposit = /deposit &lt;jumlah&gt;: isi saldo, misalnya /deposit 100000
+help-riwayat = /riwayat: transaksi terakhir
+help-harga = /harga [brand|kategori]: daftar harga, juga sebagai gambar
+help-status = /status &lt;ref&gt;: status satu transaksi
+help-lang = /lang: ganti bahasa (English)
+help-pin = /pin: lindungi saldo dengan PIN
+help-help = /help: daftar perintah ini
+help-cancel = /cancel: batalkan proses yang sedang berjalan
+help-reseller-title =
     <b>Reseller</b>
     Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
-    /saldo juga menampilkan belanja hari ini.
-    /struk: nama toko dan harga di struk (dan gambar daftar harga) untuk pembelimu
-    /downline: link pendaftaran dan downline-mu · /markup: harga untuk downline
-    /komisi: komisi per hari dan per downline · /transfer &lt;id&gt; &lt;jumlah&gt;: kirim saldo ke downline
-    /pin: lindungi saldo dengan PIN
-help-admin =
-    <b>Admin</b>
-    /balance: saldo tiap supplier
-    /sync: sinkronkan katalog
-    /credit &lt;id&gt; &lt;jumlah&gt; [catatan] dan /debit …: ubah saldo user
-    /role &lt;id&gt; customer|reseller
-    /markup: lihat dan atur markup
-    /stats: pesanan, omzet, margin
-    /pending: pesanan tertahan
-    /broadcast &lt;teks&gt;: kirim ke semua user
-    /user &lt;id&gt;: info user
-    /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
-    /recon [supplier]: cocokkan saldo tiap supplier dengan pembukuan
-    /supplier_topup [supplier] &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
-    /supplier_topup_reverse &lt;nomor&gt; [catatan]: batalkan top-up yang salah catat
-    /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
-    /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
-    /laporan [7|30|90]: grafik pendapatan, margin dan pesanan
-    /resume &lt;KODE&gt;: buka lagi produk yang dijeda
+    Di /saldo terlihat juga belanja hari ini.
+help-downline = /downline: link pendaftaran dan downline-mu
+help-markup = /markup: harga untuk downline-mu (admin: aturan markup toko)
+help-komisi = /komisi: komisi per hari dan per downline
+help-transfer = /transfer &lt;id&gt; &lt;jumlah&gt;: kirim saldo ke downline
+help-struk = /struk: nama toko dan harga di struk (dan gambar daftar harga) untuk pembelimu
+help-api = /api: kunci API H2H, URL callback dan callback yang gagal
+help-admin-title = <b>Admin</b>
+help-balance = /balance: saldo tiap supplier
+help-sync = /sync: sinkronkan katalog
+help-credit = /credit &lt;id&gt; &lt;jumlah&gt; [catatan]: tambah saldo user
+help-debit = /debit &lt;id&gt; &lt;jumlah&gt; [catatan]: kurangi saldo user
+help-role = /role &lt;id&gt; customer|reseller: ubah peran user
+help-promote = /promote &lt;id&gt;: jadikan user reseller
+help-upline = /upline &lt;id&gt; &lt;id upline&gt;|none: pindahkan user di jaringan reseller
+help-minmargin = /minmargin [rupiah|reset]: margin minimum sebuah rute
+help-stats = /stats: pesanan, omzet, margin
+help-laporan = /laporan [7|30|90]: grafik pendapatan, margin dan pesanan
+help-pending = /pending: pesanan tertahan
+help-broadcast = /broadcast &lt;teks&gt;: kirim ke semua user
+help-user = /user &lt;id&gt;: info user
+help-test = /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
+help-recon = /recon [supplier]: cocokkan saldo tiap supplier dengan pembukuan
+help-supplier_topup = /supplier_topup [supplier] &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
+help-supplier_topup_reverse = /supplier_topup_reverse &lt;nomor&gt; [catatan]: batalkan top-up yang salah catat
+help-payment = /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
+help-export = /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
+help-resume = /resume &lt;KODE&gt;: buka lagi produk yang dijeda
+help-routes = /routes &lt;KODE&gt;: rute pemasok sebuah produk, urutan dicoba
+help-unlinked = /unlinked: produk pemasok lain yang belum tertaut
+help-link = /link &lt;KODE&gt; &lt;pemasok&gt; &lt;kode di pemasok&gt;: tautkan produk pemasok lain
 unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
 fallback = Maaf, saya belum paham. Pilih dari menu di bawah ini.
 stale-button = Tombol ini sudah tidak berlaku.
@@ -326,6 +334,10 @@ cmd-riwayat = Riwayat transaksi
 cmd-status = Status transaksi
 cmd-lang = Ganti bahasa
 cmd-help = Bantuan
+cmd-downline = Link pendaftaran dan downline
+cmd-komisi = Komisi dari downline
+cmd-transfer = Kirim saldo ke downline
+cmd-struk = Struk untuk pembelimu
 cmd-cancel = Batalkan proses
 cmd-balance = Saldo supplier
 cmd-sync = Sinkronkan katalog
