@@ -120,6 +120,10 @@ describe("kios start", () => {
     const started = out.split("\n").find((l) => l.includes("kios started"));
     expect(started, out).toBeTruthy();
     const url = JSON.parse(started!).http as string;
+    // without a terminal, the first line says what runs and where to open it
+    const lines = out.split("\n").filter((l) => l.startsWith("{"));
+    expect(lines[0], out).toBe(started);
+    expect(JSON.parse(started!).msg).toContain(`open ${url}/`);
     const res = await fetch(`${url.replace("localhost", "127.0.0.1")}/healthz`);
     expect(res.status).toBe(200);
     expect(out).toContain("no BOT_TOKEN");

@@ -202,7 +202,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     });
     const connected = suppliers.first;
     supplier = connected;
-    logger.info(
+    // "kios started" names them once the app answers; this line is for the start's details
+    logger.debug(
       {
         suppliers: suppliers.all.map((s) => ({
           name: s.name,
@@ -405,9 +406,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
             firstSupplier: config.supplierName,
             others: [...others].map(([name, supplier]) => ({ name, supplier })),
             clock,
-            logger,
+            // the sandbox's own catalogue: its sync's details would bury the start's first
+            // line ("kios started: open …"), so only its problems are logged
+            logger: logger.child({}, { level: "warn" }),
           });
-          logger.info({ products: summary.total }, "catalogue synced");
+          logger.debug({ products: summary.total }, "catalogue synced");
         } else {
           // a real supplier may be slow or down: the sync runs as the job, started now
           await catalogueJobs?.syncNow();

@@ -22,42 +22,28 @@ export async function main(role: Role = "all"): Promise<void> {
   });
   await app.start();
 
-  logger.info(
-    {
-      role,
-      database: app.database.kind === "pglite" ? `pglite (${config.pgliteDir})` : "postgres",
-      http: app.port === undefined ? "off" : `http://localhost:${app.port}`,
-      metrics:
-        app.metricsPort === undefined
-          ? "off (METRICS_PORT unset)"
-          : `http://${hostInUrl(app.metricsAddress)}:${app.metricsPort}/metrics`,
-      suppliers: app.suppliers?.all.map((s) => ({
-        name: s.name,
-        at: s.description,
-        reports: s.reportPath,
-      })),
-      payments: app.gateway?.description ?? "manual transfers only",
-    },
-    "kios started",
-  );
-  if (choice.kind === "playground") {
-    const url = `http://localhost:${app.port}/`;
-    logger.info(
-      { url },
-      "no BOT_TOKEN: playground running; open it and buy airtime as the demo customer",
-    );
-    if (process.stdout.isTTY) console.log(`\n  kios playground: ${url}\n`);
-  } else if (choice.kind === "none") {
+  // the first line says what runs and where to open it (a person reads it in a terminal,
+  // pino-pretty formatting it; a process manager's log keeps it as JSON)
+  const http = app.port === undefined ? undefined : `http://localhost:${app.port}`;
+  const fields: Record<string, unknown> = {
+    role,
+    database: app.database.kind === "pglite" ? `pglite (${config.pgliteDir})` : "postgres",
+    // a terminal shows the address in the line itself, once
+    ...(process.stdout.isTTY ? {} : { http: http ?? "off" }),
+    ...(app.metricsPort === undefined
+      ? {}
+      : { metrics: `http://${hostInUrl(app.metricsAddress)}:${app.metricsPort}/metrics` }),
+    suppliers: app.suppliers?.all.map((s) =>
+      s.sandbox ? { name: s.name, at: "embedded sandbox" } : { name: s.name, at: s.description },
+    ),
+    payments: app.gateway?.description ?? "manual transfers only",
+  };
+  logger.info(fields, `kios started: ${startLine(choice.kind, http, config)}`);
+  if (choice.kind === "none") {
     logger.warn("no BOT_TOKEN: the Telegram bot is not running in this process");
-  } else {
-    logger.info(
-      { botApi: config.telegramApiRoot, mode: config.botMode },
-      config.telegramApiRoot === "https://api.telegram.org"
-        ? "bot: real Telegram"
-        : "bot: a Bot API server at TELEGRAM_API_ROOT",
-    );
   }
-  if (!config.supplier) {
+  // the playground's first line says so already
+  if (!config.supplier && choice.kind !== "playground") {
     logger.warn("no SUPPLIER_* credentials: selling from the embedded sandbox supplier");
   }
 
@@ -79,6 +65,24 @@ export async function main(role: Role = "all"): Promise<void> {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** what runs and where to open it, in words */
+function startLine(
+  kind: "playground" | "telegram" | "none",
+  http: string | undefined,
+  config: { telegramApiRoot: string; botMode: string },
+): string {
+  if (kind === "playground") {
+    return `open ${http}/ (the playground: a chat with the shop's bot; no BOT_TOKEN, so nothing real is sold)`;
+  }
+  const at = http ? `${http}/healthz answers` : "no HTTP";
+  if (kind === "none") return `${at}; no bot in this process`;
+  const telegram =
+    config.telegramApiRoot === "https://api.telegram.org"
+      ? "Telegram"
+      : `the Bot API server at ${config.telegramApiRoot}`;
+  return `${at}; the bot on ${telegram} (${config.botMode})`;
 }
 
 /** an IPv6 address goes in brackets in a URL */

@@ -201,7 +201,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
           }, EXPIRING_TICK_MS);
         }
         if (pipeline?.poller) {
-          log.info({ username: bot.botInfo.username }, "bot: polling (one process at a time)");
+          log.debug({ username: bot.botInfo.username }, "bot: polling (one process at a time)");
         }
       },
       async stop() {

@@ -182,17 +182,20 @@ export function createJobRunner({
       workerId = await boss.work(queue, options, async (jobs) => {
         const out = await leases.hold(
           jobs.map((j) => jobLease(j.id)),
-          (lease) => {
-            lease.signal.addEventListener(
-              "abort",
-              () =>
-                log.error(
-                  { queue, jobs: jobs.map((j) => j.id), err: lease.signal.reason },
-                  "lost the lease of running jobs: another process may run them again",
-                ),
-              { once: true },
-            );
-            return handler(jobs as Job<never>[], lease);
+          async (lease) => {
+            const lost = () =>
+              log.error(
+                { queue, jobs: jobs.map((j) => j.id), err: lease.signal.reason },
+                "lost the lease of running jobs: another process may run them again",
+              );
+            // the signal is the lease session's, shared by every job it holds: the listener
+            // goes with its job, or each run would leave one behind
+            lease.signal.addEventListener("abort", lost, { once: true });
+            try {
+              return await handler(jobs as Job<never>[], lease);
+            } finally {
+              lease.signal.removeEventListener("abort", lost);
+            }
           },
         );
         // a job's id is its own: only a bug could find its lease taken

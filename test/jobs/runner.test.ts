@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureQueue } from "../../src/jobs/queues.ts";
 import {
@@ -43,6 +44,32 @@ describe(`job runner (${testDriver})`, () => {
     expect(id).toBeTruthy();
     await done;
     expect(seen).toEqual([{ n: 7 }]);
+  });
+
+  it("a job's lease listener goes with its job: a long run adds none (no MaxListeners warning)", async () => {
+    await ensureQueue(jobs.boss, "test-listeners", {
+      policy: "standard",
+      expireInSeconds: 60,
+      retryLimit: 0,
+    });
+    const listeners: number[] = [];
+    let ran = 0;
+    let next: () => void = () => {};
+    await jobs.work("test-listeners", { pollingIntervalSeconds: 0.5 }, async (_batch, lease) => {
+      listeners.push(getEventListeners(lease.signal, "abort").length);
+      ran += 1;
+      next();
+    });
+    for (let i = 0; i < 15; i++) {
+      const done = new Promise<void>((resolve) => {
+        next = resolve;
+      });
+      await jobs.boss.send("test-listeners", { i });
+      await done;
+    }
+    expect(ran).toBe(15);
+    // each run sees only its own listener, never the ones of the runs before it
+    expect(Math.max(...listeners)).toBe(1);
   });
 
   it("stops cleanly and reports it", async () => {

@@ -340,7 +340,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       upkeep(Math.max(1000, Math.floor(leaseMs / 3)), extend);
       upkeep(reclaimMs, reclaim);
       await reclaim().catch((err) => log.error({ err }, "reclaiming updates failed"));
-      log.info({ concurrency: o.concurrency }, "draining the update inbox");
+      log.debug({ concurrency: o.concurrency }, "draining the update inbox");
     },
     async stop() {
       if (stopped) return;

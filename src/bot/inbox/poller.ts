@@ -74,7 +74,7 @@ export function createPoller(o: PollerOptions): Poller {
     };
     lease.signal.addEventListener("abort", lost, { once: true });
     polling = true;
-    log.info("polling Telegram for updates");
+    log.debug("polling Telegram for updates");
     try {
       // a webhook left set makes getUpdates fail with 409
       await o.api.deleteWebhook(undefined, signalFor(abort));
