@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { PHONE_CATEGORIES } from "../commerce/catalogue/categories.ts";
 import {
   detectOperator,
   normalisePhone,
@@ -103,7 +104,7 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
     const [user, balance, phones, ready] = await Promise.all([
       findUser(db, buyer.id),
       walletBalance(db, buyer.id),
-      recentDestinations(db, buyer.id, ["prepaid"], 10),
+      recentDestinations(db, buyer.id, { kinds: ["prepaid"], categories: PHONE_CATEGORIES }, 10),
       catalogueReady(db),
     ]);
     return c.json({

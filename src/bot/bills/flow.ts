@@ -1,8 +1,14 @@
-import { listCategories, productsByCategory } from "../../commerce/catalogue/queries.ts";
+import {
+  listCategories,
+  productByCode,
+  productsByCategory,
+} from "../../commerce/catalogue/queries.ts";
+import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
 import { PRODUCT_PAGE_SIZE, pageOf } from "../ui/flow/catalogue.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs, pickPaged } from "../ui/flow/kit.ts";
+import { billNumberQuestion } from "../ui/flow/labels.ts";
 import { offerCard, sayRefusal } from "../ui/flow/offer.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { translator } from "../ui/i18n.ts";
@@ -58,18 +64,35 @@ export function billFlow(env: FlowEnv) {
             load: loadProducts,
           });
     if (code === undefined) return;
+    const userId = ctx.from!.id;
+    const { item, recent } = await conversation.external(async () => ({
+      item: await productByCode(env.deps.db, code, { tier: args.tier, buyer: userId }),
+      // this bill kind's own numbers, never a phone bought for or a meter
+      recent: await recentDestinations(
+        env.deps.db,
+        userId,
+        { kinds: ["bill"], categories: [category] },
+        3,
+      ),
+    }));
+    const question = item
+      ? billNumberQuestion(t, item)
+      : t("ask-customer-no", { kind: escapeHtml(category) });
     for (let attempt = 1; ; attempt++) {
       const customerNo = await ask(conversation, ctx, t, {
-        text: t("ask-customer-no", { kind: escapeHtml(category) }),
+        text: question,
+        choices: recent.map((n) => ({ label: n, value: n })),
         parse: parseCustomerNo,
         hint: t("hint-customer-no"),
       });
-      await ctx.reply(t("bill-checking"));
+      const checking = await ctx.reply(t("bill-checking"));
       const outcome = await offerCard(conversation, ctx, t, env, {
         productCode: code,
         destination: customerNo,
         bill: true,
       });
+      // the bill (or why there is none) is on screen: the "checking" bubble has said its part
+      await ctx.api.deleteMessage(checking.chat.id, checking.message_id).catch(() => {});
       if (outcome.ok) return;
       await sayRefusal(ctx, t, outcome);
       // a number without a bill, or not one at all: ask again, a few times

@@ -1,4 +1,5 @@
 import { listBrands, productsByBrand } from "../../commerce/catalogue/queries.ts";
+import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
 import { pickBrand, pickProduct } from "../ui/flow/catalogue.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
@@ -46,13 +47,20 @@ export function gameFlow(env: FlowEnv) {
       now: () => env.deps.clock.now(),
     });
     if (code === undefined) return;
+    const userId = ctx.from!.id;
+    // this game's own account ids (with their zone, where the game has one)
+    const recent = await conversation.external(() =>
+      recentDestinations(env.deps.db, userId, { kinds: ["game"], brand }, 3),
+    );
     const accountId = await ask(conversation, ctx, t, {
       text: t("ask-game-id", { game: escapeHtml(brand) }),
+      choices: recent.map((d) => ({ label: d, value: d })),
       parse: parseGameId,
       hint: t("hint-game-id"),
     });
     let destination = accountId;
-    if (needsZone(brand)) {
+    // a typed id never holds "(": only a quick pick brings its zone along
+    if (needsZone(brand) && !accountId.includes("(")) {
       const zone = await ask(conversation, ctx, t, {
         text: t("ask-game-zone", { game: escapeHtml(brand) }),
         parse: parseZone,

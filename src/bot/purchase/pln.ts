@@ -1,4 +1,4 @@
-import { normaliseMeterNumber } from "../../commerce/catalogue/operators.ts";
+import { looksLikePhone, normaliseMeterNumber } from "../../commerce/catalogue/operators.ts";
 import { productsByCategory } from "../../commerce/catalogue/queries.ts";
 import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
@@ -16,7 +16,12 @@ export function plnFlow(env: FlowEnv) {
     const t = translator(env.i18n, args.lang);
     const userId = ctx.from!.id;
     const recent = await conversation.external(async () => {
-      const all = await recentDestinations(env.deps.db, userId, ["prepaid"], 10);
+      const all = await recentDestinations(
+        env.deps.db,
+        userId,
+        { kinds: ["prepaid"], categories: ["PLN"] },
+        10,
+      );
       return all.filter((d) => parseMeter(d) !== undefined).slice(0, 3);
     });
     const meter = await ask(conversation, ctx, t, {
@@ -24,6 +29,8 @@ export function plnFlow(env: FlowEnv) {
       choices: recent.map((m) => ({ label: m, value: m })),
       parse: parseMeter,
       hint: t("hint-meter"),
+      // a phone number has a meter's length: say why it is refused
+      reason: (text) => (looksLikePhone(text) ? t("hint-meter-phone") : undefined),
     });
     const code = await pickProduct(conversation, ctx, t, {
       text: t("pick-pln", { meter }),

@@ -4,6 +4,7 @@ import { normaliseDestination } from "../../commerce/orders/destination.ts";
 import type { FlowContext } from "../context.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs } from "../ui/flow/kit.ts";
+import { billNumberQuestion } from "../ui/flow/labels.ts";
 import { endWithCard, offerCard, sayRefusal } from "../ui/flow/offer.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
 import { translator } from "../ui/i18n.ts";
@@ -78,11 +79,7 @@ export function productFlow(env: FlowEnv) {
     const meter = item.type === "prepaid" && item.category.toLowerCase() === "pln";
     const phone = item.type === "prepaid" && !meter;
     const recent = phone ? await conversation.external(() => recentPhones(env, userId)) : [];
-    const question = meter
-      ? t("ask-meter")
-      : phone
-        ? t("ask-phone")
-        : t("ask-customer-no", { kind: escapeHtml(item.category) });
+    const question = meter ? t("ask-meter") : phone ? t("ask-phone") : billNumberQuestion(t, item);
     const bill = item.type === "pasca";
     for (let attempt = 1; ; attempt++) {
       const destination = await ask(conversation, ctx, t, {
@@ -91,12 +88,15 @@ export function productFlow(env: FlowEnv) {
         parse: (text) => normaliseDestination(item, text) ?? undefined,
         hint: t("hint-link-destination", { product: escapeHtml(item.name) }),
       });
-      if (bill) await ctx.reply(t("bill-checking"));
+      const checking = bill ? await ctx.reply(t("bill-checking")) : undefined;
       const outcome = await offerCard(conversation, ctx, t, env, {
         productCode: item.code,
         destination,
         bill,
       });
+      // the bill (or why there is none) is on screen: the "checking" bubble has said its part
+      if (checking)
+        await ctx.api.deleteMessage(checking.chat.id, checking.message_id).catch(() => {});
       if (outcome.ok) return;
       await sayRefusal(ctx, t, outcome);
       const retry = outcome.reason === "no_bill" || outcome.reason === "invalid_destination";

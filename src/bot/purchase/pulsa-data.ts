@@ -1,3 +1,4 @@
+import { PHONE_CATEGORIES } from "../../commerce/catalogue/categories.ts";
 import {
   detectOperator,
   normalisePhone,
@@ -22,7 +23,12 @@ export function parsePhone(text: string): string | undefined {
 
 /** the last phone numbers bought for, newest first */
 export async function recentPhones(env: FlowEnv, userId: number): Promise<string[]> {
-  const recent = await recentDestinations(env.deps.db, userId, ["prepaid"], 10);
+  const recent = await recentDestinations(
+    env.deps.db,
+    userId,
+    { kinds: ["prepaid"], categories: PHONE_CATEGORIES },
+    10,
+  );
   return [...new Set(recent.map(parsePhone).filter((p): p is string => p !== undefined))].slice(
     0,
     3,

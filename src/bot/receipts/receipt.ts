@@ -1,6 +1,6 @@
 import type { Order } from "../../commerce/orders/types.ts";
 import type { BillDetails } from "../../supplier/types.ts";
-import { rupiah, wibDateTime } from "../ui/format.ts";
+import { billPeriod, rupiah, wibDateTime } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
 import { plnToken } from "../ui/order-card.ts";
 import type { Logo } from "../ui/pictures/logo.ts";
@@ -74,7 +74,7 @@ export function receiptOf(
     const periods = o.bill.details?.detail ?? [];
     receipt.periods = periods.map((p, i) => {
       const amount = (p.nilaiTagihan ?? 0) + (p.denda ?? 0);
-      const label = p.periode ?? `${i + 1}`;
+      const label = p.periode ? billPeriod(t("date-locale"), p.periode) : `${i + 1}`;
       const penalty = p.denda ? ` (${t("receipt-penalty")} ${rupiah(p.denda)})` : "";
       return [`${t("receipt-period")} ${label}${penalty}`, rupiah(amount)];
     });

@@ -79,3 +79,28 @@ export function wibDateTime(ms: number): string {
   const p = wibParts(ms);
   return `${p.date} ${p.time} WIB`;
 }
+
+/** a bill's period as suppliers write it ("202611") in words: "November 2026"; else as it came */
+export function billPeriod(locale: string, period: string): string {
+  const m = /^(\d{4})(\d{2})$/.exec(period.trim());
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return period;
+  return new Intl.DateTimeFormat(locale, {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
+}
+
+/** a bill's date ("2026-12-20") as people write it: "20 Des 2026"; else as it came */
+export function billDate(locale: string, date: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date.trim());
+  if (!m) return date;
+  const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (Number.isNaN(at.getTime()) || at.getUTCDate() !== Number(m[3])) return date;
+  return new Intl.DateTimeFormat(locale, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(at);
+}

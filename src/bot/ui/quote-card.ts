@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
 import type { BillQuote, Quote } from "../../commerce/orders/types.ts";
 import { CB, cb } from "./callback-data.ts";
-import { escapeHtml, rupiah, wibTime } from "./format.ts";
+import { billDate, billPeriod, escapeHtml, rupiah, wibTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
 /**
@@ -52,27 +52,28 @@ function billLines(t: Translate, q: QuoteView, bill: BillQuote): string[] {
   const out: string[] = [];
   if (bill.customerName) out.push(t("card-name", { name: escapeHtml(bill.customerName) }));
   out.push(t("card-customer-no", { number: escapeHtml(q.destination) }));
-  if (d?.tarif || d?.daya) {
-    out.push(
-      t("card-tariff", {
-        tarif: escapeHtml(d.tarif ?? "-"),
-        daya: d.daya ? `${d.daya} VA` : "-",
-      }),
-    );
+  // a power rating is PLN's alone: a water or phone bill's tariff stands by itself
+  if (d?.daya) {
+    out.push(t("card-tariff", { tarif: escapeHtml(d.tarif ?? "-"), daya: `${d.daya} VA` }));
+  } else if (d?.tarif) {
+    out.push(t("card-tariff-only", { tarif: escapeHtml(d.tarif) }));
   }
   if (d?.jumlahPeserta) out.push(t("card-members", { count: escapeHtml(d.jumlahPeserta) }));
   if (d?.alamat) out.push(t("card-address", { address: escapeHtml(d.alamat) }));
   if (d?.itemName) out.push(t("card-item", { item: escapeHtml(d.itemName) }));
   if (d?.noPol) out.push(t("card-plate", { plate: escapeHtml(d.noPol) }));
   if (d?.tenor) out.push(t("card-tenor", { tenor: escapeHtml(d.tenor) }));
-  if (d?.jatuhTempo) out.push(t("card-due", { date: escapeHtml(d.jatuhTempo) }));
+  const locale = t("date-locale");
+  if (d?.jatuhTempo) {
+    out.push(t("card-due", { date: escapeHtml(billDate(locale, d.jatuhTempo)) }));
+  }
   const periods = d?.detail ?? [];
   if (periods.length > 0) {
     out.push(t("card-periods", { count: d?.lembarTagihan ?? periods.length }));
     for (const p of periods) {
       out.push(
         t("card-period", {
-          period: escapeHtml(p.periode ?? "-"),
+          period: escapeHtml(p.periode ? billPeriod(locale, p.periode) : "-"),
           amount: rupiah(p.nilaiTagihan ?? 0),
           penalty: rupiah(p.denda ?? 0),
         }),

@@ -25,6 +25,15 @@ const KNOWN_CATEGORIES = [
   "GAS NEGARA",
 ] as const;
 
+/** the categories whose destination is a phone number: their recent numbers are offered to each other */
+export const PHONE_CATEGORIES: readonly string[] = [
+  "Pulsa",
+  "Data",
+  "E-Money",
+  "Paket SMS & Telpon",
+  "Masa Aktif",
+];
+
 const fold = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
 
 const CANONICAL: ReadonlyMap<string, string> = new Map(KNOWN_CATEGORIES.map((c) => [fold(c), c]));

@@ -98,5 +98,14 @@ export function operatorOfBrand(brand: string): Operator | null {
 /** a PLN meter or customer id: 11 or 12 digits after removing separators, or null */
 export function normaliseMeterNumber(input: string): string | null {
   const s = input.trim().replace(SEPARATORS, "");
+  if (looksLikePhone(s)) return null;
   return /^\d{11,12}$/.test(s) ? s : null;
+}
+
+/**
+ * "08…" or "+628…": a mobile number, which has a meter's length but is never one (a PLN id
+ * starts with its unit's digits; a bare "62…" may be either, so it is left alone)
+ */
+export function looksLikePhone(input: string): boolean {
+  return /^(\+62|0)8\d{7,12}$/.test(input.trim().replace(SEPARATORS, ""));
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orderAttempts, orders } from "../../db/schema.ts";
+import { orderAttempts, orders, products } from "../../db/schema.ts";
 import type { Order, OrderKind } from "./types.ts";
 
 export async function getOrder(exec: Executor, id: number): Promise<Order | undefined> {
@@ -123,13 +123,23 @@ export async function listUserOrders(
 export async function recentDestinations(
   exec: Executor,
   userId: number,
-  kinds: readonly OrderKind[],
+  of: { kinds: readonly OrderKind[]; categories?: readonly string[]; brand?: string },
   limit = 3,
 ): Promise<string[]> {
+  // a flow offers destinations of its own kind: meters from PLN orders, a game's ids from
+  // that game's orders, phones from airtime and e-wallet orders
   const rows = await exec
     .select({ destination: orders.destination, last: sql<Date>`max(${orders.createdAt})` })
     .from(orders)
-    .where(and(eq(orders.userId, userId), inArray(orders.kind, [...kinds])))
+    .innerJoin(products, eq(products.code, orders.productCode))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        inArray(orders.kind, [...of.kinds]),
+        of.categories ? inArray(products.category, [...of.categories]) : undefined,
+        of.brand === undefined ? undefined : eq(products.brand, of.brand),
+      ),
+    )
     .groupBy(orders.destination)
     .orderBy(desc(sql`max(${orders.createdAt})`))
     .limit(limit);

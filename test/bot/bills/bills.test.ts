@@ -33,9 +33,16 @@ describe("bills", () => {
   async function billCard(u: number, kind: RegExp, number: string, product?: RegExp) {
     const asked = await toNumber(u, kind, product);
     const at = h.say(u, number);
-    await h.waitMessage(u, /Mengecek tagihan/, at);
     expect(asked).toBeGreaterThan(0);
-    return h.waitMessage(u, /Tagihan .*\n/, at);
+    const card = await h.waitMessage(u, /Tagihan .*\n/, at);
+    // the "checking" bubble goes once the bill is on screen
+    await expect
+      .poll(() =>
+        h.chat(u).messages.filter((m) => /Mengecek tagihan/.test(m.text ?? "") && !m.deleted),
+      )
+      .toHaveLength(0);
+    expect(h.chat(u).messages.some((m) => /Mengecek tagihan/.test(m.text ?? ""))).toBe(true);
+    return card;
   }
 
   it("shows the bill as a card and pays it", async () => {
@@ -50,7 +57,7 @@ describe("bills", () => {
     expect(card.text).toMatch(/\nTarif\/Daya: \S+ \/ \d+ VA\n/);
     expect(card.text).toContain("Lembar tagihan: 2");
     expect(
-      lines.filter((l) => /^• Periode \S+: Rp[\d.]+ \(denda Rp[\d.]+\)$/.test(l)),
+      lines.filter((l) => /^• Periode [A-Z][a-z]+ \d{4}: Rp[\d.]+ \(denda Rp[\d.]+\)$/.test(l)),
     ).toHaveLength(2);
     expect(card.text).toMatch(
       /\nTagihan: Rp[\d.]+\nBiaya admin: Rp[\d.]+\nTotal bayar: Rp[\d.]+\n/,
@@ -77,13 +84,40 @@ describe("bills", () => {
     expect(await walletBalance(h.db, u)).toBe(2_000_000 - total);
   });
 
+  it("a bill reads like a bill: months and dates in words, no power rating on water", async () => {
+    const u = 5008;
+    h.user(u);
+    await h.fund(u, 2_000_000);
+    const water = await billCard(u, /^PDAM$/, "300100000012", /PAM Jaya/);
+    expect(water.text).not.toContain("Daya");
+    expect(water.text).toMatch(/\nTarif: \S+\n/);
+    expect(water.text).toMatch(/\nJatuh tempo: \d{1,2} [A-Z][a-z]{2} \d{4}\n/);
+    const periods = water.text!.split("\n").filter((l) => l.startsWith("• Periode"));
+    expect(periods).toHaveLength(2);
+    for (const line of periods) expect(line).toMatch(/^• Periode [A-Z][a-z]+ \d{4}: /);
+  });
+
+  it("a mobile postpaid line asks for its phone number by the product's name", async () => {
+    const u = 5009;
+    h.user(u);
+    const at = h.say(u, "/start");
+    const menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Tagihan/);
+    const kinds = await h.waitMessage(u, /Pilih jenis tagihan/, menu.message_id);
+    await h.tapItem(u, kinds, /^TELKOM$/);
+    const products = await h.waitMessage(u, /Pilih produk/, kinds.message_id);
+    await h.tapItem(u, products, /Telkomsel Halo/);
+    const ask = await h.waitMessage(u, /Masukkan nomor/, products.message_id);
+    expect(ask.text).toBe("Masukkan nomor HP Telkomsel Halo.");
+  });
+
   it("a number without a bill is said so and asked again; bad numbers get a hint", async () => {
     const u = 5002;
     h.user(u);
     await toNumber(u, /^BPJS KESEHATAN$/);
     let at = h.say(u, "abc");
     const hint = await h.waitMessage(u, /6–20 digit/, at);
-    expect(hint.text).toContain("Masukkan nomor pelanggan BPJS KESEHATAN.");
+    expect(hint.text).toContain("Masukkan nomor pelanggan BPJS Kesehatan.");
     at = h.say(u, "8888801234567899");
     const none = await h.waitMessage(u, /Tidak ada tagihan untuk nomor ini/, at);
     expect(none).toBeDefined();

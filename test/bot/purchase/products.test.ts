@@ -54,6 +54,36 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     expect(token).toMatch(/^\d{20}$/);
   });
 
+  it("each flow's quick picks are of its own kind: a meter prompt never offers phones", async () => {
+    const u = 4009;
+    h.user(u);
+    await h.fund(u, 200_000);
+    // airtime for a phone (by the quick order, a reseller's), then a token for a meter
+    await setTier(h.db, u, "reseller");
+    const bought = await h.waitMessage(u, /Konfirmasi pembelian/, h.say(u, "TSEL10.081234567901"));
+    h.tap(u, bought, /Bayar/);
+    await h.waitEdit(u, bought.message_id, /Berhasil/);
+    let after = await menuEntry(u, /Token PLN/);
+    let ask = await h.waitMessage(u, /nomor meter/, after);
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+    // a phone number has a meter's length, and is refused with its reason
+    const refused = await h.waitMessage(u, /bukan nomor meter/, h.say(u, "081234567901"));
+    expect(refused.text).toContain("Itu nomor HP, bukan nomor meter.");
+    const list = await h.waitMessage(u, /Pilih nominal token/, h.say(u, "12345678901"));
+    await h.tapItem(u, list, /^Token PLN 20\.000 ·/);
+    const card = await h.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
+    h.tap(u, card, /Bayar/);
+    await h.waitEdit(u, card.message_id, /Berhasil/);
+    // the meter is offered next time, the phone is not; the airtime flow offers the phone only
+    after = await menuEntry(u, /Token PLN/);
+    ask = await h.waitMessage(u, /nomor meter/, after);
+    expect(labels(ask)).toEqual(["12345678901", "❌ Batal"]);
+    await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
+    after = await menuEntry(u, /Pulsa & Data/);
+    ask = await h.waitMessage(u, /nomor HP/, after);
+    expect(labels(ask)).toEqual(["081234567901", "❌ Batal"]);
+  });
+
   it("e-wallet: provider → amount → number → card → ✅", async () => {
     const u = 4002;
     h.user(u);

@@ -134,8 +134,8 @@ describe("receipts", () => {
     expect(r.rows).toContainEqual(["No. pelanggan", "532100004901"]);
     expect(r.rows).toContainEqual(["Nama", "SITI AMINAH"]);
     expect(r.periods).toEqual([
-      ["Periode 202610 (denda Rp5.000)", "Rp125.000"],
-      ["Periode 202611", "Rp125.000"],
+      ["Periode Oktober 2026 (denda Rp5.000)", "Rp125.000"],
+      ["Periode November 2026", "Rp125.000"],
       ["Biaya admin", "Rp5.000"],
     ]);
     expect(r.total).toEqual(["Total bayar", "Rp255.000"]);

@@ -39,6 +39,8 @@ export interface AskOptions<T> {
   parse?: (text: string) => T | undefined;
   /** a short line shown above the question again after unexpected input */
   hint: string;
+  /** a reason of its own for a typed text `parse` refused (a phone number as a meter…) */
+  reason?: (text: string) => string | undefined;
 }
 
 /** the message ids of the step's question(s): only their buttons answer this step */
@@ -104,7 +106,8 @@ export async function ask<T>(
     }
     // edits, reactions and other updates without a question to answer are ignored
     if (!u.message) continue;
-    const again = await u.reply(`${opts.hint}\n\n${opts.text}`, {
+    const hint = (text !== undefined && opts.reason?.(text)) || opts.hint;
+    const again = await u.reply(`${hint}\n\n${opts.text}`, {
       reply_markup: keyboard,
     });
     asked.push(again.message_id);

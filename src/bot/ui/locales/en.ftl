@@ -101,6 +101,7 @@ pick-pulsa = { $operator } airtime for { $phone }:
 pick-data = { $operator } data packages for { $phone }:
 ask-meter = Enter the PLN meter number / customer ID (11–12 digits).
 hint-meter = A meter number has 11 or 12 digits.
+hint-meter-phone = That is a mobile number, not a meter number. The meter number (11 digits) or customer ID (12 digits) is on the meter or a PLN receipt.
 pick-pln = Choose a token amount for meter { $meter }:
 pick-ewallet = Choose an e-wallet:
 pick-ewallet-amount = Choose a { $brand } amount:
@@ -114,6 +115,7 @@ hint-game-zone = The Zone ID is a number.
 pick-bill-kind = Choose a bill type:
 pick-bill-product = Choose a { $kind } product:
 ask-customer-no = Enter the { $kind } customer number.
+ask-bill-phone = Enter the mobile number of { $kind }.
 hint-customer-no = A customer number has 6–20 digits.
 link-product = 🛒 <b>{ $product }</b> · { $price }
 hint-link-destination = That destination does not fit { $product }. Check it.
@@ -122,6 +124,8 @@ bill-none = There is no bill due for this number.
 
 # ---------------------------------------------------------------- confirmation card
 
+# how dates and months are written (Intl locale)
+date-locale = en-GB
 card-title = 🧾 <b>Confirm your purchase</b>
 card-bill-title = 🧾 <b>{ $product } bill</b>
 card-product = Product: { $product }
@@ -130,6 +134,7 @@ card-price = Price: <b>{ $price }</b>
 card-name = Name: <b>{ $name }</b>
 card-customer-no = Customer no.: <code>{ $number }</code>
 card-tariff = Tariff/Power: { $tarif } / { $daya }
+card-tariff-only = Tariff: { $tarif }
 card-members = Members: { $count }
 card-address = Address: { $address }
 card-item = Item: { $item }

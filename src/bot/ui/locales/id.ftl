@@ -101,6 +101,7 @@ pick-pulsa = Pulsa { $operator } untuk { $phone }:
 pick-data = Paket data { $operator } untuk { $phone }:
 ask-meter = Masukkan nomor meter / ID pelanggan PLN (11–12 digit).
 hint-meter = Nomor meter harus 11 atau 12 digit angka.
+hint-meter-phone = Itu nomor HP, bukan nomor meter. Nomor meter (11 digit) atau ID pelanggan (12 digit) ada di meteran atau struk PLN.
 pick-pln = Pilih nominal token untuk meter { $meter }:
 pick-ewallet = Pilih e-wallet:
 pick-ewallet-amount = Pilih nominal { $brand }:
@@ -114,6 +115,7 @@ hint-game-zone = Zone ID harus berupa angka.
 pick-bill-kind = Pilih jenis tagihan:
 pick-bill-product = Pilih produk { $kind }:
 ask-customer-no = Masukkan nomor pelanggan { $kind }.
+ask-bill-phone = Masukkan nomor HP { $kind }.
 hint-customer-no = Nomor pelanggan harus 6–20 digit angka.
 link-product = 🛒 <b>{ $product }</b> · { $price }
 hint-link-destination = Tujuan itu tidak cocok untuk { $product }. Periksa lagi.
@@ -122,6 +124,8 @@ bill-none = Tidak ada tagihan untuk nomor ini.
 
 # ---------------------------------------------------------------- kartu konfirmasi
 
+# how dates and months are written (Intl locale)
+date-locale = id-ID
 card-title = 🧾 <b>Konfirmasi pembelian</b>
 card-bill-title = 🧾 <b>Tagihan { $product }</b>
 card-product = Produk: { $product }
@@ -130,6 +134,7 @@ card-price = Harga: <b>{ $price }</b>
 card-name = Nama: <b>{ $name }</b>
 card-customer-no = No. pelanggan: <code>{ $number }</code>
 card-tariff = Tarif/Daya: { $tarif } / { $daya }
+card-tariff-only = Tarif: { $tarif }
 card-members = Jumlah peserta: { $count }
 card-address = Alamat: { $address }
 card-item = Item: { $item }
