@@ -11,7 +11,7 @@ import {
 } from "../../../src/commerce/h2h/keys.ts";
 import { placeH2hOrder } from "../../../src/commerce/h2h/orders.ts";
 import { setTier } from "../../../src/commerce/users.ts";
-import { setPin } from "../../../src/commerce/wallet/pin.ts";
+import { setFirstPin as setPin } from "../../../src/commerce/wallet/pin.ts";
 import {
   ADMIN_ID,
   type BotHarness,
