@@ -154,3 +154,12 @@ export async function takePad(db: Executor, box: Sealer, pad: PinPad): Promise<P
 export async function closePad(db: Executor, userId: number, padId: string): Promise<void> {
   await db.delete(pinPads).where(and(eq(pinPads.id, padId), eq(pinPads.userId, userId)));
 }
+
+/** removes every lapsed keypad (housekeeping); answers how many */
+export async function pruneLapsedPads(db: Executor, now: Date): Promise<number> {
+  const gone = await db
+    .delete(pinPads)
+    .where(lte(pinPads.expiresAt, now))
+    .returning({ id: pinPads.id });
+  return gone.length;
+}

@@ -13,9 +13,11 @@ import {
   digitAt,
   openPad,
   PAD_POSITIONS,
+  PIN_PAD_TTL_MS,
   padLayout,
   padOf,
   pressed,
+  pruneLapsedPads,
   savePad,
   takePad,
 } from "../../../src/commerce/wallet/pin-pads.ts";
@@ -154,6 +156,16 @@ describe(`the wallet PIN (${testDriver})`, () => {
     expect(await padOf(db, box, U + 1, pad.id)).toBeUndefined();
     expect((await takePad(db, box, current))?.entry.typed).toBe("4829");
     expect(await takePad(db, box, current)).toBeUndefined();
+    // a keypad never answered is swept once it lapsed, not before
+    const left = await openPad(db, box, {
+      userId: U,
+      purpose: "pay:def",
+      entry: { step: "pin", typed: "" },
+      now,
+    });
+    expect(await pruneLapsedPads(db, new Date(now + PIN_PAD_TTL_MS - 1))).toBe(0);
+    expect(await pruneLapsedPads(db, new Date(now + PIN_PAD_TTL_MS))).toBe(1);
+    expect(await padOf(db, box, U, left.id)).toBeUndefined();
     await removePin(db, U);
     expect((await pinState(db, U, now)).set).toBe(false);
   });
