@@ -47,13 +47,13 @@ export type PinContinuation = (
 ) => Promise<void>;
 
 /** a new PIN's keypad; a change's keypad (behind the current PIN) */
-export const PIN_NEW = cb(CB.pinChange, "new");
-export const PIN_CHANGE = cb(CB.pinChange, "change");
+const PIN_NEW = cb(CB.pinChange, "new");
+const PIN_CHANGE = cb(CB.pinChange, "change");
 
 const boxes = new WeakMap<BotDeps, Sealer>();
 
 /** the box the keypads are sealed with: BotDeps.secrets, else one keyed by the bot token */
-export function chatSecrets(deps: BotDeps): Sealer {
+function chatSecrets(deps: BotDeps): Sealer {
   if (deps.secrets) return deps.secrets;
   let box = boxes.get(deps);
   if (!box) {
