@@ -52,6 +52,16 @@ describe("the wallet PIN in chat", () => {
     await h.waitEdit(u, pad.message_id, /PIN aktif/);
   }
 
+  /** /pin → Ganti PIN → the current PIN: answers the keypad, now asking for the new one */
+  async function changeFrom(u: number, current: string): Promise<View> {
+    const status = await h.waitMessage(u, /PIN aktif/, h.say(u, "/pin"));
+    h.tap(u, status, /Ganti PIN/);
+    await h.waitEdit(u, status.message_id, /Masukkan PIN kamu sekarang/);
+    h.tap(u, await press(u, status, current), /^✅$/);
+    await h.waitEdit(u, status.message_id, /Buat PIN baru/);
+    return status;
+  }
+
   async function card(u: number, code: string, number: string): Promise<View> {
     const at = h.say(u, `/start p_${code}_${number}`);
     return h.waitMessage(u, /Konfirmasi pembelian/, at);
@@ -135,11 +145,7 @@ describe("the wallet PIN in chat", () => {
     const u = 8304;
     h.user(u);
     await makePin(u, "1593");
-    const status = await h.waitMessage(u, /PIN aktif/, h.say(u, "/pin"));
-    h.tap(u, status, /Ganti PIN/);
-    await h.waitEdit(u, status.message_id, /Masukkan PIN kamu sekarang/);
-    h.tap(u, await press(u, status, "1593"), /^✅$/);
-    await h.waitEdit(u, status.message_id, /Buat PIN baru/);
+    const status = await changeFrom(u, "1593");
     // left open past its time: the keypad no longer sets anything
     h.clock.advance(PIN_PAD_TTL_MS + 1);
     h.tap(u, await showing(u, status.message_id, dots(0)), /^7$/);
@@ -149,11 +155,7 @@ describe("the wallet PIN in chat", () => {
     expect(await checkPin(h.db, u, "7777", h.clock.now())).toMatchObject({ reason: "wrong" });
     expect(await checkPin(h.db, u, "1593", h.clock.now())).toEqual({ ok: true });
     // a change on time: current, new, new again
-    const again = await h.waitMessage(u, /PIN aktif/, h.say(u, "/pin"));
-    h.tap(u, again, /Ganti PIN/);
-    await h.waitEdit(u, again.message_id, /Masukkan PIN kamu sekarang/);
-    h.tap(u, await press(u, again, "1593"), /^✅$/);
-    await h.waitEdit(u, again.message_id, /Buat PIN baru/);
+    const again = await changeFrom(u, "1593");
     h.tap(u, await press(u, again, "7777"), /^✅$/);
     await h.waitEdit(u, again.message_id, /Ketik PIN baru sekali lagi/);
     h.tap(u, await press(u, again, "7777"), /^✅$/);
@@ -165,17 +167,10 @@ describe("the wallet PIN in chat", () => {
     const u = 8305;
     h.user(u);
     await makePin(u, "2580");
-    const status = await h.waitMessage(u, /PIN aktif/, h.say(u, "/pin"));
-    h.tap(u, status, /Ganti PIN/);
-    await h.waitEdit(u, status.message_id, /Masukkan PIN kamu sekarang/);
-    h.tap(u, await press(u, status, "2580"), /^✅$/);
-    await h.waitEdit(u, status.message_id, /Buat PIN baru/);
+    const status = await changeFrom(u, "2580");
     // meanwhile, on another keypad, the PIN is changed to 3690
-    const other = await h.waitMessage(u, /PIN aktif/, h.say(u, "/pin"));
-    h.tap(u, other, /Ganti PIN/);
-    await h.waitEdit(u, other.message_id, /Masukkan PIN kamu sekarang/);
+    const other = await changeFrom(u, "2580");
     for (const [pin, next] of [
-      ["2580", /Buat PIN baru/],
       ["3690", /sekali lagi/],
       ["3690", /PIN aktif\. Bayar/],
     ] as const) {
