@@ -39,6 +39,10 @@ const REDACT_PATHS = [
   "*.headers.authorization",
   "*.headers.x-telegram-bot-api-secret-token",
   "*.headers.x-callback-signature",
+  // a failed Bot API call's error carries the call's payload: a keypad's buttons there
+  // would give its layout, and with the stored presses a PIN (design rule 19)
+  "payload.reply_markup",
+  "*.payload.reply_markup",
 ];
 
 // bot tokens inside Bot API URLs: /bot123456:ABC…/method

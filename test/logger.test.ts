@@ -1,4 +1,5 @@
 import { startBotApiServer } from "@kios/bot-api-server";
+import { GrammyError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { createLogger, scrubber } from "../src/logger.ts";
 import { bootApp, memorySink } from "./helpers/app.ts";
@@ -29,6 +30,23 @@ describe("logger", () => {
     expect(text).not.toMatch(/"abc"|deadbeef|"zzz"/);
     expect(text).not.toContain(BOT_TOKEN);
     expect(text).toContain("bot[redacted]/getMe");
+  });
+
+  it("logs a failed Bot API call without the buttons it sent (a keypad's layout)", async () => {
+    const sink = memorySink();
+    const log = createLogger({ destination: sink.stream, pretty: false });
+    const keypad = { inline_keyboard: [[{ text: "7", callback_data: "pk:pad1:a" }]] };
+    const err = new GrammyError(
+      "Call to 'editMessageReplyMarkup' failed!",
+      { ok: false, error_code: 400, description: "Bad Request: message to edit not found" },
+      "editMessageReplyMarkup",
+      { chat_id: 1, message_id: 2, reply_markup: keypad },
+    );
+    log.error({ err }, "update failed");
+    await flush();
+    const text = sink.text();
+    expect(text).toContain("editMessageReplyMarkup");
+    expect(text).not.toContain("pk:pad1");
   });
 
   it("scrubs known secret values wherever they appear, escaped or not", () => {

@@ -3,6 +3,7 @@ import type { UserFromGetMe } from "grammy/types";
 import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { PaymentEngine } from "../commerce/payments/engine.ts";
+import type { Sealer } from "../commerce/secrets/box.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { Logo } from "./ui/pictures/logo.ts";
@@ -54,6 +55,11 @@ export interface BotDeps {
   orders: OrderEngine;
   /** QR deposits; absent: deposits are manual transfers only */
   payments?: BotPayments | undefined;
+  /**
+   * seals the chat's secrets at rest (a keypad's layout and presses); default: a box keyed
+   * by the bot token, the one secret every bot process holds and the database never does
+   */
+  secrets?: Sealer | undefined;
   /** skips getMe at start (tests) */
   botInfo?: UserFromGetMe;
 }

@@ -3,6 +3,7 @@ import type { Api } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { BotService, BotServiceFactory } from "../app/create-app.ts";
 import { findUser } from "../commerce/users.ts";
+import { pruneLapsedPads } from "../commerce/wallet/pin-pads.ts";
 import { INBOX_CONCURRENCY_DEFAULT } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -157,6 +158,8 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
         // telegram never redelivers an update after a day; idle flows lapse after an hour
         await pruneHandledUpdates(orders.db, new Date(now.getTime() - 2 * 86_400_000));
         await pruneConversations(orders.db, new Date(now.getTime() - 86_400_000));
+        // a keypad lapses after minutes; one never answered goes here
+        await pruneLapsedPads(orders.db, now);
       },
       async start() {
         // updates stored before the inbox knew bots are this bot's

@@ -50,12 +50,6 @@ export const users = pgTable(
     pinFailures: integer("pin_failures").notNull().default(0),
     /** five wrong PINs lock the wallet's guarded actions until then */
     pinLockedUntil: tstz("pin_locked_until"),
-    /**
-     * the keypad's digits so far and the action they unlock (ui/pin-pad.ts): kept only
-     * while a keypad is open, cleared when it is answered; never shown in the chat
-     */
-    pinEntry: text("pin_entry"),
-    pinEntryFor: text("pin_entry_for"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
@@ -65,6 +59,29 @@ export const users = pgTable(
     check("users_parent_not_self", sql`${t.parentId} is null or ${t.parentId} <> ${t.telegramId}`),
     index("users_parent").on(t.parentId),
   ],
+);
+
+/**
+ * an open PIN keypad (commerce/wallet/pin-pads.ts): bound to one user and one purpose (the
+ * guarded action's callback data), gone once answered or past expires_at. Its keys carry
+ * positions on a layout derived under the server's key, and what was typed is sealed, so
+ * nothing here (nor in the stored updates) reveals a digit.
+ */
+export const pinPads = pgTable(
+  "pin_pads",
+  {
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "number" }).notNull(),
+    /** the action the PIN unlocks, as its button's callback data ("pay:<quoteId>") */
+    purpose: text("purpose").notNull(),
+    /** what the action needs beyond its callback data (a callback URL); never a secret */
+    detail: text("detail"),
+    /** the typed keys and the step, sealed (secrets/box.ts) */
+    entry: text("entry").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("pin_pads_user").on(t.userId)],
 );
 
 /**

@@ -4,7 +4,7 @@ import { productByCode } from "../../src/commerce/catalogue/queries.ts";
 import { listUserOrders } from "../../src/commerce/orders/queries.ts";
 import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import { setPin } from "../../src/commerce/wallet/pin.ts";
+import { setFirstPin as setPin } from "../../src/commerce/wallet/pin.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
 import { testDriver } from "../helpers/db.ts";
 import { type Journey, startJourney } from "../helpers/e2e.ts";

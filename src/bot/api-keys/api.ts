@@ -13,7 +13,7 @@ import type { BotContext } from "../context.ts";
 import { expireMessageAt } from "../storage/expiring.ts";
 import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, wibDateTime } from "../ui/format.ts";
-import { pinGate } from "../ui/pin-pad.ts";
+import { pinGate, pinGateReply } from "../ui/pin-pad.ts";
 
 // /api: a reseller's H2H key in the chat (docs/h2h.md#keys). The secrets are shown once, in
 // a message with copy buttons that deletes itself after a minute (expiring_messages, so a
@@ -126,16 +126,15 @@ export function apiKeysFeature(): Composer<BotContext> {
       }
       if (!(await keyOfUser(ctx.deps.db, ctx.from!.id)))
         return void (await ctx.reply(ctx.t("api-no-key")));
-      let url: string | null = null;
-      if (arg !== "none") {
-        const verdict = checkCallbackUrl(arg, { allowLoopbackHttp: h2h.allowLoopbackHttp });
-        if (!verdict.ok) {
-          return void (await ctx.reply(
-            ctx.t("api-callback-refused", { reason: escapeHtml(verdict.reason) }),
-          ));
-        }
-        url = verdict.url.toString();
+      const url = callbackUrlOf(ctx, arg);
+      if (typeof url === "object" && url !== null) {
+        return void (await ctx.reply(
+          ctx.t("api-callback-refused", { reason: escapeHtml(url.refused) }),
+        ));
       }
+      // where the results (SNs, voucher codes) go is a key setting: behind the PIN
+      const confirm = ctx.t("api-callback-confirm", { url: escapeHtml(url ?? "—") });
+      if (!(await pinGateReply(ctx, `${CB_API}:callback`, confirm, url ?? "none"))) return;
       await updateKeySettings(ctx.deps.db, ctx.from!.id, { callbackUrl: url });
     }
     const { text, keyboard } = await statusText(ctx, ctx.from!.id);
@@ -144,25 +143,52 @@ export function apiKeysFeature(): Composer<BotContext> {
 
   composer.callbackQuery(/^ak:(create|rotate|revoke|chat)$/, async (ctx) => {
     const action = ctx.match[1] ?? "";
-    // a key change asks for the wallet's PIN when one is set (docs/resellers.md#the-pin):
-    // a stolen Telegram session must not take the reseller's server credentials either
-    if (action !== "chat" && !(await pinGate(ctx, `${CB_API}:${action}`))) return;
+    // every key setting asks for the wallet's PIN when one is set (docs/resellers.md#the-pin):
+    // a stolen Telegram session must not take the reseller's server credentials, nor send
+    // the results to another chat or server
+    if (!(await pinGate(ctx, `${CB_API}:${action}`))) return;
     await applyKeyAction(ctx, action);
   });
 
   return composer;
 }
 
+/** a callback URL as /api callback names it: the URL, null for none, or why it is refused */
+function callbackUrlOf(ctx: BotContext, arg: string): string | null | { refused: string } {
+  if (arg === "none") return null;
+  const verdict = checkCallbackUrl(arg, {
+    allowLoopbackHttp: ctx.deps.config.h2h?.allowLoopbackHttp ?? false,
+  });
+  return verdict.ok ? verdict.url.toString() : { refused: verdict.reason };
+}
+
 /**
  * what a tap on /api's buttons does: issue, rotate or revoke the key, or switch chat
- * results; the PIN pad's continuation for the key changes (pinPadButtons)
+ * results; and the PIN pad's continuation for every key setting (pinPadButtons), where
+ * "callback" sets the URL /api callback named (`detail`)
  */
-export async function applyKeyAction(ctx: BotContext, action: string): Promise<void> {
+export async function applyKeyAction(
+  ctx: BotContext,
+  action: string,
+  detail: string | null = null,
+): Promise<void> {
   const h2h = ctx.deps.config.h2h;
   const userId = ctx.from!.id;
   if (!h2h || !allowed(ctx)) return void (await ctx.answerCallbackQuery());
   const now = new Date(ctx.deps.clock.now());
-  if (action === "create" || action === "rotate") {
+  if (action === "callback") {
+    // checked again: the rules may have changed while the keypad was open
+    const url = callbackUrlOf(ctx, detail ?? "");
+    if (typeof url === "object" && url !== null) {
+      await ctx.answerCallbackQuery({
+        text: ctx.t("api-callback-refused", { reason: url.refused }),
+        show_alert: true,
+      });
+      return;
+    }
+    await updateKeySettings(ctx.deps.db, userId, { callbackUrl: url });
+    await ctx.answerCallbackQuery();
+  } else if (action === "create" || action === "rotate") {
     const issued =
       action === "create"
         ? await createKey(ctx.deps.db, h2h.box, userId)

@@ -6,6 +6,7 @@ import { telegramUpdates } from "../../db/schema.ts";
 import { jsonOf, rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { CONVERSATION_KEY_PREFIX } from "./chat-state.ts";
 import type { Preloaded } from "./preload.ts";
+import { redactForStorage } from "./redact.ts";
 
 /** a users row as to_jsonb gives it (snake_case, timestamps as text) in drizzle's shape */
 function userFromJson(r: Record<string, unknown> | null): User | null {
@@ -25,9 +26,6 @@ function userFromJson(r: Record<string, unknown> | null): User | null {
     pinHash: r.pin_hash === null || r.pin_hash === undefined ? null : String(r.pin_hash),
     pinFailures: toNumber(r.pin_failures ?? 0),
     pinLockedUntil: date(r.pin_locked_until),
-    pinEntry: r.pin_entry === null || r.pin_entry === undefined ? null : String(r.pin_entry),
-    pinEntryFor:
-      r.pin_entry_for === null || r.pin_entry_for === undefined ? null : String(r.pin_entry_for),
     createdAt: date(r.created_at)!,
     updatedAt: date(r.updated_at)!,
   };
@@ -102,7 +100,7 @@ export async function storeUpdates(
         updateId: u.update_id,
         chatId: chatIdOf(u),
         userId: senderOf(u),
-        payload: u as object,
+        payload: redactForStorage(u) as object,
       })),
     )
     .onConflictDoUpdate({

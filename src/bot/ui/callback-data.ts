@@ -70,11 +70,12 @@ export const CB = {
   /** send a balance transfer: ts:<transferId>; cancel it: tx:<transferId> */
   transferSend: "ts",
   transferCancel: "tx",
-  /** a key of the PIN keypad: pk:<digit|b|ok|x> (the digits are kept server-side) */
+  /**
+   * a key of a PIN keypad: pk:<padId>:<position a-j|bk|ok|x|n>. A position names no digit:
+   * the keypad's layout is known only to the server (commerce/wallet/pin-pads.ts)
+   */
   pinKey: "pk",
-  /** the keypad's action that sets a new PIN: ps:new */
-  pinSet: "ps",
-  /** /pin's buttons, each behind the current PIN: pw:<change|remove> */
+  /** /pin's buttons: pw:new (a first PIN), pw:change, pw:remove (behind the current PIN) */
   pinChange: "pw",
 } as const;
 

@@ -11,7 +11,7 @@ import {
 } from "../../../src/commerce/h2h/keys.ts";
 import { placeH2hOrder } from "../../../src/commerce/h2h/orders.ts";
 import { setTier } from "../../../src/commerce/users.ts";
-import { setPin } from "../../../src/commerce/wallet/pin.ts";
+import { setFirstPin as setPin } from "../../../src/commerce/wallet/pin.ts";
 import {
   ADMIN_ID,
   type BotHarness,
@@ -112,6 +112,52 @@ describe("/api", () => {
     h.tap(r, messageOf(r, pad.message_id), /^✅$/);
     const secrets = await h.waitMessage(r, /Kunci API kamu/, none.message_id);
     expect(copyTexts(secrets)["📋 api_id"]).toBe((await keyOfUser(h.db, r))!.apiId);
+  });
+
+  /** types digits on the keypad a message carries, each after the last one landed */
+  async function typePin(u: number, id: number, digits: string): Promise<void> {
+    const header = () =>
+      labelsOf(u, id)
+        .filter((l) => l.startsWith("🔒"))
+        .join();
+    await expect.poll(header, { timeout: 8_000 }).toMatch(/^🔒 PIN ○/);
+    for (const d of digits) {
+      const before = header();
+      h.tap(u, messageOf(u, id), new RegExp(`^${d}$`));
+      await expect.poll(header, { timeout: 8_000 }).not.toBe(before);
+    }
+    h.tap(u, messageOf(u, id), /^✅$/);
+  }
+
+  it("with a wallet PIN, the callback URL and results in chat change only after it", async () => {
+    const r = 6_011;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    const issued = await createKey(h.db, box, r);
+    if (!issued.ok) throw new Error(issued.reason);
+    await setPin(h.db, r, "5173");
+    // /api callback: a keypad first; nothing changes before the PIN
+    const ask = await h.waitMessage(
+      r,
+      /Ubah alamat callback ke https:\/\/other\.example\/steal/,
+      h.say(r, "/api callback https://other.example/steal"),
+    );
+    expect(labels(ask)).toContain("✅");
+    expect((await keyOfUser(h.db, r))!.callbackUrl).toBeNull();
+    await typePin(r, ask.message_id, "5173");
+    await h.waitEdit(r, ask.message_id, /Callback: https:\/\/other\.example\/steal/);
+    expect((await keyOfUser(h.db, r))!.callbackUrl).toBe("https://other.example/steal");
+
+    // the results-in-chat switch: a keypad on the card, and only the PIN switches it
+    const status = await h.waitMessage(r, /Hasil H2H di chat/, h.say(r, "/api"));
+    const before = (await keyOfUser(h.db, r))!.chatResults;
+    h.tap(r, status, /hasil ke chat/);
+    await expect.poll(() => labelsOf(r, status.message_id), { timeout: 8_000 }).toContain("✅");
+    expect((await keyOfUser(h.db, r))!.chatResults).toBe(before);
+    await typePin(r, status.message_id, "5173");
+    await expect
+      .poll(async () => (await keyOfUser(h.db, r))!.chatResults, { timeout: 8_000 })
+      .toBe(!before);
   });
 
   it("/api callback sets where results are POSTed: https only, no private addresses", async () => {
