@@ -1070,7 +1070,7 @@ export const h2hCallbacks = pgTable(
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: tstz("next_attempt_at").notNull().defaultNow(),
-    /** the sender delivering it now, and until when (design rule 18) */
+    /** the sender delivering it now, and until when (design rule 19) */
     claimedBy: text("claimed_by"),
     claimedUntil: tstz("claimed_until"),
     lastError: text("last_error"),

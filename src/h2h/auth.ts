@@ -66,7 +66,7 @@ export async function authenticate(
   if (key.revokedAt !== null || !key.enabled) {
     return { ok: false, reply: failure(401, "INVALID_API_KEY", "api_key is revoked or disabled") };
   }
-  // a demoted reseller's access ends with their tier (design rule 18); the key stays, and
+  // a demoted reseller's access ends with their tier (design rule 19); the key stays, and
   // works again only if an admin makes them a reseller again
   if (!key.holderIsReseller) {
     return {

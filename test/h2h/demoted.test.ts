@@ -4,7 +4,7 @@ import { SupplierError } from "../../src/supplier/types.ts";
 import { testDriver } from "../helpers/db.ts";
 import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
 
-// design rule 18: a demoted reseller's H2H access ends with their tier: their key places no
+// design rule 19: a demoted reseller's H2H access ends with their tier: their key places no
 // order and reads nothing, answered in the envelope, until an admin makes them a reseller
 
 describe(`the H2H key of a demoted reseller (${testDriver})`, () => {

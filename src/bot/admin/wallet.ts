@@ -96,7 +96,7 @@ export function adminWallet(): Composer<BotContext> {
     }
     await setTier(ctx.deps.db, userId, tier);
     const done = ctx.t("admin-role-done", { user: String(userId), tier });
-    // a demoted reseller leaves the trade (design rule 18): the admin is told what that does
+    // a demoted reseller leaves the trade (design rule 19): the admin is told what that does
     const downlines = tier === "customer" ? await downlineCount(ctx.deps.db, userId) : 0;
     await ctx.reply(
       downlines > 0

@@ -13,7 +13,7 @@ import { escapeHtml } from "../ui/format.ts";
 // a reseller's referral link, t.me/<bot>?start=r_<code> (docs/resellers.md#joining): it only
 // asks. A plain customer is shown whose downline they would be and what that means, and joins
 // on ✅ (checked again at the press); a reseller, or anyone with downlines, is told that only
-// an admin moves them (design rule 18). The reseller hears of a join only once it is made.
+// an admin moves them (design rule 19). The reseller hears of a join only once it is made.
 
 /** the codes referralCodeOf() makes: short and callback-safe */
 const CODE = /^[a-z0-9]{1,16}$/;

@@ -132,7 +132,7 @@ async function claimDue(
 
 /**
  * delivers what is due, side by side; returns how many were tried. What a delivery
- * records is committed only while the claim is still this sender's (design rule 18).
+ * records is committed only while the claim is still this sender's (design rule 19).
  */
 export async function deliverDueCallbacks(deps: CallbackDeps, limit = 20): Promise<number> {
   const claimer = randomUUID();

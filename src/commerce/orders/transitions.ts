@@ -119,7 +119,7 @@ export async function finaliseOrder(
     if (f.status === "success") {
       // the ledger records what the supplier actually charged; the margin absorbs a difference
       const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
-      // a demoted upline's margin stays with the shop (design rule 18)
+      // a demoted upline's margin stays with the shop (design rule 19)
       moved = { ...moved, margins: [...(await marginsEarned(tx, moved))] };
       await captureOrder(tx, {
         orderId: moved.id,

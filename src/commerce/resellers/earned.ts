@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import { orders, type UplineMargin, users } from "../../db/schema.ts";
 
 // a margin is earned by a reseller: an upline demoted since the order was quoted (or while
-// it was pending) earns nothing more from that moment (design rule 18). Their part stays
+// it was pending) earns nothing more from that moment (design rule 19). Their part stays
 // with the shop, and the order keeps the margins its capture paid, so `kios ledger verify`
 // still finds price = cost + the shop's margin + the uplines' margins.
 

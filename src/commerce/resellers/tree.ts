@@ -142,7 +142,7 @@ type TreeRefusal =
   | { ok: false; reason: "unknown_upline"; uplineId: number }
   | { ok: false; reason: "self" }
   | { ok: false; reason: "already_joined"; uplineId: number }
-  /** a reseller, or anyone with downlines: only an admin moves them (design rule 18) */
+  /** a reseller, or anyone with downlines: only an admin moves them (design rule 19) */
   | { ok: false; reason: "in_trade"; why: "reseller" | "downlines" }
   | { ok: false; reason: "cycle" }
   | { ok: false; reason: "too_deep"; maxDepth: number };

@@ -5,7 +5,7 @@ import { setTier } from "../../../src/commerce/users.ts";
 import { users } from "../../../src/db/schema.ts";
 import { type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
 
-// design rule 18 in chat: a reseller's link asks a plain customer before they join (whose
+// design rule 19 in chat: a reseller's link asks a plain customer before they join (whose
 // downline, that their prices follow that reseller's), joins on ✅ only, and tells the
 // reseller only then; a reseller, or anyone with downlines, is told only an admin moves them
 
@@ -16,6 +16,7 @@ describe("a referral link asks before it joins", () => {
   beforeAll(async () => {
     h = await startBotHarness();
     h.user(R, { first_name: "Budi" });
+    await h.waitMessage(R, /Halo Budi/, h.say(R, "/start"));
     await setTier(h.db, R, "reseller");
     link = `/start r_${await referralCodeOf(h.db, R)}`;
   });
@@ -24,7 +25,8 @@ describe("a referral link asks before it joins", () => {
   const uplineOf = async (id: number) =>
     (await h.db.select({ p: users.parentId }).from(users).where(eq(users.telegramId, id)))[0]?.p ??
     null;
-  const toldReseller = () => h.chat(R).messages.filter((m) => m.sender === "bot").length;
+  const toldReseller = () =>
+    h.chat(R).messages.filter((m) => m.sender === "bot" && /downline-mu/.test(m.text ?? "")).length;
 
   it("shows a plain customer what joining means, and joins only on ✅", async () => {
     const C = 8302;

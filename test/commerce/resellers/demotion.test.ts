@@ -10,7 +10,7 @@ import { orders } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
-// design rule 18: a demoted reseller leaves the trade from that moment. Their markups stop
+// design rule 19: a demoted reseller leaves the trade from that moment. Their markups stop
 // applying (their downlines pay what the level above charges), and no margin is credited to
 // them any more, not even of an order quoted or placed before: the shop keeps it
 

@@ -14,7 +14,7 @@ import { users } from "../../../src/db/schema.ts";
 import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
 
-// design rule 18: no one's place in the trade changes without their consent. A link only
+// design rule 19: no one's place in the trade changes without their consent. A link only
 // takes a plain customer (no upline, no downlines), after they said yes; a reseller or
 // anyone with downlines is moved by an admin only; an upline is someone kios knows
 

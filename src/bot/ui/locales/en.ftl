@@ -595,7 +595,7 @@ join-already = You are already another reseller's downline.
 downline-link =
     🤝 <b>Your downline sign-up link</b>
     { $link }
-    Whoever starts the bot through it becomes your downline and buys at your price + your markup (/markup).
+    A customer who opens it and says yes becomes your downline and buys at your price + your markup (/markup).
 btn-referral-qr = 📷 Link QR
 referral-qr-caption = Scan to join: { $link }
 downline-empty = No downlines yet. Share the link above.

@@ -595,7 +595,7 @@ join-already = Kamu sudah menjadi downline reseller lain.
 downline-link =
     🤝 <b>Link pendaftaran downline</b>
     { $link }
-    Yang memulai bot lewat link ini menjadi downline-mu dan membeli dengan hargamu + markup-mu (/markup).
+    Pelanggan yang membuka link ini dan menyetujuinya menjadi downline-mu dan membeli dengan hargamu + markup-mu (/markup).
 btn-referral-qr = 📷 QR link
 referral-qr-caption = Pindai untuk mendaftar: { $link }
 downline-empty = Belum ada downline. Bagikan link di atas.
