@@ -47,9 +47,9 @@ export async function referralLink(ctx: BotContext, rest: string): Promise<boole
         .text(ctx.t("btn-join-no"), cb(CB.referralDecline)),
     });
   } else if (offer.reason === "in_trade" || offer.reason === "too_deep") {
-    // a user already in this or another tree, a stranger's code, a self-link: the welcome only
     await ctx.reply(refusalText(ctx, offer)!);
   }
+  // a user already in a tree, a code that is no reseller's, a self-link: the welcome only
   return false;
 }
 

@@ -61,8 +61,8 @@ async function loadChain(
   );
   if (up.length === 0) return undefined;
   const ids = up.map((r) => toNumber(r.id));
-  // only a reseller's markups apply: a demoted one's stop the moment their tier does (design
-  // rule 18), so the level below pays what the level above charges and they earn nothing
+  // only a reseller's markups apply (design rule 19): a demoted one's stop the moment their
+  // tier does, so the level below pays what the level above charges and they earn nothing
   const selling = up.filter((r) => r.tier === "reseller").map((r) => toNumber(r.id));
   const [rules, limits] = await Promise.all([
     selling.length === 0

@@ -6,9 +6,9 @@ import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { getSetting, isNumber, putSetting } from "../settings.ts";
 
 // the reseller tree (docs/resellers.md#joining): each user has at most one upline, set once
-// when a plain customer says yes to a reseller's link, or by an admin. The tree has no cycle and is
-// no deeper than the owner's setting. Every change to it takes one transaction-scoped
-// advisory lock, so two moves can never build a cycle between them.
+// when a plain customer says yes to a reseller's link, or by an admin (design rule 19). The
+// tree has no cycle and is no deeper than the owner's setting. Every change to it takes one
+// transaction-scoped advisory lock, so two moves can never build a cycle between them.
 
 const MAX_DEPTH_SETTING = "resellers.max_depth";
 const DEFAULT_MAX_DEPTH = 5;
