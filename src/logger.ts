@@ -40,7 +40,7 @@ const REDACT_PATHS = [
   "*.headers.x-telegram-bot-api-secret-token",
   "*.headers.x-callback-signature",
   // a failed Bot API call's error carries the call's payload: a keypad's buttons there
-  // would give its layout, and with the stored presses a PIN (design rule 19)
+  // would give its layout, and with the stored presses a PIN (design rule 20)
   "payload.reply_markup",
   "*.payload.reply_markup",
 ];

@@ -18,6 +18,7 @@ import { escapeFeature } from "./home/escape.ts";
 import { fallbackFeature } from "./home/fallback.ts";
 import { languageButtons, languageCommands } from "./home/language.ts";
 import { menuFeature } from "./home/menu.ts";
+import { referralButtons } from "./home/referral.ts";
 import { startFeature } from "./home/start.ts";
 import { inlineFeature, sentViaThisBot } from "./inline/index.ts";
 import { attachDeps, trackMembership } from "./middleware.ts";
@@ -120,6 +121,7 @@ export function createBot(deps: BotDeps): KiosBot {
     priceListButtons(),
     historyButtons(),
     languageButtons(menus),
+    referralButtons(),
     resellerButtons(),
     // the PIN keypad runs what it guards once the PIN is right (ui/pin-pad.ts)
     pinPadButtons({

@@ -2,8 +2,16 @@ import { PricingError } from "../commerce/catalogue/errors.ts";
 import { chainLimits } from "../commerce/catalogue/prices.ts";
 import { setChainLimits } from "../commerce/resellers/markups.ts";
 import { TRANSFER_SETTINGS, transferLimits } from "../commerce/resellers/transfers.ts";
-import { maxDepth, moveUser, setMaxDepth, type TreeResult } from "../commerce/resellers/tree.ts";
+import {
+  chainsDeeperThan,
+  downlineCount,
+  maxDepth,
+  moveUser,
+  setMaxDepth,
+  type TreeResult,
+} from "../commerce/resellers/tree.ts";
 import { putSetting } from "../commerce/settings.ts";
+import { setTier } from "../commerce/users.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
@@ -14,6 +22,7 @@ import { print } from "./io.ts";
 const USAGE = [
   "kios reseller move <user id> <upline id|none>",
   "       kios reseller promote <user id> [--under <upline id>]",
+  "       kios reseller demote <user id>",
   "       kios reseller limits [--max-flat <rupiah>] [--max-percent <n>] [--depth <levels>]",
   "                            [--transfer-max <rupiah>] [--transfer-daily-cap <rupiah>]",
 ].join("\n");
@@ -31,7 +40,9 @@ async function report(user: number, result: TreeResult): Promise<number> {
         ? `the tree would be deeper than ${result.maxDepth} levels`
         : result.reason === "cycle"
           ? "that upline is below this user"
-          : result.reason;
+          : result.reason === "unknown_upline"
+            ? `kios has never seen user ${result.uplineId}: an upline must have started the bot`
+            : result.reason;
     console.error(`kios reseller: refused: ${why}`);
     return 1;
   }
@@ -57,6 +68,25 @@ async function promote(argv: string[]): Promise<number> {
   return withDatabase(async ({ db }) =>
     report(id, await moveUser(db, { userId: id, uplineId, promote: true })),
   );
+}
+
+/** the command line's /role <id> customer: their markups, margins and H2H access stop */
+async function demote(argv: string[]): Promise<number> {
+  const { positionals } = parseFlags(argv, {}, true);
+  const [user, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(USAGE);
+  const id = userId(user, "the user");
+  return withDatabase(async ({ db }) => {
+    await setTier(db, id, "customer");
+    const downlines = await downlineCount(db, id);
+    await print(
+      `user ${id}: customer; their markups, margins and H2H access stop now` +
+        (downlines > 0
+          ? `\n${downlines} direct downlines now pay what the level above charges (they stay under ${id} until moved)`
+          : ""),
+    );
+    return 0;
+  });
 }
 
 async function limits(argv: string[]): Promise<number> {
@@ -86,13 +116,18 @@ async function limits(argv: string[]): Promise<number> {
       maxBp: percent === undefined ? undefined : Math.round(Number(percent) * 100),
     });
     if (depth !== undefined) await setMaxDepth(db, depth);
+    // chains already deeper stay as they are until moved: the owner is told how many
+    const deeper = depth === undefined ? 0 : await chainsDeeperThan(db, depth);
     if (transferMax !== undefined) await putSetting(db, TRANSFER_SETTINGS.max, transferMax);
     if (transferCap !== undefined) await putSetting(db, TRANSFER_SETTINGS.dailyCap, transferCap);
     const now = await chainLimits(db);
     const transfers = await transferLimits(db);
     await print(
       `per level: at most ${formatRupiah(now.maxFlat)} and ${now.maxBp / 100} %; at most ${await maxDepth(db)} levels\n` +
-        `transfers: at most ${formatRupiah(transfers.max)} each, ${formatRupiah(transfers.dailyCap)} a day per reseller`,
+        `transfers: at most ${formatRupiah(transfers.max)} each, ${formatRupiah(transfers.dailyCap)} a day per reseller` +
+        (deeper > 0
+          ? `\n${deeper} chains are deeper than ${depth} levels: they stay until a user in them is moved (kios reseller move)`
+          : ""),
     );
     return 0;
   });
@@ -100,13 +135,15 @@ async function limits(argv: string[]): Promise<number> {
 
 export const resellerCommand: Command = {
   name: "reseller",
-  summary: "move a user in the reseller tree, promote a reseller, or set the limits per level",
+  summary:
+    "move a user in the reseller tree, promote or demote a reseller, or set the limits per level",
   usage: USAGE,
   async run(argv) {
     const [sub, ...rest] = argv;
     try {
       if (sub === "move") return await move(rest);
       if (sub === "promote") return await promote(rest);
+      if (sub === "demote") return await demote(rest);
       if (sub === "limits") return await limits(rest);
     } catch (err) {
       if (err instanceof PricingError || err instanceof RangeError) {

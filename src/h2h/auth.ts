@@ -66,6 +66,14 @@ export async function authenticate(
   if (key.revokedAt !== null || !key.enabled) {
     return { ok: false, reply: failure(401, "INVALID_API_KEY", "api_key is revoked or disabled") };
   }
+  // a demoted reseller's access ends with their tier (design rule 19); the key stays, and
+  // works again only if an admin makes them a reseller again
+  if (!key.holderIsReseller) {
+    return {
+      ok: false,
+      reply: failure(401, "INVALID_API_KEY", "this account is no longer a reseller"),
+    };
+  }
   // the allowlist and the rate limit come before the signature's work, so a flood from an
   // address the reseller did not allow costs kios no HMAC
   if (key.ipAllowlist.length > 0 && !(deps.ip && key.ipAllowlist.includes(normaliseIp(deps.ip)))) {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 
-// `kios reseller`: the owner moves users in the tree, promotes resellers, sets the limits
+// `kios reseller`: the owner moves users in the tree, promotes and demotes resellers, sets
+// the limits
 
 describe("kios reseller", () => {
   let dir: string;
@@ -34,4 +35,28 @@ describe("kios reseller", () => {
     expect(limits.stdout).toContain("at most Rp3.000 and 2.5 %; at most 3 levels");
     expect(kios("move", "x", "1").status).toBe(2);
   });
+
+  it("refuses an upline kios has never seen, demotes, and counts chains deeper than a lowered depth", () => {
+    const unseen = kios("move", "12", "99999");
+    expect(unseen.status).toBe(1);
+    expect(unseen.stderr).toContain("kios has never seen user 99999");
+    // a chain 21 → 22 → 23 → 24: three levels below its top
+    expect(kios("promote", "21").status).toBe(0);
+    for (const [user, upline] of [
+      ["22", "21"],
+      ["23", "22"],
+      ["24", "23"],
+    ]) {
+      expect(kios("promote", user!, "--under", upline!).stdout).toContain(`upline ${upline}`);
+    }
+    const lowered = kios("limits", "--depth", "2");
+    expect(lowered.stdout).toContain("1 chains are deeper than 2 levels");
+    expect(kios("limits", "--depth", "5").stdout).not.toContain("deeper than");
+    const demoted = kios("demote", "22");
+    expect(demoted.status).toBe(0);
+    expect(demoted.stdout).toContain(
+      "user 22: customer; their markups, margins and H2H access stop",
+    );
+    expect(demoted.stdout).toContain("1 direct downlines now pay what the level above charges");
+  }, 300_000);
 });

@@ -14,6 +14,8 @@ function refusal(ctx: BotContext, r: Exclude<TreeResult, { ok: true }>): string 
       return ctx.t("tree-cycle");
     case "too_deep":
       return ctx.t("tree-too-deep", { depth: r.maxDepth });
+    case "unknown_upline":
+      return ctx.t("tree-unknown-upline", { upline: String(r.uplineId) });
     default:
       return r.reason;
   }

@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
 import { listUserOrders } from "../../commerce/orders/queries.ts";
+import { downlineCount } from "../../commerce/resellers/tree.ts";
 import { findUser, setTier } from "../../commerce/users.ts";
 import {
   creditWallet,
@@ -94,7 +95,14 @@ export function adminWallet(): Composer<BotContext> {
       return;
     }
     await setTier(ctx.deps.db, userId, tier);
-    await ctx.reply(ctx.t("admin-role-done", { user: String(userId), tier }));
+    const done = ctx.t("admin-role-done", { user: String(userId), tier });
+    // a demoted reseller leaves the trade (design rule 19): the admin is told what that does
+    const downlines = tier === "customer" ? await downlineCount(ctx.deps.db, userId) : 0;
+    await ctx.reply(
+      downlines > 0
+        ? `${done}\n${ctx.t("admin-role-demoted", { count: String(downlines) })}`
+        : done,
+    );
   });
 
   composer.command("user", async (ctx) => {

@@ -1,10 +1,9 @@
 import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
-import { joinByCode, resellerByCode } from "../../commerce/resellers/tree.ts";
 import type { BotContext } from "../context.ts";
 import { purchaseReadings } from "../ui/deep-links.ts";
 import { enterFlow } from "../ui/flow/enter.ts";
-import { escapeHtml } from "../ui/format.ts";
 import { offerQuote } from "../ui/quotes.ts";
+import { referralLink } from "./referral.ts";
 
 // what a link to the bot opens (t.me/<bot>?start=<prefix>_<rest>), by its prefix. A link of
 // a kind nobody reads here is a plain /start: the welcome. Each kind answers and returns
@@ -41,33 +40,6 @@ const purchaseLink: StartLink = async (ctx, rest) => {
   }
   await ctx.reply(ctx.t("quote-unavailable"));
   return true;
-};
-
-/**
- * r_<code>: a reseller's referral link. A user without an upline becomes that reseller's
- * downline (once; docs/resellers.md#joining), then sees the welcome as after any /start
- */
-const referralLink: StartLink = async (ctx, rest) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return false;
-  const joined = await joinByCode(ctx.deps.db, userId, rest);
-  if (joined.ok && joined.uplineId !== null) {
-    const upline = await resellerByCode(ctx.deps.db, rest);
-    await ctx.reply(ctx.t("joined-upline", { upline: escapeHtml(upline?.firstName ?? "") }));
-    const name = [ctx.from?.first_name, ctx.from?.username ? `@${ctx.from.username}` : ""]
-      .filter(Boolean)
-      .join(" ");
-    // a courtesy to the upline: a blocked or gone chat changes nothing of the join
-    await ctx.api
-      .sendMessage(
-        joined.uplineId,
-        ctx.t("joined-notice", { who: escapeHtml(name || String(userId)) }),
-      )
-      .catch((err) => ctx.deps.logger.info({ err, userId }, "telling the upline of a join failed"));
-  } else if (!joined.ok && joined.reason === "too_deep") {
-    await ctx.reply(ctx.t("join-too-deep", { depth: joined.maxDepth }));
-  }
-  return false;
 };
 
 const START_LINKS: Readonly<Record<string, StartLink>> = {

@@ -58,9 +58,13 @@ function article(
   };
 }
 
-/** what a customer pays for each product (the asker's own prices may be a reseller's) */
-async function customerPrices(ctx: BotContext, items: CatalogueItem[], tier: string) {
-  if (tier === "customer" || items.length === 0) {
+/**
+ * what anyone pays for each product: the shop's customer price, outside any tree. The
+ * asker's own prices are theirs alone, a reseller's or a downline's (their tree's), and
+ * never go into a chat others read.
+ */
+async function sharedPrices(ctx: BotContext, items: CatalogueItem[], asker: Asker) {
+  if ((asker.tier === "customer" && asker.uplineId === null) || items.length === 0) {
     return new Map(items.map((i) => [i.code, i.price]));
   }
   const priced = await productsByCodes(
@@ -69,6 +73,12 @@ async function customerPrices(ctx: BotContext, items: CatalogueItem[], tier: str
     { tier: "customer" },
   );
   return new Map(priced.map((i) => [i.code, i.price]));
+}
+
+/** who asks: their tier and upline decide whether their prices are anyone's */
+interface Asker {
+  tier: string;
+  uplineId: number | null;
 }
 
 export function inlineFeature(): Composer<BotContext> {
@@ -102,7 +112,7 @@ export function inlineFeature(): Composer<BotContext> {
           ? await recentProducts(db, ctx.from.id, { tier, buyer: ctx.from.id, limit: INLINE_PAGE })
           : [];
     }
-    const shared = await customerPrices(ctx, items, tier);
+    const shared = await sharedPrices(ctx, items, { tier, uplineId: user?.parentId ?? null });
     const now = clock.now();
     const results = items.map((item) => {
       const parameter = purchaseParameter(item.code);
@@ -111,7 +121,8 @@ export function inlineFeature(): Composer<BotContext> {
     });
     await ctx.answerInlineQuery(results, {
       cache_time: CACHE_SECONDS,
-      // prices differ per user (tier), and so do recent products
+      // every answer is the asker's own (their tier's or their tree's prices, their recent
+      // products): Telegram must never serve it from its cache to someone else
       is_personal: true,
       next_offset: more ? String(offset + items.length) : "",
       // nothing to show: a way into the bot instead

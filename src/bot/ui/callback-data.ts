@@ -67,6 +67,9 @@ export const CB = {
   downlineOpen: "do",
   /** the referral link as a QR picture: dq */
   referralQr: "dq",
+  /** yes to a referral link's question: rj:<referral code>; no: rn */
+  referralJoin: "rj",
+  referralDecline: "rn",
   /** send a balance transfer: ts:<transferId>; cancel it: tx:<transferId> */
   transferSend: "ts",
   transferCancel: "tx",

@@ -61,18 +61,23 @@ async function loadChain(
   );
   if (up.length === 0) return undefined;
   const ids = up.map((r) => toNumber(r.id));
+  // only a reseller's markups apply (design rule 19): a demoted one's stop the moment their
+  // tier does, so the level below pays what the level above charges and they earn nothing
+  const selling = up.filter((r) => r.tier === "reseller").map((r) => toNumber(r.id));
   const [rules, limits] = await Promise.all([
-    db
-      .select({
-        id: resellerMarkups.id,
-        resellerId: resellerMarkups.resellerId,
-        scope: resellerMarkups.scope,
-        scopeValue: resellerMarkups.scopeValue,
-        percentBp: resellerMarkups.percentBp,
-        flat: resellerMarkups.flat,
-      })
-      .from(resellerMarkups)
-      .where(inArray(resellerMarkups.resellerId, ids)),
+    selling.length === 0
+      ? []
+      : db
+          .select({
+            id: resellerMarkups.id,
+            resellerId: resellerMarkups.resellerId,
+            scope: resellerMarkups.scope,
+            scopeValue: resellerMarkups.scopeValue,
+            percentBp: resellerMarkups.percentBp,
+            flat: resellerMarkups.flat,
+          })
+          .from(resellerMarkups)
+          .where(inArray(resellerMarkups.resellerId, selling)),
     chainLimits(db),
   ]);
   const levels: ResellerLevel[] = ids.map((resellerId) => ({

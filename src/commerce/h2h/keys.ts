@@ -130,9 +130,17 @@ export async function keyOfUser(db: Executor, userId: number): Promise<H2hKeyRow
   return row;
 }
 
-export async function keyByApiId(db: Executor, apiId: string): Promise<H2hKeyRow | undefined> {
-  const [row] = await db.select().from(h2hKeys).where(eq(h2hKeys.apiId, apiId));
-  return row;
+/** a key by its api_id, with whether its holder is a reseller now (only theirs trades) */
+export async function keyByApiId(
+  db: Executor,
+  apiId: string,
+): Promise<(H2hKeyRow & { holderIsReseller: boolean }) | undefined> {
+  const [row] = await db
+    .select({ key: h2hKeys, tier: users.tier })
+    .from(h2hKeys)
+    .innerJoin(users, eq(users.telegramId, h2hKeys.userId))
+    .where(eq(h2hKeys.apiId, apiId));
+  return row && { ...row.key, holderIsReseller: row.tier === "reseller" };
 }
 
 /** the key's secrets, opened for a signature check or a callback's signing */

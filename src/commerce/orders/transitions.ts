@@ -4,6 +4,7 @@ import { orders } from "../../db/schema.ts";
 import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
+import { marginsEarned } from "../resellers/earned.ts";
 import { captureOrder, releaseOrder } from "../wallet/ledger.ts";
 import type { OrderFence } from "./lock.ts";
 import { closeAttemptOf } from "./routing.ts";
@@ -118,6 +119,8 @@ export async function finaliseOrder(
     if (f.status === "success") {
       // the ledger records what the supplier actually charged; the margin absorbs a difference
       const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : moved.cost;
+      // a demoted upline's margin stays with the shop (design rule 19)
+      moved = { ...moved, margins: [...(await marginsEarned(tx, moved))] };
       await captureOrder(tx, {
         orderId: moved.id,
         price: moved.price,

@@ -2,6 +2,8 @@ import { DEFAULT_BOT } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setMarkupRule } from "../../../src/commerce/catalogue/markup-rules.ts";
 import { productByCode } from "../../../src/commerce/catalogue/queries.ts";
+import { setResellerMarkup } from "../../../src/commerce/resellers/markups.ts";
+import { moveUser } from "../../../src/commerce/resellers/tree.ts";
 import { setTier } from "../../../src/commerce/users.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
@@ -48,6 +50,25 @@ describe("inline mode", () => {
     expect(theirs?.description).toContain(`Rp${resellerPrice.toLocaleString("id-ID")}`);
     // the message it sends into a chat others read names the price anyone pays
     expect(theirs?.text).toContain(`Harga: Rp${customer.toLocaleString("id-ID")}`);
+  });
+
+  it("a downline's own tree price stays theirs: the message it sends names anyone's price", async () => {
+    const upline = 7210;
+    const downline = 7211;
+    h.user(upline);
+    h.user(downline);
+    await setTier(h.db, upline, "reseller");
+    await setResellerMarkup(h.db, upline, { scope: "all", percentBp: 0, flat: 1000 });
+    expect((await moveUser(h.db, { userId: downline, uplineId: upline })).ok).toBe(true);
+    const own = (await productByCode(h.db, "TSEL10", { tier: "customer", buyer: downline }))!.price;
+    const customer = (await productByCode(h.db, "TSEL10", { tier: "customer" }))!.price;
+    expect(own).not.toBe(customer);
+    const { answer } = await ask(downline, "tsel 10");
+    expect(answer.is_personal).toBe(true);
+    const theirs = answer.results.find((r) => r.id === "TSEL10");
+    expect(theirs?.description).toContain(`Rp${own.toLocaleString("id-ID")}`);
+    expect(theirs?.text).toContain(`Harga: Rp${customer.toLocaleString("id-ID")}`);
+    expect(theirs?.text).not.toContain(`Rp${own.toLocaleString("id-ID")}`);
   });
 
   it("sends the picked product with its price and a link that opens its purchase", async () => {

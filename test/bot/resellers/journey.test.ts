@@ -41,9 +41,12 @@ describe("a reseller recruits, prices and earns in chat", () => {
     const qr = await h.waitMessage(R, /Pindai untuk mendaftar/, list.message_id);
     expect(qr.photo).toBeDefined();
 
-    // the downline joins by the link: told whose downline they are; the reseller is told too
+    // the downline opens the link and says yes: told whose downline they are; the reseller
+    // is told too
     at = h.say(D, `/start ${link![1]}`);
-    await h.waitMessage(D, /downline <?b?>?Budi|downline Budi/, at);
+    const offer = await h.waitMessage(D, /Budi<?\/?b?>? mengajakmu menjadi downline/, at);
+    h.tap(D, offer, /Gabung/);
+    await h.waitEdit(D, offer.message_id, /downline <?b?>?Budi|downline Budi/);
     await h.waitMessage(R, /Sari @sari.*downline-mu/, at);
     // once: a second link changes nothing
     at = h.say(D, `/start ${link![1]}`);

@@ -75,7 +75,8 @@ describe(`prices down a reseller tree (${testDriver})`, () => {
     t = await createTestDatabase();
     db = t.handle.db;
     await syncCatalogue(db, createFakeSupplier(CATALOGUE));
-    await setTier(db, CHAIN[0]!, "reseller");
+    // every level is a reseller: only a reseller's markups apply (design rule 19)
+    for (const id of CHAIN) await setTier(db, id, "reseller");
     for (let i = 1; i < CHAIN.length; i++) {
       const moved = await moveUser(db, { userId: CHAIN[i]!, uplineId: CHAIN[i - 1]! });
       expect(moved.ok).toBe(true);

@@ -288,6 +288,7 @@ admin-debit-done = ✅ Took { $amount } from user { $user }. Balance: { $balance
 admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
 admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } is now a { $tier }.
+admin-role-demoted = Their markups stop now: their { $count } direct downlines pay what the level above charges. Their margins and H2H access stop too. The downlines stay under them until moved (/upline).
 admin-test-usage = Usage: /test &lt;CODE.DESTINATION&gt;, e.g. /test TSEL10.081234567890. The order goes to the supplier with testing=true and moves no money.
 admin-user-usage = Use: /user &lt;telegram_user_id&gt;
 admin-user-not-found = User { $user } has never used the bot.
@@ -597,10 +598,21 @@ resellers-only = This is for resellers. Ask the admin to become one.
 joined-upline = 🤝 You joined as a downline of <b>{ $upline }</b>. The prices you see are theirs.
 joined-notice = 🎉 <b>{ $who }</b> joined through your link and is now your downline.
 join-too-deep = This link can't be used: the network is already { $depth } levels deep (the shop's limit).
+join-offer =
+    🤝 <b>{ $upline }</b> invites you to become their downline.
+    If you join, the prices you see follow { $upline }'s (their markup included), and { $upline } can see your balance and your order history. After that only the shop's admin can move you.
+    Join?
+btn-join-yes = ✅ Join
+btn-join-no = ✖ No
+join-declined = You did not join. Your prices and your account stay as they were.
+join-in-trade-reseller = You are a reseller, so you can't join another network by a link. If you do want to move, ask the shop's admin (/upline).
+join-in-trade-downlines = You already have downlines, so you can't join another network by a link. If you do want to move, ask the shop's admin (/upline).
+join-link-gone = This link is no longer valid.
+join-already = You are already another reseller's downline.
 downline-link =
     🤝 <b>Your downline sign-up link</b>
     { $link }
-    Whoever starts the bot through it becomes your downline and buys at your price + your markup (/markup).
+    A customer who opens it and says yes becomes your downline and buys at your price + your markup (/markup).
 btn-referral-qr = 📷 Link QR
 referral-qr-caption = Scan to join: { $link }
 downline-empty = No downlines yet. Share the link above.
@@ -631,6 +643,7 @@ admin-tree-refused = ❌ { $reason }
 tree-self = a user can't be their own upline
 tree-cycle = that upline is below this user (the network would loop)
 tree-too-deep = the network would be more than { $depth } levels deep
+tree-unknown-upline = kios has never seen user { $upline }: an upline must be someone who has started the bot
 tree-no-upline = no upline
 earnings-usage = Usage: /komisi [days], 1 to 90 (7 by default).
 earnings-title = 💰 <b>Commission, last { $days } days</b>: { $total } from { $orders } orders

@@ -288,6 +288,7 @@ admin-debit-done = ✅ Saldo user { $user } dikurangi { $amount }. Saldo: { $bal
 admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
 admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } sekarang { $tier }.
+admin-role-demoted = Markup-nya berhenti berlaku sekarang: { $count } downline langsungnya membayar harga tingkat di atasnya. Komisi dan akses H2H-nya juga berhenti. Downline-nya tetap di bawahnya sampai dipindah (/upline).
 admin-user-usage = Gunakan: /user &lt;telegram_user_id&gt;
 admin-test-usage = Gunakan: /test &lt;KODE.TUJUAN&gt;, misalnya /test TSEL10.081234567890. Pesanan dikirim ke supplier dengan testing=true dan tidak memotong saldo.
 admin-user-not-found = User { $user } belum pernah memakai bot.
@@ -597,10 +598,21 @@ resellers-only = Fitur ini untuk reseller. Hubungi admin untuk menjadi reseller.
 joined-upline = 🤝 Kamu terdaftar sebagai downline <b>{ $upline }</b>. Harga yang kamu lihat adalah harga darinya.
 joined-notice = 🎉 <b>{ $who }</b> mendaftar lewat link-mu dan kini menjadi downline-mu.
 join-too-deep = Link ini tidak bisa dipakai: jaringan sudah { $depth } tingkat (batas toko).
+join-offer =
+    🤝 <b>{ $upline }</b> mengajakmu menjadi downline-nya.
+    Bila bergabung, harga yang kamu lihat mengikuti harga { $upline } (termasuk markup-nya), dan { $upline } dapat melihat saldo serta riwayat belanjamu. Setelah itu hanya admin toko yang bisa memindahkanmu.
+    Bergabung?
+btn-join-yes = ✅ Gabung
+btn-join-no = ✖ Tidak
+join-declined = Kamu tidak bergabung. Harga dan akunmu tetap seperti sebelumnya.
+join-in-trade-reseller = Kamu sudah reseller, jadi tidak bisa bergabung ke jaringan lain lewat link. Bila memang ingin pindah, minta admin toko (/upline).
+join-in-trade-downlines = Kamu sudah punya downline, jadi tidak bisa bergabung ke jaringan lain lewat link. Bila memang ingin pindah, minta admin toko (/upline).
+join-link-gone = Link ini sudah tidak berlaku.
+join-already = Kamu sudah menjadi downline reseller lain.
 downline-link =
     🤝 <b>Link pendaftaran downline</b>
     { $link }
-    Yang memulai bot lewat link ini menjadi downline-mu dan membeli dengan hargamu + markup-mu (/markup).
+    Pelanggan yang membuka link ini dan menyetujuinya menjadi downline-mu dan membeli dengan hargamu + markup-mu (/markup).
 btn-referral-qr = 📷 QR link
 referral-qr-caption = Pindai untuk mendaftar: { $link }
 downline-empty = Belum ada downline. Bagikan link di atas.
@@ -631,6 +643,7 @@ admin-tree-refused = ❌ { $reason }
 tree-self = user tidak bisa menjadi upline dirinya sendiri
 tree-cycle = upline itu ada di bawah user ini (jaringan akan berputar)
 tree-too-deep = jaringan akan lebih dari { $depth } tingkat
+tree-unknown-upline = kios belum pernah melihat user { $upline }: upline harus user yang sudah memulai bot
 tree-no-upline = tanpa upline
 earnings-usage = Gunakan: /komisi [hari], 1 sampai 90 (bawaan 7).
 earnings-title = 💰 <b>Komisi { $days } hari terakhir</b>: { $total } dari { $orders } transaksi
