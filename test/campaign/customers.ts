@@ -32,6 +32,8 @@ export interface Journal {
   refused: number;
   /** the first few refusals, for the report */
   refusals: string[];
+  /** PINs typed on a card's keypad after Pay, and the card moved on to the order */
+  pinPays: number;
 }
 
 export function emptyJournal(): Journal {
@@ -44,6 +46,7 @@ export function emptyJournal(): Journal {
     abandoned: 0,
     refused: 0,
     refusals: [],
+    pinPays: 0,
   };
 }
 
@@ -52,6 +55,8 @@ export interface Customer {
   /** resellers quick-order (CODE.DESTINATION); the others walk the menu */
   reseller: boolean;
   index: number;
+  /** the wallet's PIN, when they set one: Pay asks for it on a keypad */
+  pin?: string | undefined;
 }
 
 export interface CustomerRun {
@@ -111,6 +116,18 @@ const isBillCard = (m: MessageView, number: string) =>
   (m.text ?? "").includes(`No. pelanggan: ${number}`) &&
   callbackDataOf(m).some((d) => d.startsWith("pay:"));
 
+/**
+ * a PIN keypad (docs/resellers.md#the-pin), known by its labels as a person knows it: a key
+ * for each digit and ✅ (what each key's data says is the keypad's own business)
+ */
+const isKeypad = (m: MessageView | undefined) =>
+  m !== undefined &&
+  buttonByLabel(m, /^✅$/) !== undefined &&
+  buttonByLabel(m, /^\d$/) !== undefined;
+
+/** the card's keyboard as a person sees it: an edit changes it */
+const keysOf = (m: MessageView | undefined) => JSON.stringify(m?.reply_markup ?? null);
+
 /** what one person does with a card: ask for it, then press its buttons */
 interface Person {
   chat: Chat;
@@ -147,26 +164,58 @@ function person(run: CustomerRun, c: Customer): Person {
     async pay(card, how) {
       const payData = callbackDataOf(card).find((d) => d.startsWith("pay:"))!;
       const cancelData = callbackDataOf(card).find((d) => d.startsWith("cq:"));
+      // moved on from the quote: neither its Pay nor (with a PIN) the keypad it opened
       const movedOn = (v: ChatView) => {
         const now = messageById(v, card.message_id);
-        return now && !callbackDataOf(now).includes(payData) ? now : undefined;
+        return now && !callbackDataOf(now).includes(payData) && !isKeypad(now) ? now : undefined;
+      };
+      const keypad = (v: ChatView) => {
+        const now = messageById(v, card.message_id);
+        return isKeypad(now) ? now : undefined;
+      };
+      /** the card moved on, or (with a PIN) its keypad came up: the PIN typed on it */
+      const settled = async (): Promise<boolean> => {
+        const seen = await chat.waitFor((v) => movedOn(v) ?? keypad(v), run.answerMs);
+        if (!seen) return false;
+        if (!isKeypad(seen)) return true;
+        if (!c.pin || !(await typePin(seen, c.pin))) return false;
+        if (!(await chat.waitFor(movedOn, run.answerMs))) return false;
+        run.journal.pinPays += 1;
+        return true;
+      };
+      /** a person's PIN, key by key, each press seen on the keypad before the next; then ✅ */
+      const typePin = async (pad: MessageView, pin: string): Promise<boolean> => {
+        let now: MessageView | undefined = pad;
+        for (const digit of [...pin, "✅"]) {
+          const key: string | undefined = now && buttonByLabel(now, new RegExp(`^${digit}$`));
+          if (!now || !key || !chat.press(now, key)) return false;
+          if (digit === "✅") return true;
+          const before = keysOf(now);
+          now = await chat.waitFor((v) => {
+            const m = messageById(v, card.message_id);
+            return isKeypad(m) && keysOf(m) !== before ? m : undefined;
+          }, run.answerMs);
+        }
+        return false;
       };
       if (how === "cancel-first" && cancelData) {
         // both taps land before the bot answers either: the card still shows both buttons
         chat.press(card, cancelData);
         chat.press(card, payData);
         run.journal.cancelThenPay.push({ userId: c.id, quoteId: payData.slice("pay:".length) });
-        await chat.waitFor(movedOn, run.answerMs);
+        await settled();
         return;
       }
       for (let attempt = 0; attempt < run.tries; attempt++) {
         if (attempt > 0) run.journal.retries += 1;
         if (!chat.press(card, payData)) break;
         if (how === "twice" && attempt === 0) chat.press(card, payData);
-        if (await chat.waitFor(movedOn, run.answerMs)) {
+        if (await settled()) {
           run.journal.paid += 1;
           return;
         }
+        // a keypad left half-typed (a lost press): not tapped again, as a person would not
+        if (keypad(chat.view())) break;
       }
       if (movedOn(chat.view())) run.journal.paid += 1;
       else run.journal.abandoned += 1;

@@ -168,6 +168,26 @@ describe("campaign reconciliation", () => {
     ]);
   });
 
+  it("shop-margin: a downline's order whose supplier charged more than the uplines leave the shop", () => {
+    const f = books();
+    const UPLINE = USER + 1;
+    // the buyer paid 10.400 with the upline's 200 in it: the shop's own share is 10.200
+    f.orders = [order({ margins: [{ userId: UPLINE, amount: 200 }] })];
+    f.credits.set(UPLINE, 0);
+    f.wallets.set(UPLINE, 200);
+    expect(CHECKS.shopMarginsNotNegative(f)).toEqual([]);
+    // a backup at exactly the shop's share leaves it nothing: no loss
+    f.transactions[0] = { ...f.transactions[0]!, charged: 10_200 };
+    expect(CHECKS.shopMarginsNotNegative(f)).toEqual([]);
+    f.transactions[0] = { ...f.transactions[0]!, charged: 10_300 };
+    expect(CHECKS.shopMarginsNotNegative(f).map((x) => x.detail)).toEqual([
+      "order 1 (K1) at main: price 10400 − charged 10300 − uplines' margins 200 = -100",
+    ]);
+    // a failed order, or one the supplier did not complete, costs the shop nothing here
+    f.transactions[0] = { ...f.transactions[0]!, status: "failed" };
+    expect(CHECKS.shopMarginsNotNegative(f)).toEqual([]);
+  });
+
   it("wallet: a balance that is not credits − successful purchases", () => {
     const f = books();
     f.wallets.set(USER, 150_000);

@@ -486,6 +486,46 @@ export const ledgerClean: Check = (f) =>
     ? []
     : [v("ledger-verify", f.ledger.problems.join("; ") || "ledger verify failed")];
 
+/**
+ * the shop's own margin on each successful order is never negative (design rule 21): what
+ * the buyer paid, less what the supplier of its successful attempt charged (that supplier's
+ * own books), less every upline's margin. A re-route to a backup dearer than the shop's own
+ * price pays the uplines from the shop's pocket and fails it
+ */
+export const shopMarginsNotNegative: Check = (f) =>
+  shopMargins(f)
+    .filter((x) => x.margin < 0)
+    .map(({ order: o, charged, margin }) =>
+      v(
+        "shop-margin",
+        `order ${o.id} (${o.refId}) at ${o.supplier}: price ${o.price} − charged ${charged} ` +
+          `− uplines' margins ${uplinesOf(o)} = ${margin}`,
+      ),
+    );
+
+const uplinesOf = (o: OrderFact) => o.margins.reduce((sum, m) => sum + m.amount, 0);
+
+/**
+ * each successful order's margin for the shop: what the buyer paid less what the supplier
+ * charged (its own books) and every upline's margin. An order the supplier did not complete
+ * is success-unconfirmed's
+ */
+function shopMargins(f: Facts): { order: OrderFact; charged: number; margin: number }[] {
+  const held = transactionsByPlace(f);
+  return f.orders.flatMap((o) => {
+    const t = held.get(at(o));
+    if (o.status !== "success" || o.testing || t?.status !== "success") return [];
+    return [{ order: o, charged: t.charged, margin: o.price - t.charged - uplinesOf(o) }];
+  });
+}
+
+/** the smallest shop margin of the successful orders (the figures line's shop_margin_min) */
+export const smallestShopMargin = (f: Facts): number | undefined =>
+  shopMargins(f).reduce<number | undefined>(
+    (least, x) => (least === undefined || x.margin < least ? x.margin : least),
+    undefined,
+  );
+
 export const CHECKS = {
   refIdsOnceAtSupplier,
   walletsMatch,
@@ -503,6 +543,7 @@ export const CHECKS = {
   ledgerClean,
   oneSuccessfulAttempt,
   reroutesFollowProof,
+  shopMarginsNotNegative,
 } as const;
 
 export function reconcile(f: Facts): Violation[] {

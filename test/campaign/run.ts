@@ -3,6 +3,7 @@ import { setResellerMarkup } from "../../src/commerce/resellers/markups.ts";
 import { moveUser } from "../../src/commerce/resellers/tree.ts";
 import { setTier as setRole } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
+import { setFirstPin } from "../../src/commerce/wallet/pin.ts";
 import { sleep, startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
 import { emptyDepositJournal, runDepositor } from "./deposits.ts";
@@ -10,7 +11,7 @@ import { type Facts, FINAL_FAILURE_PROOFS } from "./facts.ts";
 import { gatherFacts } from "./gather.ts";
 import { parseOptions } from "./options.ts";
 import { emptyOwnerJournal, owner } from "./owner.ts";
-import { reconcile, waitingByRule } from "./reconcile.ts";
+import { reconcile, smallestShopMargin, waitingByRule } from "./reconcile.ts";
 import { random } from "./rng.ts";
 import { settle } from "./settle.ts";
 import { ADMIN_ID, CAMPAIGN_GATEWAY_FAULTS, STAFF_ID, startWorld, type World } from "./world.ts";
@@ -27,6 +28,8 @@ const FIRST_DEPOSITOR_ID = 8_500_000;
 const DEPOSITS_EACH = 3;
 /** what the owner puts into the supplier account during the run */
 const OWNER_TOPUP = 5_000_000;
+/** what each upline of the tree adds over their own price (Rp, on everything) */
+const UPLINE_MARKUP = 200;
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
@@ -91,14 +94,24 @@ async function main(): Promise<number> {
       });
       journal.credits.set(id, WALLET_CREDIT);
       if (reseller) await setRole(w.db.db, id, "reseller");
-      else if (index > 0) {
-        // a menu customer buys as the downline of the reseller before them, who earns a
-        // margin on each of their successful orders (docs/resellers.md)
+      // the tree (docs/resellers.md): a menu customer buys as the downline of the reseller
+      // before them, and that reseller (the fourth of each five) as the downline of the one
+      // before them: two uplines, each adding its markup and earning a margin on each of
+      // the orders below it that succeed
+      if (index % 5 >= 3 && index > 0) {
         const upline = id - 1;
         await moveUser(w.db.db, { userId: id, uplineId: upline });
-        await setResellerMarkup(w.db.db, upline, { scope: "all", percentBp: 0, flat: 200 });
+        await setResellerMarkup(w.db.db, upline, {
+          scope: "all",
+          percentBp: 0,
+          flat: UPLINE_MARKUP,
+        });
       }
-      customers.push({ id, index, reseller });
+      // one person in three guards their wallet with a PIN (set as /pin sets it): Pay asks
+      // for it on the card's keypad
+      const pin = index % 3 === 1 ? String(1000 + ((index * 7919) % 9000)) : undefined;
+      if (pin) await setFirstPin(w.db.db, id, pin);
+      customers.push({ id, index, reseller, pin });
     }
     const resellers = customers.filter((c) => c.reseller);
 
@@ -220,9 +233,19 @@ async function main(): Promise<number> {
       deposits_silent: deposits.endings["pay-silently"],
       deposits_forged: deposits.endings["pay-forged"],
       menu_buys: journal.scenarios["menu-buy"],
-      // downlines' successful orders, each crediting its upline's margin
+      // downlines' successful orders, each crediting its uplines' margins
       margin_orders: facts.orders.filter((o) => o.status === "success" && o.margins.length > 0)
         .length,
+      // of which under two uplines
+      margin_orders_2: facts.orders.filter((o) => o.status === "success" && o.margins.length > 1)
+        .length,
+      // downlines' orders that tried a second route, and the smallest margin the shop kept on
+      // a successful order after the supplier and every upline were paid (never below 0)
+      downline_reroutes: facts.attempts.filter(
+        (a) => a.seq > 1 && facts.orders.find((o) => o.id === a.orderId)?.margins.length,
+      ).length,
+      shop_margin_min: smallestShopMargin(facts) ?? 0,
+      pin_pays: journal.pinPays,
       recon_checks: facts.checks.length,
       topup_button: owners.buttonOffered ? 1 : 0,
       topup_bookings: owners.booked,

@@ -18,6 +18,7 @@ import {
   startSandbox,
 } from "@kios/supplier-sandbox";
 import { BACKUP_SANDBOX } from "../../src/app/connect-supplier.ts";
+import { DEFAULT_ROUND_STEP, markedUp } from "../../src/commerce/catalogue/pricing.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
 import { type CampaignDatabase, createCampaignDatabase } from "./database.ts";
 import { type KiosProcess, kiosProcess, runKiosCommand } from "./processes.ts";
@@ -97,6 +98,17 @@ export const BACKUP_FIRST_PRODUCT = "TSELD1GB1";
 
 /** the shop's markup over the first supplier's price: leaves a margin on either route */
 const SHOP_MARKUP_PERCENT = "3";
+
+/**
+ * a product the second supplier sells dearer than the shop's own price for it (but cheaper
+ * than what a downline pays with their uplines' markups in it): an order of it re-routed
+ * there would pay the uplines' margins out of the shop's pocket, so kios never sends one
+ * (design rule 21), and the campaign's shop-margin check fails if it ever
+ * does
+ */
+export const DEARER_AT_BACKUP = "TSEL10";
+/** how much dearer than the shop's own price (less than one level's markup, run.ts's 200) */
+const DEARER_BY = 100;
 
 export const ADMIN_ID = 9_000_001;
 /** a second admin: the owner's staff, who books supplier top-ups too */
@@ -255,6 +267,14 @@ export async function startWorld(o: {
     });
     closers.push(() => worker.stop());
     closers.push(() => web.stop());
+    // before the catalogue is synced (so kios links the route at this cost): the second
+    // supplier's DEARER_AT_BACKUP above the shop's own price, below a downline's
+    const mainPrice = sandbox.catalogue().find((p) => p.code === DEARER_AT_BACKUP)?.price;
+    if (mainPrice === undefined) throw new Error(`the sandbox sells no ${DEARER_AT_BACKUP}`);
+    backup.setPrice(
+      `B${DEARER_AT_BACKUP}`,
+      markedUp(mainPrice, Number(SHOP_MARKUP_PERCENT) * 100, 0, DEFAULT_ROUND_STEP) + DEARER_BY,
+    );
     // the catalogue first, as an owner would (`kios sync`, which links the second supplier's
     // products as routes): with a supplier of its own, kios syncs in a background job, and
     // customers must find products from the first minute. Then the owner's markup and one

@@ -134,15 +134,16 @@ export const routePaused = (r: Pick<Route, "pausedUntil">, now: number): boolean
   r.pausedUntil !== null && r.pausedUntil.getTime() > now;
 
 /**
- * the routes kios may try for an order at this price, in order: enabled, active, not
- * paused, not tried yet, and leaving at least `minMargin` over the cost (a route that would
- * sell at a loss, or below the shop's margin, is not tried)
+ * the routes kios may try for an order, in order: enabled, active, not paused, not tried
+ * yet, and costing no more than `costCeiling` (orders/min-margin.ts's routeCostCeiling: a
+ * route that would leave the shop less than its minimum margin once every upline's margin
+ * is paid is not tried)
  */
 export function usableRoutes(
   routes: readonly Route[],
   o: {
-    price: number;
-    minMargin: number;
+    /** the most a route may cost (routeCostCeiling) */
+    costCeiling: number;
     tried: ReadonlySet<string>;
     testing: boolean;
     /** the time (ms) a route's pause is read at */
@@ -155,7 +156,7 @@ export function usableRoutes(
       r.active &&
       !routePaused(r, o.now) &&
       !o.tried.has(r.supplier) &&
-      (o.testing || o.price - r.cost >= o.minMargin),
+      (o.testing || r.cost <= o.costCeiling),
   );
 }
 

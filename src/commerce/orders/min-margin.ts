@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import type { UplineMargin } from "../../db/schema.ts";
 import { clearSetting, getSetting, putSetting } from "../settings.ts";
 import type { OrderEngine } from "./engine.ts";
 
@@ -22,6 +23,21 @@ export const minMarginColumn = sql<unknown>`(select value from settings where ke
 
 export const minMarginFrom = (value: unknown, deps: Pick<OrderEngine, "minMargin">): number =>
   isMinMargin(value) ? value : (deps.minMargin ?? 0);
+
+/**
+ * the most a route may cost for this order (design rule 21), so that the
+ * shop keeps its minimum margin after paying the supplier and every upline: the buyer's price −
+ * every upline's margin − the minimum margin. A route dearer than this is never tried, on
+ * the first attempt (Pay: the quote's price and margins) or on any re-route (the order's);
+ * a supplier that takes a price cap is sent this (e.g. Digiflazz's `max_price`).
+ */
+export function routeCostCeiling(o: {
+  price: number;
+  margins: readonly UplineMargin[];
+  minMargin: number;
+}): number {
+  return o.price - o.margins.reduce((sum, m) => sum + m.amount, 0) - o.minMargin;
+}
 
 /** the minimum margin in force: the admins' setting, else the engine's (MIN_MARGIN), else 0 */
 export async function minMarginOf(

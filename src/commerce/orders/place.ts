@@ -22,7 +22,7 @@ import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
-import { minMarginColumn, minMarginFrom } from "./min-margin.ts";
+import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -180,6 +180,10 @@ function expired(quote: QuoteRow): Refused {
   });
 }
 
+/** what the quote leaves the shop once every upline is paid: the most it may cost at all */
+const shopShareOf = (quote: QuoteRow) =>
+  routeCostCeiling({ price: quote.price, margins: quote.margins, minMargin: 0 });
+
 /** refuses a quote that can no longer buy its product; returns the product when it can */
 function refuseUnsellable(
   deps: OrderEngine,
@@ -200,8 +204,9 @@ function refuseUnsellable(
   // a card shown before the product closed (its cut-off window, a pause) buys nothing
   const closed = closureOf(product, now.getTime());
   if (closed) throw new Refused({ ok: false, reason: "product_closed", until: closed.until });
-  // the supplier raised its price past what we quoted: quote again rather than sell at a loss
-  if (quote.kind !== "bill" && saleCostOf(product) > quote.price && !quote.testing) {
+  // the supplier raised its price past what we quoted: quote again rather than sell at a
+  // loss, or pay the uplines' margins from the shop's own (design rule 21)
+  if (quote.kind !== "bill" && saleCostOf(product) > shopShareOf(quote) && !quote.testing) {
     throw expired(quote);
   }
   return product;
@@ -223,8 +228,9 @@ function guardedRoutes(
 
 /**
  * the routes the quote's product may take at the quote's price, in the order they are
- * tried. None left because its routes are paused (they kept failing at their suppliers):
- * closed until the first pause ends, as a paused product is
+ * tried: each within the price less every upline's margin and the shop's minimum margin
+ * (design rule 21). None left because its routes are paused (they kept
+ * failing at their suppliers): closed until the first pause ends, as a paused product is
  */
 function quoteRoutes(
   deps: OrderEngine,
@@ -236,8 +242,7 @@ function quoteRoutes(
   const now = deps.clock.now();
   const all = routesFromRows(product, storedRoutesFrom(stored), firstSupplierName(deps));
   const usable = usableRoutes(all, {
-    price: quote.price,
-    minMargin,
+    costCeiling: routeCostCeiling({ price: quote.price, margins: quote.margins, minMargin }),
     tried: new Set(),
     testing: quote.testing,
     now,
@@ -303,8 +308,9 @@ async function billOfQuote(
   // too little of the supplier's window is left for the payment to arrive inside it
   const margin = deps.billPayMarginMs ?? BILL_PAY_MARGIN_MS;
   if (inquiry.expiresAt.getTime() - now.getTime() < margin) throw expired(quote);
-  // a quote below the supplier's own total can't be paid without a loss: re-inquire
-  if (!quote.testing && quote.price < inquiry.total) throw expired(quote);
+  // a quote whose share for the shop (the price less the uplines' margins) is below the
+  // supplier's own total can't be paid without a loss: re-inquire
+  if (!quote.testing && shopShareOf(quote) < inquiry.total) throw expired(quote);
   // a test payment moves no money and never stands in the way of a real one
   if (quote.testing) return { refId: inquiry.refId, billKey: null };
   const billKey = billKeyOf({

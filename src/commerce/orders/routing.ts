@@ -5,7 +5,7 @@ import { newRefId } from "../../supplier/ref-id.ts";
 import type { Supplier, SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { DEFAULT_FIRST_SUPPLIER, type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
 import type { OrderEngine } from "./engine.ts";
-import { minMarginOf } from "./min-margin.ts";
+import { minMarginOf, routeCostCeiling } from "./min-margin.ts";
 import type { Order, OrderStatus } from "./types.ts";
 
 // which supplier an order goes to, its attempts, and when it may go to the next
@@ -85,19 +85,26 @@ const failureProofOf = (order: Pick<Order, "kind">, t: SupplierTransaction) =>
 export const mayRerouteAfter = (order: Pick<Order, "kind">, t: SupplierTransaction): boolean =>
   failureProofOf(order, t) !== undefined;
 
-/** the routes an order at this price may still take, in order */
+/**
+ * the routes an order may still take, in order: each within what the buyer pays less every
+ * upline's margin and the shop's minimum margin (design rule 21), as at
+ * its first attempt
+ */
 async function usableRoutesOf(
   deps: OrderEngine,
   tx: Executor,
-  o: { productCode: string; price: number; testing: boolean },
+  o: Pick<Order, "productCode" | "price" | "margins" | "testing">,
   tried: ReadonlySet<string> = new Set(),
 ): Promise<Route[]> {
   const [product] = await tx.select().from(products).where(eq(products.code, o.productCode));
   if (!product) return [];
   const routes = await routesOf(tx, product, firstSupplierName(deps));
   return usableRoutes(routes, {
-    price: o.price,
-    minMargin: await minMarginOf(tx, deps),
+    costCeiling: routeCostCeiling({
+      price: o.price,
+      margins: o.margins,
+      minMargin: await minMarginOf(tx, deps),
+    }),
     tried,
     testing: o.testing,
     now: deps.clock.now(),

@@ -16,7 +16,8 @@ async function rows(database: DatabaseHandle, text: string) {
 
 /**
  * recomputes every balance from the entries and checks every transfer balances, that no
- * account that must not go negative is, and that no final order still holds money.
+ * account that must not go negative is, that no final order still holds money, and that no
+ * order left the shop a negative margin of its own.
  */
 export async function verifyLedger(database: DatabaseHandle): Promise<LedgerReport> {
   const problems: string[] = [];
@@ -107,6 +108,33 @@ export async function verifyLedger(database: DatabaseHandle): Promise<LedgerRepo
     problems.push(
       `order ${r.id} (${r.status}): price ${r.price}, shop cost and margin ${r.shop}, ` +
         `uplines' margins ${r.uplines} (promised ${r.promised})`,
+    );
+  }
+
+  // the shop never pays its resellers' margins (or a supplier's price) out of its own pocket
+  // (design rule 21). A capture's shop:revenue leg is the shop's own margin on the order:
+  // below zero, the route cost more than the buyer's price left after the uplines' margins
+  // (a supplier that charged more than quoted, or a route that should never have been tried)
+  for (const r of await rows(
+    database,
+    `select o.id, o.price::text as price, o.cost::text as cost,
+            o.supplier_price::text as charged, sum(e.amount)::text as margin,
+            (select coalesce(sum((m ->> 'amount')::bigint), 0)
+               from jsonb_array_elements(o.margins) m)::text as uplines
+       from transfers t
+       join entries e on e.transfer_id = t.id
+       join accounts a on a.id = e.account_id and a.key = 'shop:revenue'
+       join orders o on o.id = split_part(t.key, ':', 2)::bigint
+      where t.kind = 'capture'
+      group by o.id, o.price, o.cost, o.supplier_price, o.margins
+     having sum(e.amount) < 0
+      order by o.id`,
+  )) {
+    const charged = r.charged === null ? "" : `, the supplier charged ${r.charged}`;
+    problems.push(
+      `order ${r.id}: the shop's own margin is ${r.margin} (price ${r.price}, ` +
+        `uplines' margins ${r.uplines}, route cost ${r.cost}${charged}): ` +
+        "the shop paid it out of its own pocket",
     );
   }
 

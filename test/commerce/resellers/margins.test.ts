@@ -2,6 +2,7 @@ import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
+import { finaliseOrder } from "../../../src/commerce/orders/transitions.ts";
 import { setResellerMarkup } from "../../../src/commerce/resellers/markups.ts";
 import { moveUser } from "../../../src/commerce/resellers/tree.ts";
 import { captureOrder, walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -108,6 +109,34 @@ describe(`uplines' margins in the ledger (${testDriver})`, () => {
       .set({ margins: r.order.margins })
       .where(eq(orders.id, r.order.id));
     expect((await verifyLedger(h.database.handle)).ok).toBe(true);
+  });
+
+  it("ledger verify names an order that left the shop a negative margin of its own", async () => {
+    const buyer = await downline();
+    const q = await h.quote(buyer, "081234567903");
+    const r = await confirmQuote(h.deps, { quoteId: q.id, userId: buyer });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.order.status).toBe("pending");
+    // the supplier reports it charged more than the buyer's price leaves the shop once the
+    // uplines are paid: their margins come out of the shop's pocket
+    // (design rule 21)
+    const shopShare = r.order.price - 800;
+    await h.deps.db.transaction((tx) =>
+      finaliseOrder(
+        tx,
+        r.order,
+        { status: "success", sn: "SN1", supplierPrice: shopShare + 250 },
+        new Date(h.clock.now()),
+        true,
+      ),
+    );
+    const report = await verifyLedger(h.database.handle);
+    expect(report.ok).toBe(false);
+    expect(report.problems).toEqual([
+      `order ${r.order.id}: the shop's own margin is -250 (price ${r.order.price}, uplines' ` +
+        `margins 800, route cost ${r.order.cost}, the supplier charged ${shopShare + 250}): ` +
+        "the shop paid it out of its own pocket",
+    ]);
   });
 
   it("settles many downlines' orders at once: each margin exactly once", async () => {
