@@ -220,7 +220,7 @@ describe(`H2H callbacks (${testDriver})`, () => {
       {},
       {
         policy: { allowLoopbackHttp: false },
-        timeoutMs: 2_000,
+        deadlineMs: 2_000,
       },
     );
     expect(result.ok).toBe(false);
