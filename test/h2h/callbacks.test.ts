@@ -228,26 +228,30 @@ describe(`H2H callbacks (${testDriver})`, () => {
     if (!result.ok) expect(result.error).toMatch(/private, loopback|could not connect/);
   });
 
-  it("requests that made no order leave the queue's scan once their quote lapsed; a repeat brings its order back", async () => {
+  it("a refused order keeps no row; an inquiry never paid leaves the queue's scan once it lapsed; a topped-up repeat's final is queued", async () => {
     const key = await h.reseller(1_000);
     const refId = "cb-orderless";
     const request = { cmd: "prepaid" as const, code: "TSEL10", customerNo: phone("901"), refId };
     expect((await h.client(key).order(request)).outcome).toBe("rejected");
     const { h2hOrders } = await import("../../src/db/schema.ts");
     const { and, eq } = await import("drizzle-orm");
-    const row = async () =>
+    const row = async (ref: string) =>
       (
         await h.deps.db
           .select()
           .from(h2hOrders)
-          .where(and(eq(h2hOrders.userId, key.userId), eq(h2hOrders.refId, refId)))
-      )[0]!;
+          .where(and(eq(h2hOrders.userId, key.userId), eq(h2hOrders.refId, ref)))
+      )[0];
+    expect(await row(refId)).toBeUndefined();
+    await h
+      .client(key)
+      .inquiry({ code: "PLNPOST", customerNo: "530012345673", refId: "cb-unpaid" });
     await queueFinalCallbacks(deps);
-    expect((await row()).finalQueuedAt).toBeNull();
+    expect((await row("cb-unpaid"))?.finalQueuedAt).toBeNull();
     h.clock.advance(10 * 60_000 + 60 * 60_000 + 1_000);
     await queueFinalCallbacks(deps);
-    expect((await row()).finalQueuedAt).not.toBeNull();
-    // topped up, the same ref_id buys, and its final is queued after all
+    expect((await row("cb-unpaid"))?.finalQueuedAt).not.toBeNull();
+    // topped up, the same ref_id buys, and its final is queued
     const { creditWallet } = await import("../../src/commerce/wallet/ledger.ts");
     await creditWallet(h.deps.db, {
       userId: key.userId,

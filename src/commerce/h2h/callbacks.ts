@@ -97,9 +97,10 @@ export async function queueFinalCallbacks(
 const ORDERLESS_AFTER_MS = 60 * 60_000;
 
 /**
- * an inquiry never paid, an order refused: once its quote has lapsed (no order can come of
- * it; a repeat of its ref_id binds a fresh quote and clears the mark, orders.ts) it leaves
- * the queue's scan, so unpaid inquiries don't pile up in it
+ * an inquiry never paid (an order refused keeps no row: orders.ts lets its ref_id go): once
+ * its quote has lapsed (no payment can come of it; a repeat of its ref_id binds a fresh
+ * inquiry and clears the mark, orders.ts) it leaves the queue's scan, so unpaid inquiries
+ * don't pile up in it
  */
 async function settleOrderless(db: Database, now: Date): Promise<void> {
   const before = new Date(now.getTime() - ORDERLESS_AFTER_MS).toISOString();
