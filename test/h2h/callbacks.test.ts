@@ -204,9 +204,24 @@ describe(`H2H callbacks (${testDriver})`, () => {
       "[fd00::1]",
       "[::ffff:10.0.0.1]",
       "localhost",
+      // IPv6 forms of private and link-local IPv4 space, and IPv6's own site-local
+      "[::ffff:0:a9fe:a9fe]",
+      "[::ffff:0:169.254.169.254]",
+      "[::ffff:a9fe:a9fe]",
+      "[::ffff:169.254.169.254]",
+      "[::169.254.169.254]",
+      "[64:ff9b::a9fe:a9fe]",
+      "[64:ff9b::10.0.0.1]",
+      "[64:ff9b:1::a00:1]",
+      "[2002:a9fe:a9fe::1]",
+      "[2002:0a00:0001::]",
+      "[2001:0:a9fe:a9fe::1]",
+      "[fec0::1]",
+      "[feff::1]",
     ]) {
       expect(checkCallbackUrl(`https://${host}/cb`, shop).ok, host).toBe(false);
     }
+    expect(checkCallbackUrl("https://[2606:4700::1111]/cb", shop).ok).toBe(true);
     expect(checkCallbackUrl("https://user:pw@reseller.example/cb", shop).ok).toBe(false);
     expect(checkCallbackUrl("ftp://reseller.example/cb", shop).ok).toBe(false);
     expect(checkCallbackUrl("not a url", shop).ok).toBe(false);
