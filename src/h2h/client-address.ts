@@ -12,7 +12,7 @@ export type ClientAddress = (
 ) => string | undefined;
 
 /** an IPv4 address seen through an IPv6 socket ("::ffff:1.2.3.4") is the IPv4 address */
-export function normaliseIp(ip: string): string {
+function normaliseIp(ip: string): string {
   const bare = ip.trim().replace(/^\[|\]$/g, "");
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare) ? bare.slice(7) : bare;
 }

@@ -228,15 +228,10 @@ describe(`H2H callbacks (${testDriver})`, () => {
   });
 
   it("a name that resolves to a private address is refused at connection time", async () => {
-    const { postCallback } = await import("../../src/commerce/h2h/deliver.ts");
-    const result = await postCallback(
-      new URL("https://localtest.me/cb"),
-      "{}",
-      {},
-      {
-        policy: { allowLoopbackHttp: false },
-        deadlineMs: 2_000,
-      },
+    const { sendToReseller } = await import("../../src/commerce/h2h/deliver.ts");
+    const result = await sendToReseller(
+      { method: "POST", url: new URL("https://localtest.me/cb"), body: "{}", headers: {} },
+      { policy: { allowLoopbackHttp: false }, deadlineMs: 2_000 },
     );
     expect(result.ok).toBe(false);
     // localtest.me resolves to 127.0.0.1 where DNS works; without DNS it does not resolve

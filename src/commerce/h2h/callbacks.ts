@@ -14,7 +14,7 @@ import {
 import type { Logger } from "../../logger.ts";
 import { checkCallbackUrl, type UrlPolicy } from "./callback-url.ts";
 import type { SecretBox } from "./cipher.ts";
-import { postCallback } from "./deliver.ts";
+import { sendToReseller } from "./deliver.ts";
 import { createDeliveryPool, type DeliveryPool } from "./delivery-pool.ts";
 import { openKey } from "./keys.ts";
 import { billOfOrder, wireRecord } from "./records.ts";
@@ -33,8 +33,8 @@ export interface CallbackDeps {
   policy: UrlPolicy;
   /** one delivery's total deadline: connect, headers and the whole answer (default 5 s) */
   timeoutMs?: number;
-  /** the POST itself (tests may replace it); default postCallback over node:http(s) */
-  post?: typeof postCallback;
+  /** the POST itself (tests may replace it); default sendToReseller over node:http(s) */
+  post?: typeof sendToReseller;
 }
 
 /** waits after the n-th failed attempt: quick at first, then every two hours */
@@ -187,12 +187,15 @@ async function deliverOne(deps: CallbackDeps, c: Claimed, claimer: string): Prom
   else {
     const timestamp = Math.floor(deps.clock.now() / 1000);
     const secret = openKey(deps.box, key.key).secretKey;
-    const result = await (deps.post ?? postCallback)(
-      checked.url,
-      c.body,
+    const result = await (deps.post ?? sendToReseller)(
       {
-        "X-Callback-Timestamp": String(timestamp),
-        "X-Callback-Signature": signCallback(secret, timestamp, c.body),
+        method: "POST",
+        url: checked.url,
+        body: c.body,
+        headers: {
+          "X-Callback-Timestamp": String(timestamp),
+          "X-Callback-Signature": signCallback(secret, timestamp, c.body),
+        },
       },
       { policy: deps.policy, deadlineMs: Math.min(deps.timeoutMs ?? 5_000, CLAIM_MS / 2) },
     );

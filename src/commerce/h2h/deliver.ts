@@ -16,7 +16,7 @@ export type PostResult =
   | { ok: false; status?: number; error: string };
 
 /** what is sent to a reseller's URL: a POST with a body, or a GET (its query in the URL) */
-export interface ResellerRequest {
+interface ResellerRequest {
   method: "POST" | "GET";
   url: URL;
   /** POST only */
@@ -121,14 +121,4 @@ export function sendToReseller(r: ResellerRequest, options: SendOptions): Promis
     });
     req.end(r.body);
   });
-}
-
-/** a callback's POST (callbacks.ts; tests may replace it) */
-export function postCallback(
-  url: URL,
-  body: string,
-  headers: Record<string, string>,
-  options: SendOptions,
-): Promise<PostResult> {
-  return sendToReseller({ method: "POST", url, body, headers }, options);
 }

@@ -4,7 +4,7 @@ import { type CallbackDeps, createCallbackPool, queueFinalCallbacks } from "./ca
 /** how often a worker queues the callbacks of orders that became final, and delivers what is due */
 const CALLBACK_TICK_MS = 2_000;
 /** deliveries in flight at once per worker; a slow endpoint holds one of them, for its deadline */
-export const CALLBACK_SLOTS = 16;
+const CALLBACK_SLOTS = 16;
 
 /**
  * the resellers' callbacks on a worker: a tick that queues finals and fills the free
