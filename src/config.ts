@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hasControlCharacters } from "./commerce/plain-text.ts";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
+import { isAddressOrBlock } from "./h2h/client-address.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -185,6 +186,24 @@ const schema = z.object({
   H2H_ENCRYPTION_KEY: z.preprocess(
     emptyToUndefined,
     z.string().trim().min(32, { message: "must be at least 32 characters" }).optional(),
+  ),
+  // a staging shop (real-looking SUPPLIER_*) whose resellers' test servers run on this machine
+  H2H_CALLBACK_ALLOW_LOOPBACK: booleanFlag(false),
+  // the TLS proxies in front of kios whose X-Forwarded-For is believed (the H2H allowlists)
+  TRUST_PROXY: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "",
+    z
+      .string()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((e) => e.trim())
+          .filter((e) => e !== ""),
+      )
+      .refine((entries) => entries.every(isAddressOrBlock), {
+        message:
+          "must be IP addresses or CIDR blocks (e.g. 127.0.0.1,10.0.0.0/8) separated by commas",
+      }),
   ),
   ADMIN_IDS: z.preprocess(
     (v) => emptyToUndefined(v) ?? "",
@@ -398,7 +417,18 @@ export interface Config {
    * the H2H API for resellers (docs/h2h.md), served by the web role at /h2h/v1 when
    * H2H_ENCRYPTION_KEY is set; undefined: off
    */
-  h2h: { encryptionKey: string } | undefined;
+  h2h:
+    | {
+        encryptionKey: string;
+        /**
+         * H2H_CALLBACK_ALLOW_LOOPBACK: plain http:// callbacks to 127.0.0.1/localhost even
+         * with a supplier configured (a staging shop; logged loudly at every start)
+         */
+        callbackAllowLoopback: boolean;
+      }
+    | undefined;
+  /** TRUST_PROXY: proxy addresses (or CIDR blocks) whose X-Forwarded-For names the caller */
+  trustProxy: string[];
   adminIds: number[];
   /** the most one admin credit/debit or deposit may move (rupiah) */
   maxAmount: number;
@@ -584,7 +614,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supplierInterface: p.SUPPLIER_INTERFACE,
     supplierTesting: p.SUPPLIER_TESTING,
     supplierTimeoutMs: p.SUPPLIER_TIMEOUT_MS,
-    h2h: p.H2H_ENCRYPTION_KEY ? { encryptionKey: p.H2H_ENCRYPTION_KEY } : undefined,
+    h2h: p.H2H_ENCRYPTION_KEY
+      ? {
+          encryptionKey: p.H2H_ENCRYPTION_KEY,
+          callbackAllowLoopback: p.H2H_CALLBACK_ALLOW_LOOPBACK,
+        }
+      : undefined,
+    trustProxy: p.TRUST_PROXY,
     adminIds: p.ADMIN_IDS,
     maxAmount: p.MAX_AMOUNT,
     payments,
@@ -725,6 +761,15 @@ function describe(name: string, message: string, value: string | undefined): str
   const got = value === undefined || secret ? "" : ` (got "${value}")`;
   const example = EXAMPLES[name] ?? EXAMPLES[name.replace(/^SUPPLIER_\d+_/, "SUPPLIER_")] ?? "…";
   return `${name} ${message}${got}; for example ${name}=${example}`;
+}
+
+/**
+ * whether reseller callbacks may go to plain http://127.0.0.1 / localhost: on a shop beside
+ * simulators (no SUPPLIER_* set: tests, the playground), or where the owner said so
+ * (H2H_CALLBACK_ALLOW_LOOPBACK, a staging shop)
+ */
+export function callbackLoopbackAllowed(config: Pick<Config, "supplier" | "h2h">): boolean {
+  return !config.supplier || config.h2h?.callbackAllowLoopback === true;
 }
 
 /** loads .env (without overriding the real environment) and validates it. */

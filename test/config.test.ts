@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, secretsOf } from "../src/config.ts";
+import { ConfigError, callbackLoopbackAllowed, parseConfig, secretsOf } from "../src/config.ts";
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -208,6 +208,29 @@ describe("parseConfig", () => {
       "SUPPLIER_BASE_URL",
       "SUPPLIER_SECRET_KEY",
     ]);
+  });
+
+  it("reads TRUST_PROXY and H2H_CALLBACK_ALLOW_LOOPBACK; loopback callbacks beside a real supplier only when asked", () => {
+    const key = { H2H_ENCRYPTION_KEY: "k".repeat(32) };
+    const supplier = {
+      SUPPLIER_BASE_URL: "https://supplier.example/v1",
+      SUPPLIER_API_ID: "id",
+      SUPPLIER_API_KEY: "key",
+      SUPPLIER_SECRET_KEY: "secret",
+    };
+    expect(parseConfig({}).trustProxy).toEqual([]);
+    expect(parseConfig({ TRUST_PROXY: " 127.0.0.1, 10.0.0.0/8 ,::1" }).trustProxy).toEqual([
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "::1",
+    ]);
+    expect(problemsOf({ TRUST_PROXY: "127.0.0.1,proxy.local" }).join()).toContain("TRUST_PROXY");
+    expect(problemsOf({ TRUST_PROXY: "10.0.0.0/33" }).join()).toContain("TRUST_PROXY");
+    expect(callbackLoopbackAllowed(parseConfig({ ...key }))).toBe(true);
+    expect(callbackLoopbackAllowed(parseConfig({ ...key, ...supplier }))).toBe(false);
+    const staging = parseConfig({ ...key, ...supplier, H2H_CALLBACK_ALLOW_LOOPBACK: "true" });
+    expect(staging.h2h?.callbackAllowLoopback).toBe(true);
+    expect(callbackLoopbackAllowed(staging)).toBe(true);
   });
 
   it("needs PUBLIC_URL and WEBHOOK_SECRET in webhook mode", () => {

@@ -2,7 +2,7 @@ import { freePort } from "@kios/kit";
 import { telegramBotService } from "../bot/service.ts";
 import { readLogo } from "../bot/ui/pictures/logo.ts";
 import { createSecretBox } from "../commerce/h2h/cipher.ts";
-import { type Config, ConfigError } from "../config.ts";
+import { type Config, ConfigError, callbackLoopbackAllowed } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { TELEGRAM_WEB_APP_SCRIPT, TELEGRAM_WEB_CLIENTS } from "../mini-app/page.ts";
 import { playgroundAdminIds, playgroundBotService } from "../playground/mode.ts";
@@ -50,7 +50,7 @@ export async function connectTelegram(
         h2h: config.h2h && {
           box: createSecretBox(config.h2h.encryptionKey),
           apiUrl: config.publicUrl ? `${config.publicUrl}/h2h/v1` : undefined,
-          allowLoopbackHttp: !config.supplier,
+          allowLoopbackHttp: callbackLoopbackAllowed(config),
         },
         logger,
         pollingTimeoutSeconds: options.pollingTimeoutSeconds,

@@ -25,8 +25,9 @@ import {
   type SupplierReportDrain,
 } from "../commerce/supplier-reports/drain.ts";
 import { createSupplierReportRoute } from "../commerce/supplier-reports/route.ts";
-import type { Config } from "../config.ts";
+import { type Config, callbackLoopbackAllowed } from "../config.ts";
 import type { DatabaseHandle } from "../db/client.ts";
+import { createClientAddress } from "../h2h/client-address.ts";
 import { createRateLimiter } from "../h2h/rate-limit.ts";
 import { createH2hRoutes } from "../h2h/routes.ts";
 import type { Leases } from "../jobs/lease.ts";
@@ -213,6 +214,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
       },
       `suppliers: ${suppliers.all.map((s) => s.name).join(", ")}`,
     );
+    if (config.supplier && config.h2h?.callbackAllowLoopback) {
+      // a real-looking supplier and callbacks to this machine over plain http: right for a
+      // staging shop, wrong for a live one, so it is said at every start
+      logger.warn(
+        { setting: "H2H_CALLBACK_ALLOW_LOOPBACK" },
+        "H2H_CALLBACK_ALLOW_LOOPBACK=true: reseller callbacks may go to plain http://127.0.0.1 and localhost on a shop with a supplier configured; staging only, never a live shop",
+      );
+    }
     gateway = await connectGateway({ config, clock, logger });
     // the supplier's refusals and failures, counted by code for /metrics
     const supplierCounted = countingErrors(connected.supplier, (code) =>
@@ -300,6 +309,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
                   clock,
                   logger,
                   limiter: createRateLimiter(),
+                  clientAddress: createClientAddress(config.trustProxy),
                 }),
               ]
             : []),
@@ -354,8 +364,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
           box: createSecretBox(config.h2h.encryptionKey),
           clock,
           logger,
-          // plain http to this machine only where simulators stand (tests, the playground)
-          policy: { allowLoopbackHttp: !config.supplier },
+          // plain http to this machine only where simulators stand (tests, the playground),
+          // or on a staging shop that asked for it (H2H_CALLBACK_ALLOW_LOOPBACK)
+          policy: { allowLoopbackHttp: callbackLoopbackAllowed(config) },
         });
       }
       if (runsJobs) {

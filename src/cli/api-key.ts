@@ -10,7 +10,7 @@ import {
   rotateKey,
   updateKeySettings,
 } from "../commerce/h2h/keys.ts";
-import { loadConfig } from "../config.ts";
+import { callbackLoopbackAllowed, loadConfig } from "../config.ts";
 import { type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
 
@@ -108,7 +108,7 @@ export const apiKeyCommand: Command = {
     if (!config.h2h)
       throw new UsageError("H2H_ENCRYPTION_KEY is not set: the H2H API is off (docs/h2h.md)");
     const box = createSecretBox(config.h2h.encryptionKey);
-    const settings = action === "set" ? settingsOf(values, !config.supplier) : {};
+    const settings = action === "set" ? settingsOf(values, callbackLoopbackAllowed(config)) : {};
     const out = await withDatabase(async ({ db }) => {
       const now = new Date();
       switch (action) {

@@ -8,7 +8,7 @@ import type { RateLimiter } from "./rate-limit.ts";
 // who is calling (design rule 17: trust is checked at the door). The failures come in the
 // order docs/design.md#decisions-where-the-suppliers-document-is-silent gives: an unknown
 // api_id, a timestamp more than 5 minutes off, a revoked or disabled key, then a signature
-// that does not match. The signing is the kit's, the very code kios's client signs with.
+// that does not match; the key's rate limit counts only requests that passed all of them. The signing is the kit's, the very code kios's client signs with.
 
 const TOLERANCE_SECONDS = 5 * 60;
 
@@ -37,7 +37,7 @@ export interface AuthDeps {
   box: SecretBox;
   nowMs: number;
   limiter: RateLimiter;
-  /** the caller's address, for the key's allowlist */
+  /** the caller's address (client-address.ts: normalised, TRUST_PROXY's hops peeled off) */
   ip: string | undefined;
 }
 
@@ -66,28 +66,12 @@ export async function authenticate(
   if (key.revokedAt !== null || !key.enabled) {
     return { ok: false, reply: failure(401, "INVALID_API_KEY", "api_key is revoked or disabled") };
   }
-  // a demoted reseller's access ends with their tier (design rule 19); the key stays, and
-  // works again only if an admin makes them a reseller again
-  if (!key.holderIsReseller) {
-    return {
-      ok: false,
-      reply: failure(401, "INVALID_API_KEY", "this account is no longer a reseller"),
-    };
-  }
-  // the allowlist and the rate limit come before the signature's work, so a flood from an
-  // address the reseller did not allow costs kios no HMAC
-  if (key.ipAllowlist.length > 0 && !(deps.ip && key.ipAllowlist.includes(normaliseIp(deps.ip)))) {
+  // the allowlist before the signature's work: a flood from an address the reseller did not
+  // allow costs kios no HMAC
+  if (key.ipAllowlist.length > 0 && !(deps.ip && key.ipAllowlist.includes(deps.ip))) {
     return {
       ok: false,
       reply: failure(403, "UNAUTHORIZED", "this address is not allowed for this api_id"),
-    };
-  }
-  const wait = deps.limiter.take(key.id, key.ratePerMinute, deps.nowMs);
-  if (wait > 0) {
-    const reply = failure(429, "RATE_LIMITED", "too many requests; slow down");
-    return {
-      ok: false,
-      reply: { ...reply, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } },
     };
   }
   const open = openKey(deps.box, key);
@@ -99,10 +83,23 @@ export async function authenticate(
   if (!hexEquals(expected, signature)) {
     return { ok: false, reply: failure(401, "INVALID_SIGNATURE", "signature does not match") };
   }
+  // a demoted reseller's access ends with their tier (design rule 19); the key stays, and
+  // works again only if an admin makes them a reseller again. Said only to the key's owner
+  if (!key.holderIsReseller) {
+    return {
+      ok: false,
+      reply: failure(401, "INVALID_API_KEY", "this account is no longer a reseller"),
+    };
+  }
+  // only a request the key's owner signed spends its limit: anyone who knows an api_id (it
+  // travels in every body) could otherwise keep its reseller at 429
+  const wait = deps.limiter.take(key.id, key.ratePerMinute, deps.nowMs);
+  if (wait > 0) {
+    const reply = failure(429, "RATE_LIMITED", "too many requests; slow down");
+    return {
+      ok: false,
+      reply: { ...reply, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } },
+    };
+  }
   return { ok: true, key, secretKey: open.secretKey };
-}
-
-/** an IPv4 address seen through an IPv6 socket ("::ffff:1.2.3.4") is the IPv4 address */
-function normaliseIp(ip: string): string {
-  return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
 }

@@ -1,7 +1,7 @@
 // the response envelope of docs/supplier.md#replies, as kios answers it on /h2h/v1:
 // { success, code, message, data, errors, meta } with the HTTP status of each code.
 
-export type HttpStatus = 200 | 400 | 401 | 403 | 404 | 429 | 500 | 502 | 503;
+export type HttpStatus = 200 | 400 | 401 | 403 | 404 | 405 | 429 | 500 | 502 | 503;
 
 interface Envelope {
   success: boolean;

@@ -17,6 +17,7 @@ import type { Order } from "../commerce/orders/types.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/create-server.ts";
 import { authenticate } from "./auth.ts";
+import { type ClientAddress, createClientAddress } from "./client-address.ts";
 import { failure, ok, REFUSAL_STATUS, type Reply, validationError } from "./envelope.ts";
 import {
   inquiryParams,
@@ -43,6 +44,8 @@ export interface H2hRouteDeps {
   clock: Clock;
   logger: Logger;
   limiter: RateLimiter;
+  /** the caller's address for the allowlists (default: the socket's, forwarding headers ignored) */
+  clientAddress?: ClientAddress;
   /** an H2H order was answered (its callback, if final, is due): the callbacks' port */
   onOrderAnswered?(h2hOrderId: number): Promise<void>;
   /** counts each request by endpoint and code (metrics) */
@@ -63,14 +66,30 @@ function refusalReply(r: H2hRefusal): Reply {
 }
 
 /** the connection's address (node-server puts the socket in c.env) */
-function remoteAddress(c: Context<AppEnv>): string | undefined {
+function socketAddress(c: Context<AppEnv>): string | undefined {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   return env?.incoming?.socket?.remoteAddress;
+}
+
+/**
+ * on a SUPPLIER_TESTING shop every answer says it was a test (design rule 12): its orders
+ * are simulated, and a simulated success must never pass for a real one
+ */
+function markTest(reply: Reply): Reply {
+  return {
+    ...reply,
+    body: {
+      ...reply.body,
+      message: `TEST (SUPPLIER_TESTING, nothing real happened): ${reply.body.message}`,
+      meta: { ...reply.body.meta, testing: true },
+    },
+  };
 }
 
 export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
   const log = deps.logger.child({ component: "h2h" });
   const db = deps.orders.db;
+  const clientAddress = deps.clientAddress ?? createClientAddress([]);
 
   const billOf = (order: Order) => billOfOrder(db, order);
 
@@ -156,13 +175,32 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
     maxSize: 16 * 1024,
     onError: (c) => c.json(failure(400, "VALIDATION_ERROR", "body too large").body, 413),
   });
+  const send = (c: Context<AppEnv>, endpoint: string, reply: Reply) => {
+    const told = deps.orders.testing ? markTest(reply) : reply;
+    deps.onAnswered?.(endpoint, told.body.code);
+    return c.json(told.body, told.status, told.headers);
+  };
   for (const [endpoint, handle] of Object.entries(handlers)) {
-    app.post(`${H2H_PREFIX}/${endpoint}`, limit, async (c) => {
-      const reply = await answer(c, endpoint, handle);
-      deps.onAnswered?.(endpoint, reply.body.code);
-      return c.json(reply.body, reply.status, reply.headers);
-    });
+    app.post(`${H2H_PREFIX}/${endpoint}`, limit, async (c) =>
+      send(c, endpoint, await answer(c, endpoint, handle)),
+    );
   }
+  // anything else under the prefix is answered in the envelope too: a reseller's client
+  // decides on `code`, whatever it got wrong
+  app.all(`${H2H_PREFIX}/*`, (c) => {
+    const endpoint = c.req.path.slice(H2H_PREFIX.length + 1);
+    if (Object.hasOwn(handlers, endpoint)) {
+      return send(c, "other", {
+        ...failure(405, "METHOD_NOT_ALLOWED", `use POST for ${H2H_PREFIX}/${endpoint}`),
+        headers: { Allow: "POST" },
+      });
+    }
+    return send(
+      c,
+      "other",
+      failure(404, "NOT_FOUND", `no such endpoint; use POST ${Object.keys(handlers).join(", ")}`),
+    );
+  });
 
   async function answer(c: Context<AppEnv>, endpoint: string, handle: Handler): Promise<Reply> {
     let body: unknown;
@@ -178,7 +216,13 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
     let auth: Awaited<ReturnType<typeof authenticate>>;
     try {
       auth = await authenticate(
-        { db, box: deps.box, nowMs: deps.clock.now(), limiter: deps.limiter, ip: remoteAddress(c) },
+        {
+          db,
+          box: deps.box,
+          nowMs: deps.clock.now(),
+          limiter: deps.limiter,
+          ip: clientAddress(socketAddress(c), c.req.header("x-forwarded-for")),
+        },
         record,
       );
     } catch (err) {

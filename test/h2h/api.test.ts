@@ -248,10 +248,38 @@ describe(`the H2H API (${testDriver})`, () => {
     expect((await post()).status).toBe(200);
   });
 
+  it("requests with a bad signature never spend the key's rate limit", async () => {
+    const key = await h.reseller(10_000);
+    await updateKeySettings(h.deps.db, key.userId, { ratePerMinute: 2 });
+    const post = (signer: typeof key) =>
+      fetch(`${h.baseUrl}/balance`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(signedBody(signer, {}, h.clock.now())),
+      });
+    // someone who knows only the api_id, ten times
+    const forged = { ...key, apiKey: "guessed", secretKey: "guessed" };
+    for (let i = 0; i < 10; i++) {
+      const res = await post(forged);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: "INVALID_SIGNATURE" });
+    }
+    expect((await post(key)).status).toBe(200);
+    expect((await post(key)).status).toBe(200);
+    expect((await post(key)).status).toBe(429);
+  });
+
   it("an IP allowlist refuses other addresses", async () => {
     const key = await h.reseller(10_000);
     await updateKeySettings(h.deps.db, key.userId, { ipAllowlist: ["10.9.8.7"] });
     expect((await thrown(h.client(key).balance())).code).toBe("UNAUTHORIZED");
+    // without TRUST_PROXY a forwarding header is anyone's say, and ignored
+    const forwarded = await fetch(`${h.baseUrl}/balance`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "10.9.8.7" },
+      body: JSON.stringify(signedBody(key, {}, h.clock.now())),
+    });
+    expect(forwarded.status).toBe(403);
     await updateKeySettings(h.deps.db, key.userId, { ipAllowlist: ["127.0.0.1"] });
     expect((await h.client(key).balance()).balance).toBe(10_000);
   });

@@ -204,50 +204,64 @@ describe(`H2H callbacks (${testDriver})`, () => {
       "[fd00::1]",
       "[::ffff:10.0.0.1]",
       "localhost",
+      // IPv6 forms of private and link-local IPv4 space, and IPv6's own site-local
+      "[::ffff:0:a9fe:a9fe]",
+      "[::ffff:0:169.254.169.254]",
+      "[::ffff:a9fe:a9fe]",
+      "[::ffff:169.254.169.254]",
+      "[::169.254.169.254]",
+      "[64:ff9b::a9fe:a9fe]",
+      "[64:ff9b::10.0.0.1]",
+      "[64:ff9b:1::a00:1]",
+      "[2002:a9fe:a9fe::1]",
+      "[2002:0a00:0001::]",
+      "[2001:0:a9fe:a9fe::1]",
+      "[fec0::1]",
+      "[feff::1]",
     ]) {
       expect(checkCallbackUrl(`https://${host}/cb`, shop).ok, host).toBe(false);
     }
+    expect(checkCallbackUrl("https://[2606:4700::1111]/cb", shop).ok).toBe(true);
     expect(checkCallbackUrl("https://user:pw@reseller.example/cb", shop).ok).toBe(false);
     expect(checkCallbackUrl("ftp://reseller.example/cb", shop).ok).toBe(false);
     expect(checkCallbackUrl("not a url", shop).ok).toBe(false);
   });
 
   it("a name that resolves to a private address is refused at connection time", async () => {
-    const { postCallback } = await import("../../src/commerce/h2h/deliver.ts");
-    const result = await postCallback(
-      new URL("https://localtest.me/cb"),
-      "{}",
-      {},
-      {
-        policy: { allowLoopbackHttp: false },
-        timeoutMs: 2_000,
-      },
+    const { sendToReseller } = await import("../../src/commerce/h2h/deliver.ts");
+    const result = await sendToReseller(
+      { method: "POST", url: new URL("https://localtest.me/cb"), body: "{}", headers: {} },
+      { policy: { allowLoopbackHttp: false }, deadlineMs: 2_000 },
     );
     expect(result.ok).toBe(false);
     // localtest.me resolves to 127.0.0.1 where DNS works; without DNS it does not resolve
     if (!result.ok) expect(result.error).toMatch(/private, loopback|could not connect/);
   });
 
-  it("requests that made no order leave the queue's scan once their quote lapsed; a repeat brings its order back", async () => {
+  it("a refused order keeps no row; an inquiry never paid leaves the queue's scan once it lapsed; a topped-up repeat's final is queued", async () => {
     const key = await h.reseller(1_000);
     const refId = "cb-orderless";
     const request = { cmd: "prepaid" as const, code: "TSEL10", customerNo: phone("901"), refId };
     expect((await h.client(key).order(request)).outcome).toBe("rejected");
     const { h2hOrders } = await import("../../src/db/schema.ts");
     const { and, eq } = await import("drizzle-orm");
-    const row = async () =>
+    const row = async (ref: string) =>
       (
         await h.deps.db
           .select()
           .from(h2hOrders)
-          .where(and(eq(h2hOrders.userId, key.userId), eq(h2hOrders.refId, refId)))
-      )[0]!;
+          .where(and(eq(h2hOrders.userId, key.userId), eq(h2hOrders.refId, ref)))
+      )[0];
+    expect(await row(refId)).toBeUndefined();
+    await h
+      .client(key)
+      .inquiry({ code: "PLNPOST", customerNo: "530012345673", refId: "cb-unpaid" });
     await queueFinalCallbacks(deps);
-    expect((await row()).finalQueuedAt).toBeNull();
+    expect((await row("cb-unpaid"))?.finalQueuedAt).toBeNull();
     h.clock.advance(10 * 60_000 + 60 * 60_000 + 1_000);
     await queueFinalCallbacks(deps);
-    expect((await row()).finalQueuedAt).not.toBeNull();
-    // topped up, the same ref_id buys, and its final is queued after all
+    expect((await row("cb-unpaid"))?.finalQueuedAt).not.toBeNull();
+    // topped up, the same ref_id buys, and its final is queued
     const { creditWallet } = await import("../../src/commerce/wallet/ledger.ts");
     await creditWallet(h.deps.db, {
       userId: key.userId,

@@ -29,14 +29,25 @@ for (const [net, bits] of [
 ] as const) {
   blocked.addSubnet(net, bits, "ipv4");
 }
+// IPv6 forms that carry an IPv4 address (mapped, translated, compatible, NAT64, 6to4,
+// Teredo) are refused whole, whatever IPv4 they carry: a callback has no need of them, and
+// judging the embedded address would be one more way to get it wrong
 for (const [net, bits] of [
   ["::", 128],
   ["::1", 128],
+  ["::", 96],
+  ["::ffff:0:0", 96],
+  ["::ffff:0:0:0", 96],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001::", 32],
+  ["2001:db8::", 32],
+  ["2002::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
-  ["::ffff:0:0", 96],
-  ["64:ff9b::", 96],
 ] as const) {
   blocked.addSubnet(net, bits, "ipv6");
 }

@@ -14,7 +14,8 @@ import {
 import type { Logger } from "../../logger.ts";
 import { checkCallbackUrl, type UrlPolicy } from "./callback-url.ts";
 import type { SecretBox } from "./cipher.ts";
-import { postCallback } from "./deliver.ts";
+import { sendToReseller } from "./deliver.ts";
+import { createDeliveryPool, type DeliveryPool } from "./delivery-pool.ts";
 import { openKey } from "./keys.ts";
 import { billOfOrder, wireRecord } from "./records.ts";
 
@@ -30,10 +31,10 @@ export interface CallbackDeps {
   clock: Clock;
   logger: Logger;
   policy: UrlPolicy;
-  /** one delivery's time limit (default 5 s) */
+  /** one delivery's total deadline: connect, headers and the whole answer (default 5 s) */
   timeoutMs?: number;
-  /** the POST itself (tests may replace it); default postCallback over node:http(s) */
-  post?: typeof postCallback;
+  /** the POST itself (tests may replace it); default sendToReseller over node:http(s) */
+  post?: typeof sendToReseller;
 }
 
 /** waits after the n-th failed attempt: quick at first, then every two hours */
@@ -96,9 +97,10 @@ export async function queueFinalCallbacks(
 const ORDERLESS_AFTER_MS = 60 * 60_000;
 
 /**
- * an inquiry never paid, an order refused: once its quote has lapsed (no order can come of
- * it; a repeat of its ref_id binds a fresh quote and clears the mark, orders.ts) it leaves
- * the queue's scan, so unpaid inquiries don't pile up in it
+ * an inquiry never paid (an order refused keeps no row: orders.ts lets its ref_id go): once
+ * its quote has lapsed (no payment can come of it; a repeat of its ref_id binds a fresh
+ * inquiry and clears the mark, orders.ts) it leaves the queue's scan, so unpaid inquiries
+ * don't pile up in it
  */
 async function settleOrderless(db: Database, now: Date): Promise<void> {
   const before = new Date(now.getTime() - ORDERLESS_AFTER_MS).toISOString();
@@ -110,7 +112,11 @@ async function settleOrderless(db: Database, now: Date): Promise<void> {
 
 type Claimed = typeof h2hCallbacks.$inferSelect;
 
-/** takes up to `limit` due callbacks for a while, skipping those another sender holds */
+/**
+ * takes up to `limit` due callbacks for a while, skipping those another sender holds: at
+ * most one per reseller, and none of a reseller one is already in flight for (here or in
+ * another process), so a slow endpoint holds one slot, never the others'
+ */
 async function claimDue(
   db: Executor,
   nowMs: number,
@@ -119,10 +125,17 @@ async function claimDue(
 ): Promise<Claimed[]> {
   const now = new Date(nowMs).toISOString();
   const until = new Date(nowMs + CLAIM_MS).toISOString();
-  const ids = sql`select id from ${h2hCallbacks}
-    where ${h2hCallbacks.status} = 'pending' and ${h2hCallbacks.nextAttemptAt} <= ${now}::timestamptz
-      and (${h2hCallbacks.claimedUntil} is null or ${h2hCallbacks.claimedUntil} < ${now}::timestamptz)
-    order by ${h2hCallbacks.nextAttemptAt} limit ${limit} for update skip locked`;
+  const ids = sql`select c.id from ${h2hCallbacks} c
+    where c.id in (
+      select d.id from (
+        select id, row_number() over (partition by user_id order by next_attempt_at, id) as nth
+          from ${h2hCallbacks}
+         where status = 'pending' and next_attempt_at <= ${now}::timestamptz
+           and (claimed_until is null or claimed_until < ${now}::timestamptz)
+      ) d where d.nth = 1)
+      and not exists (select 1 from ${h2hCallbacks} busy
+        where busy.user_id = c.user_id and busy.claimed_until >= ${now}::timestamptz)
+    order by c.next_attempt_at limit ${limit} for update skip locked`;
   return db
     .update(h2hCallbacks)
     .set({ claimedBy: claimer, claimedUntil: sql`${until}::timestamptz` })
@@ -131,14 +144,30 @@ async function claimDue(
 }
 
 /**
- * delivers what is due, side by side; returns how many were tried. What a delivery
- * records is committed only while the claim is still this sender's (design rule 18).
+ * delivers what is due, side by side, and waits for them all; returns how many were tried
+ * (tests, a one-off run). The worker uses the pool instead, which never waits for a slow
+ * one. What a delivery records is committed only while the claim is still this sender's
+ * (design rule 18).
  */
 export async function deliverDueCallbacks(deps: CallbackDeps, limit = 20): Promise<number> {
   const claimer = randomUUID();
   const claimed = await claimDue(deps.db, deps.clock.now(), claimer, limit);
   await Promise.all(claimed.map((c) => deliverOne(deps, c, claimer)));
   return claimed.length;
+}
+
+/**
+ * the worker's sender: `slots` deliveries in flight at most, each independent of the
+ * others (delivery-pool.ts), a freed slot taking the next due callback at once
+ */
+export function createCallbackPool(deps: CallbackDeps, slots: number): DeliveryPool {
+  const claimer = randomUUID();
+  return createDeliveryPool({
+    slots,
+    claim: (n) => claimDue(deps.db, deps.clock.now(), claimer, n),
+    deliver: (c) => deliverOne(deps, c, claimer),
+    logger: deps.logger.child({ component: "h2h-callbacks" }),
+  });
 }
 
 async function deliverOne(deps: CallbackDeps, c: Claimed, claimer: string): Promise<void> {
@@ -158,14 +187,17 @@ async function deliverOne(deps: CallbackDeps, c: Claimed, claimer: string): Prom
   else {
     const timestamp = Math.floor(deps.clock.now() / 1000);
     const secret = openKey(deps.box, key.key).secretKey;
-    const result = await (deps.post ?? postCallback)(
-      checked.url,
-      c.body,
+    const result = await (deps.post ?? sendToReseller)(
       {
-        "X-Callback-Timestamp": String(timestamp),
-        "X-Callback-Signature": signCallback(secret, timestamp, c.body),
+        method: "POST",
+        url: checked.url,
+        body: c.body,
+        headers: {
+          "X-Callback-Timestamp": String(timestamp),
+          "X-Callback-Signature": signCallback(secret, timestamp, c.body),
+        },
       },
-      { policy: deps.policy, timeoutMs: deps.timeoutMs ?? 5_000 },
+      { policy: deps.policy, deadlineMs: Math.min(deps.timeoutMs ?? 5_000, CLAIM_MS / 2) },
     );
     httpStatus = result.status ?? null;
     if (!result.ok) error = result.error;

@@ -4,13 +4,31 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isForbiddenAddress, type UrlPolicy } from "./callback-url.ts";
 
-// one POST of a callback: a short timeout, no redirect followed (a 3xx is a failure), and
-// the address checked inside the connection's own DNS look-up, so the name can't resolve
-// to a public address for the check and a private one for the connection.
+// one request kios makes to a reseller's server (a callback's POST today; a report URL's
+// GET for an OtomaX-style door later): one total deadline over connect, headers and body
+// (a server that answers a byte at a time can't hold it longer), no redirect followed (a
+// 3xx is a failure), and the address checked inside the connection's own DNS look-up, so
+// the name can't resolve to a public address for the check and a private one for the
+// connection.
 
 export type PostResult =
   | { ok: true; status: number }
   | { ok: false; status?: number; error: string };
+
+/** what is sent to a reseller's URL: a POST with a body, or a GET (its query in the URL) */
+interface ResellerRequest {
+  method: "POST" | "GET";
+  url: URL;
+  /** POST only */
+  body?: string;
+  headers: Record<string, string>;
+}
+
+export interface SendOptions {
+  policy: UrlPolicy;
+  /** the whole exchange's limit: connect, headers and the answer's last byte */
+  deadlineMs: number;
+}
 
 function guardedLookup(policy: UrlPolicy): LookupFunction {
   return (hostname, options, callback) => {
@@ -37,33 +55,42 @@ function isLoopback(ip: string): boolean {
   return ip === "::1" || /^127\./.test(ip) || /^::ffff:127\./.test(ip);
 }
 
-export function postCallback(
-  url: URL,
-  body: string,
-  headers: Record<string, string>,
-  options: { policy: UrlPolicy; timeoutMs: number },
-): Promise<PostResult> {
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+/**
+ * sends one request to a reseller's server and says how it went; never throws, and never
+ * takes longer than the deadline (the timer destroys the request wherever it is)
+ */
+export function sendToReseller(r: ResellerRequest, options: SendOptions): Promise<PostResult> {
+  const send = r.url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
     const req = send(
-      url,
+      r.url,
       {
-        method: "POST",
+        method: r.method,
         headers: {
-          ...headers,
-          "Content-Type": "application/json",
-          "Content-Length": Buffer.byteLength(body),
+          ...r.headers,
+          ...(r.body === undefined
+            ? {}
+            : {
+                "Content-Type": "application/json",
+                "Content-Length": Buffer.byteLength(r.body),
+              }),
           "User-Agent": "kios-h2h-callback",
         },
-        timeout: options.timeoutMs,
         lookup: guardedLookup(options.policy),
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        // the answer's body is not read beyond draining it
+        // the answer's body is drained, never kept
         res.resume();
         res.on("end", () =>
-          resolve(
+          finish(
             status >= 200 && status < 300
               ? { ok: true, status }
               : {
@@ -73,17 +100,25 @@ export function postCallback(
                 },
           ),
         );
-        res.on("error", () => resolve({ ok: false, status, error: "the answer broke off" }));
+        res.on("error", () => finish({ ok: false, status, error: "the answer broke off" }));
       },
     );
-    req.on("timeout", () => req.destroy(new Error("timeout")));
+    // the deadline's answer first, so what the destroyed request reports after it is moot
+    const timer = setTimeout(() => {
+      finish({
+        ok: false,
+        error: `no complete answer within ${Math.round(options.deadlineMs / 1000)} s (TIMEOUT)`,
+      });
+      req.destroy();
+    }, options.deadlineMs);
+    timer.unref();
     req.on("error", (err: NodeJS.ErrnoException) => {
-      const code = err.message === "timeout" ? "TIMEOUT" : (err.code ?? "TRANSPORT_ERROR");
-      resolve({
+      const code = err.code ?? "TRANSPORT_ERROR";
+      finish({
         ok: false,
         error: code === "EFORBIDDENADDRESS" ? err.message : `could not connect (${code})`,
       });
     });
-    req.end(body);
+    req.end(r.body);
   });
 }

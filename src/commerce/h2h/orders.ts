@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { h2hOrders, orders, products } from "../../db/schema.ts";
+import { cancelQuote } from "../orders/cancel.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { confirmQuote } from "../orders/place.ts";
 import { createBillQuote, createQuote, loadQuote } from "../orders/quotes.ts";
@@ -155,34 +156,50 @@ async function bindRef(
   return winner!;
 }
 
-/**
- * a quote left unconfirmed (its confirmation was refused, e.g. the balance was short) that
- * can no longer be confirmed gives way to a fresh one: conditional on the quote still being
- * the one read, so two repeats swap it once
- */
-async function swapQuote(db: Executor, row: H2hOrderRow, quoteId: string): Promise<H2hOrderRow> {
-  const [moved] = await db
-    .update(h2hOrders)
-    .set({ quoteId, finalQueuedAt: null })
-    .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)))
-    .returning();
-  if (moved) return moved;
-  const [now] = await db.select().from(h2hOrders).where(eq(h2hOrders.id, row.id));
-  return now!;
-}
-
 async function confirm(
   engine: OrderEngine,
   caller: Caller,
   row: H2hOrderRow,
-): Promise<OrderAnswer & { expired?: boolean }> {
+): Promise<OrderAnswer> {
   const result = await confirmQuote(engine, { quoteId: row.quoteId, userId: caller.userId });
   if (result.ok) return { ok: true, order: result.order, row };
-  return {
-    ok: false,
-    refusal: confirmRefusal(result, row.kind),
-    expired: result.reason === "quote_expired",
-  };
+  return { ok: false, refusal: confirmRefusal(result, row.kind) };
+}
+
+/**
+ * an order's confirmation that was refused formed nothing, so its ref_id binds nothing: its
+ * quote is voided (under the quote's lock, as a Cancel: a repeat confirming it at the same
+ * moment either made its order first, which is then the answer, or finds it void) and the
+ * row that bound the ref_id goes. A crash between the two leaves a row on a void quote,
+ * which the next request with the ref_id lets go the same way.
+ */
+async function releaseRef(
+  engine: OrderEngine,
+  caller: Caller,
+  row: H2hOrderRow,
+): Promise<Order | undefined> {
+  const voided = await cancelQuote(engine.db, {
+    quoteId: row.quoteId,
+    userId: caller.userId,
+    now: new Date(engine.clock.now()),
+  });
+  if (voided.state === "ordered") return voided.order;
+  await engine.db
+    .delete(h2hOrders)
+    .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)));
+  return undefined;
+}
+
+/** an order's confirmation; refused, its ref_id is let go (releaseRef) */
+async function confirmOrRelease(
+  engine: OrderEngine,
+  caller: Caller,
+  row: H2hOrderRow,
+): Promise<OrderAnswer> {
+  const answer = await confirm(engine, caller, row);
+  if (answer.ok) return answer;
+  const order = await releaseRef(engine, caller, row);
+  return order ? { ok: true, order, row } : answer;
 }
 
 const refTakenByBill: H2hRefusal = {
@@ -191,7 +208,10 @@ const refTakenByBill: H2hRefusal = {
   message: "is already used by a bill inquiry",
 };
 
-/** cmd prepaid | game: a repeated ref_id returns its stored transaction */
+/**
+ * cmd prepaid | game: a repeated ref_id returns its stored transaction; a ref_id whose
+ * request was refused (nothing formed) is free, and this request is a new one
+ */
 export async function placeH2hOrder(
   engine: OrderEngine,
   caller: Caller,
@@ -201,10 +221,11 @@ export async function placeH2hOrder(
   if (stored?.order) return { ok: true, order: stored.order, row: stored.row };
   if (stored?.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
   if (stored) {
-    // a repeat of a ref_id that made no order yet: its own quote first (a request still in
-    // flight with it ends in one order, which this confirmation then returns)
-    const again = await confirm(engine, caller, stored.row);
-    if (again.ok || !again.expired) return again;
+    // a request with this ref_id still in flight (its quote not confirmed yet): confirming
+    // its quote ends in its one order, which is the answer. Refused, it formed nothing and
+    // let the ref_id go: this request goes on as a new one
+    const joined = await confirmOrRelease(engine, caller, stored.row);
+    if (joined.ok) return joined;
   }
   const kind = await productKind(engine.db, o.code);
   if (kind !== o.cmd) {
@@ -220,20 +241,15 @@ export async function placeH2hOrder(
     destination: o.customerNo,
   });
   if (!quoted.ok) return { ok: false, refusal: quoteRefusal(quoted, o.code) };
-  // an expired quote can never make an order (confirmQuote refuses it under its lock), so
-  // the ref_id may move to a fresh one
-  const row = stored
-    ? await swapQuote(engine.db, stored.row, quoted.quote.id)
-    : await bindRef(engine.db, caller, {
-        refId: o.refId,
-        kind: "order",
-        productCode: o.code,
-        customerNo: quoted.quote.destination,
-        quoteId: quoted.quote.id,
-      });
+  const row = await bindRef(engine.db, caller, {
+    refId: o.refId,
+    kind: "order",
+    productCode: o.code,
+    customerNo: quoted.quote.destination,
+    quoteId: quoted.quote.id,
+  });
   if (row.kind !== "order") return { ok: false, refusal: refTakenByBill };
-  const { expired: _expired, ...answer } = await confirm(engine, caller, row);
-  return answer;
+  return confirmOrRelease(engine, caller, row);
 }
 
 /** cmd inquiry: the bill at the reseller's price, bound to their ref_id for the payment */
@@ -367,7 +383,13 @@ export async function h2hPayBill(
     };
   }
   if (stored.order) return { ok: true, order: stored.order, row: stored.row };
-  return confirm(engine, caller, stored.row);
+  const answer = await confirm(engine, caller, stored.row);
+  if (answer.ok) return answer;
+  // a repeat that waited while another request stored this payment is refused as "being
+  // paid" by the bill's own rule (one bill, one payment): that payment is this ref_id's,
+  // and it is the answer, pending or final
+  const paid = await findH2h(engine.db, caller.userId, p.refId);
+  return paid?.order ? { ok: true, order: paid.order, row: paid.row } : answer;
 }
 
 function sameCustomer(stored: string, given: string): boolean {

@@ -2,7 +2,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import type { ProductType } from "../../supplier/types.ts";
-import { pricesFor } from "../catalogue/prices.ts";
+import { closureOf } from "../catalogue/availability.ts";
+import { loadPricing, pricesFor } from "../catalogue/prices.ts";
 import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import { findUser } from "../users.ts";
 import { walletBalance } from "../wallet/ledger.ts";
@@ -23,7 +24,11 @@ export interface H2hProduct {
   endCutOff: string | null;
 }
 
-/** every listed product of a kind the reseller's tier may buy, with their price */
+/**
+ * every listed product of a kind the reseller's tier may buy, at the price /order charges:
+ * their uplines' markups included, a bill's admin fee as an inquiry prices it (the same
+ * loadPricing + buyerPrice the quote uses, as the chat's and the Mini App's lists do)
+ */
 export async function productsForReseller(
   db: Executor,
   userId: number,
@@ -40,12 +45,12 @@ export async function productsForReseller(
     db,
     rows.map((p) => ({ ...p, supplierPrice: saleCostOf(p) })),
     tier,
+    await loadPricing(db, userId),
   );
   const out: H2hProduct[] = [];
   for (const p of rows) {
     const price = prices.get(p.code);
     if (price === null || price === undefined) continue;
-    const paused = p.pausedUntil !== null && p.pausedUntil.getTime() > nowMs;
     out.push({
       code: p.code,
       name: p.name,
@@ -53,7 +58,8 @@ export async function productsForReseller(
       brand: p.brand,
       type: p.type,
       price,
-      active: onSale(p) && !paused,
+      // closed (its daily cut-off, a pause): /order would refuse it now
+      active: onSale(p) && closureOf(p, nowMs) === undefined,
       desc: p.description,
       startCutOff: p.startCutOff,
       endCutOff: p.endCutOff,

@@ -78,6 +78,8 @@ export function wireRecord(
       price: order.price,
       sn,
       created_at: createdAt,
+      // a test order (SUPPLIER_TESTING) was simulated: its answer, status and callback say so
+      ...(order.testing ? { testing: true } : {}),
     };
   }
   const tagihan = bill?.tagihan ?? order.price;
@@ -93,6 +95,7 @@ export function wireRecord(
     sn,
     ...(status === "pending" ? {} : { desc: wireDesc(bill?.details) }),
     created_at: createdAt,
+    ...(order.testing ? { testing: true } : {}),
   };
 }
 
