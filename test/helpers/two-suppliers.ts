@@ -5,7 +5,12 @@ import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { productRoutes, products } from "../../src/db/schema.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
-import { bootCommerce, type CommerceHarness } from "./commerce.ts";
+import {
+  bootCommerce,
+  type CommerceHarness,
+  HARNESS_SLOW_REPLY_MS,
+  HARNESS_SUPPLIER_TIMEOUT_MS,
+} from "./commerce.ts";
 
 // the commerce core with two sandbox suppliers: "main" (the first, its catalogue synced)
 // and "backup" (its own codes, B + the main's, its own account), linked as routes.
@@ -37,7 +42,7 @@ export async function bootTwoSuppliers(
     port: 0,
     clock: h.clock,
     settleDelayMs,
-    slowReplyMs: 5_000,
+    slowReplyMs: HARNESS_SLOW_REPLY_MS,
     callbackRetryDelaysMs: [50],
     seed: 2,
     catalogueVariant: { codePrefix: "B" },
@@ -59,7 +64,7 @@ export async function bootTwoSuppliers(
     baseUrl: backupSandbox.url,
     ...BACKUP_CREDENTIALS,
     clock: h.clock,
-    timeoutMs: 2_500,
+    timeoutMs: HARNESS_SUPPLIER_TIMEOUT_MS,
     readRetries: 1,
     retryBaseMs: 20,
   });
