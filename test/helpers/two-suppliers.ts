@@ -28,6 +28,14 @@ export interface TwoSuppliers extends CommerceHarness {
   engine: OrderEngine;
 }
 
+/**
+ * the options of a describe whose tests each boot their own pair (bootTwoSuppliers inside
+ * the test): a migrated database, two sandboxes and two catalogues took more than vitest's
+ * 30 s on a busy machine (2 cores shared by several suites), and the test failed on its
+ * boot, not on what it checks
+ */
+export const BOOTS_IN_EACH_TEST = { timeout: 120_000 } as const;
+
 export async function bootTwoSuppliers(
   options: {
     settleDelayMs?: number;
