@@ -27,7 +27,7 @@ export function maxRequestBytes(limits: UploadLimits): number {
 /** the Bot API's own paths (/bot<token>/<method>, /file/bot<token>/…): where uploads go */
 export const BOT_API_PATH = /^\/(?:file\/)?bot[^/]*\//;
 
-export const requestTooLarge = (): BotApiError => new BotApiError(413, "Request Entity Too Large");
+const requestTooLarge = (): BotApiError => new BotApiError(413, "Request Entity Too Large");
 
 /** past the limit, how much more of a streamed body is read (and dropped) before hanging up */
 const DRAIN_FACTOR = 4;
