@@ -49,6 +49,12 @@ export type {
   StoredResult as InlineResult,
   WebAppSource,
 } from "./src/state.ts";
+export {
+  BOT_API_PATH,
+  maxRequestBytes,
+  TELEGRAM_UPLOAD_LIMITS,
+  type UploadLimits,
+} from "./src/upload-limits.ts";
 export type { ChatView, MessageView } from "./src/views.ts";
 export {
   THEME_PARAMS,

@@ -34,7 +34,12 @@ import type { Leases } from "../jobs/lease.ts";
 import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
 import { createMiniAppRoutes, type MiniAppHost } from "../mini-app/routes.ts";
-import { type AppEnv, createServer, type HealthReport } from "../server/create-server.ts";
+import {
+  type AppEnv,
+  type BodyLimit,
+  createServer,
+  type HealthReport,
+} from "../server/create-server.ts";
 import { createMetrics, type Metrics } from "../server/metrics.ts";
 import { createMetricsServer } from "../server/metrics-server.ts";
 import { startingGate } from "../server/starting-gate.ts";
@@ -57,6 +62,8 @@ export type Role = "all" | "web" | "worker";
  */
 export interface BotService {
   routes?: Hono<AppEnv>[];
+  /** paths of its routes that take bodies past the app's limit (the playground's uploads) */
+  bodyLimits?: readonly BodyLimit[];
   /** renders and sends one outbox notification (the outbox drain calls it) */
   sendNotification?: NotificationSender;
   /** daily clean-up of the bot's own tables */
@@ -286,6 +293,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       const http = createServer({
         logger,
         health,
+        bodyLimits: bot?.bodyLimits,
         routes: [
           ...supplierReportRoutes,
           ...(gateway && payments

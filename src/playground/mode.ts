@@ -50,9 +50,14 @@ export function playgroundAdminIds(configured: readonly number[]): number[] {
 export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
   return async (core): Promise<BotService> => {
     // loaded only here, so a process that sells for real never loads the simulator
-    const { createBotApiServer, createPlaygroundRoutes, DEFAULT_BOT } = await import(
-      "@kios/bot-api-server"
-    );
+    const {
+      BOT_API_PATH,
+      createBotApiServer,
+      createPlaygroundRoutes,
+      DEFAULT_BOT,
+      maxRequestBytes,
+      TELEGRAM_UPLOAD_LIMITS,
+    } = await import("@kios/bot-api-server");
     // update_ids carry on from the last one the inbox stored: a restart on the same data
     // must not hand out ids the inbox has seen (it would ignore them as redeliveries)
     const botApi = createBotApiServer({
@@ -88,6 +93,9 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
     return {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is
       routes: [page, botApi.app as unknown as Hono<AppEnv>, ...(bot.routes ?? [])],
+      // the Bot API server takes uploads as Telegram does (a 300 KB price-list picture, a
+      // 50 MB document), past the app's own limit; it refuses a larger body itself
+      bodyLimits: [{ path: BOT_API_PATH, maxBytes: maxRequestBytes(TELEGRAM_UPLOAD_LIMITS) }],
       sendNotification: bot.sendNotification,
       housekeeping: bot.housekeeping,
       health: bot.health,

@@ -18,6 +18,16 @@ export interface ServerDeps {
   routes?: Hono<AppEnv>[];
   /** largest request body accepted, in bytes */
   maxBodyBytes?: number;
+  /**
+   * paths whose routes take larger bodies and check them themselves (the playground's Bot
+   * API server takes uploads as Telegram does): the first that matches sets the limit
+   */
+  bodyLimits?: readonly BodyLimit[];
+}
+
+export interface BodyLimit {
+  path: RegExp;
+  maxBytes: number;
 }
 
 export function createServer(deps: ServerDeps): Hono<AppEnv> {
@@ -39,12 +49,17 @@ export function createServer(deps: ServerDeps): Hono<AppEnv> {
       "request",
     );
   });
-  app.use(
-    bodyLimit({
-      maxSize: deps.maxBodyBytes ?? 256 * 1024,
-      onError: (c) => c.json({ error: "payload_too_large" }, 413),
-    }),
-  );
+  const limitOf = (maxSize: number) =>
+    bodyLimit({ maxSize, onError: (c) => c.json({ error: "payload_too_large" }, 413) });
+  const defaultLimit = limitOf(deps.maxBodyBytes ?? 256 * 1024);
+  const ownLimits = (deps.bodyLimits ?? []).map((l) => ({
+    path: l.path,
+    limit: limitOf(l.maxBytes),
+  }));
+  app.use((c, next) => {
+    const own = ownLimits.find((l) => l.path.test(c.req.path));
+    return (own?.limit ?? defaultLimit)(c, next);
+  });
 
   // this port faces Telegram and the gateways: the verdict only. What runs, and the
   // metrics, are on the metrics listener (metrics-server.ts)

@@ -25,10 +25,27 @@ export interface CommerceHarness {
   deps: OrderEngine;
   /** a user with this much in their wallet */
   newUser(balance?: number, tier?: "customer" | "reseller"): Promise<number>;
+  /**
+   * another client of the sandbox, of the same interface, that gives up after `timeoutMs`:
+   * for a test that wants a timeout (the sandbox's slow reply), not the harness's margin
+   */
+  supplierTimingOutAfter(timeoutMs: number): Supplier;
   /** a quote the user is sure to get (a refusal throws) */
   quote(user: number, destination?: string, productCode?: string): Promise<Quote>;
   stop(): Promise<void>;
 }
+
+/**
+ * how long the harness's client waits for the sandbox. A timeout in a test is a fault the
+ * test asks for (a slow reply, a client of its own), never a measure of the machine: the
+ * sandbox answers in the test's own process, and PGlite holds that process's event loop
+ * for seconds on a busy machine (eight confirmations of one quote, two cores shared by
+ * several suites), so a tight limit fired before the sandbox had even read the order and
+ * left it unknown. Long, as the production default (15 s) is.
+ */
+export const HARNESS_SUPPLIER_TIMEOUT_MS = 20_000;
+/** the sandbox's "slow reply" (ending 906): outlasts any client's limit; close() ends it */
+export const HARNESS_SLOW_REPLY_MS = 10 * 60_000;
 
 /**
  * the commerce core on a fresh database, buying from a real sandbox supplier over HTTP,
@@ -51,22 +68,23 @@ export async function bootCommerce(
     port: 0,
     clock,
     settleDelayMs: 50,
-    slowReplyMs: 5_000,
+    slowReplyMs: HARNESS_SLOW_REPLY_MS,
     callbackRetryDelaysMs: [50],
     ...options.sandbox,
   });
-  const clientOptions = {
-    baseUrl: sandbox.url,
-    clock,
-    // generous: a loaded 2-core machine must not turn a normal reply into a timeout
-    timeoutMs: options.timeoutMs ?? 2_500,
-    readRetries: 1,
-    retryBaseMs: 20,
-  };
-  const supplier: Supplier =
-    options.supplierInterface === "key"
+  const clientFor = (timeoutMs: number): Supplier => {
+    const clientOptions = {
+      baseUrl: sandbox.url,
+      clock,
+      timeoutMs,
+      readRetries: 1,
+      retryBaseMs: 20,
+    };
+    return options.supplierInterface === "key"
       ? createKeySupplier({ ...clientOptions, apiKey: DEFAULT_SANDBOX_CREDENTIALS.apiKey })
       : createSignatureSupplier({ ...clientOptions, ...DEFAULT_SANDBOX_CREDENTIALS });
+  };
+  const supplier = clientFor(options.timeoutMs ?? HARNESS_SUPPLIER_TIMEOUT_MS);
   const logger = createLogger({ level: "silent" });
   await syncCatalogue(database.handle.db, supplier, { clock, logger });
   const deps: OrderEngine = {
@@ -84,6 +102,7 @@ export async function bootCommerce(
     supplier,
     clock,
     deps,
+    supplierTimingOutAfter: clientFor,
     async newUser(balance = 0, tier = "customer") {
       const id = nextUser++;
       await upsertUser(deps.db, { telegramId: id, firstName: `User ${id}` });

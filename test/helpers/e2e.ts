@@ -1,5 +1,10 @@
 import { createServer } from "node:net";
-import { DEFAULT_BOT, type RunningBotApiServer, startBotApiServer } from "@kios/bot-api-server";
+import {
+  DEFAULT_BOT,
+  type RunningBotApiServer,
+  startBotApiServer,
+  type UploadLimits,
+} from "@kios/bot-api-server";
 import { ManualClock } from "@kios/kit";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { bootApp, type TestApp } from "./app.ts";
@@ -40,10 +45,13 @@ export async function startJourney(
     env?: Record<string, string>;
     /** the admin (E2E_ADMIN, "Owner") has opened the bot with /start */
     adminStarted?: boolean;
+    /** what the Bot API server takes in one upload (default Telegram's) */
+    uploadLimits?: Partial<UploadLimits>;
   } = {},
 ): Promise<Journey> {
   const telegram = await startBotApiServer({
     rateLimits: { enabled: options.rateLimits ?? false },
+    uploadLimits: options.uploadLimits,
   });
   const clock = new ManualClock();
   const env: Record<string, string> = {

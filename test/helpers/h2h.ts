@@ -34,7 +34,7 @@ export async function bootH2h(
     limiter: createRateLimiter(),
     ...options.route,
   });
-  const server = await listen(app, 0, "127.0.0.1");
+  const server = await listen(app, 0, "127.0.0.1", { keepIdleConnections: true });
   const baseUrl = `http://127.0.0.1:${server.port}${H2H_PREFIX}`;
   return {
     ...harness,

@@ -5,7 +5,12 @@ import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { productRoutes, products } from "../../src/db/schema.ts";
 import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
-import { bootCommerce, type CommerceHarness } from "./commerce.ts";
+import {
+  bootCommerce,
+  type CommerceHarness,
+  HARNESS_SLOW_REPLY_MS,
+  HARNESS_SUPPLIER_TIMEOUT_MS,
+} from "./commerce.ts";
 
 // the commerce core with two sandbox suppliers: "main" (the first, its catalogue synced)
 // and "backup" (its own codes, B + the main's, its own account), linked as routes.
@@ -23,6 +28,14 @@ export interface TwoSuppliers extends CommerceHarness {
   engine: OrderEngine;
 }
 
+/**
+ * the options of a describe whose tests each boot their own pair (bootTwoSuppliers inside
+ * the test): a migrated database, two sandboxes and two catalogues took more than vitest's
+ * 30 s on a busy machine (2 cores shared by several suites), and the test failed on its
+ * boot, not on what it checks
+ */
+export const BOOTS_IN_EACH_TEST = { timeout: 120_000 } as const;
+
 export async function bootTwoSuppliers(
   options: {
     settleDelayMs?: number;
@@ -37,7 +50,7 @@ export async function bootTwoSuppliers(
     port: 0,
     clock: h.clock,
     settleDelayMs,
-    slowReplyMs: 5_000,
+    slowReplyMs: HARNESS_SLOW_REPLY_MS,
     callbackRetryDelaysMs: [50],
     seed: 2,
     catalogueVariant: { codePrefix: "B" },
@@ -59,7 +72,7 @@ export async function bootTwoSuppliers(
     baseUrl: backupSandbox.url,
     ...BACKUP_CREDENTIALS,
     clock: h.clock,
-    timeoutMs: 2_500,
+    timeoutMs: HARNESS_SUPPLIER_TIMEOUT_MS,
     readRetries: 1,
     retryBaseMs: 20,
   });

@@ -82,6 +82,32 @@ describe("HTTP server, in isolation", () => {
     expect(big.status).toBe(413);
   });
 
+  it("gives the paths that check their own bodies their own limit, and only those", async () => {
+    const routes = new Hono<AppEnv>()
+      .post("/echo", async (c) => c.text(await c.req.text()))
+      .post("/bot1:x/sendPhoto", async (c) => c.text(String((await c.req.text()).length)));
+    const app = createServer({
+      logger: createLogger({ level: "silent" }),
+      health: healthy,
+      routes: [routes],
+      maxBodyBytes: 100,
+      bodyLimits: [{ path: /^\/bot[^/]*\//, maxBytes: 1_000 }],
+    });
+    const upload = await app.request("/bot1:x/sendPhoto", {
+      method: "POST",
+      body: "x".repeat(1_000),
+    });
+    expect(upload.status).toBe(200);
+    expect(await upload.text()).toBe("1000");
+    const tooBig = await app.request("/bot1:x/sendPhoto", {
+      method: "POST",
+      body: "x".repeat(1_001),
+    });
+    expect(tooBig.status).toBe(413);
+    const other = await app.request("/echo", { method: "POST", body: "x".repeat(101) });
+    expect(other.status).toBe(413);
+  });
+
   it("answers a crash with 500 and a request id, never the internals", async () => {
     const sink = memorySink();
     const routes = new Hono<AppEnv>().get("/boom", () => {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Document, PhotoSize, Sticker } from "@grammyjs/types";
 import { badRequest } from "./errors.ts";
 import { imageInfo } from "./image-size.ts";
+import type { UploadLimits } from "./upload-limits.ts";
 
 type FileKind = "photo" | "document" | "sticker";
 
@@ -68,7 +69,7 @@ function kindName(kind: FileKind): string {
   return kind === "photo" ? "Photo" : kind === "document" ? "Document" : "Sticker";
 }
 
-export function createFileStore(): FileStore {
+export function createFileStore(limits: Readonly<UploadLimits>): FileStore {
   const files = new Map<string, StoredFile>();
   const byPath = new Map<string, StoredFile>();
   // every size of a photo points at the whole set, so a file_id re-sends all sizes
@@ -109,6 +110,8 @@ export function createFileStore(): FileStore {
       // Telegram re-encodes photos as JPEG; these bytes are served as they came
       let mimeType = "image/jpeg";
       if ("data" in source) {
+        // what Telegram answers a photo past its 10 MB (sent as a document, it would pass)
+        if (source.data.byteLength > limits.photoBytes) throw badRequest("PHOTO_SAVE_FILE_INVALID");
         const info = imageInfo(source.data);
         if (!info || info.width === 0 || info.height === 0)
           throw badRequest("IMAGE_PROCESS_FAILED");

@@ -5,6 +5,7 @@ import { BotApiError, notFound, unauthorized } from "./errors.ts";
 import { Described, type MethodTable } from "./methods/context.ts";
 import { type Params, readParams } from "./params.ts";
 import type { BotState } from "./state.ts";
+import { maxRequestBytes } from "./upload-limits.ts";
 import type { WebhookDeliverer } from "./webhook.ts";
 import type { World } from "./world.ts";
 
@@ -81,7 +82,7 @@ export function botApiRoutes(deps: BotApiDeps): Hono {
       if (!bot) return json(failure(unauthorized()));
       let params: Params;
       try {
-        params = await readParams(c.req.raw);
+        params = await readParams(c.req.raw, maxRequestBytes(deps.world.uploadLimits));
       } catch (err) {
         if (err instanceof BotApiError) return json(failure(err));
         throw err;

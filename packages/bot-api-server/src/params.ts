@@ -1,5 +1,6 @@
 import { badRequest } from "./errors.ts";
 import { MultipartError, multipartBoundary, parseMultipart } from "./multipart.ts";
+import { readBodyUpTo } from "./upload-limits.ts";
 
 interface UploadedFile {
   filename: string;
@@ -21,8 +22,11 @@ export function paramsOf(values: Record<string, unknown>): Params {
   return { values, files: new Map() };
 }
 
-/** reads query string and body (JSON, urlencoded or multipart) into one parameter set */
-export async function readParams(req: Request): Promise<Params> {
+/**
+ * reads query string and body (JSON, urlencoded or multipart) into one parameter set; a
+ * body past `maxBodyBytes` is refused (413)
+ */
+export async function readParams(req: Request, maxBodyBytes: number): Promise<Params> {
   const values: Record<string, unknown> = {};
   const files = new Map<string, UploadedFile>();
   for (const [k, v] of new URL(req.url).searchParams) values[k] = v;
@@ -33,7 +37,7 @@ export async function readParams(req: Request): Promise<Params> {
   if (boundary !== undefined) {
     let parts: ReturnType<typeof parseMultipart>;
     try {
-      parts = parseMultipart(new Uint8Array(await req.arrayBuffer()), boundary);
+      parts = parseMultipart(await readBodyUpTo(req, maxBodyBytes), boundary);
     } catch (err) {
       if (err instanceof MultipartError)
         throw badRequest(`can't parse multipart body: ${err.message}`);
@@ -53,7 +57,7 @@ export async function readParams(req: Request): Promise<Params> {
     return { values, files };
   }
 
-  const text = await req.text();
+  const text = Buffer.from(await readBodyUpTo(req, maxBodyBytes)).toString("utf8");
   if (text.trim() === "") return { values, files };
   if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
     for (const [k, v] of new URLSearchParams(text)) values[k] = v;

@@ -10,6 +10,7 @@ import { METHODS } from "./methods/index.ts";
 import { paramsOf } from "./params.ts";
 import type { RateLimitSettings } from "./rate-limit.ts";
 import type { BotConfig } from "./state.ts";
+import type { UploadLimits } from "./upload-limits.ts";
 import { createWebhookDeliverer, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from "./webhook.ts";
 import { createWorld } from "./world.ts";
 
@@ -36,6 +37,8 @@ export interface BotApiServerOptions {
   /** default: one bot, DEFAULT_BOT */
   bots?: BotDefinition[];
   rateLimits?: Partial<RateLimitSettings>;
+  /** what one upload may weigh; default Telegram's (TELEGRAM_UPLOAD_LIMITS) */
+  uploadLimits?: Partial<UploadLimits>;
   clock?: Clock;
   logger?: Logger;
   /** how webhook deliveries are made; default: global fetch */
@@ -104,7 +107,13 @@ export function createBotApiServer(options: BotApiServerOptions = {}): BotApiSer
   if (configs.length === 0) throw new Error("at least one bot is required");
   const logger = options.logger ?? pino({ level: "silent" }, discard());
   const clock = options.clock ?? systemClock;
-  const world = createWorld({ bots: configs, clock, logger, rateLimits: options.rateLimits });
+  const world = createWorld({
+    bots: configs,
+    clock,
+    logger,
+    rateLimits: options.rateLimits,
+    uploadLimits: options.uploadLimits,
+  });
 
   // webhook replies run through the same dispatcher as HTTP calls; deps is filled in below
   const deps: BotApiDeps = {
@@ -169,7 +178,9 @@ export async function startBotApiServer(
 ): Promise<RunningBotApiServer> {
   const server = createBotApiServer(options);
   const hostname = options.hostname ?? "127.0.0.1";
-  const running = await listen(server.app, options.port ?? 0, hostname);
+  const running = await listen(server.app, options.port ?? 0, hostname, {
+    keepIdleConnections: true,
+  });
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return {
     ...server,

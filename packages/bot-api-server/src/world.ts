@@ -10,12 +10,15 @@ import { createNotifier, type Notifier } from "./notifier.ts";
 import { createRateLimiter, type RateLimitSettings } from "./rate-limit.ts";
 import type { BotConfig, BotState, ChatState } from "./state.ts";
 import { createUpdateQueue, type UpdatePayload } from "./updates.ts";
+import { TELEGRAM_UPLOAD_LIMITS, type UploadLimits } from "./upload-limits.ts";
 
 /** everything the server knows: bots, users, chats, files. shared by the Bot API and control API. */
 export interface World {
   readonly bots: readonly BotState[];
   readonly users: Map<number, User>;
   readonly files: FileStore;
+  /** what one upload may weigh (Telegram's limits unless the server was given others) */
+  readonly uploadLimits: Readonly<UploadLimits>;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly entities: EntityContext;
@@ -46,6 +49,7 @@ export interface WorldOptions {
   clock: Clock;
   logger: Logger;
   rateLimits?: Partial<RateLimitSettings>;
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 function createBot(
@@ -92,7 +96,8 @@ function createBot(
 export function createWorld(options: WorldOptions): World {
   const bots = options.bots.map((c) => createBot(c, options.clock, options.rateLimits));
   const users = new Map<number, User>();
-  const files = createFileStore();
+  const uploadLimits = { ...TELEGRAM_UPLOAD_LIMITS, ...options.uploadLimits };
+  const files = createFileStore(uploadLimits);
   // versions come from one counter so a reset never makes a version repeat
   let lastVersion = 0;
   // the version of chats that don't exist yet: bumped by resets and by settings they show
@@ -123,6 +128,7 @@ export function createWorld(options: WorldOptions): World {
     bots,
     users,
     files,
+    uploadLimits,
     clock: options.clock,
     logger: options.logger,
     entities: { user: (id) => users.get(id) },

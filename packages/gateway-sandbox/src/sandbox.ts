@@ -127,7 +127,9 @@ export async function startGatewaySandbox(
   let url = "";
   const sandbox = createGatewaySandbox(options, () => url);
   const hostname = options.hostname ?? "127.0.0.1";
-  const server = await listen(sandbox.app, options.port ?? 0, hostname);
+  const server = await listen(sandbox.app, options.port ?? 0, hostname, {
+    keepIdleConnections: true,
+  });
   url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.port}`;
   const { app: _app, stop, ...controls } = sandbox;
   return {

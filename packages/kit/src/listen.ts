@@ -9,11 +9,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  /**
+   * never close a connection for being idle: only the client does. For a simulator whose
+   * client runs in the same process (a test): Node closes an idle keep-alive socket after
+   * 5 s, and when the process was held past that (a busy machine, PGlite), the client
+   * could write its next request to the socket in the same turn the server's timer closed
+   * it, and a request that is never retried (an order) came back ECONNRESET. Not for a port
+   * the internet reaches: idle sockets would pile up.
+   */
+  keepIdleConnections?: boolean;
+}
+
 /** listens on a port (0 picks a free one) and resolves once it accepts connections. */
 export function listen(
   app: Pick<Hono, "fetch">,
   port: number,
   hostname?: string,
+  options: ListenOptions = {},
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
@@ -29,6 +42,8 @@ export function listen(
       });
     });
     server.once("error", reject);
+    // 0: no idle timeout, and no Keep-Alive hint, so the client's own idle limit decides
+    if (options.keepIdleConnections && "keepAliveTimeout" in server) server.keepAliveTimeout = 0;
   });
 }
 

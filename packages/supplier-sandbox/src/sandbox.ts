@@ -147,7 +147,9 @@ export async function startSandbox(
 ): Promise<RunningSandbox> {
   const hostname = options.hostname ?? "127.0.0.1";
   const sandbox = createSandbox(options);
-  const server = await listen(sandbox.app, options.port ?? 0, hostname);
+  const server = await listen(sandbox.app, options.port ?? 0, hostname, {
+    keepIdleConnections: true,
+  });
   // a wildcard address is not something a client can dial
   const host = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
   const urlHost = host.includes(":") ? `[${host}]` : host;

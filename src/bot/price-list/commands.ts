@@ -19,9 +19,10 @@ import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
 import { addPageNav, clampPage, pageCount } from "../ui/keyboards/paging.ts";
 import {
+  PICTURE_MAX_PAGES,
   PICTURE_MAX_ROWS,
   PRICE_LIST_PAGE_SIZE,
-  priceListPictureOf,
+  priceListPicturePages,
   priceListRow,
   priceListText,
   scopeLabel,
@@ -201,24 +202,23 @@ export function priceListButtons(): Composer<BotContext> {
       db,
       scope,
       { tier: tierOf(ctx), pricing },
-      PICTURE_MAX_ROWS,
+      PICTURE_MAX_ROWS * PICTURE_MAX_PAGES,
     );
     // a reseller's buyers see the reseller's shop and price (/struk), as on receipts
     const settings = await receiptSettingsOf(db, ctx.from.id);
-    const png = await priceListPng(
-      priceListPictureOf(ctx.t, {
-        shop: settings.shopName ?? ctx.deps.config.shopName ?? ctx.me.first_name,
-        logo: settings.shopName ? undefined : ctx.deps.config.shopLogo,
-        scope,
-        items,
-        total,
-        now,
-        markup: settings.markup,
-      }),
-    );
+    const pages = priceListPicturePages(ctx.t, {
+      shop: settings.shopName ?? ctx.deps.config.shopName ?? ctx.me.first_name,
+      logo: settings.shopName ? undefined : ctx.deps.config.shopLogo,
+      scope,
+      items,
+      total,
+      now,
+      markup: settings.markup,
+    });
+    const label = escapeHtml(scopeLabel(scope));
     const caption = [
       ctx.t("price-list-picture-caption", {
-        scope: escapeHtml(scopeLabel(scope)),
+        scope: label,
         count: String(total),
         when: wibDateTime(now),
       }),
@@ -229,9 +229,29 @@ export function priceListButtons(): Composer<BotContext> {
     if (settings.markup > 0) {
       caption.push(ctx.t("price-list-picture-markup", { markup: rupiah(settings.markup) }));
     }
-    await ctx.replyWithPhoto(new InputFile(png, `harga-${key}.png`), {
-      caption: caption.join("\n"),
-    });
+    for (const [i, picture] of pages.entries()) {
+      const page = { page: String(i + 1), pages: String(pages.length) };
+      const pageCaption =
+        pages.length === 1
+          ? caption.join("\n")
+          : i === 0
+            ? [...caption, ctx.t("price-list-picture-page", page)].join("\n")
+            : ctx.t("price-list-picture-page-caption", { scope: label, ...page });
+      try {
+        const png = await priceListPng(picture);
+        const name = pages.length === 1 ? `harga-${key}.png` : `harga-${key}-${i + 1}.png`;
+        await ctx.replyWithPhoto(new InputFile(png, name), { caption: pageCaption });
+      } catch (err) {
+        // Telegram refused it (too large, a limit) or it could not be drawn: the buyer
+        // is told, instead of waiting for a picture that never comes
+        ctx.deps.logger.warn(
+          { err, scope: scopeLabel(scope), page: i + 1, pages: pages.length },
+          "price-list picture not sent",
+        );
+        await ctx.reply(ctx.t("price-list-picture-failed", { scope: label }));
+        return;
+      }
+    }
   });
 
   return composer;

@@ -14,6 +14,11 @@ import type { Logo } from "../ui/pictures/logo.ts";
 export const PRICE_LIST_PAGE_SIZE = 15;
 /** a picture holds this many rows; Telegram shows a photo up to 10,000 px wide + high */
 export const PICTURE_MAX_ROWS = 150;
+/**
+ * a longer list is sent as this many pictures at most (1/3, 2/3, …): 1,500 rows, ten
+ * photos of about 300 KB each; past that the caption says to narrow the list
+ */
+export const PICTURE_MAX_PAGES = 10;
 
 /** "Pulsa · TELKOMSEL" */
 export function scopeLabel(scope: PriceListScope): string {
@@ -127,14 +132,27 @@ export function priceListPictureOf(
     total: number;
     now: number;
     markup: number;
+    /** this picture's place among the list's pictures (default: the only one) */
+    page?: { index: number; count: number; offset: number } | undefined;
   },
 ): PriceListPicture {
+  const page = o.page ?? { index: 0, count: 1, offset: 0 };
   const shown = o.items.slice(0, PICTURE_MAX_ROWS);
-  const more = o.total - shown.length;
+  const last = page.index === page.count - 1;
+  // what no picture holds, said under the last one
+  const more = last ? o.total - page.offset - shown.length : 0;
+  const scope = scopeLabel(o.scope);
   return {
     shop: o.shop,
     logo: o.logo,
-    title: t("price-list-picture-title", { scope: scopeLabel(o.scope) }),
+    title:
+      page.count > 1
+        ? t("price-list-picture-title-page", {
+            scope,
+            page: String(page.index + 1),
+            pages: String(page.count),
+          })
+        : t("price-list-picture-title", { scope }),
     asOf: t("price-list-picture-as-of", { when: wibDateTime(o.now) }),
     groups: grouped(o.scope, shown, (item) => {
       const closed = closureOf(item, o.now);
@@ -147,4 +165,24 @@ export function priceListPictureOf(
     more: more > 0 ? t("price-list-picture-more", { more: String(more) }) : undefined,
     footer: t("price-list-picture-footer"),
   };
+}
+
+/**
+ * the list as pictures of PICTURE_MAX_ROWS rows each, PICTURE_MAX_PAGES at most: a list
+ * too long for one photo is sent as several, each saying which of them it is
+ */
+export function priceListPicturePages(
+  t: Translate,
+  o: Omit<Parameters<typeof priceListPictureOf>[1], "page">,
+): PriceListPicture[] {
+  const items = o.items.slice(0, PICTURE_MAX_ROWS * PICTURE_MAX_PAGES);
+  const count = Math.max(1, Math.ceil(items.length / PICTURE_MAX_ROWS));
+  return Array.from({ length: count }, (_, index) => {
+    const offset = index * PICTURE_MAX_ROWS;
+    return priceListPictureOf(t, {
+      ...o,
+      items: items.slice(offset, offset + PICTURE_MAX_ROWS),
+      page: { index, count, offset },
+    });
+  });
 }

@@ -18,7 +18,12 @@ describe(`/harga in chat (${testDriver})`, () => {
   const RESELLER = 75_002;
 
   beforeAll(async () => {
-    j = await startJourney({ env: { SHOP_NAME: "Toko Sari" } });
+    j = await startJourney({
+      env: { SHOP_NAME: "Toko Sari" },
+      // photos up to 256 KiB, as the playground took them behind the app's body limit: a
+      // short list's picture passes, a full page of a long one (about 300 KB) is refused
+      uploadLimits: { photoBytes: 256 * 1024 },
+    });
     const db = j.app.app.database.db;
     await setMarkupRule(db, { scope: "all", tier: "customer", percentBp: 0, flat: 1_000 });
     await setMarkupRule(db, { scope: "all", tier: "reseller", percentBp: 0, flat: 200 });
@@ -121,6 +126,17 @@ describe(`/harga in chat (${testDriver})`, () => {
     expect(size.width).toBe(600);
     expect(size.height).toBeGreaterThan(600);
     expect(size.height + size.width).toBeLessThanOrEqual(10_000);
+  });
+
+  it("says so when a picture can't be sent, instead of sending nothing", async () => {
+    const at = j.say(CUSTOMER, "/harga telkomsel");
+    const list = await j.waitMessage(CUSTOMER, /📋 TELKOMSEL · \d+ produk/, at);
+    j.tap(CUSTOMER, list, /Gambar/);
+    const told = await j.waitMessage(CUSTOMER, /tidak bisa dikirim/, list.message_id);
+    expect(told.text).toContain("TELKOMSEL");
+    expect(
+      j.chat(CUSTOMER).messages.filter((m) => m.photo && m.message_id > list.message_id),
+    ).toEqual([]);
   });
 
   it("says a button is stale when its list is gone", async () => {

@@ -2,8 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  PICTURE_MAX_PAGES,
   PICTURE_MAX_ROWS,
   priceListPictureOf,
+  priceListPicturePages,
   priceListText,
 } from "../../../src/bot/price-list/content.ts";
 import { priceListPng, priceListSvg } from "../../../src/bot/price-list/picture.ts";
@@ -138,6 +140,34 @@ describe("the price list's words and picture", () => {
     // a photo: width + height at most 10,000 and at most 20 times as tall as wide
     expect(width + height).toBeLessThanOrEqual(10_000);
     expect(height / width).toBeLessThanOrEqual(20);
+  });
+
+  it(`splits a list past ${PICTURE_MAX_ROWS} rows into numbered pictures, ${PICTURE_MAX_PAGES} at most`, () => {
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        item({ code: `D${i}`, name: `Telkomsel Data ${i} GB`, category: "Data", price: 1000 * i }),
+      );
+    const o = { shop: "Toko Sari", scope: { brand: "TELKOMSEL" }, now: NOW, markup: 0 };
+    const pages = priceListPicturePages(t, { ...o, items: many(429), total: 429 });
+    expect(pages.map((p) => p.title)).toEqual([
+      "Daftar Harga TELKOMSEL (1/3)",
+      "Daftar Harga TELKOMSEL (2/3)",
+      "Daftar Harga TELKOMSEL (3/3)",
+    ]);
+    expect(pages.map((p) => p.groups.flatMap((g) => g.rows).length)).toEqual([150, 150, 129]);
+    // every row once, in order, and nothing said to be left out
+    expect(pages.flatMap((p) => p.groups.flatMap((g) => g.rows.map((r) => r.name)))).toEqual(
+      many(429).map((i) => i.name),
+    );
+    expect(pages.map((p) => p.more)).toEqual([undefined, undefined, undefined]);
+
+    const longest = priceListPicturePages(t, { ...o, items: many(1_600), total: 1_700 });
+    expect(longest).toHaveLength(PICTURE_MAX_PAGES);
+    expect(longest.at(-1)!.more).toMatch(/200 produk lagi/);
+    expect(longest.slice(0, -1).every((p) => p.more === undefined)).toBe(true);
+
+    const one = priceListPicturePages(t, { ...o, items: many(3), total: 3 });
+    expect(one.map((p) => p.title)).toEqual(["Daftar Harga TELKOMSEL"]);
   });
 
   it("draws names stored with control characters, which SVG cannot carry", async () => {

@@ -5,13 +5,17 @@ import { routesOfCode } from "../../../src/commerce/catalogue/routes.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { notifications, productRoutes, products } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import {
+  BOOTS_IN_EACH_TEST,
+  bootTwoSuppliers,
+  type TwoSuppliers,
+} from "../../helpers/two-suppliers.ts";
 
 // a product failing at one supplier pauses THAT ROUTE (that supplier for that product), not
 // the product at every supplier: it stays on sale through its other routes. With no route
 // left, the product itself closes, as with one supplier. docs/reconciliation.md
 
-describe(`route pauses (${testDriver})`, () => {
+describe(`route pauses (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();

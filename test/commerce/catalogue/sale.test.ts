@@ -8,12 +8,16 @@ import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { products } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import {
+  BOOTS_IN_EACH_TEST,
+  bootTwoSuppliers,
+  type TwoSuppliers,
+} from "../../helpers/two-suppliers.ts";
 
 // what kios sells a product by (docs/suppliers.md#what-the-buyer-is-offered): any route can
 // sell it, and its price is marked up over the route tried first.
 
-describe(`a product on sale through its routes (${testDriver})`, () => {
+describe(`a product on sale through its routes (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrderEngine } from "../../../src/commerce/orders/engine.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { pruneQuotes } from "../../../src/commerce/orders/prune.ts";
 import { createQuote } from "../../../src/commerce/orders/quotes.ts";
@@ -8,6 +9,11 @@ import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orders, quotes, transfers } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
+
+/** blocks this thread for `ms` without spinning a core (the machine is shared) */
+function holdEventLoop(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 describe(`confirming quotes (${testDriver})`, () => {
   let h: CommerceHarness;
@@ -60,8 +66,20 @@ describe(`confirming quotes (${testDriver})`, () => {
   it("many concurrent confirmations of one quote make one order, one hold, one supplier call", async () => {
     const user = await h.newUser(100_000);
     const q = await h.quote(user, "081234560901");
+    // every order call the engine makes, whether or not it reached the sandbox
+    const called: string[] = [];
+    const counting: OrderEngine = {
+      ...h.deps,
+      supplier: {
+        ...h.supplier,
+        order: (request) => {
+          called.push(request.refId);
+          return h.supplier.order(request);
+        },
+      },
+    };
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => confirmQuote(h.deps, { quoteId: q.id, userId: user })),
+      Array.from({ length: 8 }, () => confirmQuote(counting, { quoteId: q.id, userId: user })),
     );
     const ids = new Set(results.map((r) => (r.ok ? r.order.id : -1)));
     expect(ids.size).toBe(1);
@@ -73,9 +91,37 @@ describe(`confirming quotes (${testDriver})`, () => {
       .where(eq(transfers.key, `order:${orderId}:hold`));
     expect(holds).toHaveLength(1);
     const [order] = await h.deps.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(called).toEqual([order!.refId]);
+    // the supplier answered the one call (an unknown order here is the client giving up on a
+    // busy machine, not the supplier: see HARNESS_SUPPLIER_TIMEOUT_MS)
+    expect(order!.status, `${order!.supplierCode}: ${order!.supplierMessage}`).toBe("success");
     const sent = h.sandbox.transactions().filter((t) => t.refId === order!.refId);
     expect(sent).toHaveLength(1);
     expect(await walletBalance(h.deps.db, user)).toBe(100_000 - q.price);
+  });
+
+  it("a confirmation whose process is held for seconds still gets the supplier's answer", async () => {
+    // what a busy machine does to the test's process: PGlite (the other confirmations'
+    // statements) or a starved core holds the event loop while the order is on its way, and
+    // the sandbox, in this same process, can read it only once the loop runs again
+    const user = await h.newUser(100_000);
+    const q = await h.quote(user, "081234560901");
+    const held: OrderEngine = {
+      ...h.deps,
+      supplier: {
+        ...h.supplier,
+        order: (request) => {
+          const sent = h.supplier.order(request);
+          holdEventLoop(3_000);
+          return sent;
+        },
+      },
+    };
+    const result = await confirmQuote(held, { quoteId: q.id, userId: user });
+    if (!result.ok) throw new Error(result.reason);
+    const { order } = result;
+    expect(order.status, `${order.supplierCode}: ${order.supplierMessage}`).toBe("success");
+    expect(h.sandbox.transactions().filter((t) => t.refId === order.refId)).toHaveLength(1);
   });
 
   it("a confirmation after the order was made returns it as a duplicate", async () => {

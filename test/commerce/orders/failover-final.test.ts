@@ -15,7 +15,11 @@ import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orderAttempts, transfers } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import {
+  BOOTS_IN_EACH_TEST,
+  bootTwoSuppliers,
+  type TwoSuppliers,
+} from "../../helpers/two-suppliers.ts";
 
 // design rule 15, a final failure: the next route only when the failed record's own reason
 // is the product's or the supplier's (docs/supplier.md#failure-reasons), from whichever
@@ -25,7 +29,7 @@ import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers
 /** at the backup, the main's product failures succeed (at once, or after pending) */
 const BACKUP_SAVES = { "941": "901", "942": "901", "943": "903", "944": "903", "902": "901" };
 
-describe(`re-route after a final failure (${testDriver})`, () => {
+describe(`re-route after a final failure (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();

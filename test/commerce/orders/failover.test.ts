@@ -14,12 +14,16 @@ import { notifications, orderAttempts, supplierBalanceChecks } from "../../../sr
 import { type Supplier, SupplierError } from "../../../src/supplier/types.ts";
 import { timingOutSupplier } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import {
+  BOOTS_IN_EACH_TEST,
+  bootTwoSuppliers,
+  type TwoSuppliers,
+} from "../../helpers/two-suppliers.ts";
 
 // design rule 15: a second supplier only on proof that nothing was formed at the first;
 // never on a timeout, a 5xx, pending or the destination's fault. docs/suppliers.md
 
-describe(`failover between two suppliers (${testDriver})`, () => {
+describe(`failover between two suppliers (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();

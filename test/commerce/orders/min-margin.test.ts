@@ -17,12 +17,16 @@ import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { accounts, entries, orders, products, transfers } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import {
+  BOOTS_IN_EACH_TEST,
+  bootTwoSuppliers,
+  type TwoSuppliers,
+} from "../../helpers/two-suppliers.ts";
 
 // the minimum margin (MIN_MARGIN, or an admin's /minmargin): a route that leaves less than
 // it over its cost is never tried, first attempt or re-route (docs/suppliers.md#routes)
 
-describe(`the minimum margin (${testDriver})`, () => {
+describe(`the minimum margin (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();

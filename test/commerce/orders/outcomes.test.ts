@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import type { Order } from "../../../src/commerce/orders/types.ts";
@@ -58,10 +58,10 @@ describe.each(["signature", "key"] as const)(
     });
     afterAll(() => h.stop());
 
-    async function buy(ending: string, startBalance = 100_000) {
+    async function buy(ending: string, startBalance = 100_000, deps = h.deps) {
       const user = await h.newUser(startBalance);
       const quote = await h.quote(user, `0812345${ending}`);
-      const result = await confirmQuote(h.deps, { quoteId: quote.id, userId: user });
+      const result = await confirmQuote(deps, { quoteId: quote.id, userId: user });
       if (!result.ok) throw new Error(`confirm refused: ${result.reason}`);
       return { user, price: quote.price, order: result.order, startBalance };
     }
@@ -137,8 +137,16 @@ describe.each(["signature", "key"] as const)(
     }
 
     it("906: the reply times out; the order is unknown, not failed, and status resolves it", async () => {
-      const { order, user, price, startBalance } = await buy("0906");
+      // the harness's client outwaits a busy machine; this one gives up on the slow reply
+      const impatient = { ...h.deps, supplier: h.supplierTimingOutAfter(5_000) };
+      const { order, user, price, startBalance } = await buy("0906", 100_000, impatient);
       expect(order.status).toBe("unknown");
+      expect(order.supplierCode).toBe("TIMEOUT");
+      // the sandbox stored it before it began to stall its reply
+      await vi.waitFor(
+        () => expect(h.sandbox.transactions().some((t) => t.refId === order.refId)).toBe(true),
+        { timeout: 20_000 },
+      );
       expect(await walletBalance(h.deps.db, user)).toBe(startBalance - price); // still held
       const final = await settleAndResolve(order);
       expect(final.status).toBe("success");

@@ -20,13 +20,17 @@ import { accounts, notifications, orderAttempts } from "../../../src/db/schema.t
 import { SupplierError } from "../../../src/supplier/types.ts";
 import { testDriver } from "../../helpers/db.ts";
 import { payBurst } from "../../helpers/pay-burst.ts";
-import { bootTwoSuppliers, type TwoSuppliers } from "../../helpers/two-suppliers.ts";
+import {
+  BOOTS_IN_EACH_TEST,
+  bootTwoSuppliers,
+  type TwoSuppliers,
+} from "../../helpers/two-suppliers.ts";
 
 // each supplier's books are its own (docs/reconciliation.md#several-suppliers): its readings,
 // its top-ups, and what was charged AT IT, from the order attempts. An order re-routed from
 // the main to the backup was never charged at the main (its attempt was rejected).
 
-describe(`books per supplier (${testDriver})`, () => {
+describe(`books per supplier (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();
