@@ -331,6 +331,10 @@ export async function loadQuote(db: Executor, quoteId: string): Promise<Quote | 
   if (!row) return undefined;
   const { quote, inquiry } = row;
   const balance = await walletBalance(db, quote.userId);
+  // a card that allows today's earlier purchases asks about them, wherever it is drawn
+  const sameDay = quote.sameDayAllowed
+    ? await sameDayPurchases(db, { ...quote, now: quote.createdAt.getTime() })
+    : undefined;
   return {
     id: quote.id,
     kind: quote.kind,
@@ -352,6 +356,7 @@ export async function loadQuote(db: Executor, quoteId: string): Promise<Quote | 
           details: (inquiry.details as BillDetails | null) ?? undefined,
         }
       : undefined,
+    sameDay,
   };
 }
 

@@ -41,11 +41,6 @@ export async function sameDayPurchases(
   return row?.last ? { count: row.count, last: row.last } : undefined;
 }
 
-/** when this user last bought this product for this destination today (WIB), if they did */
-export async function boughtToday(db: Executor, q: SameDayQuery): Promise<Date | undefined> {
-  return (await sameDayPurchases(db, q))?.last;
-}
-
 /**
  * the rule's count as columns of Pay's statement that stores the order (no round trip of
  * its own). That statement comes after the one that took the supplier balance guard's lock

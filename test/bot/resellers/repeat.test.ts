@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import { parseQuickOrder } from "../../../src/commerce/orders/quick-order.ts";
-import { boughtToday } from "../../../src/commerce/orders/repeat.ts";
+import { sameDayPurchases } from "../../../src/commerce/orders/repeat.ts";
 import { setTier } from "../../../src/commerce/users.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
@@ -110,7 +110,7 @@ describe("the repeat rule", () => {
     await h.waitEdit(u, failed.message_id, /Gagal/);
     const now = h.clock.now();
     expect(
-      await boughtToday(h.db, {
+      await sameDayPurchases(h.db, {
         userId: u,
         productCode: "TSEL10",
         destination: "081234567902",
@@ -122,7 +122,7 @@ describe("the repeat rule", () => {
     h.tap(u, ok, /Bayar/);
     await h.waitEdit(u, ok.message_id, /✅ Berhasil/);
     const q = { userId: u, productCode: "TSEL10", destination: "081234567901" };
-    expect(await boughtToday(h.db, { ...q, now })).toBeInstanceOf(Date);
-    expect(await boughtToday(h.db, { ...q, now: now + 24 * 3_600_000 })).toBeUndefined();
+    expect((await sameDayPurchases(h.db, { ...q, now }))?.count).toBe(1);
+    expect(await sameDayPurchases(h.db, { ...q, now: now + 24 * 3_600_000 })).toBeUndefined();
   });
 });

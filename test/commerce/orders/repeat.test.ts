@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
-import { createQuote } from "../../../src/commerce/orders/quotes.ts";
+import { createQuote, loadQuote } from "../../../src/commerce/orders/quotes.ts";
 import type { ConfirmResult } from "../../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
@@ -54,6 +54,9 @@ describe(`the same-day repeat rule at Pay (${testDriver})`, () => {
     // a card made now asks (it shows the purchase): its Pay is the yes
     const third = await h.quote(user, destination);
     expect(third.sameDay?.count).toBe(1);
+    // and asks wherever it is drawn again (a paid "deposit and buy"'s fresh card)
+    expect((await loadQuote(h.deps.db, third.id))?.sameDay?.count).toBe(1);
+    expect((await loadQuote(h.deps.db, second.id))?.sameDay).toBeUndefined();
     expect((await pay(user, third.id)).ok).toBe(true);
     expect(await ordersOf(user, destination)).toHaveLength(2);
     // the second card still can't buy: it asked about none of the two
