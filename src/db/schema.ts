@@ -493,6 +493,13 @@ export const quotes = pgTable(
     cancelledAt: tstz("cancelled_at"),
     /** each upline's margin in this price, top of the tree first (docs/resellers.md) */
     margins: jsonb("margins").$type<UplineMargin[]>().notNull().default([]),
+    /**
+     * the same-day repeat rule (docs/orders.md#same-product-same-destination-same-day): how
+     * many of the buyer's purchases of this product for this destination today the card
+     * allows before its own (what it showed, or the n of CODE.n.DEST less one); Pay refuses
+     * when more are stored. Null: the rule doesn't apply (a bill, a test, H2H's ref_id rule)
+     */
+    sameDayAllowed: integer("same_day_allowed"),
     createdAt: createdAt(),
   },
   (t) => [check("quotes_kind_known", sql`${t.kind} in ('prepaid', 'game', 'bill')`)],

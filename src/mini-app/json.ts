@@ -54,6 +54,8 @@ export function quoteJson(q: Quote) {
     bill: q.bill
       ? { customerName: q.bill.customerName, tagihan: q.bill.tagihan, admin: q.bill.admin }
       : null,
+    /** bought today already: the sheet asks before it is bought again (Pay checks it) */
+    sameDay: q.sameDay ? { count: q.sameDay.count, last: q.sameDay.last.getTime() } : null,
   };
 }
 

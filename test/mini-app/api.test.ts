@@ -187,6 +187,34 @@ describe(`the Mini App's API (${testDriver})`, () => {
     expect((await verifyLedger(j.app.app.database)).ok).toBe(true);
   });
 
+  it("asks before a second purchase today, and refuses one no sheet asked about", async () => {
+    const u = 81_011;
+    await opened(u);
+    await j.fund(u, 100_000);
+    const quoteOf = async () =>
+      (await call(u, "/quotes", { body: { code: "TSEL10", destination: "081234567901" } })).body
+        .quote;
+    // two sheets opened before either is paid: neither asked about the other's purchase
+    const first = await quoteOf();
+    const second = await quoteOf();
+    expect(first.sameDay).toBeNull();
+    expect((await call(u, `/quotes/${first.id}/pay`, { method: "POST" })).status).toBe(200);
+    const refused = await call(u, `/quotes/${second.id}/pay`, { method: "POST" });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { error: "bought_today", refusal: { count: 1 } },
+    });
+    expect(await walletBalance(j.app.app.database.db, u)).toBe(100_000 - first.price);
+    // a sheet opened now shows the purchase (and its card in the chat asks): Pay is the yes
+    const before = j.lastId(u);
+    const third = await quoteOf();
+    expect(third.sameDay).toMatchObject({ count: 1 });
+    const card = await j.waitMessage(u, /Konfirmasi pembelian/, before);
+    expect(card.text).toContain("Beli lagi?");
+    expect((await call(u, `/quotes/${third.id}/pay`, { method: "POST" })).status).toBe(200);
+    expect(await walletBalance(j.app.app.database.db, u)).toBe(100_000 - 2 * first.price);
+  });
+
   it("leaves a wallet with a PIN to the chat's Pay, where the PIN is asked", async () => {
     const u = 81_010;
     await opened(u);

@@ -107,6 +107,14 @@ async function showConfirmResult(
     case "bill_already_paid":
       await stage(billAlreadyPaidText(ctx.t, result));
       return;
+    case "bought_today": {
+      // a fresh card for it shows today's purchase and asks: its Pay is the yes
+      const kb = new InlineKeyboard()
+        .text(ctx.t("btn-buy-again"), cb(CB.requote, quoteId))
+        .text(ctx.t("btn-cancel"), cb(CB.cancelQuote, quoteId));
+      await stage(ctx.t("pay-bought-today", { time: wibTime(result.at.getTime()) }), kb);
+      return;
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import { Composer } from "grammy";
 import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.ts";
 import { normaliseDestination } from "../../commerce/orders/destination.ts";
 import { QUICK_ORDER } from "../../commerce/orders/quick-order.ts";
-import { boughtToday } from "../../commerce/orders/repeat.ts";
+import { sameDayPurchases } from "../../commerce/orders/repeat.ts";
 import type { BotContext } from "../context.ts";
 import { escapeHtml, wibTime } from "../ui/format.ts";
 import { offerQuote } from "../ui/quotes.ts";
@@ -29,20 +29,22 @@ export function quickOrderFeature(): Composer<BotContext> {
         );
         return;
       }
-      // the repeat rule: a second one today needs CODE.2.DESTINATION, typed on purpose
+      // the repeat rule: another one today needs CODE.<n>.DESTINATION, typed on purpose, with
+      // n the purchase of the day it is (its card's Pay then allows n - 1 before it)
+      const nth = count === undefined ? undefined : Math.max(1, Number(count));
       const normalised = normaliseDestination(item, destination);
-      if (item.type !== "pasca" && normalised && count === undefined) {
-        const at = await boughtToday(ctx.deps.db, {
+      if (item.type !== "pasca" && normalised) {
+        const bought = await sameDayPurchases(ctx.deps.db, {
           userId: ctx.from!.id,
           productCode: item.code,
           destination: normalised,
           now: ctx.deps.clock.now(),
         });
-        if (at) {
+        if (bought && bought.count >= (nth ?? 1)) {
           await ctx.reply(
             ctx.t("quick-repeat", {
-              time: wibTime(at.getTime()),
-              again: escapeHtml(`${item.code}.2.${destination}`),
+              time: wibTime(bought.last.getTime()),
+              again: escapeHtml(`${item.code}.${bought.count + 1}.${destination}`),
             }),
           );
           return;
@@ -53,6 +55,7 @@ export function quickOrderFeature(): Composer<BotContext> {
         productCode: item.code,
         destination,
         bill: item.type === "pasca",
+        nth,
       });
     });
   return composer;

@@ -25,6 +25,8 @@ function refusal(ctx: BotContext, r: TransferRefusal): string {
       return ctx.t("transfer-daily-cap", { cap: rupiah(r.cap), left: rupiah(r.left) });
     case "insufficient_balance":
       return ctx.t("transfer-short", { balance: rupiah(r.balance) });
+    case "moved_away":
+      return ctx.t("transfer-moved-away", { id: String(r.toUserId) });
     default:
       return ctx.t(`transfer-${r.reason.replace("_", "-")}`);
   }
@@ -92,7 +94,8 @@ export async function sendTransfer(ctx: BotContext, arg: string): Promise<void> 
   });
   await ctx.answerCallbackQuery();
   if (!done.ok) {
-    await editPressed(ctx, refusal(ctx, done));
+    // Send re-checks the card (the downline, the limits): whatever it refused, nothing moved
+    await editPressed(ctx, `${refusal(ctx, done)}\n${ctx.t("transfer-not-sent")}`);
     return;
   }
   const t = done.transfer;

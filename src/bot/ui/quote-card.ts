@@ -20,6 +20,8 @@ export interface QuoteView {
   balance: number;
   balanceAfter: number;
   bill?: BillQuote | undefined;
+  /** bought today already (the same-day repeat rule): the card asks before it is bought again */
+  sameDay?: { count: number; last: number } | undefined;
 }
 
 export function quoteView(q: Quote): QuoteView {
@@ -35,6 +37,7 @@ export function quoteView(q: Quote): QuoteView {
     balance: q.balance,
     balanceAfter: q.balanceAfter,
     bill: q.bill ? JSON.parse(JSON.stringify(q.bill)) : undefined,
+    sameDay: q.sameDay ? { count: q.sameDay.count, last: q.sameDay.last.getTime() } : undefined,
   };
 }
 
@@ -89,6 +92,8 @@ function billLines(t: Translate, q: QuoteView, bill: BillQuote): string[] {
 export function quoteCard(t: Translate, q: QuoteView): Card {
   const short = q.balanceAfter < 0 && !q.testing;
   const text = lines(
+    // the same-day repeat rule: the card is the question, its Pay the yes (Pay checks it)
+    q.sameDay && `${t("repeat-warning", { time: wibTime(q.sameDay.last) })}\n`,
     q.bill ? t("card-bill-title", { product: escapeHtml(q.productName) }) : t("card-title"),
     !q.bill && t("card-product", { product: escapeHtml(q.productName) }),
     !q.bill && t("card-destination", { destination: escapeHtml(q.destination) }),

@@ -1,7 +1,6 @@
 import type { InlineKeyboard } from "grammy";
 import type { OrderEngine } from "../../commerce/orders/engine.ts";
 import { createBillQuote, createQuote } from "../../commerce/orders/quotes.ts";
-import { boughtToday } from "../../commerce/orders/repeat.ts";
 import type { BillAlreadyPaid, QuoteRefusal } from "../../commerce/orders/types.ts";
 import type { BotContext } from "../context.ts";
 import { editMessage } from "./edit.ts";
@@ -20,6 +19,8 @@ export interface QuoteRequest {
   bill: boolean;
   /** an admin's test order: sent with testing=true, no money moves */
   testing?: boolean;
+  /** which purchase of the day the buyer typed (CODE.n.DEST), for the same-day repeat rule */
+  nth?: number | undefined;
 }
 
 /** a confirmation card's quote as plain JSON (safe to keep in a conversation's log) */
@@ -38,6 +39,7 @@ export async function requestQuote(orders: OrderEngine, r: QuoteRequest): Promis
         productCode: r.productCode,
         destination: r.destination,
         testing: r.testing,
+        repeat: { nth: r.nth },
       });
   return result.ok ? { ok: true, quote: quoteView(result.quote) } : result;
 }
@@ -72,7 +74,7 @@ export function billAlreadyPaidText(t: Translate, r: BillAlreadyPaid): string {
 /** prices a product for a destination and shows the card (a new message, or this one) */
 export async function offerQuote(
   ctx: BotContext,
-  r: { productCode: string; destination: string; bill: boolean; testing?: boolean },
+  r: Omit<QuoteRequest, "userId" | "chatId">,
   edit = false,
 ): Promise<void> {
   const outcome = await requestQuote(ctx.deps.orders, {
@@ -100,17 +102,5 @@ export async function offerQuote(
     return;
   }
   const card = quoteCard(ctx.t, outcome.quote);
-  // the repeat rule: the card asks before a second one today is sent (its Pay is the yes)
-  const q = outcome.quote;
-  const at =
-    q.kind === "bill" || q.testing
-      ? undefined
-      : await boughtToday(ctx.deps.db, {
-          userId: ctx.from!.id,
-          productCode: q.productCode,
-          destination: q.destination,
-          now: ctx.deps.clock.now(),
-        });
-  const warning = at ? `${ctx.t("repeat-warning", { time: wibTime(at.getTime()) })}\n\n` : "";
-  await send(warning + card.text, card.keyboard);
+  await send(card.text, card.keyboard);
 }

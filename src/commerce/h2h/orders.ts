@@ -123,6 +123,8 @@ function confirmRefusal(
       return { code: "SERVER_ERROR", message: "temporarily unable to take orders; try later" };
     case "quote_cancelled":
     case "quote_not_found":
+    // (H2H's quotes leave the same-day rule to the ref_id: a new ref_id is a new order)
+    case "bought_today":
       return { code: "SERVER_ERROR", message: "the order could not be placed; try again" };
   }
 }
@@ -239,6 +241,8 @@ export async function placeH2hOrder(
     chatId: caller.userId,
     productCode: o.code,
     destination: o.customerNo,
+    // the reseller's server keeps the same-day rule: each new ref_id is its explicit choice
+    repeat: false,
   });
   if (!quoted.ok) return { ok: false, refusal: quoteRefusal(quoted, o.code) };
   const row = await bindRef(engine.db, caller, {

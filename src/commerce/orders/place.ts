@@ -23,6 +23,7 @@ import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledg
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
+import { sameDayColumns, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -391,10 +392,19 @@ async function insertOrder(
     .select({
       ...orderColumnsOf(stored),
       held: held ? sql<unknown>`(select held from ${held})` : sql<unknown>`null`,
+      // the same-day repeat rule, counted where the order is stored (repeat.ts)
+      ...sameDayColumns({
+        userId: quote.userId,
+        productCode: quote.productCode,
+        destination: quote.destination,
+        now: now.getTime(),
+      }),
     })
     .from(stored);
   if (row) {
-    const { held: holdValue, ...order } = row;
+    const { held: holdValue, sameDayCount, sameDayLast, ...order } = row;
+    const repeat = unconfirmedRepeat(quote.sameDayAllowed, { sameDayCount, sameDayLast });
+    if (repeat) throw new Refused(repeat);
     if (o.hold) holdOf(holdValue, { orderId: order.id, ...o.hold });
     return { order, fresh: true };
   }

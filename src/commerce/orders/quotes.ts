@@ -12,6 +12,7 @@ import { walletBalance } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
 import type { OrderEngine } from "./engine.ts";
+import { sameDayPurchases } from "./repeat.ts";
 import type { OrderKind, Quote, QuoteRefusal, QuoteResult, StoredQuoteRefusal } from "./types.ts";
 
 /** how long a price on a confirmation card holds */
@@ -42,6 +43,12 @@ export async function createQuote(
     productCode: string;
     destination: string;
     testing?: boolean;
+    /**
+     * the same-day repeat rule (repeat.ts): by default the card is the question (it shows
+     * today's purchases, and its Pay allows that many before it); `nth`: the buyer typed
+     * which of the day this is (CODE.n.DEST); false: H2H, where each ref_id is its own order
+     */
+    repeat?: { nth?: number | undefined } | false;
   },
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
@@ -63,6 +70,16 @@ export async function createQuote(
   const kind: OrderKind = item.type === "game" ? "game" : "prepaid";
   const id = newQuoteId();
   const expiresAt = new Date(now + QUOTE_TTL_MS);
+  const guarded = !testing && q.repeat !== false;
+  const sameDay = guarded
+    ? await sameDayPurchases(deps.db, {
+        userId: q.userId,
+        productCode: item.code,
+        destination,
+        now,
+      })
+    : undefined;
+  const nth = q.repeat === false ? undefined : q.repeat?.nth;
   await deps.db.insert(quotes).values({
     id,
     userId: q.userId,
@@ -75,6 +92,7 @@ export async function createQuote(
     margins: testing ? [] : chained.margins,
     testing,
     expiresAt,
+    sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
   });
   const balance = await walletBalance(deps.db, q.userId);
   return {
@@ -90,6 +108,7 @@ export async function createQuote(
       expiresAt,
       balance,
       balanceAfter: testing ? balance : balance - item.price,
+      sameDay,
     },
   };
 }
@@ -312,6 +331,10 @@ export async function loadQuote(db: Executor, quoteId: string): Promise<Quote | 
   if (!row) return undefined;
   const { quote, inquiry } = row;
   const balance = await walletBalance(db, quote.userId);
+  // a card that allows today's earlier purchases asks about them, wherever it is drawn
+  const sameDay = quote.sameDayAllowed
+    ? await sameDayPurchases(db, { ...quote, now: quote.createdAt.getTime() })
+    : undefined;
   return {
     id: quote.id,
     kind: quote.kind,
@@ -333,6 +356,7 @@ export async function loadQuote(db: Executor, quoteId: string): Promise<Quote | 
           details: (inquiry.details as BillDetails | null) ?? undefined,
         }
       : undefined,
+    sameDay,
   };
 }
 

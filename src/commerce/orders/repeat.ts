@@ -1,31 +1,67 @@
-import { and, desc, eq, gte, ne } from "drizzle-orm";
+import { and, count, eq, gte, max, ne, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import { startOfDayWib } from "./queries.ts";
+import type { BoughtToday, SameDayPurchases } from "./types.ts";
 
-// the repeat rule (docs/resellers.md#same-number-same-product-same-day): a second purchase
+// the repeat rule (docs/orders.md#same-product-same-destination-same-day): a second purchase
 // of the same product for the same destination on the same day in WIB is asked about before
-// it is sent. A failed order does not count (nothing was bought); H2H keeps its own ref_id rule.
+// it is sent. A failed order does not count (nothing was bought), nor a test order. The card
+// (its quote) keeps how many it asked about; Pay, in the statement that stores the order,
+// refuses it when more are stored by then. H2H keeps its own rule: one ref_id, one order.
 
-/** when this user last bought this product for this destination today (WIB), if they did */
-export async function boughtToday(
+interface SameDayQuery {
+  userId: number;
+  productCode: string;
+  destination: string;
+  now: number;
+}
+
+/** the orders the rule counts: the buyer's, of this product for this destination, today */
+function sameDayWhere(q: SameDayQuery): SQL | undefined {
+  return and(
+    eq(orders.userId, q.userId),
+    eq(orders.productCode, q.productCode),
+    eq(orders.destination, q.destination),
+    ne(orders.status, "failed"),
+    eq(orders.testing, false),
+    gte(orders.createdAt, startOfDayWib(new Date(q.now))),
+  );
+}
+
+/** what this user bought of this product for this destination today (WIB), if anything */
+export async function sameDayPurchases(
   db: Executor,
-  q: { userId: number; productCode: string; destination: string; now: number },
-): Promise<Date | undefined> {
+  q: SameDayQuery,
+): Promise<SameDayPurchases | undefined> {
   const [row] = await db
-    .select({ at: orders.createdAt })
+    .select({ count: count(), last: max(orders.createdAt) })
     .from(orders)
-    .where(
-      and(
-        eq(orders.userId, q.userId),
-        eq(orders.productCode, q.productCode),
-        eq(orders.destination, q.destination),
-        ne(orders.status, "failed"),
-        eq(orders.testing, false),
-        gte(orders.createdAt, startOfDayWib(new Date(q.now))),
-      ),
-    )
-    .orderBy(desc(orders.createdAt))
-    .limit(1);
-  return row?.at;
+    .where(sameDayWhere(q));
+  return row?.last ? { count: row.count, last: row.last } : undefined;
+}
+
+/**
+ * the rule's count as columns of Pay's statement that stores the order (no round trip of
+ * its own). That statement comes after the one that took the supplier balance guard's lock
+ * (place.ts: every Pay takes it with its quote), so its snapshot holds every Pay committed
+ * before this one, and two cards paid at once are counted one after the other; the order
+ * being stored is not in it
+ */
+export function sameDayColumns(q: SameDayQuery) {
+  const today = sql`(select count(*) from ${orders} where ${sameDayWhere(q)})`;
+  const last = sql`(select max(${orders.createdAt}) from ${orders} where ${sameDayWhere(q)})`;
+  return {
+    sameDayCount: sql<number>`${today}`.mapWith(Number),
+    sameDayLast: sql<Date | null>`${last}`.mapWith(orders.createdAt),
+  };
+}
+
+/** the refusal of a Pay whose card allowed fewer of today's purchases than are stored */
+export function unconfirmedRepeat(
+  allowed: number | null,
+  found: { sameDayCount: number; sameDayLast: Date | null },
+): BoughtToday | undefined {
+  if (allowed === null || found.sameDayCount <= allowed || !found.sameDayLast) return undefined;
+  return { ok: false, reason: "bought_today", count: found.sameDayCount, at: found.sameDayLast };
 }

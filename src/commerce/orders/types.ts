@@ -24,6 +24,8 @@ export interface Quote {
   balanceAfter: number;
   /** bills only: what the inquiry found */
   bill?: BillQuote | undefined;
+  /** what the buyer bought of it for this destination today, asked about on the card (repeat.ts) */
+  sameDay?: SameDayPurchases | undefined;
 }
 
 export interface BillQuote {
@@ -51,6 +53,22 @@ export type QuoteRefusal =
 export type StoredQuoteRefusal =
   | Exclude<QuoteRefusal, BillAlreadyPaid>
   | (Omit<BillAlreadyPaid, "at"> & { at: number });
+
+/** the buyer's purchases of one product for one destination today (WIB), the latest's time */
+export interface SameDayPurchases {
+  count: number;
+  last: Date;
+}
+
+/** a Pay the same-day repeat rule refuses: more were bought today than its card asked about */
+export interface BoughtToday {
+  ok: false;
+  reason: "bought_today";
+  /** bought today before this Pay */
+  count: number;
+  /** the latest of them */
+  at: Date;
+}
 
 /** one bill, one payment: this bill has a payment that is open or done */
 export interface BillAlreadyPaid {
@@ -85,6 +103,8 @@ type ConfirmRefusal =
   | { ok: false; reason: "supplier_unavailable" }
   /** the buyer pressed Cancel on this card: Pay buys nothing */
   | { ok: false; reason: "quote_cancelled" }
+  /** the same-day repeat rule: bought again since the card was shown, and the card didn't ask */
+  | BoughtToday
   | BillAlreadyPaid;
 
 /**

@@ -64,6 +64,8 @@ export type TransferRefusal =
   | { ok: false; reason: "bad_amount" }
   | { ok: false; reason: "self" }
   | { ok: false; reason: "not_downline" }
+  /** at Send: the recipient was moved out of the sender's downlines since the card */
+  | { ok: false; reason: "moved_away"; toUserId: number }
   | { ok: false; reason: "above_max"; max: number }
   | { ok: false; reason: "daily_cap"; cap: number; left: number }
   | { ok: false; reason: "insufficient_balance"; balance: number }
@@ -84,25 +86,49 @@ interface Sender {
   isAdmin: boolean;
 }
 
+/**
+ * the owner's limits on a transfer of this amount: when the card is drawn, and again at Send
+ * (the owner may have lowered them since), where the transfer's own row is already counted
+ * as sent today (`counted`)
+ */
 async function checkLimits(
   db: Executor,
   from: Sender,
-  amount: number,
-  now: number,
+  t: { amount: number; now: number; counted: boolean },
 ): Promise<TransferRefusal | undefined> {
   if (from.isAdmin) return undefined;
   const limits = await transferLimits(db);
-  if (amount > limits.max) return { ok: false, reason: "above_max", max: limits.max };
-  const sent = await sentToday(db, from.userId, now);
-  if (sent + amount > limits.dailyCap) {
+  if (t.amount > limits.max) return { ok: false, reason: "above_max", max: limits.max };
+  const sent = await sentToday(db, from.userId, t.now);
+  const before = t.counted ? sent - t.amount : sent;
+  if (before + t.amount > limits.dailyCap) {
     return {
       ok: false,
       reason: "daily_cap",
       cap: limits.dailyCap,
-      left: Math.max(0, limits.dailyCap - sent),
+      left: Math.max(0, limits.dailyCap - before),
     };
   }
   return undefined;
+}
+
+/**
+ * the recipient is still the sender's direct downline (an admin sends to anyone): they may
+ * have been moved since the card was drawn. Their row is read under a share lock, so a move
+ * under way is waited for and one that comes later waits for this Send
+ */
+async function stillDownline(
+  tx: Executor,
+  from: Sender,
+  row: typeof walletTransfers.$inferSelect,
+): Promise<boolean> {
+  if (from.isAdmin) return true;
+  const [to] = await tx
+    .select({ parentId: users.parentId })
+    .from(users)
+    .where(eq(users.telegramId, row.toUserId))
+    .for("share");
+  return to?.parentId === row.fromUserId;
 }
 
 /** a transfer for the confirmation card, or why it can't be made */
@@ -119,7 +145,7 @@ export async function askTransfer(
     .from(users)
     .where(eq(users.telegramId, t.toUserId));
   if (!to || (!t.isAdmin && to.parentId !== t.userId)) return { ok: false, reason: "not_downline" };
-  const limited = await checkLimits(db, t, t.amount, t.now);
+  const limited = await checkLimits(db, t, { amount: t.amount, now: t.now, counted: false });
   if (limited) return limited;
   const balance = await walletBalance(db, t.userId);
   if (balance < t.amount) return { ok: false, reason: "insufficient_balance", balance };
@@ -163,7 +189,8 @@ class Refused extends Error {
 
 /**
  * moves the money of an asked transfer, once: a repeated or concurrent confirmation finds
- * it done and moves nothing. Refused past its time, beyond the limits or the balance.
+ * it done and moves nothing. Refused past its time, to someone no longer the sender's
+ * downline, beyond the limits (as they are at Send) or the balance.
  */
 export async function confirmTransfer(
   db: Executor,
@@ -199,8 +226,12 @@ export async function confirmTransfer(
       if (c.now - moved.createdAt.getTime() > ASK_TTL_MS) {
         throw new Refused({ ok: false, reason: "expired" });
       }
-      // the row is already counted as done: the cap is checked on what was sent before it
-      const limited = await checkLimits(tx, c, 0, c.now);
+      // re-checked at Send, on what holds now (design rule 18: a downline moved away is not
+      // the sender's to pay; a limit lowered since the card binds it)
+      if (!(await stillDownline(tx, c, moved))) {
+        throw new Refused({ ok: false, reason: "moved_away", toUserId: moved.toUserId });
+      }
+      const limited = await checkLimits(tx, c, { amount: moved.amount, now: c.now, counted: true });
       if (limited) throw new Refused(limited);
       try {
         await transfer(tx, {

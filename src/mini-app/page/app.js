@@ -39,6 +39,8 @@ const TEXTS = {
     "q-balance": "Saldo",
     "q-testing": "🧪 Mode uji: tidak ada uang yang berpindah",
     "q-short": "Saldo kurang {0}. Isi saldo lewat /deposit di chat.",
+    "q-repeat":
+      "⚠️ Kamu sudah membeli ini untuk nomor ini hari ini pukul {0}. Bayar berarti beli lagi.",
     processing: "⏳ Diproses",
     success: "✅ Berhasil",
     failed: "❌ Gagal",
@@ -68,6 +70,8 @@ const TEXTS = {
     "e-supplier_error": "Supplier sedang terganggu. Coba lagi nanti.",
     "e-supplier_unavailable": "Layanan sedang tidak bisa memproses pesanan. Coba lagi nanti.",
     "e-bill_already_paid": "Tagihan ini sudah dibayar atau sedang dibayar.",
+    "e-bought_today":
+      "Belum dibayar: ini sudah dibeli untuk nomor ini hari ini pukul {0}, setelah harga ini dibuat. Pilih produknya lagi untuk membeli lagi.",
     "e-quote_expired": "Harga sudah kedaluwarsa. Pilih produknya lagi.",
     "e-quote_cancelled": "Pesanan ini sudah dibatalkan.",
     "e-quote_not_found": "Pesanan ini tidak ditemukan. Pilih produknya lagi.",
@@ -109,6 +113,7 @@ const TEXTS = {
     "q-balance": "Balance",
     "q-testing": "🧪 Test mode: no money moves",
     "q-short": "{0} short. Top up with /deposit in the chat.",
+    "q-repeat": "⚠️ You bought this for this number today at {0}. Pay buys it again.",
     processing: "⏳ Processing",
     success: "✅ Success",
     failed: "❌ Failed",
@@ -138,6 +143,8 @@ const TEXTS = {
     "e-supplier_error": "The supplier is disrupted. Try again later.",
     "e-supplier_unavailable": "Orders can't be processed right now. Try again later.",
     "e-bill_already_paid": "This bill is paid or being paid.",
+    "e-bought_today":
+      "Not paid: this was already bought for this number today at {0}, after this price was made. Pick the product again to buy it again.",
     "e-quote_expired": "The price expired. Pick the product again.",
     "e-quote_cancelled": "This order was cancelled.",
     "e-quote_not_found": "This order was not found. Pick the product again.",
@@ -220,6 +227,8 @@ function errorText(err) {
       return t("e-product_closed", wibTime(refusal.until));
     case "insufficient_balance":
       return t("e-insufficient_balance", rupiah(refusal.missing ?? 0));
+    case "bought_today":
+      return t("e-bought_today", wibTime(Date.parse(refusal.at)));
     case undefined:
       return t("e-server");
     default:
@@ -606,6 +615,14 @@ function showQuote(quote) {
     const note = document.createElement("dd");
     note.className = "quote__short";
     note.textContent = quote.testing ? t("q-testing") : t("q-short", rupiah(-quote.balanceAfter));
+    list.append(note);
+  }
+  // the same-day repeat rule: the sheet asks, as the chat's card does; Pay is the yes
+  if (quote.sameDay) {
+    const note = document.createElement("dd");
+    note.className = "quote__short";
+    note.dataset.testid = "quote-repeat";
+    note.textContent = t("q-repeat", wibTime(quote.sameDay.last));
     list.append(note);
   }
   show(list, true);

@@ -181,9 +181,11 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     h.user(u);
     await h.fund(u, 500_000);
     await setTier(h.db, u, "reseller");
-    for (let i = 0; i < 6; i++) {
-      // a second one of the same number today is typed on purpose: CODE.2.DESTINATION
-      const again = i === 0 || i === 2 ? "" : "2.";
+    for (let i = 0, bought = 0; i < 6; i++) {
+      // another one of the same number today is typed on purpose, with which of the day it
+      // is: CODE.2.DESTINATION, CODE.3.DESTINATION, …
+      const again = i === 2 || bought === 0 ? "" : `${bought + 1}.`;
+      if (i !== 2) bought++;
       const at = h.say(u, `TSEL5.${again}08123456790${i === 2 ? 2 : 1}`);
       const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
       h.tap(u, card, /Bayar/);

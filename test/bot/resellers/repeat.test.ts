@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import { parseQuickOrder } from "../../../src/commerce/orders/quick-order.ts";
-import { boughtToday } from "../../../src/commerce/orders/repeat.ts";
+import { sameDayPurchases } from "../../../src/commerce/orders/repeat.ts";
 import { setTier } from "../../../src/commerce/users.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
@@ -13,6 +14,9 @@ describe("the repeat rule", () => {
     h = await startBotHarness();
   });
   afterAll(() => h?.stop());
+
+  const ordersOf = async (u: number) =>
+    (await listUserOrders(h.db, u, { limit: 10, offset: 0 })).items;
 
   it("reads CODE.2.DESTINATION as a deliberate second", () => {
     expect(parseQuickOrder("TSEL10.2.081234567901")).toEqual({
@@ -56,6 +60,46 @@ describe("the repeat rule", () => {
     expect(card.text).not.toContain("Beli lagi?");
   });
 
+  it("refuses at Pay a card made before the same purchase was paid on another", async () => {
+    const u = 8403;
+    h.user(u);
+    await h.fund(u, 100_000);
+    // two cards for the same product and number, made before either is paid
+    let at = h.say(u, "/start p_TSEL10_081234567901");
+    const first = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    at = h.say(u, "/start p_TSEL10_081234567901");
+    const second = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(second.text).not.toContain("Beli lagi?");
+    h.tap(u, first, /Bayar/);
+    await h.waitEdit(u, first.message_id, /✅ Berhasil/);
+    h.tap(u, second, /Bayar/);
+    const refused = await h.waitEdit(u, second.message_id, /Belum dibayar/);
+    expect(refused.text).toMatch(/sudah dibeli untuk nomor ini hari ini pukul \d\d:\d\d WIB/);
+    expect(await ordersOf(u)).toHaveLength(1);
+    // its Beli lagi is a fresh card that asks; that card's Pay buys the second one
+    h.tap(u, refused, /Beli lagi/);
+    const fresh = await h.waitEdit(u, second.message_id, /Beli lagi\?/);
+    h.tap(u, fresh, /Bayar/);
+    await h.waitEdit(u, second.message_id, /✅ Berhasil/);
+    expect(await ordersOf(u)).toHaveLength(2);
+  });
+
+  it("counts typed repeats: CODE.2.DEST once, then CODE.3.DEST", async () => {
+    const u = 8404;
+    h.user(u);
+    await setTier(h.db, u, "reseller");
+    await h.fund(u, 100_000);
+    for (const text of ["TSEL10.081234567901", "TSEL10.2.081234567901"]) {
+      const at = h.say(u, text);
+      const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+      h.tap(u, card, /Bayar/);
+      await h.waitEdit(u, card.message_id, /✅ Berhasil/);
+    }
+    const at = h.say(u, "TSEL10.2.081234567901");
+    const refused = await h.waitMessage(u, /Sudah dibeli hari ini/, at);
+    expect(refused.text).toContain("TSEL10.3.081234567901");
+  });
+
   it("counts only today in WIB, and never a failed order", async () => {
     const u = 8402;
     h.user(u);
@@ -66,7 +110,7 @@ describe("the repeat rule", () => {
     await h.waitEdit(u, failed.message_id, /Gagal/);
     const now = h.clock.now();
     expect(
-      await boughtToday(h.db, {
+      await sameDayPurchases(h.db, {
         userId: u,
         productCode: "TSEL10",
         destination: "081234567902",
@@ -78,7 +122,7 @@ describe("the repeat rule", () => {
     h.tap(u, ok, /Bayar/);
     await h.waitEdit(u, ok.message_id, /✅ Berhasil/);
     const q = { userId: u, productCode: "TSEL10", destination: "081234567901" };
-    expect(await boughtToday(h.db, { ...q, now })).toBeInstanceOf(Date);
-    expect(await boughtToday(h.db, { ...q, now: now + 24 * 3_600_000 })).toBeUndefined();
+    expect((await sameDayPurchases(h.db, { ...q, now }))?.count).toBe(1);
+    expect(await sameDayPurchases(h.db, { ...q, now: now + 24 * 3_600_000 })).toBeUndefined();
   });
 });

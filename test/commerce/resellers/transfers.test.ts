@@ -97,6 +97,39 @@ describe(`balance transfers (${testDriver})`, () => {
     expect(await walletBalance(db, D)).toBe(100_000);
   });
 
+  it("re-checks a card at Send: a downline moved away, or a maximum lowered since, moves nothing", async () => {
+    const MOVED = 5_004;
+    expect((await moveUser(db, { userId: MOVED, uplineId: R })).ok).toBe(true);
+    const toMoved = await askTransfer(db, { ...sender, toUserId: MOVED, amount: 2_000, now });
+    const big = await askTransfer(db, { ...sender, toUserId: D, amount: 300_000, now });
+    if (!toMoved.ok || !big.ok) throw new Error("not asked");
+    const before = { r: await walletBalance(db, R), d: await walletBalance(db, D) };
+
+    // an admin moves the downline to another upline after the card was drawn
+    expect((await moveUser(db, { userId: MOVED, uplineId: null })).ok).toBe(true);
+    expect(await confirmTransfer(db, { ...sender, transferId: toMoved.transfer.id, now })).toEqual({
+      ok: false,
+      reason: "moved_away",
+      toUserId: MOVED,
+    });
+    expect(await walletBalance(db, MOVED)).toBe(0);
+
+    // the owner lowers the limit per transfer after the card was drawn
+    await putSetting(db, TRANSFER_SETTINGS.max, 200_000);
+    expect(await confirmTransfer(db, { ...sender, transferId: big.transfer.id, now })).toEqual({
+      ok: false,
+      reason: "above_max",
+      max: 200_000,
+    });
+    expect({ r: await walletBalance(db, R), d: await walletBalance(db, D) }).toEqual(before);
+    await putSetting(db, TRANSFER_SETTINGS.max, 500_000);
+    // the refused cards stay unsent: each is still cancellable, nothing counted as sent
+    expect(await cancelTransfer(db, { userId: R, transferId: big.transfer.id, now })).toBe(true);
+    expect(await cancelTransfer(db, { userId: R, transferId: toMoved.transfer.id, now })).toBe(
+      true,
+    );
+  });
+
   it("holds the daily cap when several asked transfers are confirmed at once", async () => {
     // 100 000 sent today: 900 000 left; six asked of 400 000 each, all confirmed at once
     const asked = [];

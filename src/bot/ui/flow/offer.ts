@@ -1,6 +1,5 @@
-import { boughtToday } from "../../../commerce/orders/repeat.ts";
 import type { FlowContext } from "../../context.ts";
-import { escapeHtml, wibTime } from "../format.ts";
+import { escapeHtml } from "../format.ts";
 import type { Translate } from "../i18n.ts";
 import { quoteCard } from "../quote-card.ts";
 import { type QuoteOutcome, refusalText, requestQuote } from "../quotes.ts";
@@ -26,20 +25,7 @@ export async function offerCard(
   );
   if (outcome.ok) {
     const card = quoteCard(t, outcome.quote);
-    const q = outcome.quote;
-    // the repeat rule: the card asks before a second one today is sent (its Pay is the yes)
-    const at = await conversation.external(async () => {
-      if (q.kind === "bill" || q.testing) return null;
-      const when = await boughtToday(env.deps.db, {
-        userId,
-        productCode: q.productCode,
-        destination: q.destination,
-        now: env.deps.clock.now(),
-      });
-      return when ? when.getTime() : null;
-    });
-    const warning = at === null ? "" : `${t("repeat-warning", { time: wibTime(at) })}\n\n`;
-    await ctx.reply(warning + card.text, { reply_markup: card.keyboard });
+    await ctx.reply(card.text, { reply_markup: card.keyboard });
   }
   return outcome;
 }
