@@ -40,6 +40,7 @@ const ADMIN_COMMANDS = [
   "unlinked",
   "link",
   "minmargin",
+  "routeorder",
   "promote",
   "upline",
   "api",

@@ -517,6 +517,9 @@ admin-routes-no_product = No product { $code }.
 admin-routes-no_route = That supplier has no route for this product.
 admin-routes-at_edge = That route is already at the end.
 admin-routes-changed = Routes changed
+admin-routes-order-manual = Order: manual (as admins move them). By cost: /routeorder cost
+admin-routes-order-cost = Order: by cost (cheapest first, re-ordered at every sync). Manual: /routeorder manual
+admin-routes-by_cost = Routes are ordered by cost: /routeorder manual first, to move them by hand
 cmd-unlinked = Other suppliers' products not linked yet
 cmd-link = Link another supplier's product to a product
 admin-unlinked-none = Every product of the other suppliers is linked (or matched no new product).
@@ -532,6 +535,16 @@ cmd-minmargin = A route's minimum margin
 admin-minmargin-now = 📏 Minimum margin: <b>{ $amount }</b>. A route that leaves less than this over its cost is not tried. Change it: /minmargin &lt;rupiah&gt;, or /minmargin reset (back to MIN_MARGIN).
 admin-minmargin-set = ✅ The minimum margin is now <b>{ $amount }</b>: a route that leaves less is not tried.
 admin-minmargin-usage = Use: /minmargin (show), /minmargin 500 (whole rupiah, at most { $max }), or /minmargin reset.
+cmd-routeorder = The order routes are tried in: manual or by cost
+admin-routeorder-now = 🔀 Routes are tried { $order ->
+    [cost] <b>by cost</b>: cheapest first, re-ordered at every sync
+   *[manual] in <b>manual</b> order, as admins move them in /routes
+}. Change it: /routeorder cost or /routeorder manual. A route is tried only when it leaves the minimum margin (/minmargin).
+admin-routeorder-set = ✅ Routes are now tried { $order ->
+    [cost] <b>by cost</b>, cheapest first ({ $moved } moved); the next syncs keep them so
+   *[manual] in <b>manual</b> order: they stay where they are, to be moved in /routes
+}.
+admin-routeorder-usage = Use: /routeorder (show), /routeorder cost or /routeorder manual.
 admin-resume-usage = Usage: /resume &lt;CODE&gt;, e.g. /resume TSEL10: reopens a paused product.
 admin-resume-done = ▶️ { $code } is open to buyers again.
 admin-resume-not-paused = { $code } is not paused.
