@@ -269,14 +269,16 @@ export async function linkSupplierCatalogue(
 }
 
 /**
- * the code a product another supplier brought is sold by: that supplier's own code, or,
+ * the code a product another supplier brought is sold by: that supplier's own code, upper
+ * case (a quick order is matched upper case; the route keeps the supplier's spelling), or,
  * when a kios product holds it already, the code and the supplier's name; undefined when
- * both are taken or too long for a quick order (32 letters, digits, - and _)
+ * both are taken or unfit for a quick order (2 to 32 letters, digits, - and _)
  */
 function freeCode(code: string, supplier: string, taken: ReadonlySet<string>): string | undefined {
-  const fits = (c: string) => /^[A-Za-z0-9_-]{2,32}$/.test(c) && !taken.has(c);
-  if (fits(code)) return code;
-  const suffixed = `${code}-${supplier}`.replace(/[^A-Za-z0-9_-]/g, "");
+  const fits = (c: string) => /^[A-Z0-9_-]{2,32}$/.test(c) && !taken.has(c);
+  const own = code.toUpperCase();
+  if (fits(own)) return own;
+  const suffixed = `${own}-${supplier.toUpperCase()}`.replace(/[^A-Z0-9_-]/g, "");
   return fits(suffixed) ? suffixed : undefined;
 }
 

@@ -83,10 +83,35 @@ function categoryKey(category: string): string {
   return ["e-wallet", "ewallet", "emoney", "dompet digital"].includes(c) ? "e-money" : c;
 }
 
+// the words taken out of a name, by brand and category: built once per pair (a sync links
+// thousands of products of a few dozen brands)
+const PATTERNS = new Map<string, RegExp[]>();
+const word = (w: string) => new RegExp(`(?<=[^a-z0-9])${escapeRegex(w)}(?=[^a-z0-9])`, "g");
+
+function patternsOf(brand: string, category: string): RegExp[] {
+  const cacheKey = `${brand}\u0000${category}`;
+  const cached = PATTERNS.get(cacheKey);
+  if (cached) return cached;
+  const words = [...(BRAND_WORDS[brandKey(brand)] ?? []), brand.toLowerCase().trim()]
+    .filter((w) => w.length > 0)
+    .sort((a, b) => b.length - a.length);
+  const patterns = [
+    // a brand spelt as a number ("3" for Tri) only where a name starts
+    ...words.map((w) => (/^\d+$/.test(w) ? new RegExp(`^ ${escapeRegex(w)}(?= )`) : word(w))),
+    ...categoryKey(category)
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length > 0)
+      .map(word),
+  ];
+  if (PATTERNS.size > 10_000) PATTERNS.clear();
+  PATTERNS.set(cacheKey, patterns);
+  return patterns;
+}
+
 /**
  * what a name says of its product, the brand and category words taken out and nominals
  * written one way, its words sorted: "TSEL 10K" and "Pulsa Telkomsel Rp 10.000" both give
- * "10000". Empty when nothing is left (then no key: a name that says nothing never matches)
+ * "10000". Empty when nothing is left (productKey then takes the whole name)
  */
 export function nameKey(name: string, brand: string, category: string): string {
   let s = ` ${name.toLowerCase().replace(/\s+/g, " ")} `;
@@ -98,20 +123,7 @@ export function nameKey(name: string, brand: string, category: string): string {
   s = s.replace(/(\d+(?:\.\d+)?) ?(k|rb|ribu|jt|juta)(?![a-z])/g, (_, n: string, unit: string) =>
     String(Math.round(Number(n) * (unit === "jt" || unit === "juta" ? 1_000_000 : 1000))),
   );
-  const own = brandKey(brand);
-  const words = [...(BRAND_WORDS[own] ?? []), brand.toLowerCase().trim()]
-    .filter((w) => w.length > 0)
-    .sort((a, b) => b.length - a.length);
-  for (const w of words) {
-    // a brand spelt as a number ("3" for Tri) only where a name starts
-    const pattern = /^\d+$/.test(w)
-      ? new RegExp(`^ ${escapeRegex(w)}(?= )`)
-      : new RegExp(`(?<=[^a-z0-9])${escapeRegex(w)}(?=[^a-z0-9])`, "g");
-    s = s.replace(pattern, " ");
-  }
-  for (const w of categoryKey(category).split(/[^a-z0-9]+/)) {
-    if (w) s = s.replace(new RegExp(`(?<=[^a-z0-9])${escapeRegex(w)}(?=[^a-z0-9])`, "g"), " ");
-  }
+  for (const pattern of patternsOf(brand, category)) s = s.replace(pattern, " ");
   const tokens = s.split(/[^a-z0-9.]+/).filter((t) => t && t !== "." && !FILLER.has(t));
   // a number and its unit as one word: "1 GB" and "1GB" → "1gb"
   const joined: string[] = [];
@@ -136,14 +148,20 @@ export function nameKey(name: string, brand: string, category: string): string {
     .join(" ");
 }
 
-/** what links two suppliers' products: null when the name says nothing to match on */
+/**
+ * what links two suppliers' products. A name that says nothing once its brand and category
+ * are out ("Pulsa TSEL") is matched only by the whole name, case and spaces aside; null
+ * for no name at all
+ */
 export function productKey(p: {
   type: string;
   brand: string;
   category: string;
   name: string;
 }): string | null {
-  const name = nameKey(p.name, p.brand, p.category);
+  const whole = p.name.toLowerCase().replace(/\s+/g, " ").trim();
+  const said = nameKey(p.name, p.brand, p.category);
+  const name = said ? said : whole ? `=${whole}` : "";
   if (!name) return null;
   // a game is its own list at one supplier and a prepaid item at another (Digiflazz)
   const kind = p.type === "pasca" ? "bill" : "item";

@@ -141,8 +141,11 @@ describe("productKey: different products stay apart", () => {
     expect(productKey(a)).not.toBe(productKey(b));
   });
 
-  it("a name that says nothing but its brand has no key", () => {
-    expect(productKey(item("TELKOMSEL", "Pulsa", "Telkomsel"))).toBeNull();
-    expect(productKey(item("TSEL", "Pulsa", "Pulsa TSEL"))).toBeNull();
+  it("a name that says nothing but its brand matches only by the whole name", () => {
+    const bare = productKey(item("TELKOMSEL", "Pulsa", "Telkomsel"));
+    expect(bare).not.toBeNull();
+    expect(productKey(item("Telkomsel", "PULSA", "TELKOMSEL"))).toBe(bare);
+    expect(productKey(item("TSEL", "Pulsa", "TSEL"))).not.toBe(bare);
+    expect(productKey(item("TSEL", "Pulsa", ""))).toBeNull();
   });
 });
