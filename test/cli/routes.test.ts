@@ -93,7 +93,7 @@ describe("kios routes", () => {
     expect(set.stdout).toMatch(/order: by cost .*; \d+ route\(s\) moved/);
     const listed = await kios(["routes", "TSEL10"]);
     expect(listed.stdout).toContain("order: by cost");
-    // the backup (Rp10.050) is cheaper than the main (Rp10.100), which is switched off
+    // the backup (Rp10.050) is cheaper than the main (Rp10.100)
     expect(listed.stdout).toMatch(/1\. backup\s+BTSEL10\s+Rp10\.050\s+active/);
     const moved = await kios(["routes", "TSEL10", "down", "backup"]);
     expect(moved).toMatchObject({ status: 1 });
@@ -101,7 +101,8 @@ describe("kios routes", () => {
     expect((await kios(["routes", "--order", "cheapest"])).status).toBe(2);
     expect((await kios(["routes", "--order", "manual"])).status).toBe(0);
     expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
-  });
+    // eight runs of the CLI
+  }, 180_000);
 
   it("says what is wrong: no product, a bad action, a missing supplier", async () => {
     expect(await kios(["routes", "NOPE"])).toMatchObject({ status: 1 });
