@@ -3,7 +3,7 @@ import type { Database, Executor } from "../../db/client.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
 import type { ProductCmd, Supplier, SupplierProduct } from "../../supplier/types.ts";
-import { type IncomingProduct, prepareCatalogue } from "./incoming.ts";
+import { type IncomingProduct, prepareCatalogue, productRowOf } from "./incoming.ts";
 import { productKey } from "./product-key.ts";
 import { applyRouteOrder } from "./route-order.ts";
 import { DEFAULT_FIRST_SUPPLIER } from "./routes.ts";
@@ -181,18 +181,8 @@ export async function linkSupplierCatalogue(
       }
       takenCodes.add(code);
       created.push({
+        ...productRowOf(p),
         code,
-        name: p.name,
-        category: p.category,
-        brand: p.brand,
-        type: p.type,
-        operator: p.operator,
-        supplierPrice: p.price,
-        active: p.active,
-        listed: true,
-        description: p.description,
-        startCutOff: p.start_cut_off,
-        endCutOff: p.end_cut_off,
         originSupplier: s.name,
         firstSeenAt: now,
         updatedAt: now,
@@ -286,7 +276,7 @@ function freeCode(code: string, supplier: string, taken: ReadonlySet<string>): s
  * a product another supplier brought shows that supplier's route on its own row (its price,
  * name and status), where lists, searches and price rules read them
  */
-export async function mirrorOriginRoutes(tx: Executor, supplier: string, now: Date): Promise<void> {
+async function mirrorOriginRoutes(tx: Executor, supplier: string, now: Date): Promise<void> {
   await tx.execute(sql`
     update products p
     set supplier_price = r.cost, active = r.active, listed = r.listed, name = r.name,

@@ -113,7 +113,7 @@ function patternsOf(brand: string, category: string): RegExp[] {
  * written one way, its words sorted: "TSEL 10K" and "Pulsa Telkomsel Rp 10.000" both give
  * "10000". Empty when nothing is left (productKey then takes the whole name)
  */
-export function nameKey(name: string, brand: string, category: string): string {
+function nameKey(name: string, brand: string, category: string): string {
   let s = ` ${name.toLowerCase().replace(/\s+/g, " ")} `;
   // thousands separators: "10.000", "1,000,000" → "10000", "1000000"; a decimal comma → dot
   s = s.replace(/(\d)[.,](?=\d{3}(?!\d))/g, "$1").replace(/(\d),(\d)/g, "$1.$2");

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { rowsOf } from "../../db/sql-rows.ts";
 import { getSetting, putSetting } from "../settings.ts";
@@ -58,15 +58,7 @@ export async function applyRouteOrder(
  * has a position too. Bills are left out (they are paid at the first supplier). Writes only
  * the positions that change; returns how many did
  */
-export async function orderRoutesByCost(
-  tx: Executor,
-  firstSupplier: string,
-  productCodes?: readonly string[],
-): Promise<number> {
-  const only: SQL =
-    productCodes === undefined
-      ? sql`true`
-      : sql`p.code in (select jsonb_array_elements_text(${JSON.stringify(productCodes)}::jsonb))`;
+async function orderRoutesByCost(tx: Executor, firstSupplier: string): Promise<number> {
   const now = new Date().toISOString();
   await tx.execute(sql`
     insert into product_routes (product_code, supplier, supplier_code, name, cost, active,
@@ -74,7 +66,7 @@ export async function orderRoutesByCost(
     select p.code, ${firstSupplier}, p.code, p.name, p.supplier_price, p.active, 0,
       ${now}::timestamptz, ${now}::timestamptz
     from products p
-    where p.origin_supplier is null and p.type <> 'pasca' and ${only}
+    where p.origin_supplier is null and p.type <> 'pasca'
       and exists (select 1 from product_routes r where r.product_code = p.code)
       and not exists (select 1 from product_routes r
         where r.product_code = p.code and r.supplier = ${firstSupplier})
@@ -88,7 +80,7 @@ export async function orderRoutesByCost(
           case when ${own} then p.supplier_price else r.cost end,
           r.position, r.id) - 1)::int as position
       from product_routes r join products p on p.code = r.product_code
-      where p.type <> 'pasca' and ${only}
+      where p.type <> 'pasca'
     ),
     moved as (
       update product_routes r set position = k.position, updated_at = ${now}::timestamptz
