@@ -60,10 +60,13 @@ export async function routeFirstToOrigins(
     origins.filter((p) => p.first_code !== null).map((p) => [p.first_code!, p] as const),
   );
   const byCode = new Map(origins.map((p) => [p.code, p] as const));
+  // those the first supplier has no route for yet; an unlisted one only where no listed one is
   const open = new Map<string, (typeof origins)[number][]>();
+  const openUnlisted = new Map<string, (typeof origins)[number][]>();
   for (const p of origins) {
-    const key = p.first_code === null && p.listed ? productKey(p) : null;
-    if (key !== null) open.set(key, [...(open.get(key) ?? []), p]);
+    const key = p.first_code === null ? productKey(p) : null;
+    const into = p.listed ? open : openUnlisted;
+    if (key !== null) into.set(key, [...(into.get(key) ?? []), p]);
   }
   const known = new Set(
     rowsOf(
@@ -99,10 +102,11 @@ export async function routeFirstToOrigins(
     }
     if (known.has(p.code) && !byCode.has(p.code)) continue;
     const key = keyOf.get(p.code) ?? null;
-    const candidates = key === null ? [] : (open.get(key) ?? []);
+    const candidates = key === null ? [] : (open.get(key) ?? openUnlisted.get(key) ?? []);
     const only = candidates.length === 1 && newByKey.get(key!) === 1 ? candidates[0] : undefined;
     if (only) {
       open.delete(key!);
+      openUnlisted.delete(key!);
       out.routed.add(p.code);
       out.linked += 1;
       rows.push(routeRow(only.code, p, only.last_position + 1));

@@ -84,11 +84,17 @@ export async function linkSupplierCatalogue(
       })
       .from(products);
     const takenCodes = new Set(kios.map((p) => p.code));
-    const byKey = new Map<string, string[]>();
+    // a product no longer listed is matched only where no listed one is: linking to it
+    // puts it back on sale rather than making a second one beside it
+    const listedByKey = new Map<string, string[]>();
+    const unlistedByKey = new Map<string, string[]>();
     for (const p of kios) {
-      const k = p.listed ? productKey(p) : null;
+      const k = productKey(p);
+      const byKey = p.listed ? listedByKey : unlistedByKey;
       if (k !== null) byKey.set(k, [...(byKey.get(k) ?? []), p.code]);
     }
+    const candidatesOf = (key: string | null): string[] =>
+      key === null ? [] : (listedByKey.get(key) ?? unlistedByKey.get(key) ?? []);
     const all = await tx
       .select({
         productCode: productRoutes.productCode,
@@ -147,7 +153,7 @@ export async function linkSupplierCatalogue(
         continue;
       }
       const key = productKey(p);
-      const candidates = key === null ? [] : (byKey.get(key) ?? []);
+      const candidates = candidatesOf(key);
       if (candidates.length === 0) {
         // a bill is paid where it is asked (the inquiry binds it): never a product of its own
         if (key === null || p.type === "pasca") {

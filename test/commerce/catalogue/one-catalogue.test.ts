@@ -148,4 +148,24 @@ describe(`one catalogue from two suppliers (${testDriver})`, () => {
       await db.select().from(products).where(eq(products.originSupplier, "backup")),
     ).toHaveLength(1);
   });
+
+  it("links a backup's product to a kios product the first supplier stopped listing, not a second one", async () => {
+    main.lists.prepaid.push(
+      product({ code: "TRI5", name: "Tri 5.000", brand: "TRI", price: 5_200 }),
+    );
+    await sync();
+    main.lists.prepaid = main.lists.prepaid.filter((p) => p.code !== "TRI5");
+    await sync();
+    backup.lists.prepaid.push(
+      product({ code: "b-tri5", name: "THREE 5K", brand: "Three", price: 5_150 }),
+    );
+    expect(await link()).toMatchObject({ linked: 1, created: 0 });
+    expect(await db.select().from(products).where(eq(products.code, "B-TRI5"))).toEqual([]);
+    expect(await routes("TRI5")).toEqual([
+      ["main", "TRI5", 5_200],
+      ["backup", "b-tri5", 5_150],
+    ]);
+    // on sale again, through the backup
+    expect((await productByCode(db, "TRI5", { tier: "customer" }))?.price).toBe(6_200);
+  });
 });
