@@ -3,7 +3,7 @@
 // run: npx tsx bench/catalogue-sync.ts [products]
 
 import { and, eq, sql } from "drizzle-orm";
-import { prepareCatalogue } from "../src/commerce/catalogue/incoming.ts";
+import { prepareCatalogue, productRowOf } from "../src/commerce/catalogue/incoming.ts";
 import { setMarkupRule } from "../src/commerce/catalogue/markup-rules.ts";
 import { loadPricing } from "../src/commerce/catalogue/prices.ts";
 import { sellingPrice } from "../src/commerce/catalogue/pricing.ts";
@@ -43,20 +43,7 @@ async function naiveSync(handle: DatabaseHandle, supplier: Supplier): Promise<vo
   await handle.db.transaction(async (tx) => {
     for (const p of incoming) {
       const [old] = await tx.select().from(products).where(eq(products.code, p.code));
-      const row = {
-        code: p.code,
-        name: p.name,
-        category: p.category,
-        brand: p.brand,
-        type: p.type,
-        operator: p.operator,
-        supplierPrice: p.price,
-        active: p.active,
-        listed: true,
-        description: p.description,
-        startCutOff: p.start_cut_off,
-        endCutOff: p.end_cut_off,
-      };
+      const row = productRowOf(p);
       if (!old) {
         await tx.insert(products).values(row);
         continue;

@@ -34,6 +34,7 @@ function describeSummary(s: SyncSummary & OthersLinked, driver: string): string 
     ["unlisted", s.unlisted],
     ["price changes", s.priceChanges],
   ];
+  if (s.routed > 0) rows.push(["routed", s.routed]);
   if (s.skipped > 0) rows.push(["skipped", s.skipped]);
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = [
@@ -45,7 +46,7 @@ function describeSummary(s: SyncSummary & OthersLinked, driver: string): string 
   }
   for (const l of s.linked) {
     lines.push(
-      `linked ${l.supplier}: ${l.linked} new routes, ${l.kept} kept, ${l.unmatched} unmatched, ${l.ambiguous} ambiguous`,
+      `linked ${l.supplier}: ${l.linked} new routes, ${l.kept} kept, ${l.created} new products, ${l.unmatched} unmatched, ${l.ambiguous} ambiguous`,
     );
   }
   for (const f of s.failed) {

@@ -4,6 +4,12 @@ import {
   type UnlinkedProduct,
 } from "../commerce/catalogue/manual-links.ts";
 import {
+  ROUTE_ORDERS,
+  type RouteOrder,
+  routeOrderOf,
+  setRouteOrder,
+} from "../commerce/catalogue/route-order.ts";
+import {
   changeRoute,
   type Route,
   routePaused,
@@ -22,12 +28,18 @@ const ROUTES_USAGE = [
   "       kios routes <product> up|down|enable|disable <supplier>",
   "       kios routes <product> link <supplier> <supplier_code>",
   "       kios routes --unlinked [--supplier <name>] [--json]",
+  "       kios routes --order cost|manual",
 ].join("\n");
 
 const ACTIONS = ["up", "down", "enable", "disable"] as const;
 
-function describe(productCode: string, routes: readonly Route[]): string {
-  const lines = [`routes of ${productCode}, tried in this order:`];
+const ORDER_LINES: Record<RouteOrder, string> = {
+  manual: "order: manual (as admins move them)",
+  cost: "order: by cost (cheapest first, re-ordered at every sync)",
+};
+
+function describe(productCode: string, routes: readonly Route[], order: RouteOrder): string {
+  const lines = [`routes of ${productCode}, tried in this order:`, `  ${ORDER_LINES[order]}`];
   routes.forEach((r, i) => {
     const state = !r.enabled
       ? "disabled"
@@ -50,6 +62,7 @@ const REASONS = {
   not_unlinked: "that supplier's product is not waiting for a link (see kios routes --unlinked)",
   bill: "a bill is paid at the first supplier: it takes no route",
   has_route: "the product has a route at that supplier already (move or disable it instead)",
+  by_cost: "routes are ordered by cost: kios routes --order manual first, to move them by hand",
 } as const;
 
 /** what the linking left to an admin, with the kios products each matched equally */
@@ -78,6 +91,7 @@ export const routesCommand: Command = {
         json: { type: "boolean", default: false },
         unlinked: { type: "boolean", default: false },
         supplier: { type: "string" },
+        order: { type: "string" },
       },
       true,
     );
@@ -89,6 +103,22 @@ export const routesCommand: Command = {
           limit: all,
         });
         await print(values.json ? JSON.stringify(items, null, 2) : describeUnlinked(items, total));
+        return 0;
+      });
+    }
+    if (values.order !== undefined) {
+      const order = values.order;
+      if (!(ROUTE_ORDERS as readonly string[]).includes(order)) {
+        throw new UsageError(`the order is one of ${ROUTE_ORDERS.join(", ")}, not "${order}"`);
+      }
+      const config = await loadConfig();
+      return withDatabase(async (database) => {
+        const { moved } = await setRouteOrder(
+          database.db,
+          order as RouteOrder,
+          config.supplierName,
+        );
+        await print(`${ORDER_LINES[order as RouteOrder]}; ${moved} route(s) moved`);
         return 0;
       });
     }
@@ -113,7 +143,11 @@ export const routesCommand: Command = {
           return 1;
         }
         const routes = (await routesOfCode(database.db, productCode, config.supplierName)) ?? [];
-        await print(values.json ? JSON.stringify(routes, null, 2) : describe(productCode, routes));
+        await print(
+          values.json
+            ? JSON.stringify(routes, null, 2)
+            : describe(productCode, routes, await routeOrderOf(database.db)),
+        );
         return 0;
       });
     }
@@ -142,7 +176,11 @@ export const routesCommand: Command = {
           return 1;
         }
       }
-      await print(values.json ? JSON.stringify(routes, null, 2) : describe(productCode, routes));
+      await print(
+        values.json
+          ? JSON.stringify(routes, null, 2)
+          : describe(productCode, routes, await routeOrderOf(database.db)),
+      );
       return 0;
     });
   },

@@ -150,6 +150,13 @@ export const products = pgTable(
     /** closed by kios until then: the supplier refused it as inactive, or it kept failing */
     pausedUntil: tstz("paused_until"),
     pauseReason: text("pause_reason"),
+    /**
+     * null: the first supplier's product, this row its route. Else the other supplier whose
+     * product, matching no kios product, became this one (docs/suppliers.md#linking): its
+     * routes are all rows of product_routes, and the price and status here mirror that
+     * supplier's route, kept by the linking
+     */
+    originSupplier: text("origin_supplier"),
     firstSeenAt: tstz("first_seen_at").notNull().defaultNow(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
     syncedAt: tstz("synced_at").notNull().defaultNow(),

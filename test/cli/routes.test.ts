@@ -86,6 +86,24 @@ describe("kios routes", () => {
     expect(off.stdout).toMatch(/2\. main\s+TSEL10\s+Rp10\.100\s+disabled/);
   });
 
+  it("orders routes by cost when the owner says so, shows which order, and refuses a move then", async () => {
+    expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
+    const set = await kios(["routes", "--order", "cost"]);
+    expect(set.status).toBe(0);
+    expect(set.stdout).toMatch(/order: by cost .*; \d+ route\(s\) moved/);
+    const listed = await kios(["routes", "TSEL10"]);
+    expect(listed.stdout).toContain("order: by cost");
+    // the backup (Rp10.050) is cheaper than the main (Rp10.100)
+    expect(listed.stdout).toMatch(/1\. backup\s+BTSEL10\s+Rp10\.050\s+active/);
+    const moved = await kios(["routes", "TSEL10", "down", "backup"]);
+    expect(moved).toMatchObject({ status: 1 });
+    expect(moved.stderr).toContain("ordered by cost");
+    expect((await kios(["routes", "--order", "cheapest"])).status).toBe(2);
+    expect((await kios(["routes", "--order", "manual"])).status).toBe(0);
+    expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
+    // eight runs of the CLI
+  }, 180_000);
+
   it("says what is wrong: no product, a bad action, a missing supplier", async () => {
     expect(await kios(["routes", "NOPE"])).toMatchObject({ status: 1 });
     expect((await kios(["routes", "TSEL10", "sideways", "main"])).status).toBe(2);

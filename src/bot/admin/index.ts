@@ -7,6 +7,7 @@ import { adminMinMargin } from "./min-margin.ts";
 import { adminOrderButtons, adminOrders } from "./orders.ts";
 import { adminPauseButtons, adminPauses } from "./pauses.ts";
 import { adminResellers } from "./resellers.ts";
+import { adminRouteOrder } from "./route-order.ts";
 import { adminRouteButtons, adminRoutes } from "./routes.ts";
 import { adminTestOrder } from "./test-order.ts";
 import { adminWallet } from "./wallet.ts";
@@ -22,6 +23,7 @@ export function adminCommands(): Composer<BotContext> {
     adminPauses(),
     adminRoutes(),
     adminMinMargin(),
+    adminRouteOrder(),
     adminWallet(),
     adminOrders(),
     adminBroadcast(),

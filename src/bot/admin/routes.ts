@@ -1,5 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { linkByHand, listUnlinked } from "../../commerce/catalogue/manual-links.ts";
+import { type RouteOrder, routeOrderOf } from "../../commerce/catalogue/route-order.ts";
 import {
   changeRoute,
   type Route,
@@ -25,18 +26,27 @@ const ACTIONS: Record<string, RouteChange["action"]> = {
   x: "disable",
 };
 
-function routesText(t: Translate, code: string, routes: readonly Route[], now: number): string {
+function routesText(
+  t: Translate,
+  code: string,
+  routes: readonly Route[],
+  o: { now: number; order: RouteOrder },
+): string {
   const lines = routes.map((r, i) => {
     const state = !r.enabled
       ? t("admin-routes-disabled")
       : !r.active
         ? t("admin-routes-inactive")
-        : routePaused(r, now)
+        : routePaused(r, o.now)
           ? t("admin-routes-paused", { until: wibTime(r.pausedUntil!.getTime()) })
           : t("admin-routes-active");
     return `${i + 1}. <b>${escapeHtml(r.supplier)}</b> · <code>${escapeHtml(r.supplierCode)}</code> · ${rupiah(r.cost)} · ${state}`;
   });
-  return [t("admin-routes-title", { code: escapeHtml(code) }), ...lines].join("\n");
+  return [
+    t("admin-routes-title", { code: escapeHtml(code) }),
+    ...lines,
+    t(`admin-routes-order-${o.order}`),
+  ].join("\n");
 }
 
 function routesKeyboard(code: string, routes: readonly Route[]): InlineKeyboard | undefined {
@@ -77,7 +87,10 @@ export function adminRoutes(): Composer<BotContext> {
     }
     const kb = routesKeyboard(productCode, routes);
     await ctx.reply(
-      routesText(ctx.t, productCode, routes, ctx.deps.clock.now()),
+      routesText(ctx.t, productCode, routes, {
+        now: ctx.deps.clock.now(),
+        order: await routeOrderOf(ctx.deps.db),
+      }),
       kb ? { reply_markup: kb } : {},
     );
   });
@@ -129,7 +142,10 @@ export function adminRoutes(): Composer<BotContext> {
     const routes = (await routesOfCode(ctx.deps.db, productCode, first)) ?? [];
     const kb = routesKeyboard(productCode, routes);
     await ctx.reply(
-      routesText(ctx.t, productCode, routes, ctx.deps.clock.now()),
+      routesText(ctx.t, productCode, routes, {
+        now: ctx.deps.clock.now(),
+        order: await routeOrderOf(ctx.deps.db),
+      }),
       kb ? { reply_markup: kb } : {},
     );
   });
@@ -159,7 +175,11 @@ export function adminRouteButtons(): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery({ text: ctx.t("admin-routes-changed") });
-    await editPressed(ctx, routesText(ctx.t, code, result.routes, ctx.deps.clock.now()), {
+    const text = routesText(ctx.t, code, result.routes, {
+      now: ctx.deps.clock.now(),
+      order: await routeOrderOf(ctx.deps.db),
+    });
+    await editPressed(ctx, text, {
       keyboard: routesKeyboard(code, result.routes),
     });
   });

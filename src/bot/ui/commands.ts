@@ -54,6 +54,7 @@ export const COMMANDS: Readonly<Record<CommandRole, readonly string[]>> = {
     "export",
     "resume",
     "routes",
+    "routeorder",
     "unlinked",
     "link",
     "transfer",

@@ -1,3 +1,4 @@
+import type { products } from "../../db/schema.ts";
 import type { ProductCmd, SupplierProduct } from "../../supplier/types.ts";
 import { hasControlCharacters, plainText } from "../plain-text.ts";
 import { canonicalCategory } from "./categories.ts";
@@ -17,6 +18,23 @@ export interface IncomingProduct {
   start_cut_off: string | null;
   end_cut_off: string | null;
 }
+
+/** a supplier product as a new products row (the sync's own upsert writes the same in SQL) */
+export const productRowOf = (p: IncomingProduct) =>
+  ({
+    code: p.code,
+    name: p.name,
+    category: p.category,
+    brand: p.brand,
+    type: p.type,
+    operator: p.operator,
+    supplierPrice: p.price,
+    active: p.active,
+    listed: true,
+    description: p.description,
+    startCutOff: p.start_cut_off,
+    endCutOff: p.end_cut_off,
+  }) satisfies typeof products.$inferInsert;
 
 export interface PreparedCatalogue {
   /** valid products, one per code, in the supplier's order */

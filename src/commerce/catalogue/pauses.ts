@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import { productRoutes, products } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
-import { routePaused, routesOf } from "./routes.ts";
+import { materialiseFirstRoute, routePaused, routesOf } from "./routes.ts";
 
 // a product the supplier refuses as inactive, or whose recent orders keep failing, is
 // closed to buyers for a while (availability.ts) and the admins are told, instead of
@@ -170,22 +170,7 @@ async function pauseRoute(
   },
   adminIds: readonly number[],
 ): Promise<void> {
-  if (p.supplier === p.first) {
-    await tx
-      .insert(productRoutes)
-      .values({
-        productCode: p.product.code,
-        supplier: p.first,
-        supplierCode: p.product.code,
-        name: p.product.name,
-        cost: p.product.supplierPrice,
-        active: p.product.active,
-        position: 0,
-        createdAt: p.now,
-        updatedAt: p.now,
-      })
-      .onConflictDoNothing();
-  }
+  if (p.supplier === p.first) await materialiseFirstRoute(tx, p.product, p.first, p.now);
   // only a route not paused already: one pause, one alert
   const [paused] = await tx
     .update(productRoutes)

@@ -2,6 +2,7 @@ import { and, asc, type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { productRoutes, products } from "../../db/schema.ts";
 import { jsonOf } from "../../db/sql-rows.ts";
+import { routeOrderOf } from "./route-order.ts";
 import { refreshRouteSale } from "./sale.ts";
 
 /** the first supplier's name when none is given (SUPPLIER_NAME's default) */
@@ -32,13 +33,14 @@ export interface Route {
 
 type ProductRow = Pick<
   typeof products.$inferSelect,
-  "code" | "supplierPrice" | "active" | "listed"
+  "code" | "supplierPrice" | "active" | "listed" | "originSupplier"
 >;
 
 /**
  * every route of a product, in the order kios tries them. The first supplier's route is
  * the product's own row (its code, price and status) unless an admin gave it a row of its
- * own (to move it); then that row's position and switch count.
+ * own (to move it); then that row's position and switch count. A product another supplier
+ * brought (origin_supplier) has only the routes of its rows.
  */
 export async function routesOf(
   exec: Executor,
@@ -82,6 +84,7 @@ export function routesFromRows(
     implicit: false,
     pausedUntil: r.pausedUntil,
   }));
+  if (product.originSupplier !== null) return routes;
   const own = routes.find((r) => r.supplier === firstSupplier);
   if (own) {
     // the product row is the first supplier's truth: its price and status as last synced
@@ -166,7 +169,7 @@ export type RouteChange =
 
 export type RouteChangeResult =
   | { ok: true; routes: Route[] }
-  | { ok: false; reason: "no_product" | "no_route" | "at_edge" };
+  | { ok: false; reason: "no_product" | "no_route" | "at_edge" | "by_cost" };
 
 /** a product's row, locked to the transaction's end: its routes change one change at a time */
 export async function lockProduct(
@@ -178,7 +181,36 @@ export async function lockProduct(
 }
 
 /**
- * an admin moves a route up or down, or switches it on or off (`/routes`, `kios routes`).
+ * gives the first supplier's implicit route a row of its own (at position 0), so it can be
+ * moved, paused or switched like any; nothing for a product another supplier brought (the
+ * first supplier has no implicit route there) or when the row is there already
+ */
+export async function materialiseFirstRoute(
+  tx: Executor,
+  product: typeof products.$inferSelect,
+  firstSupplier: string,
+  now: Date,
+): Promise<void> {
+  if (product.originSupplier !== null) return;
+  await tx
+    .insert(productRoutes)
+    .values({
+      productCode: product.code,
+      supplier: firstSupplier,
+      supplierCode: product.code,
+      name: product.name,
+      cost: product.supplierPrice,
+      active: product.active,
+      position: 0,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
+}
+
+/**
+ * an admin moves a route up or down, or switches it on or off (`/routes`, `kios routes`);
+ * moves are refused while the owner has routes ordered by cost.
  * The first supplier's implicit route gets a row of its own first, so every route has a
  * position; positions are then rewritten 0, 1, 2, … in one transaction under the
  * product's row lock.
@@ -191,24 +223,15 @@ export async function changeRoute(
     const product = await lockProduct(tx, o.productCode);
     if (!product) return { ok: false, reason: "no_product" } as const;
     const now = new Date();
-    await tx
-      .insert(productRoutes)
-      .values({
-        productCode: product.code,
-        supplier: o.firstSupplier,
-        supplierCode: product.code,
-        name: product.name,
-        cost: product.supplierPrice,
-        active: product.active,
-        position: 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing();
+    await materialiseFirstRoute(tx, product, o.firstSupplier, now);
     const routes = await routesOf(tx, product, o.firstSupplier);
     const i = routes.findIndex((r) => r.supplier === o.change.supplier);
     if (i < 0) return { ok: false, reason: "no_route" } as const;
     const { action } = o.change;
+    // by cost, the next sync would undo a move: the owner switches to manual order first
+    if ((action === "up" || action === "down") && (await routeOrderOf(tx)) === "cost") {
+      return { ok: false, reason: "by_cost" } as const;
+    }
     if (action === "enable" || action === "disable") {
       await tx
         .update(productRoutes)

@@ -37,6 +37,14 @@ export const saleCostColumn =
 export const onSaleColumn: SQL<boolean> = sql<boolean>`coalesce(${products.routable}, ${products.active} and ${products.listed})`;
 
 /**
+ * whether the route row `r` is the first supplier's on a product `p` of its own: then the
+ * product row holds its price and status (a product another supplier brought keeps them in
+ * its rows, the first supplier's included)
+ */
+export const firstRouteIsProductRow = (firstSupplier: string): SQL =>
+  sql`(r.supplier = ${firstSupplier} and p.origin_supplier is null)`;
+
+/**
  * recomputes route_cost and routable from the routes (as routesOf() orders them: the first
  * supplier's own route is the product's row unless it has a row of its own), for the given
  * products or all: one statement, writing only what changed. Bills stay at the first
@@ -51,6 +59,7 @@ export async function refreshRouteSale(
     productCodes === undefined
       ? sql`true`
       : sql`p.code in (select jsonb_array_elements_text(${JSON.stringify(productCodes)}::jsonb))`;
+  const ownRow = firstRouteIsProductRow(firstSupplier);
   await exec.execute(sql`
     with sale as (
       select p.code,
@@ -58,13 +67,12 @@ export async function refreshRouteSale(
         (select rt.cost from (
             select 0 as position, 0::bigint as id, p.supplier_price as cost,
               p.active and p.listed as ok, true as enabled
-            where not exists (select 1 from product_routes r
+            where p.origin_supplier is null and not exists (select 1 from product_routes r
               where r.product_code = p.code and r.supplier = ${firstSupplier})
             union all
             select r.position, r.id,
-              case when r.supplier = ${firstSupplier} then p.supplier_price else r.cost end,
-              case when r.supplier = ${firstSupplier} then p.active and p.listed
-                else r.active and r.listed end,
+              case when ${ownRow} then p.supplier_price else r.cost end,
+              case when ${ownRow} then p.active and p.listed else r.active and r.listed end,
               r.enabled
             from product_routes r where r.product_code = p.code
           ) rt

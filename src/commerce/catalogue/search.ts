@@ -56,7 +56,8 @@ export function searchTerms(text: string): string[] {
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** a text matched literally inside a regular expression */
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * the term at the start of a word of the search text: a number only as a whole number, a

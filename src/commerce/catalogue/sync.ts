@@ -4,7 +4,9 @@ import type { Database, Executor } from "../../db/client.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { Logger } from "../../logger.ts";
 import type { ProductCmd, Supplier, SupplierProduct } from "../../supplier/types.ts";
+import { routeFirstToOrigins } from "./first-to-origin.ts";
 import { type IncomingProduct, prepareCatalogue } from "./incoming.ts";
+import { applyRouteOrder } from "./route-order.ts";
 import { DEFAULT_FIRST_SUPPLIER } from "./routes.ts";
 import { refreshRouteSale } from "./sale.ts";
 import { mergeSearchIndex } from "./search.ts";
@@ -29,9 +31,14 @@ export interface SyncSummary {
   reactivated: number;
   /** products newly marked listed=false because no list holds them any more */
   unlisted: number;
+  /**
+   * new products linked as routes of kios products another supplier brought (a product
+   * only a backup sold, now listed here too): no second product
+   */
+  routed: number;
   /** rows written to price_changes */
   priceChanges: number;
-  /** records left out: malformed, or a code that appeared twice */
+  /** records left out: malformed, a code that appeared twice, or one another supplier's product holds */
   skipped: number;
   /** lists that came back empty while the table holds products of that type: nothing unlisted */
   suspiciousEmpty: ProductCmd[];
@@ -62,7 +69,7 @@ export class CatalogueSyncError extends Error {
 }
 
 // any constant: one sync at a time across processes (cli and job runner)
-const SYNC_LOCK = 7_240_118_301;
+export const SYNC_LOCK = 7_240_118_301;
 
 /**
  * fetches the supplier's three lists and brings `products` in line with them, in one
@@ -98,10 +105,32 @@ export async function syncCatalogue(
   const summary = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SYNC_LOCK})`);
 
+    const first = opts.firstSupplier ?? DEFAULT_FIRST_SUPPLIER;
+    const listedTypes = PRODUCT_CMDS.filter((cmd) => prepared.counts[cmd] > 0);
+    // what is a route of a product another supplier brought is written as that route
+    const toOrigins = await routeFirstToOrigins(tx, {
+      incoming: prepared.products,
+      unlistTypes: listedTypes,
+      firstSupplier: first,
+      now,
+    });
+    if (toOrigins.clashing.length > 0) {
+      log?.warn(
+        { count: toOrigins.clashing.length, sample: toOrigins.clashing.slice(0, 10) },
+        "product codes held by another supplier's product: left out",
+      );
+    }
+    const own =
+      toOrigins.routed.size + toOrigins.clashing.length === 0
+        ? prepared.products
+        : prepared.products.filter(
+            (p) => !toOrigins.routed.has(p.code) && !toOrigins.clashing.includes(p.code),
+          );
+
     const totals = { added: 0, changed: 0, unchanged: 0, deactivated: 0, reactivated: 0 };
     let priceChanges = 0;
-    for (let i = 0; i < prepared.products.length; i += chunkSize) {
-      const chunk = await upsertChunk(tx, prepared.products.slice(i, i + chunkSize), now);
+    for (let i = 0; i < own.length; i += chunkSize) {
+      const chunk = await upsertChunk(tx, own.slice(i, i + chunkSize), now);
       totals.added += chunk.incoming - chunk.existing;
       totals.changed += chunk.written - (chunk.incoming - chunk.existing);
       totals.unchanged += chunk.existing - (chunk.written - (chunk.incoming - chunk.existing));
@@ -111,12 +140,8 @@ export async function syncCatalogue(
     }
 
     const suspiciousEmpty: ProductCmd[] = [];
-    const unlistTypes: ProductCmd[] = [];
     for (const cmd of PRODUCT_CMDS) {
-      if (prepared.counts[cmd] > 0) {
-        unlistTypes.push(cmd);
-        continue;
-      }
+      if (prepared.counts[cmd] > 0) continue;
       const listed = await countListed(tx, cmd);
       if (listed > 0) {
         suspiciousEmpty.push(cmd);
@@ -126,17 +151,19 @@ export async function syncCatalogue(
         );
       }
     }
-    const gone = await unlistMissing(tx, prepared.products, unlistTypes, now);
+    const gone = await unlistMissing(tx, prepared.products, listedTypes, now);
+    await applyRouteOrder(tx, first);
     // a product the first supplier switched off may still sell through another route
-    await refreshRouteSale(tx, opts.firstSupplier ?? DEFAULT_FIRST_SUPPLIER);
+    await refreshRouteSale(tx, first);
 
     const result: SyncSummary = {
       total: prepared.products.length,
       ...totals,
+      routed: toOrigins.linked,
       deactivated: totals.deactivated + gone.wereSellable,
       unlisted: gone.unlisted,
       priceChanges,
-      skipped: prepared.invalid.length + prepared.duplicates.length,
+      skipped: prepared.invalid.length + prepared.duplicates.length + toOrigins.clashing.length,
       suspiciousEmpty,
       ms: 0,
     };
@@ -252,7 +279,8 @@ async function upsertChunk(
 
 async function countListed(tx: Executor, type: ProductCmd): Promise<number> {
   const result = await tx.execute(
-    sql`select count(*) as n from products where type = ${type} and listed`,
+    sql`select count(*) as n from products
+      where type = ${type} and listed and origin_supplier is null`,
   );
   return toNumber(rowsOf(result)[0]?.n);
 }
@@ -271,7 +299,7 @@ async function unlistMissing(
     gone as (
       update products p set listed = false, updated_at = ${now}::timestamptz,
         synced_at = ${now}::timestamptz
-      where p.listed
+      where p.listed and p.origin_supplier is null
         and p.type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))
         and not exists (select 1 from seen s where s.code = p.code)
       returning p.active

@@ -50,6 +50,37 @@ describe("/routes", () => {
     expect(m.text).toMatch(/backup · BTSEL10 · Rp10\.000 · dijeda sampai \d\d:\d\d/);
   });
 
+  it("/routeorder switches to cost order, /routes says so, and a move is refused until manual again", async () => {
+    await h.waitMessage(A, /urutan <b>manual<\/b>|urutan manual/, h.say(A, "/routeorder"));
+    await h.db
+      .update(productRoutes)
+      .set({ enabled: true, pausedUntil: null, cost: 1_000 })
+      .where(and(eq(productRoutes.productCode, "TSEL10"), eq(productRoutes.supplier, "backup")));
+    // the main dearer than the backup: by cost, the backup goes first
+    await h.db
+      .update(productRoutes)
+      .set({ position: 0 })
+      .where(and(eq(productRoutes.productCode, "TSEL10"), eq(productRoutes.supplier, "main")));
+    await h.db
+      .update(productRoutes)
+      .set({ position: 1 })
+      .where(and(eq(productRoutes.productCode, "TSEL10"), eq(productRoutes.supplier, "backup")));
+    await h.waitMessage(A, /menurut modal/, h.say(A, "/routeorder cost"));
+    const m = await h.waitMessage(A, /Rute/, h.say(A, "/routes TSEL10"));
+    expect(m.text).toMatch(/1\. backup · BTSEL10 · Rp1\.000 · aktif/);
+    expect(m.text).toContain("Urutan: menurut modal");
+    h.tap(A, m, /⬆️ main/);
+    await h.waitToast(A, /diurutkan menurut modal/);
+    expect((await routesOfCode(h.db, "TSEL10", "main"))?.map((r) => r.supplier)).toEqual([
+      "backup",
+      "main",
+    ]);
+    await h.waitMessage(A, /Gunakan: \/routeorder/, h.say(A, "/routeorder sometimes"));
+    await h.waitMessage(A, /urutan <b>manual<\/b>|urutan manual/, h.say(A, "/routeorder manual"));
+    const again = await h.waitMessage(A, /Rute/, h.say(A, "/routes TSEL10"));
+    expect(again.text).toContain("Urutan: manual");
+  });
+
   it("says how to use it, and when there is no such product", async () => {
     await h.waitMessage(A, /Gunakan: \/routes/, h.say(A, "/routes"));
     await h.waitMessage(A, /Tidak ada produk NOPE/, h.say(A, "/routes nope"));

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkSupplierCatalogue, normalisedName } from "../../../src/commerce/catalogue/link.ts";
+import { linkSupplierCatalogue } from "../../../src/commerce/catalogue/link.ts";
 import { routesOf } from "../../../src/commerce/catalogue/routes.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../../src/db/schema.ts";
 import { testDriver } from "../../helpers/db.ts";
@@ -25,11 +25,6 @@ describe(`linking a second supplier's catalogue (${testDriver})`, () => {
       );
     return row;
   };
-
-  it("normalises names: case, spaces and thousands separators", () => {
-    expect(normalisedName("Telkomsel 10.000")).toBe(normalisedName("TELKOMSEL  10000"));
-    expect(normalisedName("Data 1,5 GB")).not.toBe(normalisedName("Data 15 GB"));
-  });
 
   it("links each backup product to the kios product of the same name, after the first's route", async () => {
     const route = await routeOf("BTSEL10");

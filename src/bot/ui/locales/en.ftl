@@ -60,6 +60,7 @@ help-payment = /payment &lt;number|order id&gt;: look up a QRIS top-up
 help-export = /export &lt;YYYY-MM&gt;: a month's orders as CSV
 help-resume = /resume &lt;CODE&gt;: reopen a paused product
 help-routes = /routes &lt;CODE&gt;: a product's supplier routes, in the order they are tried
+help-routeorder = /routeorder [cost|manual]: the order routes are tried in, manual or by cost
 help-unlinked = /unlinked: other suppliers' products not linked yet
 help-link = /link &lt;CODE&gt; &lt;supplier&gt; &lt;code at the supplier&gt;: link another supplier's product
 unknown-command = Unknown command. Type /start to open the menu.
@@ -539,6 +540,9 @@ admin-routes-no_product = No product { $code }.
 admin-routes-no_route = That supplier has no route for this product.
 admin-routes-at_edge = That route is already at the end.
 admin-routes-changed = Routes changed
+admin-routes-order-manual = Order: manual (as admins move them). By cost: /routeorder cost
+admin-routes-order-cost = Order: by cost (cheapest first, re-ordered at every sync). Manual: /routeorder manual
+admin-routes-by_cost = Routes are ordered by cost: /routeorder manual first, to move them by hand
 cmd-unlinked = Other suppliers' products not linked yet
 cmd-link = Link another supplier's product to a product
 admin-unlinked-none = Every product of the other suppliers is linked (or matched no new product).
@@ -554,6 +558,16 @@ cmd-minmargin = A route's minimum margin
 admin-minmargin-now = 📏 Minimum margin: <b>{ $amount }</b>. A route that leaves less than this over its cost is not tried. Change it: /minmargin &lt;rupiah&gt;, or /minmargin reset (back to MIN_MARGIN).
 admin-minmargin-set = ✅ The minimum margin is now <b>{ $amount }</b>: a route that leaves less is not tried.
 admin-minmargin-usage = Use: /minmargin (show), /minmargin 500 (whole rupiah, at most { $max }), or /minmargin reset.
+cmd-routeorder = The order routes are tried in: manual or by cost
+admin-routeorder-now = 🔀 Routes are tried { $order ->
+    [cost] <b>by cost</b>: cheapest first, re-ordered at every sync
+   *[manual] in <b>manual</b> order, as admins move them in /routes
+}. Change it: /routeorder cost or /routeorder manual. A route is tried only when it leaves the minimum margin (/minmargin).
+admin-routeorder-set = ✅ Routes are now tried { $order ->
+    [cost] <b>by cost</b>, cheapest first ({ $moved } moved); the next syncs keep them so
+   *[manual] in <b>manual</b> order: they stay where they are, to be moved in /routes
+}.
+admin-routeorder-usage = Use: /routeorder (show), /routeorder cost or /routeorder manual.
 admin-resume-usage = Usage: /resume &lt;CODE&gt;, e.g. /resume TSEL10: reopens a paused product.
 admin-resume-done = ▶️ { $code } is open to buyers again.
 admin-resume-not-paused = { $code } is not paused.

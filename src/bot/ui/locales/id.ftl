@@ -60,6 +60,7 @@ help-payment = /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
 help-export = /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
 help-resume = /resume &lt;KODE&gt;: buka lagi produk yang dijeda
 help-routes = /routes &lt;KODE&gt;: rute pemasok sebuah produk, urutan dicoba
+help-routeorder = /routeorder [cost|manual]: urutan rute dicoba, manual atau menurut modal
 help-unlinked = /unlinked: produk pemasok lain yang belum tertaut
 help-link = /link &lt;KODE&gt; &lt;pemasok&gt; &lt;kode di pemasok&gt;: tautkan produk pemasok lain
 unknown-command = Perintah tidak dikenal. Ketik /start untuk membuka menu.
@@ -539,6 +540,9 @@ admin-routes-no_product = Tidak ada produk { $code }.
 admin-routes-no_route = Pemasok itu tidak punya rute untuk produk ini.
 admin-routes-at_edge = Rute itu sudah di ujung.
 admin-routes-changed = Rute diubah
+admin-routes-order-manual = Urutan: manual (seperti digeser admin). Menurut modal: /routeorder cost
+admin-routes-order-cost = Urutan: menurut modal (termurah dulu, diurutkan ulang tiap sinkron). Manual: /routeorder manual
+admin-routes-by_cost = Rute diurutkan menurut modal: /routeorder manual dulu untuk menggesernya sendiri
 cmd-unlinked = Produk pemasok lain yang belum tertaut
 cmd-link = Tautkan produk pemasok lain ke produk
 admin-unlinked-none = Semua produk pemasok lain sudah tertaut (atau tidak cocok dengan produk baru).
@@ -554,6 +558,16 @@ cmd-minmargin = Margin minimum sebuah rute
 admin-minmargin-now = 📏 Margin minimum: <b>{ $amount }</b>. Rute yang menyisakan kurang dari ini di atas modalnya tidak dicoba. Ubah: /minmargin &lt;rupiah&gt;, atau /minmargin reset (kembali ke MIN_MARGIN).
 admin-minmargin-set = ✅ Margin minimum sekarang <b>{ $amount }</b>: rute yang menyisakan kurang dari ini tidak dicoba.
 admin-minmargin-usage = Gunakan: /minmargin (lihat), /minmargin 500 (rupiah bulat, paling banyak { $max }), atau /minmargin reset.
+cmd-routeorder = Urutan rute dicoba: manual atau menurut modal
+admin-routeorder-now = 🔀 Rute dicoba { $order ->
+    [cost] <b>menurut modal</b>: termurah dulu, diurutkan ulang tiap sinkron
+   *[manual] dengan urutan <b>manual</b>, seperti digeser admin di /routes
+}. Ubah: /routeorder cost atau /routeorder manual. Rute hanya dicoba bila menyisakan margin minimum (/minmargin).
+admin-routeorder-set = ✅ Rute sekarang dicoba { $order ->
+    [cost] <b>menurut modal</b>, termurah dulu ({ $moved } digeser); sinkron berikutnya menjaganya begitu
+   *[manual] dengan urutan <b>manual</b>: tetap di tempatnya, bisa digeser di /routes
+}.
+admin-routeorder-usage = Gunakan: /routeorder (lihat), /routeorder cost atau /routeorder manual.
 admin-resume-usage = Gunakan: /resume &lt;KODE&gt;, misalnya /resume TSEL10: membuka lagi produk yang dijeda.
 admin-resume-done = ▶️ { $code } dibuka lagi untuk pembeli.
 admin-resume-not-paused = { $code } tidak sedang dijeda.
