@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { SentRequest } from "../supplier/types.ts";
 import {
   bigint,
   bigserial,
@@ -715,6 +716,13 @@ export const orderAttempts = pgTable(
     reason: text("reason"),
     /** set when the next attempt was made because of this one: the proof it followed */
     reroutedFor: text("rerouted_for"),
+    /**
+     * what was sent, stored before the first send, for a supplier whose status check re-sends
+     * the request (Digiflazz): every re-send is exactly this (src/commerce/orders/resend.ts)
+     */
+    sent: jsonb("sent").$type<SentRequest>(),
+    /** when it was last sent (the first send or a status check's re-send) */
+    sentAt: tstz("sent_at"),
     createdAt: createdAt(),
     answeredAt: tstz("answered_at"),
     finalAt: tstz("final_at"),

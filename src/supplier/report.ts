@@ -16,6 +16,21 @@ export interface ParsedSupplierReport {
   transaction: SupplierTransaction;
 }
 
+/**
+ * how one wire protocol's reports are verified and read (the report route is the same for
+ * all): verify on the raw body before anything else, then parse
+ */
+export interface ReportReader {
+  verify(
+    rawBody: string,
+    header: (name: string) => string | undefined,
+    nowMs: number,
+  ): { ok: true } | { ok: false; reason: string };
+  /** a verified request that only checks the URL (answered, never stored) */
+  isPing?(header: (name: string) => string | undefined): boolean;
+  parse(rawBody: string, header: (name: string) => string | undefined): ParsedSupplierReport;
+}
+
 /** a bill payment result carries tagihan, or a lowercase status; an order result neither */
 function isBill(data: Record<string, unknown>): boolean {
   if ("tagihan" in data) return true;

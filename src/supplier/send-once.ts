@@ -31,6 +31,7 @@ export const REFUSALS: ReadonlySet<SupplierErrorCode> = new Set<SupplierErrorCod
   "INQUIRY_EXPIRED",
   "INQUIRY_MISMATCH",
   "GONE",
+  "SUPPLIER_REFUSED",
 ]);
 
 /** what an answer to a money-moving request carries, as the wire interface reads it */
