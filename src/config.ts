@@ -463,7 +463,6 @@ export class ConfigError extends Error {
   }
 }
 
-
 /** validates an environment; throws ConfigError with one line per bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = schema.safeParse(env);

@@ -4,7 +4,6 @@
 // Depends on nothing of kios.
 
 export type { PascaItem, PrepaidItem } from "./src/catalogue.ts";
-export { hubSignature, md5Sign } from "./src/sign.ts";
 export {
   createDigiflazzSandbox,
   DIGIFLAZZ_SANDBOX_ACCOUNT,
@@ -14,3 +13,4 @@ export {
   type RunningDigiflazzSandbox,
   startDigiflazzSandbox,
 } from "./src/sandbox.ts";
+export { hubSignature, md5Sign } from "./src/sign.ts";

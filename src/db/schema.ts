@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import type { SentRequest } from "../supplier/types.ts";
 import {
   bigint,
   bigserial,
@@ -15,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { SentRequest } from "../supplier/types.ts";
 
 // one schema for both drivers; drizzle-kit generates drizzle/ from this file.
 // money is integer rupiah in bigint columns, read as JS numbers (exact below 2^53).

@@ -89,7 +89,8 @@ export async function submitOnce<R>(spec: SubmitSpec<R>): Promise<SubmitOutcome>
   }
   const answer = spec.read(reply);
   if ("refusal" in answer) {
-    return REFUSALS.has(answer.refusal.code) ? rejected(answer.refusal) : unknown(answer.refusal);
+    const definite = REFUSALS.has(answer.refusal.code) || refusedForRate(answer.refusal);
+    return definite ? rejected(answer.refusal) : unknown(answer.refusal);
   }
   if ("otherKind" in answer) {
     return unknown(

@@ -214,7 +214,11 @@ export interface Supplier {
    */
   status(refId: string, sent?: SentRequest): Promise<StatusResult>;
   /** asks for a deposit ticket (Digiflazz); optional: other suppliers have none */
-  depositTicket?(request: { amount: number; bank: string; ownerName: string }): Promise<DepositTicket>;
+  depositTicket?(request: {
+    amount: number;
+    bank: string;
+    ownerName: string;
+  }): Promise<DepositTicket>;
   /**
    * deprecation warnings the supplier sent (one per endpoint, oldest first), for admins'
    * /balance. Optional: an adapter that never sees such warnings may leave it out.

@@ -46,7 +46,10 @@ export function createDigiflazzApp(deps: AppDeps) {
   }
 
   /** the account whose username and sign the body carries, or the refusal's rc */
-  function signedBy(body: Record<string, unknown>, what: string | undefined): SandboxAccount | "40" | "41" {
+  function signedBy(
+    body: Record<string, unknown>,
+    what: string | undefined,
+  ): SandboxAccount | "40" | "41" {
     const username = str(body.username);
     const sign = str(body.sign);
     if (!username || !sign || what === undefined) return "40";
@@ -57,7 +60,7 @@ export function createDigiflazzApp(deps: AppDeps) {
 
   app.post("/v1/cek-saldo", async (c) => {
     const body = await bodyOf(c);
-    if (!body || body.cmd !== "deposit") return c.json(refusal("40"), 400);
+    if (body?.cmd !== "deposit") return c.json(refusal("40"), 400);
     const account = signedBy(body, "depo");
     if (typeof account === "string") return c.json(refusal(account), 400);
     return c.json(envelope({ deposit: account.balance }));
@@ -83,7 +86,8 @@ export function createDigiflazzApp(deps: AppDeps) {
     const matches = list.filter((p) =>
       filters.every((k) => {
         const want = str(body[k])!.toLowerCase();
-        const field = k === "code" ? p.buyer_sku_code : (p as unknown as Record<string, unknown>)[k];
+        const field =
+          k === "code" ? p.buyer_sku_code : (p as unknown as Record<string, unknown>)[k];
         return typeof field === "string" && field.toLowerCase() === want;
       }),
     );
@@ -125,7 +129,8 @@ export function createDigiflazzApp(deps: AppDeps) {
     if (!refId || !sku || !customerNo) return c.json(refusal("40", { ref_id: refId }), 400);
     const commands = str(body.commands);
     if (commands === "inq-pasca") return c.json(inquire(account, refId, sku, customerNo));
-    if (commands === "pay-pasca") return c.json(pay(account, refId, sku, customerNo, body.testing === true));
+    if (commands === "pay-pasca")
+      return c.json(pay(account, refId, sku, customerNo, body.testing === true));
     if (commands === "status-pasca") return c.json(billStatus(account, refId));
     if (commands !== undefined) return c.json(refusal("40", { ref_id: refId }), 400);
     return c.json(prepaidOrder(account, body, refId, sku, customerNo));
@@ -165,10 +170,13 @@ export function createDigiflazzApp(deps: AppDeps) {
       return refusal(rc, { ...about, buyer_last_saldo: account.balance, price: 0 });
     };
     const product = deps.prepaid.find((p) => p.buyer_sku_code === sku);
-    if (!product || !product.buyer_product_status) return refuse("43");
+    if (!product?.buyer_product_status) return refuse("43");
     if (!product.seller_product_status) return refuse("62");
     const maxPrice = body.max_price;
-    if (maxPrice !== undefined && (typeof maxPrice !== "number" || !Number.isSafeInteger(maxPrice))) {
+    if (
+      maxPrice !== undefined &&
+      (typeof maxPrice !== "number" || !Number.isSafeInteger(maxPrice))
+    ) {
       return refuse("40");
     }
     if (typeof maxPrice === "number" && product.price > maxPrice) return refuse("69");
@@ -225,7 +233,8 @@ export function createDigiflazzApp(deps: AppDeps) {
     t.status = final === "success" ? "Sukses" : "Gagal";
     t.rc = rc;
     t.message = RC_MESSAGES[rc] ?? t.status;
-    if (final === "success") t.sn = `SN${t.refId.replace(/[^A-Za-z0-9]/g, "").slice(-10)}${t.createdAt % 1000}`;
+    if (final === "success")
+      t.sn = `SN${t.refId.replace(/[^A-Za-z0-9]/g, "").slice(-10)}${t.createdAt % 1000}`;
     else if (!t.testing) account.balance += t.price;
   }
 
@@ -245,7 +254,7 @@ export function createDigiflazzApp(deps: AppDeps) {
   function inquire(account: SandboxAccount, refId: string, sku: string, customerNo: string) {
     const product = deps.pasca.find((p) => p.buyer_sku_code === sku);
     const about = { ref_id: refId, customer_no: customerNo, buyer_sku_code: sku };
-    if (!product || !product.buyer_product_status) return refusal("43", about);
+    if (!product?.buyer_product_status) return refusal("43", about);
     if (billOutcomeOf(customerNo).inquiry === "none") return refusal("60", about);
     // the bill: its amount from the number, so an inquiry repeated shows the same one
     const tagihan = 50_000 + (Number(customerNo.slice(-4)) % 50) * 1_000;
@@ -288,7 +297,13 @@ export function createDigiflazzApp(deps: AppDeps) {
     });
   }
 
-  function pay(account: SandboxAccount, refId: string, sku: string, customerNo: string, testing: boolean) {
+  function pay(
+    account: SandboxAccount,
+    refId: string,
+    sku: string,
+    customerNo: string,
+    testing: boolean,
+  ) {
     const stored = held(account, refId);
     if (stored) {
       resent(stored);
@@ -314,22 +329,41 @@ export function createDigiflazzApp(deps: AppDeps) {
               rc: "03",
               finalRc: how === "pending-success" ? "00" : "02",
             };
-    const t = form(account, "bill", refId, sku, customerNo, testing, inquiry.price, outcome, inquiry.bill);
+    const t = form(
+      account,
+      "bill",
+      refId,
+      sku,
+      customerNo,
+      testing,
+      inquiry.price,
+      outcome,
+      inquiry.bill,
+    );
     return envelope(txnData(t, account.balance));
   }
 
   function billStatus(account: SandboxAccount, refId: string) {
     const stored = held(account, refId);
     // not paid (yet): Gagal with no data, which is not a failed payment
-    if (!stored || stored.kind !== "bill") {
-      return envelope({ ref_id: refId, status: "Gagal", rc: "02", message: "Data tidak ditemukan", sn: "" });
+    if (stored?.kind !== "bill") {
+      return envelope({
+        ref_id: refId,
+        status: "Gagal",
+        rc: "02",
+        message: "Data tidak ditemukan",
+        sn: "",
+      });
     }
     return envelope(txnData(stored, account.balance));
   }
 
-  return { app, settle: (username: string, refId: string) => {
-    const account = state.accounts.get(username);
-    const t = state.txns.get(txnKey(username, refId));
-    if (account && t) settle(account, t);
-  } };
+  return {
+    app,
+    settle: (username: string, refId: string) => {
+      const account = state.accounts.get(username);
+      const t = state.txns.get(txnKey(username, refId));
+      if (account && t) settle(account, t);
+    },
+  };
 }

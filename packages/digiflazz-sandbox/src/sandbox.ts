@@ -44,9 +44,9 @@ export interface DigiflazzSandbox {
 
 export function createDigiflazzSandbox(options: DigiflazzSandboxOptions = {}): DigiflazzSandbox {
   const clock = options.clock ?? systemClock;
-  const accounts = (options.accounts ?? [
-    { ...DIGIFLAZZ_SANDBOX_ACCOUNT, balance: DIGIFLAZZ_SANDBOX_BALANCE },
-  ]).map((a) => ({ ...a, webhookUrl: undefined }));
+  const accounts = (
+    options.accounts ?? [{ ...DIGIFLAZZ_SANDBOX_ACCOUNT, balance: DIGIFLAZZ_SANDBOX_BALANCE }]
+  ).map((a) => ({ ...a, webhookUrl: undefined }));
   const state = createState(accounts);
   const webhooks = createWebhookSender();
   const timers = new Set<ReturnType<typeof setTimeout>>();

@@ -37,7 +37,10 @@ export function createWebhookSender(timeoutMs = 5000): WebhookSender {
         "x-digiflazz-event": event,
       };
       if (target.secret !== undefined) {
-        headers["x-hub-signature"] = hubSignature(forged ? "not-the-secret" : target.secret, rawBody);
+        headers["x-hub-signature"] = hubSignature(
+          forged ? "not-the-secret" : target.secret,
+          rawBody,
+        );
       }
       const delivery = fetch(target.url, {
         method: "POST",

@@ -75,14 +75,20 @@ export async function claimResend(
   const [row] = claimed;
   if (row) return { send: typeof row.sent === "string" ? JSON.parse(row.sent) : row.sent };
   // why not: read what stands in the way
-  const [a] = rowsOf<{ status: string; sent: unknown; sent_at: unknown; created_at: unknown; current: boolean }>(
+  const [a] = rowsOf<{
+    status: string;
+    sent: unknown;
+    sent_at: unknown;
+    created_at: unknown;
+    current: boolean;
+  }>(
     await exec.execute(sql`
       select a.status, a.sent, a.sent_at, a.created_at,
         (o.ref_id = a.ref_id and o.status in ${OPEN_ORDER}) as current
       from order_attempts a join orders o on o.id = a.order_id
       where a.order_id = ${order.id} and a.ref_id = ${order.refId}`),
   );
-  if (!a || a.status !== "open" || !a.current) return { closed: true };
+  if (a?.status !== "open" || !a.current) return { closed: true };
   const created = new Date(a.created_at as string);
   if (a.sent === null) return { neverSent: created };
   if (created.getTime() <= now.getTime() - RESEND_LIMIT_MS) return { tooOld: true };

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "@kios/kit";
 import type { Logger } from "../../logger.ts";
-import { invalidOrderCmd, invalidProductKind, invalidRefId, identityMismatch } from "../checks.ts";
+import { identityMismatch, invalidOrderCmd, invalidProductKind, invalidRefId } from "../checks.ts";
 import { bad } from "../records.ts";
 import { redactor } from "../redact.ts";
 import { inquireOnce, rejected, submitOnce } from "../send-once.ts";
@@ -12,7 +12,6 @@ import {
   type ProductCmd,
   type SentRequest,
   type StatusResult,
-  type SubmitOutcome,
   type Supplier,
   SupplierError,
   type SupplierTransaction,
@@ -56,7 +55,11 @@ export interface DigiflazzSupplierOptions {
 export interface DigiflazzSupplier extends Supplier {
   readonly interface: "digiflazz";
   readonly statusResends: true;
-  depositTicket(request: { amount: number; bank: string; ownerName: string }): Promise<DepositTicket>;
+  depositTicket(request: {
+    amount: number;
+    bank: string;
+    ownerName: string;
+  }): Promise<DepositTicket>;
 }
 
 /** the prepaid body, the same for the first send and every re-send of it */
@@ -97,11 +100,16 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
     errorForRc(reply.envelope.rc, reply.envelope.message, { httpStatus: reply.httpStatus });
 
   /** the transaction of an answer, or what it is instead (send-once.ts's reading) */
-  function readSubmit(reply: DigiflazzReply, kind: "order" | "bill", request: SentRequest | OrderRequest | PayBillRequest) {
+  function readSubmit(
+    reply: DigiflazzReply,
+    kind: "order" | "bill",
+    request: SentRequest | OrderRequest | PayBillRequest,
+  ) {
     const { rc, data } = reply.envelope;
     const meaning = meaningOfRc(rc);
     if (rc === "49") return { otherKind: "rc 49 (ref_id not unique)" };
-    if (meaning.kind === "refused" || meaning.kind === "unknown") return { refusal: refusal(reply) };
+    if (meaning.kind === "refused" || meaning.kind === "unknown")
+      return { refusal: refusal(reply) };
     return { transaction: () => toDigiflazzTransaction(data, kind, request) };
   }
 
@@ -115,7 +123,8 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
 
   function fullList(cmd: "prepaid" | "pasca"): Promise<unknown[]> {
     const cached = lists.get(cmd);
-    if (cached && clock.now() - cached.at < FULL_LIST_WINDOW_MS) return Promise.resolve(cached.data);
+    if (cached && clock.now() - cached.at < FULL_LIST_WINDOW_MS)
+      return Promise.resolve(cached.data);
     const running = fetching.get(cmd);
     if (running) return running;
     const fetched = (async () => {
@@ -126,7 +135,9 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
       const { data } = reply.envelope;
       // a refusal (83: fetched within the window) keeps the catalogue: the sync stops and is retried
       if (!Array.isArray(data)) {
-        throw reply.envelope.rc ? refusal(reply) : bad("malformed price list from Digiflazz: data is not a list");
+        throw reply.envelope.rc
+          ? refusal(reply)
+          : bad("malformed price list from Digiflazz: data is not a list");
       }
       // an empty list is not cached: the sync keeps its products and the next fetch asks again
       if (data.length > 0) lists.set(cmd, { at: clock.now(), data });
@@ -142,13 +153,22 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
     const { rc, data } = reply.envelope;
     const meaning = meaningOfRc(rc);
     if (rc === "49") {
-      throw new SupplierError("REF_ID_MISMATCH", `Digiflazz holds ref_id ${sent.refId} for another transaction (rc 49)`, { supplierCode: rc });
+      throw new SupplierError(
+        "REF_ID_MISMATCH",
+        `Digiflazz holds ref_id ${sent.refId} for another transaction (rc 49)`,
+        { supplierCode: rc },
+      );
     }
     if (meaning.kind === "refused") {
       const error = refusal(reply);
       // the account's refusals say nothing of the transaction; the product's and the
       // balance's say Digiflazz does not hold it (it would have answered with it)
-      const aboutAccount = ["INVALID_SIGNATURE", "UNAUTHORIZED", "RATE_LIMITED", "SUPPLIER_REFUSED"];
+      const aboutAccount = [
+        "INVALID_SIGNATURE",
+        "UNAUTHORIZED",
+        "RATE_LIMITED",
+        "SUPPLIER_REFUSED",
+      ];
       if (aboutAccount.includes(error.code)) throw error;
       return { found: false };
     }
@@ -207,7 +227,9 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
       const invalid = invalidProductKind(cmd, "cmd");
       if (invalid) throw invalid;
       const { products, skipped } =
-        cmd === "pasca" ? toPascaProducts(await fullList("pasca")) : toPrepaidProducts(await fullList("prepaid"), cmd);
+        cmd === "pasca"
+          ? toPascaProducts(await fullList("pasca"))
+          : toPrepaidProducts(await fullList("prepaid"), cmd);
       if (skipped > 0) logger?.warn({ cmd, skipped }, "supplier products skipped as malformed");
       return products;
     },
@@ -269,7 +291,11 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
           if (rc === RC_SUCCESS) return toDigiflazzInquiry(data, request, clock.now());
           // a formed failure of an inquiry (no bill due, a wrong number): no bill to pay
           if (meaningOfRc(rc).kind === "failed") {
-            throw new SupplierError("INQUIRY_FAILED", `the bill inquiry failed (rc ${rc}${message ? `: ${message}` : ""})`, { supplierCode: rc });
+            throw new SupplierError(
+              "INQUIRY_FAILED",
+              `the bill inquiry failed (rc ${rc}${message ? `: ${message}` : ""})`,
+              { supplierCode: rc },
+            );
           }
           throw refusal(reply);
         },
@@ -304,7 +330,11 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
       const { rc, data } = reply.envelope;
       if (rc && rc !== RC_SUCCESS) throw refusal(reply);
       const d = (data ?? {}) as Record<string, unknown>;
-      if (typeof d.amount !== "number" || !Number.isSafeInteger(d.amount) || typeof d.notes !== "string") {
+      if (
+        typeof d.amount !== "number" ||
+        !Number.isSafeInteger(d.amount) ||
+        typeof d.notes !== "string"
+      ) {
         throw bad("malformed deposit ticket from Digiflazz: no amount or notes");
       }
       return {

@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
-import { createTransport, type Dialect, type TransportReply, type TransportSettings } from "../transport.ts";
+import {
+  createTransport,
+  type Dialect,
+  type TransportReply,
+  type TransportSettings,
+} from "../transport.ts";
 import { DIGIFLAZZ_NAMING } from "./codes.ts";
 import { type DigiflazzEnvelope, digiflazzEnvelopeSchema } from "./wire.ts";
 

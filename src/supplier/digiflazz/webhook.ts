@@ -12,7 +12,11 @@ export const HUB_SIGNATURE_HEADER = "x-hub-signature";
 const EVENT_HEADER = "x-digiflazz-event";
 
 /** whether `header` is the HMAC-SHA1 of `rawBody` under `secret`, compared in constant time */
-export function verifyHubSignature(secret: string, rawBody: string, header: string | undefined): boolean {
+export function verifyHubSignature(
+  secret: string,
+  rawBody: string,
+  header: string | undefined,
+): boolean {
   if (!header) return false;
   const m = /^sha1=([0-9a-f]{40})$/i.exec(header.trim());
   if (!m) return false;
@@ -35,15 +39,24 @@ export function digiflazzReportReader(secret: string): ReportReader {
       try {
         json = JSON.parse(rawBody);
       } catch {
-        throw new SupplierError("BAD_RESPONSE", "malformed Digiflazz webhook: the body is not JSON");
+        throw new SupplierError(
+          "BAD_RESPONSE",
+          "malformed Digiflazz webhook: the body is not JSON",
+        );
       }
       const data = (json as { data?: unknown } | null)?.data;
       if (data === null || typeof data !== "object" || Array.isArray(data)) {
-        throw new SupplierError("BAD_RESPONSE", "malformed Digiflazz webhook: expected { data: { … } }");
+        throw new SupplierError(
+          "BAD_RESPONSE",
+          "malformed Digiflazz webhook: expected { data: { … } }",
+        );
       }
       const d = data as Record<string, unknown>;
       if (typeof d.ref_id !== "string" || d.ref_id.trim() === "") {
-        throw new SupplierError("BAD_RESPONSE", "malformed Digiflazz webhook: data.ref_id is missing");
+        throw new SupplierError(
+          "BAD_RESPONSE",
+          "malformed Digiflazz webhook: data.ref_id is missing",
+        );
       }
       const postpaid = /pasca/i.test(header("user-agent") ?? "") || "selling_price" in d;
       const transaction = toDigiflazzTransaction(d, postpaid ? "bill" : "order", {});

@@ -19,24 +19,30 @@ import { meaningOfRc, type RcMeaning } from "./codes.ts";
 // `selling_price`. Validated at run time and normalised once here.
 
 /** the envelope: data is one record (with its rc and message) or a list (the price list) */
-export const digiflazzEnvelopeSchema = z
-  .object({ data: z.unknown() })
-  .transform(({ data }) => {
-    const record =
-      data !== null && typeof data === "object" && !Array.isArray(data)
-        ? (data as Record<string, unknown>)
-        : undefined;
-    const rc = record?.rc;
-    return {
-      rc: typeof rc === "string" ? rc.trim() : typeof rc === "number" ? String(rc).padStart(2, "0") : "",
-      message: typeof record?.message === "string" ? record.message : "",
-      data,
-    };
-  });
+export const digiflazzEnvelopeSchema = z.object({ data: z.unknown() }).transform(({ data }) => {
+  const record =
+    data !== null && typeof data === "object" && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : undefined;
+  const rc = record?.rc;
+  return {
+    rc:
+      typeof rc === "string"
+        ? rc.trim()
+        : typeof rc === "number"
+          ? String(rc).padStart(2, "0")
+          : "",
+    message: typeof record?.message === "string" ? record.message : "",
+    data,
+  };
+});
 
 export type DigiflazzEnvelope = z.output<typeof digiflazzEnvelopeSchema>;
 
-export const DIGIFLAZZ_FIELDS: IdentityFields = { code: "buyer_sku_code", customerNo: "customer_no" };
+export const DIGIFLAZZ_FIELDS: IdentityFields = {
+  code: "buyer_sku_code",
+  customerNo: "customer_no",
+};
 
 // ---- products ----
 
@@ -97,7 +103,8 @@ export function toPrepaidProducts(
       continue;
     }
     const p = r.data;
-    const type: ProductType = (p.category ?? "").trim().toLowerCase() === "games" ? "game" : "prepaid";
+    const type: ProductType =
+      (p.category ?? "").trim().toLowerCase() === "games" ? "game" : "prepaid";
     if (type !== kind) continue;
     const inStock = yes(p.unlimited_stock) || (typeof p.stock === "number" && p.stock > 0);
     products.push({
@@ -221,7 +228,8 @@ export function toDigiflazzTransaction(
     throw bad(`inconsistent ${what} from Digiflazz: rc ${rc} says ${status}, status says ${said}`);
   }
   const price = rupiahField(d.price, "price", what);
-  if (price === undefined && status !== "failed") throw bad(`malformed ${what} from Digiflazz: no price`);
+  if (price === undefined && status !== "failed")
+    throw bad(`malformed ${what} from Digiflazz: no price`);
   const balanceAfter = balanceOf(d.buyer_last_saldo);
   const common = {
     refId: refIdOf(d.ref_id, known.refId, what),
