@@ -49,6 +49,7 @@ help-admin =
     /test &lt;CODE.DESTINATION&gt;: a test order (testing mode, no money moves)
     /recon [supplier]: check the supplier balance against the books
     /supplier_topup [supplier] &lt;amount&gt; [note]: record a top-up of the supplier account
+    /supplier_topup &lt;supplier&gt; ticket &lt;amount&gt; &lt;bank&gt;: a deposit ticket (Digiflazz)
     /supplier_topup_reverse &lt;number&gt; [note]: reverse a top-up booked in error
     /payment &lt;number|order id&gt;: look up a QRIS top-up
     /export &lt;YYYY-MM&gt;: a month's orders as CSV
@@ -365,6 +366,10 @@ recon-topup-recorded = ✅ Recorded: a supplier top-up of { $amount } (#{ $id })
 recon-topup-explains = It explains the difference found at check #{ $check }.
 recon-topup-usage = Use: /supplier_topup [supplier] &lt;amount&gt; [note], e.g. /supplier_topup 1000000 BCA transfer (no supplier name: the first supplier).
 recon-topup-into = Into the <b>{ $supplier }</b> supplier account.
+recon-ticket-usage = Use: /supplier_topup &lt;supplier&gt; ticket &lt;amount&gt; &lt;bank&gt; [account owner's name], e.g. /supplier_topup backup ticket 500000 BCA Budi.
+recon-ticket-none = The <b>{ $supplier }</b> supplier gives no deposit tickets: transfer as you usually do, then record it with /supplier_topup.
+recon-ticket = 🎫 Deposit ticket at <b>{ $supplier }</b>: transfer exactly <b>{ $amount }</b> to { $bank } { $account } with the note <code>{ $notes }</code>. Nothing is booked now: the top-up is booked once the supplier's balance has risen (its balance check).
+recon-ticket-failed = The supplier gave no ticket: { $reason }
 recon-unknown-supplier = There is no supplier named { $name }. Suppliers: { $names }.
 recon-failed-at = The <b>{ $supplier }</b> supplier balance could not be read ({ $code }). Try again later.
 recon-topup-already = Already booked: top-up #{ $id } of { $amount }, recorded by { $by } on { $at }.

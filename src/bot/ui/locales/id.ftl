@@ -49,6 +49,7 @@ help-admin =
     /test &lt;KODE.TUJUAN&gt;: pesanan uji (testing, tanpa memotong saldo)
     /recon [supplier]: cocokkan saldo tiap supplier dengan pembukuan
     /supplier_topup [supplier] &lt;jumlah&gt; [catatan]: catat top-up saldo supplier
+    /supplier_topup &lt;supplier&gt; ticket &lt;jumlah&gt; &lt;bank&gt;: tiket deposit (Digiflazz)
     /supplier_topup_reverse &lt;nomor&gt; [catatan]: batalkan top-up yang salah catat
     /payment &lt;nomor|order id&gt;: lihat satu isi saldo QRIS
     /export &lt;YYYY-MM&gt;: pesanan sebulan sebagai CSV
@@ -365,6 +366,10 @@ recon-topup-recorded = ✅ Tercatat: top-up supplier { $amount } (#{ $id }).
 recon-topup-explains = Ini menjelaskan selisih pada cek #{ $check }.
 recon-topup-usage = Gunakan: /supplier_topup [supplier] &lt;jumlah&gt; [catatan], mis. /supplier_topup 1000000 transfer BCA (tanpa nama supplier: supplier pertama).
 recon-topup-into = Ke akun supplier <b>{ $supplier }</b>.
+recon-ticket-usage = Gunakan: /supplier_topup &lt;supplier&gt; ticket &lt;jumlah&gt; &lt;bank&gt; [nama pemilik rekening], mis. /supplier_topup backup ticket 500000 BCA Budi.
+recon-ticket-none = Supplier <b>{ $supplier }</b> tidak memberi tiket deposit: transfer seperti biasa, lalu catat dengan /supplier_topup.
+recon-ticket = 🎫 Tiket deposit di <b>{ $supplier }</b>: transfer tepat <b>{ $amount }</b> ke { $bank } { $account } dengan berita <code>{ $notes }</code>. Belum ada yang dicatat: top-up dicatat setelah saldo supplier naik (cek saldonya).
+recon-ticket-failed = Supplier tidak memberi tiket: { $reason }
 recon-unknown-supplier = Tidak ada supplier bernama { $name }. Supplier: { $names }.
 recon-failed-at = Saldo supplier <b>{ $supplier }</b> tidak dapat dibaca ({ $code }). Coba lagi nanti.
 recon-topup-already = Sudah dicatat: top-up #{ $id } sebesar { $amount }, oleh { $by } pada { $at }.
