@@ -1,12 +1,12 @@
 import type { Clock } from "@kios/kit";
 import type { Config, SupplierCredentials, SupplierSettings } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createSignatureSupplier } from "./client.ts";
 import { createDigiflazzSupplier } from "./digiflazz/client.ts";
 import { createKeySupplier } from "./key/client.ts";
+import { createSignatureSupplier } from "./signature/client.ts";
 import type { Supplier } from "./types.ts";
 
-export { createSignatureSupplier } from "./client.ts";
+export { createSignatureSupplier } from "./signature/client.ts";
 
 export * from "./types.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { toBillTransaction, toOrderTransaction } from "./signature/wire.ts";
 import { SupplierError, type SupplierTransaction } from "./types.ts";
-import { toBillTransaction, toOrderTransaction } from "./wire.ts";
 
 // a supplier report, what the supplier calls its callback (docs/supplier-reports.md): POST { event: "transaction.final", data: <order result
 // | bill payment result> }. Verify it first with verifyCallback (signature.ts) on the raw body;

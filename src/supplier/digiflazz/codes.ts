@@ -1,6 +1,6 @@
 import { answerError, type CodeNaming } from "../answers.ts";
-import { explain } from "../codes.ts";
 import { ownEntry } from "../records.ts";
+import { explain } from "../signature/codes.ts";
 import type { FailureReason, SupplierError, SupplierErrorCode } from "../types.ts";
 
 // Digiflazz's response codes (rc), mapped once to kios's outcomes (docs/suppliers.md#digiflazz-response-codes).
