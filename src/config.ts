@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hasControlCharacters } from "./commerce/plain-text.ts";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
+import { SUPPLIER_INTERFACES, type SupplierInterface } from "./supplier/types.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -76,10 +77,10 @@ const optionalSupplierName = z.preprocess(
 
 const supplierInterface = z.preprocess(
   (v) => emptyToUndefined(v) ?? "signature",
-  z.enum(["signature", "key", "digiflazz"], { message: "must be signature, key or digiflazz" }),
+  z.enum(SUPPLIER_INTERFACES, { message: "must be signature, key or digiflazz" }),
 );
 
-type SupplierInterfaceName = "signature" | "key" | "digiflazz";
+type SupplierInterfaceName = SupplierInterface;
 
 /** Digiflazz's buyer API, where SUPPLIER_BASE_URL points when it is not set */
 export const DIGIFLAZZ_DEFAULT_BASE_URL = "https://api.digiflazz.com/v1";

@@ -204,7 +204,7 @@ async function embedded(
 }
 
 /** the playground's backup: it speaks Digiflazz, so failover across protocols can be tried in chat */
-export const DIGIFLAZZ_BACKUP_NAME = "backup";
+const DIGIFLAZZ_BACKUP_NAME = "backup";
 
 async function embeddedDigiflazz(
   name: string,

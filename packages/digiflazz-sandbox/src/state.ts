@@ -12,7 +12,7 @@ export interface SandboxAccount {
   webhookUrl: string | undefined;
 }
 
-export type TxnStatus = "Sukses" | "Pending" | "Gagal";
+type TxnStatus = "Sukses" | "Pending" | "Gagal";
 
 export interface Txn {
   refId: string;
@@ -33,7 +33,7 @@ export interface Txn {
   bill?: BillFields | undefined;
 }
 
-export interface BillFields {
+interface BillFields {
   customer_name: string;
   admin: number;
   selling_price: number;
@@ -41,7 +41,7 @@ export interface BillFields {
   desc: Record<string, unknown>;
 }
 
-export interface Inquiry {
+interface Inquiry {
   refId: string;
   username: string;
   sku: string;

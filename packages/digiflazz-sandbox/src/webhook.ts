@@ -4,7 +4,7 @@ import { hubSignature } from "./sign.ts";
 // X-Digiflazz-Event, its User-Agent and, when a secret is set, X-Hub-Signature (HMAC-SHA1 of
 // the raw body). No retry policy is documented; the sandbox tries once.
 
-export interface WebhookTarget {
+interface WebhookTarget {
   url: string;
   /** the webhook's secret as set in the panel; undefined: no signature header */
   secret: string | undefined;

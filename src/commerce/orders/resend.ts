@@ -14,9 +14,9 @@ import type { Order } from "./types.ts";
 // re-check, a restart) send one attempt at once, and a closed attempt is never sent again.
 
 /** the supplier asks for no re-check of one transaction within a minute */
-export const RESEND_SPACING_MS = 60_000;
+const RESEND_SPACING_MS = 60_000;
 /** a re-send of a transaction older than this forms a new one (the documentation) */
-export const RESEND_LIMIT_MS = 90 * 24 * 3600_000;
+const RESEND_LIMIT_MS = 90 * 24 * 3600_000;
 
 /** what a status check may do with the order's current attempt */
 export type ResendClaim =

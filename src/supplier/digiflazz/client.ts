@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from "@kios/kit";
+import { DIGIFLAZZ_DEFAULT_BASE_URL } from "../../config.ts";
 import type { Logger } from "../../logger.ts";
 import { identityMismatch, invalidOrderCmd, invalidProductKind, invalidRefId } from "../checks.ts";
 import { bad } from "../records.ts";
@@ -32,10 +33,8 @@ import {
 // the attempt, sends it exactly, and is never retried; who may call it, and when, is
 // decided by src/commerce/orders/resend.ts.
 
-export const DIGIFLAZZ_BASE_URL = "https://api.digiflazz.com/v1";
-
 /** the documentation's limit on fetching a whole price list */
-export const FULL_LIST_WINDOW_MS = 5 * 60_000;
+const FULL_LIST_WINDOW_MS = 5 * 60_000;
 
 export interface DigiflazzSupplierOptions {
   /** default https://api.digiflazz.com/v1 */
@@ -63,7 +62,7 @@ export interface DigiflazzSupplier extends Supplier {
 }
 
 /** the prepaid body, the same for the first send and every re-send of it */
-export function prepaidBody(r: {
+function prepaidBody(r: {
   code: string;
   customerNo: string;
   refId: string;
@@ -86,7 +85,7 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
   const { username, apiKey } = options;
   const scrub = redactor([apiKey]);
   const wire = createDigiflazzWire({
-    baseUrl: (options.baseUrl ?? DIGIFLAZZ_BASE_URL).replace(/\/+$/, ""),
+    baseUrl: (options.baseUrl ?? DIGIFLAZZ_DEFAULT_BASE_URL).replace(/\/+$/, ""),
     username,
     apiKey,
     timeoutMs: options.timeoutMs ?? 15_000,

@@ -32,7 +32,6 @@ const failed = (reason?: FailureReason): RcMeaning =>
   reason ? { kind: "failed", reason } : { kind: "failed" };
 
 export const RC_SUCCESS = "00";
-export const RC_FULL_LIST_LIMIT = "83";
 
 const RC_TABLE: Readonly<Record<string, RcMeaning>> = {
   "00": success,

@@ -13,14 +13,14 @@ import { type DigiflazzEnvelope, digiflazzEnvelopeSchema } from "./wire.ts";
 // The caller interprets the envelope's rc.
 
 /** the endpoints, as logged */
-export type DigiflazzEndpoint =
+type DigiflazzEndpoint =
   | "POST /cek-saldo"
   | "POST /price-list"
   | "POST /transaction"
   | "POST /deposit";
 
 /** md5(username + apiKey + what): "depo", "pricelist", "deposit", or the ref_id */
-export function digiflazzSign(username: string, apiKey: string, what: string): string {
+function digiflazzSign(username: string, apiKey: string, what: string): string {
   return createHash("md5").update(`${username}${apiKey}${what}`).digest("hex");
 }
 

@@ -8,7 +8,7 @@ import { toDigiflazzTransaction } from "./wire.ts";
 // prepaid or postpaid, and X-Hub-Signature: sha1=<hex HMAC-SHA1 of the raw body keyed with
 // the webhook's secret>. kios refuses an unsigned one: the secret is required.
 
-export const HUB_SIGNATURE_HEADER = "x-hub-signature";
+const HUB_SIGNATURE_HEADER = "x-hub-signature";
 const EVENT_HEADER = "x-digiflazz-event";
 
 /** whether `header` is the HMAC-SHA1 of `rawBody` under `secret`, compared in constant time */

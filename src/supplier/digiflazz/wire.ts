@@ -191,7 +191,7 @@ const STATUS_WORDS: Readonly<Record<string, TransactionStatus>> = {
 };
 
 /** the state an rc gives a transaction, or undefined when it carries none (a refusal, unknown) */
-export function stateOfRc(meaning: RcMeaning): TransactionStatus | undefined {
+function stateOfRc(meaning: RcMeaning): TransactionStatus | undefined {
   if (meaning.kind === "success") return "success";
   if (meaning.kind === "pending") return "pending";
   if (meaning.kind === "failed") return "failed";
