@@ -83,7 +83,7 @@ module.exports = {
       severity: "error",
       from: { path: "^src/" },
       to: {
-        path: "^packages/(supplier-sandbox|gateway-sandbox|bot-api-server)/",
+        path: "^packages/(supplier-sandbox|digiflazz-sandbox|gateway-sandbox|bot-api-server)/",
         dependencyTypesNot: ["dynamic-import", "type-only"],
       },
     },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { hasControlCharacters } from "./commerce/plain-text.ts";
 import { MIDTRANS_BASE_URLS } from "./gateway/midtrans.ts";
 import { isAddressOrBlock } from "./h2h/client-address.ts";
+import { SUPPLIER_INTERFACES, type SupplierInterface } from "./supplier/types.ts";
 
 // one place reads the environment; everything else receives a typed Config.
 
@@ -80,8 +81,29 @@ const optionalSupplierName = z.preprocess(
 
 const supplierInterface = z.preprocess(
   (v) => emptyToUndefined(v) ?? "signature",
-  z.enum(["signature", "key"], { message: "must be signature or key" }),
+  z.enum(SUPPLIER_INTERFACES, { message: "must be signature, key or digiflazz" }),
 );
+
+type SupplierInterfaceName = SupplierInterface;
+
+/** Digiflazz's buyer API, where SUPPLIER_BASE_URL points when it is not set */
+export const DIGIFLAZZ_DEFAULT_BASE_URL = "https://api.digiflazz.com/v1";
+
+/**
+ * the settings (after SUPPLIER_ or SUPPLIER_<n>_) a supplier of this interface must have, all
+ * or none; the key interface sends no api_id, and Digiflazz has a username, its key and the
+ * webhook's secret (its base URL has a default)
+ */
+function requiredSupplierSettings(kind: SupplierInterfaceName): readonly string[] {
+  if (kind === "digiflazz") return ["USERNAME", "API_KEY", "WEBHOOK_SECRET"];
+  if (kind === "key") return ["BASE_URL", "API_KEY", "SECRET_KEY"];
+  return ["BASE_URL", "API_ID", "API_KEY", "SECRET_KEY"];
+}
+
+/** settings another interface has, which this one does not read: set by mistake */
+function foreignSupplierSettings(kind: SupplierInterfaceName): readonly string[] {
+  return kind === "digiflazz" ? ["API_ID", "SECRET_KEY"] : ["USERNAME", "WEBHOOK_SECRET"];
+}
 
 // per request. A status read makes up to four attempts, which must end inside its job's
 // 120 s lease (order-check, supplier-report): 4 × 25 s plus the backoff does. A timed-out
@@ -178,6 +200,8 @@ const schema = z.object({
   SUPPLIER_API_ID: optionalString,
   SUPPLIER_API_KEY: optionalString,
   SUPPLIER_SECRET_KEY: optionalString,
+  SUPPLIER_USERNAME: optionalString,
+  SUPPLIER_WEBHOOK_SECRET: optionalString,
   SUPPLIER_INTERFACE: supplierInterface,
   SUPPLIER_NAME: optionalSupplierName,
   SUPPLIER_TESTING: booleanFlag(false),
@@ -301,6 +325,8 @@ const EXAMPLES: Record<string, string> = {
   SUPPLIER_API_ID: "your-api-id",
   SUPPLIER_API_KEY: "your-api-key",
   SUPPLIER_SECRET_KEY: "your-secret-key",
+  SUPPLIER_USERNAME: "your-digiflazz-username",
+  SUPPLIER_WEBHOOK_SECRET: "the-secret-set-in-digiflazz-webhook-panel",
   SUPPLIER_INTERFACE: "signature",
   SUPPLIER_NAME: "main",
   SUPPLIER_TESTING: "false",
@@ -335,6 +361,8 @@ const numberedSupplierSchema = z.object({
   API_ID: optionalString,
   API_KEY: optionalString,
   SECRET_KEY: optionalString,
+  USERNAME: optionalString,
+  WEBHOOK_SECRET: optionalString,
   INTERFACE: supplierInterface,
   TIMEOUT_MS: supplierTimeoutMs,
   NAME: optionalSupplierName,
@@ -357,7 +385,7 @@ export interface SupplierSettings {
   /** unique; its reports arrive at /supplier/callback (the first) or /supplier/<name>/callback */
   name: string;
   credentials: SupplierCredentials;
-  interface: "signature" | "key";
+  interface: SupplierInterfaceName;
   /** how long one request may take before it is given up (ms) */
   timeoutMs: number;
   /** where it is configured, for messages: "SUPPLIER_" or "SUPPLIER_2_" */
@@ -409,7 +437,7 @@ export interface Config {
    * in their numbers' order; empty when none is configured (the embedded sandboxes)
    */
   suppliers: SupplierSettings[];
-  supplierInterface: "signature" | "key";
+  supplierInterface: SupplierInterfaceName;
   supplierTesting: boolean;
   /** how long one supplier request may take before it is given up (ms) */
   supplierTimeoutMs: number;
@@ -469,13 +497,6 @@ export class ConfigError extends Error {
   }
 }
 
-const SUPPLIER_VARS = [
-  "SUPPLIER_BASE_URL",
-  "SUPPLIER_API_ID",
-  "SUPPLIER_API_KEY",
-  "SUPPLIER_SECRET_KEY",
-] as const;
-
 /** validates an environment; throws ConfigError with one line per bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = schema.safeParse(env);
@@ -493,10 +514,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const p: Parsed = result.data;
 
   // the key interface sends no api_id; the secret key still verifies its callbacks
-  const needed = SUPPLIER_VARS.filter(
-    (name) => !(p.SUPPLIER_INTERFACE === "key" && name === "SUPPLIER_API_ID"),
+  const needed = requiredSupplierSettings(p.SUPPLIER_INTERFACE).map(
+    (k) => `SUPPLIER_${k}` as keyof Parsed,
   );
   const given = needed.filter((name) => p[name] !== undefined);
+  for (const k of foreignSupplierSettings(p.SUPPLIER_INTERFACE)) {
+    if (p[`SUPPLIER_${k}` as keyof Parsed] !== undefined) {
+      problems.push(
+        `SUPPLIER_${k} is not read on SUPPLIER_INTERFACE=${p.SUPPLIER_INTERFACE}; that interface has ${needed.join(", ")}`,
+      );
+    }
+  }
   if (given.length > 0 && given.length < needed.length) {
     for (const name of needed.filter((n) => p[n] === undefined)) {
       problems.push(
@@ -541,6 +569,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const supplierGiven = given.length === needed.length;
+  const firstCredentials = credentialsOf(p.SUPPLIER_INTERFACE, {
+    BASE_URL: p.SUPPLIER_BASE_URL,
+    API_ID: p.SUPPLIER_API_ID,
+    API_KEY: p.SUPPLIER_API_KEY,
+    SECRET_KEY: p.SUPPLIER_SECRET_KEY,
+    USERNAME: p.SUPPLIER_USERNAME,
+    WEBHOOK_SECRET: p.SUPPLIER_WEBHOOK_SECRET,
+  });
   let payments: PaymentsConfig | undefined;
   if (p.PAYMENT_GATEWAY !== "none" && p.MIDTRANS_SERVER_KEY) {
     const baseUrl =
@@ -584,26 +620,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     databasePrepare: p.DATABASE_PREPARE,
-    supplier:
-      given.length === needed.length
-        ? {
-            baseUrl: p.SUPPLIER_BASE_URL!,
-            apiId: p.SUPPLIER_API_ID ?? "",
-            apiKey: p.SUPPLIER_API_KEY!,
-            secretKey: p.SUPPLIER_SECRET_KEY!,
-          }
-        : undefined,
+    supplier: supplierGiven ? firstCredentials : undefined,
     supplierName: firstName,
     suppliers: supplierGiven
       ? [
           {
             name: firstName,
-            credentials: {
-              baseUrl: p.SUPPLIER_BASE_URL!,
-              apiId: p.SUPPLIER_API_ID ?? "",
-              apiKey: p.SUPPLIER_API_KEY!,
-              secretKey: p.SUPPLIER_SECRET_KEY!,
-            },
+            credentials: firstCredentials,
             interface: p.SUPPLIER_INTERFACE,
             timeoutMs: p.SUPPLIER_TIMEOUT_MS,
             envPrefix: "SUPPLIER_",
@@ -692,16 +715,23 @@ function parseNumberedSuppliers(
       continue;
     }
     const v = result.data;
-    const required = (["BASE_URL", "API_ID", "API_KEY", "SECRET_KEY"] as const).filter(
-      (k) => !(v.INTERFACE === "key" && k === "API_ID"),
-    );
+    const required = requiredSupplierSettings(v.INTERFACE) as (keyof typeof v)[];
     const missing = required.filter((k) => v[k] === undefined);
+    const foreign = foreignSupplierSettings(v.INTERFACE).filter(
+      (k) => v[k as keyof typeof v] !== undefined,
+    );
+    for (const k of foreign) {
+      problems.push(
+        `${prefix}${k} is not read on ${prefix}INTERFACE=${v.INTERFACE}; that interface has ${required.map((r) => prefix + String(r)).join(", ")}`,
+      );
+    }
+    if (foreign.length > 0) continue;
     if (missing.length > 0) {
       for (const k of missing) {
         problems.push(
           describe(
             `${prefix}${k}`,
-            `is missing; set all of ${required.map((r) => prefix + r).join(", ")} or none`,
+            `is missing; set all of ${required.map((r) => prefix + String(r)).join(", ")} or none`,
             undefined,
           ),
         );
@@ -710,18 +740,44 @@ function parseNumberedSuppliers(
     }
     settings.push({
       name: v.NAME ?? `supplier${n}`,
-      credentials: {
-        baseUrl: v.BASE_URL!,
-        apiId: v.API_ID ?? "",
-        apiKey: v.API_KEY!,
-        secretKey: v.SECRET_KEY!,
-      },
+      credentials: credentialsOf(v.INTERFACE, v),
       interface: v.INTERFACE,
       timeoutMs: v.TIMEOUT_MS,
       envPrefix: prefix,
     });
   }
   return settings;
+}
+
+/**
+ * one supplier's credentials in the shape every adapter takes: Digiflazz's username is its
+ * api id and its webhook's secret the key its reports are verified with
+ */
+function credentialsOf(
+  kind: SupplierInterfaceName,
+  v: {
+    BASE_URL?: string | undefined;
+    API_ID?: string | undefined;
+    API_KEY?: string | undefined;
+    SECRET_KEY?: string | undefined;
+    USERNAME?: string | undefined;
+    WEBHOOK_SECRET?: string | undefined;
+  },
+): SupplierCredentials {
+  if (kind === "digiflazz") {
+    return {
+      baseUrl: v.BASE_URL ?? DIGIFLAZZ_DEFAULT_BASE_URL,
+      apiId: v.USERNAME ?? "",
+      apiKey: v.API_KEY ?? "",
+      secretKey: v.WEBHOOK_SECRET ?? "",
+    };
+  }
+  return {
+    baseUrl: v.BASE_URL ?? "",
+    apiId: v.API_ID ?? "",
+    apiKey: v.API_KEY ?? "",
+    secretKey: v.SECRET_KEY ?? "",
+  };
 }
 
 /** what makes a Midtrans setting a test gateway (its sandbox or a local one); undefined: none */

@@ -131,7 +131,7 @@ describe("parseConfig: several suppliers", () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^SUPPLIER_2_TIMEOUT_MS must be between 1000 and 25000/),
-        expect.stringMatching(/^SUPPLIER_2_INTERFACE must be signature or key/),
+        expect.stringMatching(/^SUPPLIER_2_INTERFACE must be signature, key or digiflazz/),
         expect.stringMatching(/^SUPPLIER_2_APIKEY is not a supplier setting/),
         expect.stringMatching(
           /^SUPPLIER_1_BASE_URL is not read: the first supplier is SUPPLIER_\*/,
@@ -157,5 +157,69 @@ describe("parseConfig: several suppliers", () => {
       SUPPLIER_LOW_BALANCE: "1000",
     });
     expect(config.suppliers).toHaveLength(1);
+  });
+});
+
+describe("parseConfig: Digiflazz", () => {
+  const DIGIFLAZZ = {
+    SUPPLIER_2_INTERFACE: "digiflazz",
+    SUPPLIER_2_USERNAME: "tokobudi",
+    SUPPLIER_2_API_KEY: "dev-key-1234",
+    SUPPLIER_2_WEBHOOK_SECRET: "hook-secret-1234",
+    SUPPLIER_2_NAME: "digiflazz",
+  };
+
+  it("reads a username, a key and the webhook's secret; the base URL is Digiflazz's by default", () => {
+    const config = parseConfig({ ...FIRST, ...DIGIFLAZZ });
+    expect(config.suppliers[1]).toMatchObject({
+      name: "digiflazz",
+      interface: "digiflazz",
+      credentials: {
+        baseUrl: "https://api.digiflazz.com/v1",
+        apiId: "tokobudi",
+        apiKey: "dev-key-1234",
+        secretKey: "hook-secret-1234",
+      },
+    });
+    expect(secretsOf(config)).toEqual(expect.arrayContaining(["dev-key-1234", "hook-secret-1234"]));
+  });
+
+  it("takes Digiflazz as the first supplier too", () => {
+    const config = parseConfig({
+      SUPPLIER_INTERFACE: "digiflazz",
+      SUPPLIER_USERNAME: "tokobudi",
+      SUPPLIER_API_KEY: "dev-key-1234",
+      SUPPLIER_WEBHOOK_SECRET: "hook-secret-1234",
+      SUPPLIER_TIMEOUT_MS: "8000",
+      PAYMENT_GATEWAY: "none",
+    });
+    expect(config.suppliers[0]).toMatchObject({
+      interface: "digiflazz",
+      timeoutMs: 8000,
+      credentials: { baseUrl: "https://api.digiflazz.com/v1", apiId: "tokobudi" },
+    });
+  });
+
+  it("names what is missing, and the other interfaces' settings set by mistake, never a secret's value", () => {
+    const problems = problemsOf({
+      ...FIRST,
+      SUPPLIER_2_INTERFACE: "digiflazz",
+      SUPPLIER_2_USERNAME: "tokobudi",
+      SUPPLIER_2_API_KEY: "dev-key-1234",
+      SUPPLIER_3_INTERFACE: "digiflazz",
+      SUPPLIER_3_USERNAME: "x",
+      SUPPLIER_3_API_KEY: "k-1234",
+      SUPPLIER_3_WEBHOOK_SECRET: "w-1234",
+      SUPPLIER_3_SECRET_KEY: "s-1234",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^SUPPLIER_2_WEBHOOK_SECRET is missing/),
+        expect.stringMatching(
+          /^SUPPLIER_3_SECRET_KEY is not read on SUPPLIER_3_INTERFACE=digiflazz/,
+        ),
+      ]),
+    );
+    expect(problems.join("\n")).not.toContain("dev-key-1234");
   });
 });

@@ -1,8 +1,11 @@
+import type { RunningDigiflazzSandbox } from "@kios/digiflazz-sandbox";
 import type { Clock } from "@kios/kit";
 import type { RunningSandbox, SandboxOptions } from "@kios/supplier-sandbox";
 import type { Config, SupplierSettings } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { digiflazzReportReader } from "../supplier/digiflazz/webhook.ts";
 import { createSupplierClient } from "../supplier/index.ts";
+import type { ReportReader } from "../supplier/report.ts";
 import type { Supplier } from "../supplier/types.ts";
 
 export interface SupplierConnection {
@@ -13,8 +16,14 @@ export interface SupplierConnection {
   reportSecret: string;
   /** where its reports arrive: /supplier/callback for the first, /supplier/<name>/callback */
   reportPath: string;
+  /** how its protocol signs and shapes reports; undefined: the signature interface's */
+  reportReader?: ReportReader | undefined;
   /** set when kios runs its own sandbox supplier (no SUPPLIER_* configured) */
   sandbox: RunningSandbox | undefined;
+  /** the playground's Digiflazz sandbox (its backup) */
+  digiflazzSandbox?: RunningDigiflazzSandbox | undefined;
+  /** an embedded sandbox is told where kios takes its reports, once kios listens */
+  reportTo?(url: string): void;
   /** for the start-up log: which supplier this is, without secrets */
   description: string;
   close(): Promise<void>;
@@ -40,8 +49,8 @@ function supplierReportPath(name: string, isFirst: boolean): string {
 
 type SandboxSettings = Omit<SandboxOptions, "clock" | "logger"> & { port?: number };
 
-/** the playground's backup sandbox: its own account, codes, prices and outcome table (the fault
- * campaign runs the same second supplier) */
+/** a second seed-protocol sandbox: its own account, codes, prices and outcome table (the fault
+ * campaign's second supplier) */
 export const BACKUP_SANDBOX = {
   name: "backup",
   credentials: {
@@ -90,9 +99,7 @@ export async function connectSuppliers(deps: {
     });
   } else {
     all.push(await embedded(config.supplierName, true, deps, undefined));
-    if (deps.sandboxes === 2) {
-      all.push(await embedded(BACKUP_SANDBOX.name, false, deps, BACKUP_SANDBOX));
-    }
+    if (deps.sandboxes === 2) all.push(await embeddedDigiflazz(DIGIFLAZZ_BACKUP_NAME, deps));
   }
   const byName = new Map(all.map((c) => [c.name, c]));
   return {
@@ -130,6 +137,10 @@ function configured(
     }),
     reportSecret: settings.credentials.secretKey,
     reportPath: supplierReportPath(settings.name, isFirst),
+    reportReader:
+      settings.interface === "digiflazz"
+        ? digiflazzReportReader(settings.credentials.secretKey)
+        : undefined,
     sandbox: undefined,
     description: `${settings.interface} interface at ${new URL(settings.credentials.baseUrl).host}`,
     close: async () => {},
@@ -186,7 +197,47 @@ async function embedded(
     reportSecret: credentials.secretKey,
     reportPath: supplierReportPath(name, isFirst),
     sandbox,
+    reportTo: (url) => sandbox.account().setCallbackUrl(url),
     description: `embedded sandbox at ${sandbox.url}`,
     close: () => sandbox.close(),
+  };
+}
+
+/** the playground's backup: it speaks Digiflazz, so failover across protocols can be tried in chat */
+const DIGIFLAZZ_BACKUP_NAME = "backup";
+
+async function embeddedDigiflazz(
+  name: string,
+  deps: { clock?: Clock | undefined; logger: Logger; config: Config },
+): Promise<SupplierConnection> {
+  // loaded only here, as the other sandbox
+  const { DIGIFLAZZ_SANDBOX_ACCOUNT, startDigiflazzSandbox } = await import(
+    "@kios/digiflazz-sandbox"
+  );
+  const sandbox = await startDigiflazzSandbox({ clock: deps.clock, hostname: "127.0.0.1" });
+  const account = DIGIFLAZZ_SANDBOX_ACCOUNT;
+  return {
+    name,
+    supplier: createSupplierClient(
+      {
+        credentials: {
+          baseUrl: sandbox.url,
+          apiId: account.username,
+          apiKey: account.apiKey,
+          secretKey: account.webhookSecret,
+        },
+        interface: "digiflazz",
+        timeoutMs: deps.config.supplierTimeoutMs,
+      },
+      { clock: deps.clock, logger: deps.logger.child({ supplier: name }) },
+    ),
+    reportSecret: account.webhookSecret,
+    reportPath: supplierReportPath(name, false),
+    reportReader: digiflazzReportReader(account.webhookSecret),
+    sandbox: undefined,
+    digiflazzSandbox: sandbox,
+    reportTo: (url) => sandbox.account().setWebhookUrl(url),
+    description: `embedded Digiflazz sandbox at ${sandbox.url}`,
+    close: () => sandbox.stop(),
   };
 }

@@ -283,6 +283,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         createSupplierReportRoute({
           db: database.db,
           secretKey: s.reportSecret,
+          reader: s.reportReader,
           supplier: s.name,
           path: s.reportPath,
           clock,
@@ -326,7 +327,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       gate?.open(http);
       gateway?.reportTo(`http://127.0.0.1:${server!.port}${GATEWAY_REPORT_PATH}`);
       for (const s of suppliers.all) {
-        s.sandbox?.account().setCallbackUrl(`http://127.0.0.1:${server!.port}${s.reportPath}`);
+        s.reportTo?.(`http://127.0.0.1:${server!.port}${s.reportPath}`);
       }
     }
 

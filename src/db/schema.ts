@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { SentRequest } from "../supplier/types.ts";
 
 // one schema for both drivers; drizzle-kit generates drizzle/ from this file.
 // money is integer rupiah in bigint columns, read as JS numbers (exact below 2^53).
@@ -746,6 +747,13 @@ export const orderAttempts = pgTable(
     reason: text("reason"),
     /** set when the next attempt was made because of this one: the proof it followed */
     reroutedFor: text("rerouted_for"),
+    /**
+     * what was sent, stored before the first send, for a supplier whose status check re-sends
+     * the request (Digiflazz): every re-send is exactly this (src/commerce/orders/resend.ts)
+     */
+    sent: jsonb("sent").$type<SentRequest>(),
+    /** when it was last sent (the first send or a status check's re-send) */
+    sentAt: tstz("sent_at"),
     createdAt: createdAt(),
     answeredAt: tstz("answered_at"),
     finalAt: tstz("final_at"),

@@ -23,6 +23,6 @@ export function countingErrors(supplier: Supplier, count: (code: string) => void
     inquiry: (req) => counted(() => supplier.inquiry(req)),
     order: (req) => counted(() => supplier.order(req)),
     payBill: (req) => counted(() => supplier.payBill(req)),
-    status: (refId) => counted(() => supplier.status(refId)),
+    status: (refId, sent) => counted(() => supplier.status(refId, sent)),
   };
 }

@@ -1,11 +1,12 @@
 import type { Clock } from "@kios/kit";
 import type { Config, SupplierCredentials, SupplierSettings } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createSignatureSupplier } from "./client.ts";
+import { createDigiflazzSupplier } from "./digiflazz/client.ts";
 import { createKeySupplier } from "./key/client.ts";
+import { createSignatureSupplier } from "./signature/client.ts";
 import type { Supplier } from "./types.ts";
 
-export { createSignatureSupplier } from "./client.ts";
+export { createSignatureSupplier } from "./signature/client.ts";
 
 export * from "./types.ts";
 
@@ -39,6 +40,18 @@ export function createSupplierClient(
   options: { clock?: Clock | undefined; logger?: Logger | undefined; fetch?: typeof fetch },
 ): Supplier {
   const { credentials } = settings;
+  if (settings.interface === "digiflazz") {
+    // the username signs with the key; the webhook's secret verifies its reports
+    return createDigiflazzSupplier({
+      baseUrl: credentials.baseUrl,
+      username: credentials.apiId,
+      apiKey: credentials.apiKey,
+      timeoutMs: settings.timeoutMs,
+      clock: options.clock,
+      logger: options.logger,
+      fetch: options.fetch,
+    });
+  }
   if (settings.interface === "key") {
     // the key interface sends only the api key; the secret key still verifies callbacks
     return createKeySupplier({

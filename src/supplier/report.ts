@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { toBillTransaction, toOrderTransaction } from "./signature/wire.ts";
 import { SupplierError, type SupplierTransaction } from "./types.ts";
-import { toBillTransaction, toOrderTransaction } from "./wire.ts";
 
 // a supplier report, what the supplier calls its callback (docs/supplier-reports.md): POST { event: "transaction.final", data: <order result
 // | bill payment result> }. Verify it first with verifyCallback (signature.ts) on the raw body;
@@ -14,6 +14,21 @@ const reportSchema = z.object({
 export interface ParsedSupplierReport {
   event: string;
   transaction: SupplierTransaction;
+}
+
+/**
+ * how one wire protocol's reports are verified and read (the report route is the same for
+ * all): verify on the raw body before anything else, then parse
+ */
+export interface ReportReader {
+  verify(
+    rawBody: string,
+    header: (name: string) => string | undefined,
+    nowMs: number,
+  ): { ok: true } | { ok: false; reason: string };
+  /** a verified request that only checks the URL (answered, never stored) */
+  isPing?(header: (name: string) => string | undefined): boolean;
+  parse(rawBody: string, header: (name: string) => string | undefined): ParsedSupplierReport;
 }
 
 /** a bill payment result carries tagihan, or a lowercase status; an order result neither */

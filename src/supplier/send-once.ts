@@ -31,6 +31,7 @@ export const REFUSALS: ReadonlySet<SupplierErrorCode> = new Set<SupplierErrorCod
   "INQUIRY_EXPIRED",
   "INQUIRY_MISMATCH",
   "GONE",
+  "SUPPLIER_REFUSED",
 ]);
 
 /** what an answer to a money-moving request carries, as the wire interface reads it */
@@ -88,7 +89,8 @@ export async function submitOnce<R>(spec: SubmitSpec<R>): Promise<SubmitOutcome>
   }
   const answer = spec.read(reply);
   if ("refusal" in answer) {
-    return REFUSALS.has(answer.refusal.code) ? rejected(answer.refusal) : unknown(answer.refusal);
+    const definite = REFUSALS.has(answer.refusal.code) || refusedForRate(answer.refusal);
+    return definite ? rejected(answer.refusal) : unknown(answer.refusal);
   }
   if ("otherKind" in answer) {
     return unknown(

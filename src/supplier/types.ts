@@ -1,8 +1,12 @@
-// the supplier as kios sees it: one TypeScript interface that both wire adapters (the
-// signature-based primary interface and the key-based alternate) implement. Everything
+// the supplier as kios sees it: one TypeScript interface that every wire adapter (the
+// signature-based primary interface, the key-based alternate, Digiflazz) implements. Everything
 // here is normalised at the edge: camelCase, lowercase states, integer rupiah.
 
 export type ProductCmd = "prepaid" | "game" | "pasca";
+
+/** the wire protocols kios speaks (src/supplier/<protocol>/, docs/suppliers.md#adding-a-protocol) */
+export const SUPPLIER_INTERFACES = ["signature", "key", "digiflazz"] as const;
+export type SupplierInterface = (typeof SUPPLIER_INTERFACES)[number];
 export type ProductType = ProductCmd;
 
 export interface SupplierProduct {
@@ -106,6 +110,8 @@ export interface SupplierTransaction {
   trxId?: string | undefined;
   /** a failed record's machine-readable reason, when it gives a known one (never guessed from text) */
   reason?: FailureReason | undefined;
+  /** the account's balance right after this answer, when the supplier says (Digiflazz's buyer_last_saldo) */
+  balanceAfter?: number | undefined;
 }
 
 export interface InquiryResult extends BillAmounts {
@@ -124,6 +130,35 @@ export interface OrderRequest {
   testing?: boolean;
   /** the signature interface signs with this instant (ms); kios stores it before sending */
   signedAt?: number;
+  /**
+   * the most this route may cost (rupiah): a supplier that takes a ceiling (Digiflazz's
+   * max_price) refuses, forming nothing, when its price is above it. Others ignore it.
+   */
+  maxCost?: number;
+}
+
+/**
+ * what kios sent for an attempt, stored before the send (order_attempts.sent): a supplier
+ * whose status check re-sends the request (statusResends) is sent exactly this again
+ */
+export interface SentRequest {
+  kind: "order" | "bill";
+  code: string;
+  customerNo: string;
+  refId: string;
+  testing: boolean;
+  maxCost?: number | undefined;
+}
+
+/** a deposit ticket: what to transfer, where, and the note that matches it (Digiflazz's /deposit) */
+export interface DepositTicket {
+  /** the amount with its unique digits: transfer exactly this */
+  amount: number;
+  bank: string;
+  /** the text to put in the transfer's note */
+  notes: string;
+  accountNo?: string | undefined;
+  accountName?: string | undefined;
 }
 
 export interface InquiryRequest {
@@ -160,15 +195,30 @@ export type StatusResult = { found: true; transaction: SupplierTransaction } | {
 
 export interface Supplier {
   /** which wire interface this adapter speaks */
-  readonly interface: "signature" | "key";
+  readonly interface: SupplierInterface;
+  /**
+   * the status check of an order re-sends the order itself (Digiflazz): a request for a
+   * ref_id the supplier does not hold forms a new transaction. Then kios sends it only for
+   * an order's current open attempt, with the body it stored (src/commerce/orders/resend.ts)
+   */
+  readonly statusResends?: boolean;
   balance(): Promise<SupplierBalance>;
   products(cmd: ProductCmd): Promise<SupplierProduct[]>;
   order(request: OrderRequest): Promise<SubmitOutcome>;
   /** throws SupplierError (INQUIRY_FAILED when no bill is due, …) */
   inquiry(request: InquiryRequest): Promise<InquiryResult>;
   payBill(request: PayBillRequest): Promise<SubmitOutcome>;
-  /** throws SupplierError on auth, transport (after retries) or malformed replies */
-  status(refId: string): Promise<StatusResult>;
+  /**
+   * throws SupplierError on auth, transport (after retries) or malformed replies. `sent`:
+   * what was sent for this ref_id, for a supplier whose status check needs it (statusResends)
+   */
+  status(refId: string, sent?: SentRequest): Promise<StatusResult>;
+  /** asks for a deposit ticket (Digiflazz); optional: other suppliers have none */
+  depositTicket?(request: {
+    amount: number;
+    bank: string;
+    ownerName: string;
+  }): Promise<DepositTicket>;
   /**
    * deprecation warnings the supplier sent (one per endpoint, oldest first), for admins'
    * /balance. Optional: an adapter that never sees such warnings may leave it out.
@@ -197,6 +247,8 @@ const SUPPLIER_ERROR_CODES = [
   "TRANSACTION_NOT_FOUND",
   "VALIDATION_ERROR",
   "RATE_LIMITED",
+  /** refused for the supplier account's or seller's sake, nothing formed (a Digiflazz rc) */
+  "SUPPLIER_REFUSED",
   // the old release's forms (HTTP 410)
   "GONE",
   // local: no usable answer

@@ -1,3 +1,4 @@
+import { hubSignature } from "@kios/digiflazz-sandbox";
 import { signCallback } from "@kios/kit";
 import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
 import { eq } from "drizzle-orm";
@@ -148,16 +149,6 @@ describe(`several suppliers (${testDriver})`, () => {
   });
 });
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe(`the playground's two sandbox suppliers (${testDriver})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -165,20 +156,15 @@ describe(`the playground's two sandbox suppliers (${testDriver})`, () => {
   });
   afterAll(() => t?.stop());
 
-  it("runs a main and a backup sandbox with other codes, prices and credentials", async () => {
+  it("runs the seed-protocol sandbox first and a Digiflazz sandbox as its backup", async () => {
     const [first, second] = t.app.suppliers!.all;
     expect([first!.name, second!.name]).toEqual(["main", "backup"]);
-    expect(first!.sandbox!.url).not.toBe(second!.sandbox!.url);
-    const theirs = second!.sandbox!.catalogue();
-    expect(theirs.find((p) => p.code === "BTSEL10")?.status).toBe("active");
-    // what the main sandbox has inactive the backup sells, and the reverse
-    expect(first!.sandbox!.catalogue().find((p) => p.code === "ISAT1000")?.status).toBe("inactive");
-    expect(theirs.find((p) => p.code === "BISAT1000")?.status).toBe("active");
-    expect(theirs.find((p) => p.code === "BTSEL5")?.status).toBe("inactive");
+    expect(second!.supplier.interface).toBe("digiflazz");
+    expect(second!.digiflazzSandbox).toBeDefined();
     expect(second!.reportSecret).not.toBe(first!.reportSecret);
   });
 
-  it("buys a product the main sandbox refuses from the backup, its report settling it", async () => {
+  it("buys a product the main sandbox refuses from the Digiflazz backup, in one confirmation", async () => {
     const [main, backup] = t.app.suppliers!.all;
     const deps = t.app.orders!;
     await upsertUser(deps.db, { telegramId: 5151, firstName: "Budi" });
@@ -187,31 +173,58 @@ describe(`the playground's two sandbox suppliers (${testDriver})`, () => {
       userId: 5151,
       chatId: 5151,
       productCode: "TSEL10",
-      destination: "081234560903",
+      destination: "081234560901",
     });
     if (!q.ok) throw new Error(q.reason);
     // kios's catalogue says active; the main supplier refuses it at the order
     main!.sandbox!.setActive("TSEL10", false);
     const placed = await confirmQuote(deps, { quoteId: q.quote.id, userId: 5151 });
     if (!placed.ok) throw new Error(placed.reason);
-    expect(placed.order).toMatchObject({ status: "pending", supplier: "backup" });
-    // the backup's report arrives on its own path, signed with its own secret, and settles it
-    const report = await until(async () => {
-      const [row] = await deps.db
-        .select()
-        .from(supplierReports)
-        .where(eq(supplierReports.refId, placed.order.refId));
-      return row?.processedAt ? row : undefined;
+    expect(placed.order).toMatchObject({
+      status: "success",
+      supplier: "backup",
+      routeCode: "tsel10",
     });
-    expect(report).toMatchObject({ supplier: "backup", outcome: "order success" });
     expect(await walletBalance(deps.db, 5151)).toBe(100_000 - q.quote.price);
-    expect(backup!.sandbox!.transactions()).toMatchObject([{ status: "success", code: "BTSEL10" }]);
+    const sent = backup!.digiflazzSandbox!.state.requests;
+    expect(sent).toMatchObject([{ ref_id: placed.order.refId, max_price: q.quote.price }]);
     expect(main!.sandbox!.transactions()).toHaveLength(0);
   });
 
-  it("points each sandbox's reports at its own path", () => {
+  it("takes the Digiflazz backup's webhook on its own path, verified by X-Hub-Signature", async () => {
     const [first, second] = t.app.suppliers!.all;
     expect(first!.sandbox!.account().callbackUrl).toBe(`${t.baseUrl}/supplier/callback`);
-    expect(second!.sandbox!.account().callbackUrl).toBe(`${t.baseUrl}/supplier/backup/callback`);
+    const raw = JSON.stringify({
+      data: {
+        ref_id: "DF-HOOK-1",
+        customer_no: "0812",
+        buyer_sku_code: "tsel10",
+        status: "Sukses",
+        rc: "00",
+        price: 10_000,
+        sn: "SN",
+      },
+    });
+    const send = (signature?: string) =>
+      fetch(`${t.baseUrl}/supplier/backup/callback`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(signature ? { "x-hub-signature": signature } : {}),
+        },
+        body: raw,
+      });
+    expect((await send()).status).toBe(401);
+    expect((await send(hubSignature("not-the-secret", raw))).status).toBe(401);
+    const ok = await send(hubSignature(second!.reportSecret, raw));
+    expect(ok.status).toBe(200);
+    expect(await (await send(hubSignature(second!.reportSecret, raw))).json()).toMatchObject({
+      duplicate: true,
+    });
+    const rows = await t.app
+      .orders!.db.select()
+      .from(supplierReports)
+      .where(eq(supplierReports.refId, "DF-HOOK-1"));
+    expect(rows.map((r) => [r.supplier, r.reportedStatus])).toEqual([["backup", "success"]]);
   });
 });

@@ -12,8 +12,8 @@ import type { Quote } from "../../src/commerce/orders/types.ts";
 import { setTier, upsertUser } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { createLogger } from "../../src/logger.ts";
-import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import { createKeySupplier } from "../../src/supplier/key/client.ts";
+import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 

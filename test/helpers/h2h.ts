@@ -3,7 +3,7 @@ import { createSecretBox, type SecretBox } from "../../src/commerce/h2h/cipher.t
 import { createKey, type IssuedKey } from "../../src/commerce/h2h/keys.ts";
 import { createRateLimiter } from "../../src/h2h/rate-limit.ts";
 import { createH2hRoutes, H2H_PREFIX, type H2hRouteDeps } from "../../src/h2h/routes.ts";
-import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "./commerce.ts";
 

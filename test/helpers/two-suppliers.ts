@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { linkSupplierCatalogue } from "../../src/commerce/catalogue/link.ts";
 import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { productRoutes, products } from "../../src/db/schema.ts";
-import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import {
   bootCommerce,

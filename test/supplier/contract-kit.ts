@@ -11,9 +11,9 @@ import {
 } from "@kios/supplier-sandbox";
 import { afterEach, expect } from "vitest";
 import type { Logger } from "../../src/logger.ts";
-import { createSignatureSupplier } from "../../src/supplier/client.ts";
 import { createKeySupplier } from "../../src/supplier/key/client.ts";
 import { parseSupplierReport } from "../../src/supplier/report.ts";
+import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import {
   type SubmitOutcome,
   type Supplier,

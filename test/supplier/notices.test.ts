@@ -1,7 +1,7 @@
 import { ManualClock } from "@kios/kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.ts";
-import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import { memorySink } from "../helpers/app.ts";
 import { envelope, type Stub, type StubReply, type StubRequest, startStub } from "./stub-server.ts";
 

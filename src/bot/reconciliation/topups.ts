@@ -14,6 +14,7 @@ import {
 } from "../../commerce/reconciliation/topups.ts";
 import { findUser } from "../../commerce/users.ts";
 import { MAX_OPERATION_AMOUNT } from "../../commerce/wallet/ledger.ts";
+import { SupplierError } from "../../supplier/types.ts";
 import type { BotContext } from "../context.ts";
 import { words } from "../ui/args.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
@@ -103,7 +104,12 @@ async function namedSupplier(
  * account (default: the first supplier's)
  */
 async function supplierTopup(ctx: BotContext): Promise<void> {
-  const named = await namedSupplier(ctx, words(ctx.match as string));
+  const args = words(ctx.match as string);
+  if (args[1]?.toLowerCase() === "ticket") {
+    await depositTicket(ctx, args[0]!, args.slice(2));
+    return;
+  }
+  const named = await namedSupplier(ctx, args);
   if (!named) return;
   const [amountText, ...note] = named.rest;
   const amount = amountText ? parseAmount(amountText) : undefined;
@@ -140,6 +146,55 @@ async function supplierTopup(ctx: BotContext): Promise<void> {
       ),
     },
   );
+}
+
+/**
+ * /supplier_topup <supplier> ticket <amount> <bank> [owner]: asks the supplier (Digiflazz)
+ * for a deposit ticket and shows it. Nothing is booked: the money is booked as a top-up
+ * only once the supplier's balance rises (its balance check), as any other.
+ */
+async function depositTicket(ctx: BotContext, name: string, rest: string[]): Promise<void> {
+  const [amountText, bank, ...owner] = rest;
+  const amount = amountText ? parseAmount(amountText) : undefined;
+  if (amount === undefined || !bank || !/^[A-Za-z]{2,12}$/.test(bank)) {
+    await ctx.reply(ctx.t("recon-ticket-usage"));
+    return;
+  }
+  const found = findSupplierAccount(ctx.deps.orders, name);
+  if (!found.account) {
+    await ctx.reply(
+      ctx.t("recon-unknown-supplier", { name: escapeHtml(name), names: found.names.join(", ") }),
+    );
+    return;
+  }
+  const { supplier, book } = found.account;
+  if (!supplier.depositTicket) {
+    await ctx.reply(ctx.t("recon-ticket-none", { supplier: escapeHtml(book.name) }));
+    return;
+  }
+  const max = ctx.deps.config.maxAmount ?? MAX_OPERATION_AMOUNT;
+  if (amount > max) {
+    await ctx.reply(ctx.t("admin-amount-too-large", { max: rupiah(max) }));
+    return;
+  }
+  const ownerName = (owner.join(" ") || ctx.from?.first_name || "").slice(0, 60);
+  try {
+    const ticket = await supplier.depositTicket({ amount, bank: bank.toUpperCase(), ownerName });
+    await ctx.reply(
+      ctx.t("recon-ticket", {
+        supplier: escapeHtml(book.name),
+        amount: rupiah(ticket.amount),
+        bank: escapeHtml(ticket.bank),
+        account: escapeHtml(
+          [ticket.accountNo, ticket.accountName].filter((v) => v !== undefined).join(" "),
+        ),
+        notes: escapeHtml(ticket.notes),
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof SupplierError)) throw err;
+    await ctx.reply(ctx.t("recon-ticket-failed", { reason: escapeHtml(err.message) }));
+  }
 }
 
 /** /supplier_topup_reverse <id> [note]: a top-up booked in error goes back, both kept */

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
-import type { StatusResult } from "../../supplier/types.ts";
+import type { SentRequest, StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { reportIfConflicting } from "./conflicts.ts";
 import {
@@ -15,6 +15,7 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
+import { billStatusBody, claimResend } from "./resend.ts";
 import { firstSupplierName, mayRerouteAfter, rerouteFailed, supplierOf } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import { finalisationOf, finaliseOrder, markOpen, scheduleCheck } from "./transitions.ts";
@@ -82,7 +83,7 @@ async function resolveUnlocked(
     // news about a settled order (a callback) is checked against the supplier's word, unless
     // it is the word the order settled by: the same attempt, the same final state
     const agrees = options.news?.refId === order.refId && options.news.status === order.status;
-    if (options.checkSettled && !agrees) await checkSettledOrder(deps, order);
+    if (options.checkSettled && !agrees) await checkSettledOrder(deps, order, options.news);
     return order;
   }
   const now = new Date(deps.clock.now());
@@ -108,9 +109,17 @@ async function resolveUnlocked(
     return moved ?? (await load(deps, orderId));
   }
 
+  const supplier = supplierOf(deps, order.supplier);
+  let sent: SentRequest | undefined;
+  if (supplier.statusResends) {
+    // its status check re-sends the order: only the current open attempt, as first sent
+    const gate = await resendGate(deps, order, now, fence);
+    if ("done" in gate) return gate.done;
+    sent = gate.sent;
+  }
   let status: StatusResult;
   try {
-    status = await supplierOf(deps, order.supplier).status(order.refId);
+    status = await supplier.status(order.refId, sent);
   } catch (err) {
     log.warn({ err }, "status check failed; trying again later");
     await reschedule(deps, order, now, fence);
@@ -177,6 +186,63 @@ async function resolveUnlocked(
   return load(deps, orderId);
 }
 
+/** how long an attempt never sent (nothing stored) may still be on its way in another process */
+const NEVER_SENT_AFTER_MS = 5 * 60_000;
+
+/**
+ * a status check at a supplier whose check re-sends the order (resend.ts): the body to send,
+ * or what the check did instead (waited, asked an admin, refunded what was never sent)
+ */
+async function resendGate(
+  deps: OrderEngine,
+  order: Order,
+  now: Date,
+  fence: OrderFence,
+): Promise<{ sent: SentRequest } | { done: Order | undefined }> {
+  if (order.kind === "bill") return { sent: billStatusBody(order) };
+  const log = deps.logger.child({ component: "resolver", orderId: order.id, refId: order.refId });
+  const claim = await deps.db.transaction(async (tx) => {
+    await fence(tx);
+    return claimResend(tx, order, now);
+  });
+  if ("send" in claim) return { sent: claim.send };
+  if ("wait" in claim) {
+    // leaning on the webhook meanwhile: its report asks again, and waits as long
+    const delay = Math.max(1000, claim.wait.getTime() - now.getTime());
+    await deps.db.transaction(async (tx) => {
+      await fence(tx);
+      await scheduleCheck(tx, order.id, new Date(now.getTime() + delay), order.flaggedAt !== null);
+    });
+    await deps.jobs?.scheduleCheck(order.id, delay);
+    return { done: await load(deps, order.id) };
+  }
+  if ("tooOld" in claim) {
+    log.warn("attempt older than the supplier's re-send limit: never sent again, an admin decides");
+    await reschedule(deps, order, now, fence, "not_found");
+    return { done: await load(deps, order.id) };
+  }
+  if ("neverSent" in claim && now.getTime() - claim.neverSent.getTime() > NEVER_SENT_AFTER_MS) {
+    // nothing was stored, so nothing was sent (the body is stored before the send)
+    log.warn("attempt never sent to the supplier: releasing its hold");
+    const moved = await deps.db.transaction(async (tx) => {
+      await fence(tx);
+      return finaliseOrder(
+        tx,
+        order,
+        { status: "failed", reason: "never sent to the supplier" },
+        now,
+        true,
+        { from: [order.status], onFinal: deps.onOrderFinal, attempt: order.refId },
+      );
+    });
+    await deps.jobs?.kickNotifications();
+    return { done: moved ?? (await load(deps, order.id)) };
+  }
+  // closed or not yet stored: nothing is sent now
+  await reschedule(deps, order, now, fence);
+  return { done: await load(deps, order.id) };
+}
+
 /**
  * the supplier has no record of the order. Design rule 11: refund only on proof that it can never
  * be made. On the signature interface that proof is the request's own signed timestamp
@@ -224,7 +290,7 @@ async function notFound(
     if (moved) return moved;
   }
   const askAdmin =
-    supplierOf(deps, order.supplier).interface === "key" &&
+    supplierOf(deps, order.supplier).interface !== "signature" &&
     now.getTime() - signedAt > NOT_FOUND_ASK_ADMIN_MS &&
     order.decision === null;
   await reschedule(deps, order, now, fence, askAdmin ? "not_found" : undefined);
@@ -305,10 +371,26 @@ export async function sweepOpenOrders(deps: OrderEngine, limit = 100): Promise<n
 }
 
 /** asks the supplier about a settled order and reports a contradiction to the admins. */
-async function checkSettledOrder(deps: OrderEngine, order: Order): Promise<void> {
+async function checkSettledOrder(
+  deps: OrderEngine,
+  order: Order,
+  news: ResolveOptions["news"],
+): Promise<void> {
+  const supplier = supplierOf(deps, order.supplier);
+  if (supplier.statusResends && order.kind !== "bill") {
+    // a settled order's attempt is never sent again (it would be a purchase if the supplier
+    // does not hold it): the verified report's own word goes to the admins if it disagrees
+    if (news?.refId === order.refId && (news.status === "success" || news.status === "failed")) {
+      await reportIfConflicting(deps, order, news.status);
+    }
+    return;
+  }
   let status: StatusResult;
   try {
-    status = await supplierOf(deps, order.supplier).status(order.refId);
+    status = await supplier.status(
+      order.refId,
+      supplier.statusResends ? billStatusBody(order) : undefined,
+    );
   } catch (err) {
     deps.logger.warn({ err, orderId: order.id }, "checking a settled order failed");
     return;

@@ -45,6 +45,7 @@ export function rerouteProof(error: SupplierError): string | undefined {
     case "PRODUCT_INACTIVE":
     case "RATE_LIMITED":
     case "GONE":
+    case "SUPPLIER_REFUSED":
       return error.code;
     case "VALIDATION_ERROR": {
       // about the product (its code, a cut-off), not the destination: another may take it.

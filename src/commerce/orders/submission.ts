@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
-import type { SubmitOutcome } from "../../supplier/types.ts";
+import type { SentRequest, SubmitOutcome } from "../../supplier/types.ts";
 import { reportIfConflicting } from "./conflicts.ts";
 import { nextCheckDelay, type OrderEngine } from "./engine.ts";
+import { minMarginOf } from "./min-margin.ts";
 import { getOrder } from "./queries.ts";
+import { claimFirstSend } from "./resend.ts";
+import { orderCostCeiling } from "./route-ceiling.ts";
 import {
   firstSupplierName,
   recordAnswer,
@@ -45,6 +48,24 @@ async function submit(deps: OrderEngine, order: Order): Promise<SubmitOutcome> {
         ...signedAt(order),
       });
     }
+    if (supplier.statusResends) {
+      // its status check re-sends this very request: stored first, with its ceiling
+      const sent = await storeFirstSend(deps, order);
+      if (!sent) {
+        return {
+          outcome: "unknown",
+          reason: "the attempt was sent before (or is closed): its status check decides",
+        };
+      }
+      return await supplier.order({
+        cmd: order.kind,
+        code: sent.code,
+        customerNo: sent.customerNo,
+        refId: sent.refId,
+        testing: sent.testing,
+        maxCost: sent.maxCost,
+      });
+    }
     return await supplier.order({
       cmd: order.kind,
       code: routeCodeOf(order),
@@ -57,6 +78,24 @@ async function submit(deps: OrderEngine, order: Order): Promise<SubmitOutcome> {
     // the client promises not to throw for supplier trouble; if it does, the outcome is unknown
     return { outcome: "unknown", reason: (err as Error).message };
   }
+}
+
+/**
+ * the body of the attempt's first send, stored (and the attempt claimed) before it is sent;
+ * undefined: stored already, so it may have gone, and only its status check may send it again
+ */
+async function storeFirstSend(deps: OrderEngine, order: Order): Promise<SentRequest | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const sent: SentRequest = {
+      kind: "order",
+      code: routeCodeOf(order),
+      customerNo: order.destination,
+      refId: order.refId,
+      testing: order.testing,
+      maxCost: orderCostCeiling(order, await minMarginOf(tx, deps)),
+    };
+    return (await claimFirstSend(tx, order, sent, new Date(deps.clock.now()))) ? sent : undefined;
+  });
 }
 
 /** records what the supplier said about a just-submitted order (design rule 2: unknown is not failed). */

@@ -4,6 +4,7 @@ import { SupplierError } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { reportIfConflicting } from "../orders/conflicts.ts";
 import type { OrderEngine } from "../orders/engine.ts";
+import { billStatusBody } from "../orders/resend.ts";
 import { supplierOf } from "../orders/routing.ts";
 import type { Order } from "../orders/types.ts";
 
@@ -23,8 +24,14 @@ export interface OrderCheckSummary {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** the supplier's word on a settled order, as a status or "not found" */
-async function supplierWord(deps: OrderEngine, order: Order): Promise<string> {
-  const answer = await supplierOf(deps, order.supplier).status(order.refId);
+async function supplierWord(deps: OrderEngine, order: Order): Promise<string | undefined> {
+  const supplier = supplierOf(deps, order.supplier);
+  // a settled order's attempt is never sent again where the check re-sends it (resend.ts)
+  if (supplier.statusResends && order.kind !== "bill") return undefined;
+  const answer = await supplier.status(
+    order.refId,
+    supplier.statusResends ? billStatusBody(order) : undefined,
+  );
   return answer.found ? answer.transaction.status : "not_found";
 }
 
@@ -61,7 +68,7 @@ export async function recheckFinalOrders(
     // a failed order that never reached the supplier is rightly unknown to it
     const neverSent = order.status === "failed" && order.submittedAt === null;
     if (neverSent) continue;
-    let word: string;
+    let word: string | undefined;
     try {
       word = await supplierWord(deps, order);
     } catch (err) {
@@ -71,6 +78,7 @@ export async function recheckFinalOrders(
     } finally {
       await sleep(gapMs);
     }
+    if (word === undefined) continue;
     summary.checked += 1;
     const agrees = word === order.status || (word === "not_found" && order.status === "failed");
     if (agrees) continue;

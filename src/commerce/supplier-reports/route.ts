@@ -5,7 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { AppEnv } from "../../server/create-server.ts";
-import { parseSupplierReport } from "../../supplier/report.ts";
+import { parseSupplierReport, type ReportReader } from "../../supplier/report.ts";
 import { storeSupplierReport } from "./inbox.ts";
 
 // the path suppliers are already configured with (their "callback URL"): the first's stays
@@ -15,6 +15,11 @@ export interface SupplierReportRouteDeps {
   db: Database;
   /** the supplier account's secret_key, which signs its reports */
   secretKey: string;
+  /**
+   * how this supplier's protocol signs and shapes its reports (default: the signature
+   * interface's, verified with secretKey)
+   */
+  reader?: ReportReader | undefined;
   /** the supplier these reports are from, stored with each (default: none named, the first) */
   supplier?: string | undefined;
   /** where it posts them (default /supplier/callback, the first supplier's) */
@@ -41,18 +46,14 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
     ...(deps.supplier ? { supplier: deps.supplier } : {}),
   });
   const count = deps.onReceived ?? (() => {});
+  const reader = deps.reader ?? signatureReportReader(deps.secretKey);
   return new Hono<AppEnv>().post(
     deps.path ?? FIRST_SUPPLIER_REPORT_PATH,
     bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
     async (c) => {
       const raw = await c.req.text();
-      const verdict = verifyCallback(
-        deps.secretKey,
-        raw,
-        c.req.header(CALLBACK_TIMESTAMP_HEADER),
-        c.req.header(CALLBACK_SIGNATURE_HEADER),
-        deps.clock.now(),
-      );
+      const header = (name: string) => c.req.header(name);
+      const verdict = reader.verify(raw, header, deps.clock.now());
       if (!verdict.ok) {
         log.warn(
           { reason: verdict.reason, requestId: c.get("requestId") },
@@ -61,9 +62,10 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
         count("unauthorized");
         return c.json({ error: "unauthorized", reason: verdict.reason }, 401);
       }
+      if (reader.isPing?.(header)) return c.json({ ok: true });
       let parsed: ReturnType<typeof parseSupplierReport>;
       try {
-        parsed = parseSupplierReport(raw);
+        parsed = reader.parse(raw, header);
       } catch {
         count("malformed");
         return c.json({ error: "malformed_callback" }, 400);
@@ -85,4 +87,19 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
       return c.json({ ok: true, duplicate });
     },
   );
+}
+
+/** the signature interface's reports: its timestamped HMAC headers (5-minute tolerance) */
+function signatureReportReader(secretKey: string): ReportReader {
+  return {
+    verify: (raw, header, nowMs) =>
+      verifyCallback(
+        secretKey,
+        raw,
+        header(CALLBACK_TIMESTAMP_HEADER),
+        header(CALLBACK_SIGNATURE_HEADER),
+        nowMs,
+      ),
+    parse: (raw) => parseSupplierReport(raw),
+  };
 }

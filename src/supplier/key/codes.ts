@@ -1,6 +1,6 @@
 import { answerError, type CodeNaming } from "../answers.ts";
-import { explain } from "../codes.ts";
 import { ownEntry } from "../records.ts";
+import { explain } from "../signature/codes.ts";
 import type { SupplierError, SupplierErrorCode, TransactionStatus } from "../types.ts";
 
 // what each `rc` of the key-based interface means to kios. The supplier's document gives only `00` (docs/supplier.md#replies-1)

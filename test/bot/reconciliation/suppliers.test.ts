@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
 import { bookOf } from "../../../src/commerce/reconciliation/books.ts";
 import { accountBalance } from "../../../src/commerce/wallet/ledger.ts";
-import { createSignatureSupplier } from "../../../src/supplier/client.ts";
+import { createSignatureSupplier } from "../../../src/supplier/signature/client.ts";
 import type { Supplier } from "../../../src/supplier/types.ts";
 import { ADMIN_ID, type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 

@@ -1,13 +1,13 @@
 import type { Clock } from "@kios/kit";
 import { type SigningCredentials, signedBody } from "@kios/kit";
-import { SIGNATURE_NAMING } from "./codes.ts";
-import { redactor } from "./redact.ts";
+import { redactor } from "../redact.ts";
 import {
   createTransport,
   type Dialect,
   type TransportReply,
   type TransportSettings,
-} from "./transport.ts";
+} from "../transport.ts";
+import { SIGNATURE_NAMING } from "./codes.ts";
 import { type Envelope, envelopeSchema } from "./wire.ts";
 
 // the signature-based interface's requests: one signed POST per attempt (signed afresh, the

@@ -1,15 +1,21 @@
 import { ManualClock, signRequest } from "@kios/kit";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
-import { createSignatureSupplier } from "../../src/supplier/client.ts";
+import { createLogger } from "../../../src/logger.ts";
+import { createSignatureSupplier } from "../../../src/supplier/signature/client.ts";
 import {
   type SubmitOutcome,
   type Supplier,
   SupplierError,
   type SupplierErrorCode,
-} from "../../src/supplier/types.ts";
-import { memorySink } from "../helpers/app.ts";
-import { envelope, type Stub, type StubReply, type StubRequest, startStub } from "./stub-server.ts";
+} from "../../../src/supplier/types.ts";
+import { memorySink } from "../../helpers/app.ts";
+import {
+  envelope,
+  type Stub,
+  type StubReply,
+  type StubRequest,
+  startStub,
+} from "../stub-server.ts";
 
 const CREDS = {
   apiId: "KIOS-TEST-01",

@@ -1,7 +1,7 @@
-import { answerError, type CodeNaming } from "./answers.ts";
-import { ownEntry } from "./records.ts";
-import { REFUSALS } from "./send-once.ts";
-import type { SupplierError, SupplierErrorCode, TransactionStatus } from "./types.ts";
+import { answerError, type CodeNaming } from "../answers.ts";
+import { ownEntry } from "../records.ts";
+import { REFUSALS } from "../send-once.ts";
+import type { SupplierError, SupplierErrorCode, TransactionStatus } from "../types.ts";
 
 // what each answer code means to kios. The client keys on `code`, not on the HTTP status.
 

@@ -1,7 +1,7 @@
 import { ManualClock } from "@kios/kit";
 import { describe, expect, it } from "vitest";
-import { createWire } from "../../src/supplier/http.ts";
-import { SupplierError } from "../../src/supplier/types.ts";
+import { createWire } from "../../../src/supplier/signature/http.ts";
+import { SupplierError } from "../../../src/supplier/types.ts";
 
 // the retry loop with an injected fetch, sleep and jitter: what it waits is recorded, not timed
 

@@ -1,20 +1,11 @@
 import { type Clock, systemClock } from "@kios/kit";
-import { normaliseSupplierBaseUrl } from "../config.ts";
-import type { Logger } from "../logger.ts";
-import { answeredAbout, invalidOrderCmd, invalidProductKind, invalidRefId } from "./checks.ts";
-import {
-  billStatusOf,
-  errorForCode,
-  INQUIRY_SUCCESS_CODE,
-  orderStatusOf,
-  READ_SUCCESS_CODE,
-  TRANSACTION_NOT_FOUND_CODE,
-} from "./codes.ts";
-import { createWire, type WireReply } from "./http.ts";
-import { createNotices } from "./notices.ts";
-import { failedFromRequest, toBalance } from "./records.ts";
-import { inquireOnce, rejected, submitOnce } from "./send-once.ts";
-import { replyDetails } from "./transport.ts";
+import { normaliseSupplierBaseUrl } from "../../config.ts";
+import type { Logger } from "../../logger.ts";
+import { answeredAbout, invalidOrderCmd, invalidProductKind, invalidRefId } from "../checks.ts";
+import { createNotices } from "../notices.ts";
+import { failedFromRequest, toBalance } from "../records.ts";
+import { inquireOnce, rejected, submitOnce } from "../send-once.ts";
+import { replyDetails } from "../transport.ts";
 import type {
   Identity,
   InquiryRequest,
@@ -25,7 +16,16 @@ import type {
   SubmitOutcome,
   Supplier,
   SupplierTransaction,
-} from "./types.ts";
+} from "../types.ts";
+import {
+  billStatusOf,
+  errorForCode,
+  INQUIRY_SUCCESS_CODE,
+  orderStatusOf,
+  READ_SUCCESS_CODE,
+  TRANSACTION_NOT_FOUND_CODE,
+} from "./codes.ts";
+import { createWire, type WireReply } from "./http.ts";
 import {
   SIGNATURE_FIELDS,
   type TransactionContext,

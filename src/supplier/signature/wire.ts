@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { IdentityFields } from "./checks.ts";
+import type { IdentityFields } from "../checks.ts";
 import {
   anything,
   BILL_FIELDS,
@@ -18,7 +18,7 @@ import {
   STATUS_WORDS,
   statusOf,
   text,
-} from "./records.ts";
+} from "../records.ts";
 import type {
   Identity,
   InquiryResult,
@@ -26,7 +26,7 @@ import type {
   SupplierProduct,
   SupplierTransaction,
   TransactionStatus,
-} from "./types.ts";
+} from "../types.ts";
 
 // the signature-based interface's wire format, validated at run time and normalised once
 // (records.ts): snake_case → camelCase, "Pending"/"pending" → "pending", string amounts →
