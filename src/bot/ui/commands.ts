@@ -72,7 +72,7 @@ export function rolesOf(who: { reseller: boolean; admin: boolean }): CommandRole
 }
 
 /** each role's commands for a person with these roles, a command under its first role only */
-export function commandsByRole(roles: readonly CommandRole[]): [CommandRole, string[]][] {
+function commandsByRole(roles: readonly CommandRole[]): [CommandRole, string[]][] {
   const seen = new Set<string>();
   return roles.map((role) => {
     const own = COMMANDS[role].filter((c) => !seen.has(c));
