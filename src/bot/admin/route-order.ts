@@ -13,7 +13,7 @@ export function adminRouteOrder(): Composer<BotContext> {
     const [arg, extra] = words(ctx.match as string);
     const db = ctx.deps.db;
     if (arg === undefined) {
-      await ctx.reply(ctx.t("admin-routeorder-now", { order: await routeOrderOf(db) }));
+      await ctx.reply(ctx.t(`admin-routeorder-now-${await routeOrderOf(db)}`));
       return;
     }
     const order = ROUTE_ORDERS.find((o) => o === arg.toLowerCase());
@@ -25,7 +25,7 @@ export function adminRouteOrder(): Composer<BotContext> {
     ctx.deps.logger
       .child({ component: "admin" })
       .info({ adminId: ctx.from?.id, order, moved }, "route order changed");
-    await ctx.reply(ctx.t("admin-routeorder-set", { order, moved }));
+    await ctx.reply(ctx.t(`admin-routeorder-set-${order}`, { moved }));
   });
   return composer;
 }

@@ -563,14 +563,10 @@ admin-minmargin-now = 📏 Minimum margin: <b>{ $amount }</b>. A route that leav
 admin-minmargin-set = ✅ The minimum margin is now <b>{ $amount }</b>: a route that leaves less is not tried.
 admin-minmargin-usage = Use: /minmargin (show), /minmargin 500 (whole rupiah, at most { $max }), or /minmargin reset.
 cmd-routeorder = The order routes are tried in: manual or by cost
-admin-routeorder-now = 🔀 Routes are tried { $order ->
-    [cost] <b>by cost</b>: cheapest first, re-ordered at every sync
-   *[manual] in <b>manual</b> order, as admins move them in /routes
-}. Change it: /routeorder cost or /routeorder manual. A route is tried only when it leaves the minimum margin (/minmargin).
-admin-routeorder-set = ✅ Routes are now tried { $order ->
-    [cost] <b>by cost</b>, cheapest first ({ $moved } moved); the next syncs keep them so
-   *[manual] in <b>manual</b> order: they stay where they are, to be moved in /routes
-}.
+admin-routeorder-now-cost = 🔀 Routes are tried <b>by cost</b>: cheapest first, re-ordered at every sync. Change it: /routeorder cost or /routeorder manual. A route is tried only when it leaves the minimum margin (/minmargin).
+admin-routeorder-now-manual = 🔀 Routes are tried in <b>manual</b> order, as admins move them in /routes. Change it: /routeorder cost or /routeorder manual. A route is tried only when it leaves the minimum margin (/minmargin).
+admin-routeorder-set-cost = ✅ Routes are now tried <b>by cost</b>, cheapest first ({ $moved } moved); the next syncs keep them so.
+admin-routeorder-set-manual = ✅ Routes are now tried in <b>manual</b> order: they stay where they are, to be moved in /routes.
 admin-routeorder-usage = Use: /routeorder (show), /routeorder cost or /routeorder manual.
 admin-resume-usage = Usage: /resume &lt;CODE&gt;, e.g. /resume TSEL10: reopens a paused product.
 admin-resume-done = ▶️ { $code } is open to buyers again.

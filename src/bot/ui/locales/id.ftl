@@ -563,14 +563,10 @@ admin-minmargin-now = 📏 Margin minimum: <b>{ $amount }</b>. Rute yang menyisa
 admin-minmargin-set = ✅ Margin minimum sekarang <b>{ $amount }</b>: rute yang menyisakan kurang dari ini tidak dicoba.
 admin-minmargin-usage = Gunakan: /minmargin (lihat), /minmargin 500 (rupiah bulat, paling banyak { $max }), atau /minmargin reset.
 cmd-routeorder = Urutan rute dicoba: manual atau menurut modal
-admin-routeorder-now = 🔀 Rute dicoba { $order ->
-    [cost] <b>menurut modal</b>: termurah dulu, diurutkan ulang tiap sinkron
-   *[manual] dengan urutan <b>manual</b>, seperti digeser admin di /routes
-}. Ubah: /routeorder cost atau /routeorder manual. Rute hanya dicoba bila menyisakan margin minimum (/minmargin).
-admin-routeorder-set = ✅ Rute sekarang dicoba { $order ->
-    [cost] <b>menurut modal</b>, termurah dulu ({ $moved } digeser); sinkron berikutnya menjaganya begitu
-   *[manual] dengan urutan <b>manual</b>: tetap di tempatnya, bisa digeser di /routes
-}.
+admin-routeorder-now-cost = 🔀 Rute dicoba <b>menurut modal</b>: termurah dulu, diurutkan ulang tiap sinkron. Ubah: /routeorder cost atau /routeorder manual. Rute hanya dicoba bila menyisakan margin minimum (/minmargin).
+admin-routeorder-now-manual = 🔀 Rute dicoba dengan urutan <b>manual</b>, seperti digeser admin di /routes. Ubah: /routeorder cost atau /routeorder manual. Rute hanya dicoba bila menyisakan margin minimum (/minmargin).
+admin-routeorder-set-cost = ✅ Rute sekarang dicoba <b>menurut modal</b>, termurah dulu ({ $moved } digeser); sinkron berikutnya menjaganya begitu.
+admin-routeorder-set-manual = ✅ Rute sekarang dicoba dengan urutan <b>manual</b>: tetap di tempatnya, bisa digeser di /routes.
 admin-routeorder-usage = Gunakan: /routeorder (lihat), /routeorder cost atau /routeorder manual.
 admin-resume-usage = Gunakan: /resume &lt;KODE&gt;, misalnya /resume TSEL10: membuka lagi produk yang dijeda.
 admin-resume-done = ▶️ { $code } dibuka lagi untuk pembeli.
