@@ -69,7 +69,7 @@ export function kiosProcess(o: {
         proc.stdout?.on("data", (chunk: Buffer) => {
           log?.write(chunk);
           buffered += chunk.toString("utf8");
-          if (buffered.includes('"msg":"kios started"')) {
+          if (buffered.includes('"msg":"kios started')) {
             clearTimeout(timer);
             buffered = "";
             resolve();
