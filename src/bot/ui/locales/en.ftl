@@ -492,6 +492,8 @@ laporan-orders = Orders
 laporan-success-rate = Successful (%)
 laporan-top = Top products
 laporan-day = Day (WIB)
+# the short weekday names, Sunday first, one space apart (the chart labels its days "Sen 30/11")
+laporan-weekdays = Sun Mon Tue Wed Thu Fri Sat
 laporan-caption = 📈 { $days } days: { $orders } orders, { $rate } successful, revenue { $revenue }, margin { $margin }.
 btn-laporan-csv = 📄 CSV
 receipt-settings-title = 🧾 <b>Receipts for your buyers</b>

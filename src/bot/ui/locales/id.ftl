@@ -492,6 +492,8 @@ laporan-orders = Pesanan
 laporan-success-rate = Berhasil (%)
 laporan-top = Produk terlaris
 laporan-day = Hari (WIB)
+# the short weekday names, Sunday first, one space apart (the chart labels its days "Sen 30/11")
+laporan-weekdays = Min Sen Sel Rab Kam Jum Sab
 laporan-caption = 📈 { $days } hari: { $orders } pesanan, { $rate } berhasil, pendapatan { $revenue }, margin { $margin }.
 btn-laporan-csv = 📄 CSV
 receipt-settings-title = 🧾 <b>Struk untuk pembelimu</b>
