@@ -596,6 +596,8 @@ btn-copy-amount = 📋 Copy amount
 
 # H2H API (/api)
 api-off = The H2H API is not enabled in this shop.
+api-off-admin =
+    The H2H API is not enabled in this shop. To turn it on, make an encryption key with <code>openssl rand -hex 32</code>, set it as <code>H2H_ENCRYPTION_KEY=…</code> in the environment or <code>.env</code>, and restart kios (docs/h2h.md).
 api-resellers-only = The H2H API is for resellers. Ask the shop's admin.
 api-none = You have no H2H API key yet.
     API address: { $url }

@@ -596,6 +596,8 @@ btn-copy-amount = 📋 Salin jumlah
 
 # H2H API (/api)
 api-off = API H2H belum aktif di toko ini.
+api-off-admin =
+    API H2H belum aktif di toko ini. Untuk menyalakannya, buat kunci enkripsi dengan <code>openssl rand -hex 32</code>, simpan sebagai <code>H2H_ENCRYPTION_KEY=…</code> di lingkungan atau <code>.env</code>, lalu jalankan ulang kios (docs/h2h.md).
 api-resellers-only = API H2H hanya untuk reseller. Hubungi admin toko.
 api-none = Kamu belum punya kunci API H2H.
     Alamat API: { $url }
