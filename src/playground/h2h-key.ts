@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 // in the data folder beside the database and is made once: a restart on the same folder
 // opens the keys made before it.
 
-export const PLAYGROUND_H2H_KEY_FILE = "h2h-encryption-key";
+const PLAYGROUND_H2H_KEY_FILE = "h2h-encryption-key";
 
 /** where the key lives for PGLITE_DIR: in its data folder (./data/h2h-encryption-key) */
 export function playgroundH2hKeyPath(pgliteDir: string): string {

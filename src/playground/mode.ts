@@ -30,7 +30,7 @@ export const PLAYGROUND_ADMIN: PlaygroundUser = {
  * look like a shop's: customers pay cost + 3 %, resellers cost + 1 %, both rounded up to the
  * shop's step. A real shop starts at 0 % (its owner sets /markup).
  */
-export const PLAYGROUND_MARKUPS = [
+const PLAYGROUND_MARKUPS = [
   { tier: "customer", percentBp: 300 },
   { tier: "reseller", percentBp: 100 },
 ] as const satisfies readonly { tier: Tier; percentBp: number }[];
