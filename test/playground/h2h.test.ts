@@ -54,6 +54,14 @@ describe(`the playground's H2H API (${testDriver})`, () => {
     expect(answer).not.toMatch(/belum aktif/);
     expect(answer).toMatch(/belum punya kunci API/);
     expect(answer).toContain("/h2h/v1");
+    // the API itself is served: an unsigned call is refused, not unknown
+    const unsigned = await fetch(`${first.baseUrl}/h2h/v1/balance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(unsigned.status).not.toBe(404);
+    expect(unsigned.status).toBeLessThan(500);
     const key = first.app.config.h2h!.encryptionKey;
     expect(readFileSync(join(data.folder, "h2h-encryption-key"), "utf8").trim()).toBe(key);
     const issued = await createKey(
