@@ -5,6 +5,7 @@ import { createSecretBox } from "../commerce/h2h/cipher.ts";
 import { type Config, ConfigError, callbackLoopbackAllowed } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { TELEGRAM_WEB_APP_SCRIPT, TELEGRAM_WEB_CLIENTS } from "../mini-app/page.ts";
+import { playgroundH2hKey } from "../playground/h2h-key.ts";
 import { playgroundAdminIds, playgroundBotService } from "../playground/mode.ts";
 import type { BotServiceFactory, HttpListen, Role } from "./create-app.ts";
 
@@ -16,6 +17,11 @@ export interface TelegramConnection {
   http: HttpListen;
   /** the shop's admins: ADMIN_IDS, plus the playground's demo admin */
   adminIds: readonly number[];
+  /**
+   * the configuration the app runs with: the one given, except that the playground turns
+   * the H2H API on with its own key when H2H_ENCRYPTION_KEY is unset
+   */
+  config: Config;
 }
 
 /**
@@ -35,6 +41,7 @@ export async function connectTelegram(
       kind: "telegram",
       http: { port: config.port, host: config.host },
       adminIds: config.adminIds,
+      config,
       bot: telegramBotService({
         token: config.botToken,
         apiRoot: config.telegramApiRoot,
@@ -69,6 +76,7 @@ export async function connectTelegram(
       bot: undefined,
       http: { port: config.port, host: config.host },
       adminIds: config.adminIds,
+      config,
     };
   }
   if (config.supplier) {
@@ -83,10 +91,20 @@ export async function connectTelegram(
   // the bot reaches the local Bot API server through kios's own port, so it must be known
   const port = config.port === 0 ? await freePort() : config.port;
   const adminIds = playgroundAdminIds(config.adminIds);
+  // nothing real is sold here, so the H2H API the README shows is on from the first start,
+  // sealed with a key kept in the data folder (H2H_ENCRYPTION_KEY, when set, wins)
+  const playground: Config = config.h2h
+    ? config
+    : {
+        ...config,
+        h2h: { encryptionKey: playgroundH2hKey(config.pgliteDir), callbackAllowLoopback: false },
+      };
+  const h2h = playground.h2h!;
   return {
     kind: "playground",
     http: { port, host: config.host ?? "127.0.0.1" },
     adminIds,
+    config: playground,
     bot: playgroundBotService({
       port,
       adminIds,
@@ -96,8 +114,8 @@ export async function connectTelegram(
       shopName: config.shopName,
       shopLogo,
       inboxConcurrency: config.inboxConcurrency,
-      h2h: config.h2h && {
-        box: createSecretBox(config.h2h.encryptionKey),
+      h2h: {
+        box: createSecretBox(h2h.encryptionKey),
         apiUrl: `http://127.0.0.1:${port}/h2h/v1`,
         allowLoopbackHttp: true,
       },

@@ -10,7 +10,8 @@ export async function main(role: Role = "all"): Promise<void> {
 
   const choice = await connectTelegram(config, logger, { role });
   const app: App = await createApp({
-    config,
+    // the playground turns the H2H API on with its own key (connectTelegram)
+    config: choice.config,
     logger,
     role,
     bot: choice.bot,

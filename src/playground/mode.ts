@@ -5,6 +5,8 @@ import type { BotH2h } from "../bot/deps.ts";
 import { telegramBotService } from "../bot/service.ts";
 import { lastUpdateId } from "../bot/storage/updates.ts";
 import type { Logo } from "../bot/ui/pictures/logo.ts";
+import { seedMarkupRules } from "../commerce/catalogue/markup-rules.ts";
+import type { Tier } from "../commerce/catalogue/pricing.ts";
 import { upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
 import type { Logger } from "../logger.ts";
@@ -23,6 +25,16 @@ export const PLAYGROUND_ADMIN: PlaygroundUser = {
   name: "Owner (admin)",
   persona: "admin",
 };
+/**
+ * the demo shop's starting markups (scope all), so its prices, margins, /stats and /laporan
+ * look like a shop's: customers pay cost + 3 %, resellers cost + 1 %, both rounded up to the
+ * shop's step. A real shop starts at 0 % (its owner sets /markup).
+ */
+const PLAYGROUND_MARKUPS = [
+  { tier: "customer", percentBp: 300 },
+  { tier: "reseller", percentBp: 100 },
+] as const satisfies readonly { tier: Tier; percentBp: number }[];
+
 /** test money the demo customer starts with, so a purchase works at once */
 export const DEMO_BALANCE = 500_000;
 
@@ -112,6 +124,8 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
           key: "playground:demo-balance",
           memo: "playground test balance",
         });
+        // only into a shop with no rule yet: an admin's own /markup survives every restart
+        await seedMarkupRules(db, PLAYGROUND_MARKUPS);
         await bot.start();
       },
       async stop() {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectTelegram } from "../../src/app/connect-telegram.ts";
 import { ConfigError, parseConfig } from "../../src/config.ts";
@@ -49,10 +52,16 @@ describe("choosing the bot service", () => {
   });
 
   it("puts the playground on the loopback interface unless HOST says otherwise", async () => {
-    const local = await connectTelegram(parseConfig({ PORT: "0" }), logger);
+    // the playground's H2H key goes to its data folder: a scratch one, not the checkout's
+    const PGLITE_DIR = join(mkdtempSync(join(tmpdir(), "kios-connect-")), "pglite");
+    const local = await connectTelegram(parseConfig({ PORT: "0", PGLITE_DIR }), logger);
     expect(local.kind).toBe("playground");
     expect(local.http.host).toBe("127.0.0.1");
-    const chosen = await connectTelegram(parseConfig({ PORT: "0", HOST: "0.0.0.0" }), logger);
+    const chosen = await connectTelegram(
+      parseConfig({ PORT: "0", HOST: "0.0.0.0", PGLITE_DIR }),
+      logger,
+    );
+    rmSync(dirname(PGLITE_DIR), { recursive: true, force: true });
     expect(chosen.http.host).toBe("0.0.0.0");
   });
 

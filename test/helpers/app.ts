@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { Clock } from "@kios/kit";
 import { connectTelegram } from "../../src/app/connect-telegram.ts";
@@ -51,7 +54,14 @@ export async function bootApp(
     databaseFromEnv?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const parsed: Config = parseConfig({ PORT: "0", ...options.env });
+  // a fresh test database: the playground's data folder (its H2H key) goes to a folder of
+  // the test's own, never the checkout's ./data
+  const scratch = options.env?.PGLITE_DIR ? undefined : mkdtempSync(join(tmpdir(), "kios-app-"));
+  const parsed: Config = parseConfig({
+    PORT: "0",
+    ...(scratch ? { PGLITE_DIR: join(scratch, "pglite") } : {}),
+    ...options.env,
+  });
   const sink = memorySink();
   const logger = createLogger({
     level: options.logLevel ?? "debug",
@@ -68,7 +78,7 @@ export async function bootApp(
       ? await connectTelegram(parsed, logger, { pollingTimeoutSeconds: 1, role: options.role })
       : undefined;
   const app = await createApp({
-    config: parsed,
+    config: choice?.config ?? parsed,
     logger,
     database: database?.handle,
     role: options.role,
@@ -94,6 +104,7 @@ export async function bootApp(
     async stop() {
       await app.stop();
       await database?.destroy();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
     },
   };
 }

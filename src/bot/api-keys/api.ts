@@ -116,7 +116,11 @@ export function apiKeysFeature(): Composer<BotContext> {
 
   composer.command("api", async (ctx) => {
     const h2h = ctx.deps.config.h2h;
-    if (!h2h) return void (await ctx.reply(ctx.t("api-off")));
+    if (!h2h) {
+      // the owner can turn it on: say how; a reseller only learns it is off
+      const admin = ctx.deps.config.adminIds.includes(ctx.from!.id);
+      return void (await ctx.reply(ctx.t(admin ? "api-off-admin" : "api-off")));
+    }
     if (!allowed(ctx)) return void (await ctx.reply(ctx.t("api-resellers-only")));
     // /api callback <https URL|none>: where the results are POSTed
     const [sub, arg, ...more] = ctx.match.trim().split(/\s+/).filter(Boolean);

@@ -17,20 +17,60 @@ export interface ChartLabels {
   top: string;
   day: string;
   rupiah: string;
+  /** the short weekday names, Sunday first ("Min Sen … Sab"), for the day labels */
+  weekdays: readonly string[];
+}
+
+/** "2026-11-30" → "Sen 30/11": the day as the owner says it, weekday and date */
+export function dayLabel(day: string, weekdays: readonly string[]): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const weekday = weekdays[new Date(Date.UTC(y, m - 1, d)).getUTCDay()] ?? "";
+  return `${weekday} ${String(d).padStart(2, "0")}/${String(m).padStart(2, "0")}`.trim();
+}
+
+const COLORS = {
+  revenue: "#4c9a6a",
+  margin: "#c0392b",
+  orders: "#5b7db1",
+  rate: "#d35400",
+};
+
+/**
+ * a layer's colour as a named series: the layers of one chart share the colour scale, so
+ * its legend names each series (two axes alone leave the reader guessing which is which)
+ */
+function series(name: string, names: readonly string[], colors: readonly string[]) {
+  return {
+    datum: name,
+    scale: { domain: [...names], range: [...colors] },
+    legend: { title: null, orient: "top" as const, direction: "horizontal" as const },
+  };
 }
 
 /** the Vega-Lite spec: revenue and margin per day, orders and success rate, the top products */
 export function chartSpec(
   l: ChartLabels,
-  series: DailyFigures[],
+  figures: DailyFigures[],
   top: TopProduct[],
 ): vegaLite.TopLevelSpec {
-  const days = series.map((d) => ({
+  const days = figures.map((d) => ({
     ...d,
+    label: dayLabel(d.day, l.weekdays),
     rate: d.orders === 0 ? null : Math.round((d.success / d.orders) * 1000) / 10,
   }));
   const width = 640;
-  const x = { field: "day", type: "ordinal" as const, title: l.day, axis: { labelAngle: -45 } };
+  // the labels in the data's order (by date), not sorted as text
+  const x = {
+    field: "label",
+    type: "ordinal" as const,
+    sort: null,
+    title: l.day,
+    axis: { labelAngle: -45 },
+  };
+  const money = [l.revenue, l.margin];
+  const moneyColors = [COLORS.revenue, COLORS.margin];
+  const counts = [l.orders, l.successRate];
+  const countColors = [COLORS.orders, COLORS.rate];
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: { text: l.title, fontSize: 18 },
@@ -41,6 +81,8 @@ export function chartSpec(
     },
     background: "white",
     padding: 16,
+    // each chart's own legend of its own two series
+    resolve: { scale: { color: "independent" }, legend: { color: "independent" } },
     vconcat: [
       {
         width,
@@ -48,12 +90,20 @@ export function chartSpec(
         data: { values: days },
         layer: [
           {
-            mark: { type: "bar", color: "#4c9a6a" },
-            encoding: { x, y: { field: "revenue", type: "quantitative", title: l.revenue } },
+            mark: { type: "bar" },
+            encoding: {
+              x,
+              y: { field: "revenue", type: "quantitative", title: l.revenue },
+              color: series(l.revenue, money, moneyColors),
+            },
           },
           {
-            mark: { type: "line", color: "#c0392b", point: true },
-            encoding: { x, y: { field: "margin", type: "quantitative", title: l.margin } },
+            mark: { type: "line", strokeWidth: 2.5, point: { filled: true, size: 40 } },
+            encoding: {
+              x,
+              y: { field: "margin", type: "quantitative", title: l.margin },
+              color: series(l.margin, money, moneyColors),
+            },
           },
         ],
         resolve: { scale: { y: "independent" } },
@@ -64,13 +114,20 @@ export function chartSpec(
         data: { values: days },
         layer: [
           {
-            mark: { type: "bar", color: "#5b7db1" },
-            encoding: { x, y: { field: "orders", type: "quantitative", title: l.orders } },
-          },
-          {
-            mark: { type: "line", color: "#e67e22", point: true },
+            mark: { type: "bar", opacity: 0.85 },
             encoding: {
               x,
+              y: { field: "orders", type: "quantitative", title: l.orders },
+              color: series(l.orders, counts, countColors),
+            },
+          },
+          {
+            // a day without orders has no rate: the line joins the days that have one
+            transform: [{ filter: "datum.rate != null" }],
+            mark: { type: "line", strokeWidth: 3, point: { filled: true, size: 50 } },
+            encoding: {
+              x,
+              color: series(l.successRate, counts, countColors),
               y: {
                 field: "rate",
                 type: "quantitative",

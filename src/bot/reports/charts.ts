@@ -21,6 +21,7 @@ const labels = (t: Translate, days: number) => ({
   top: t("laporan-top"),
   day: t("laporan-day"),
   rupiah: "Rp",
+  weekdays: t("laporan-weekdays").split(" "),
 });
 
 export function chartCommand(): Composer<BotContext> {

@@ -114,6 +114,38 @@ export async function setMarkupRule(db: Executor, input: MarkupRuleInput): Promi
   return rule!;
 }
 
+/**
+ * a shop's starting rules, written only into a shop with no rule at all (one statement, so
+ * two starts at once seed once): rules an owner set, or changed, are never overwritten
+ * @returns whether they were written
+ */
+export async function seedMarkupRules(
+  db: Executor,
+  rules: readonly Pick<MarkupRuleInput, "tier" | "percentBp">[],
+): Promise<boolean> {
+  if (rules.length === 0) return false;
+  for (const r of rules) {
+    if (!(TIERS as readonly string[]).includes(r.tier)) {
+      throw new PricingError("INVALID_TIER", `unknown tier "${r.tier}"`, "tier");
+    }
+    if (!Number.isSafeInteger(r.percentBp) || r.percentBp < 0 || r.percentBp > MAX_PERCENT_BP) {
+      throw new PricingError("INVALID_PERCENT", `bad starting markup ${r.percentBp}`, "percentBp");
+    }
+  }
+  const values = sql.join(
+    rules.map((r) => sql`('all', '', ${r.tier}, ${r.percentBp}::integer)`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    insert into markup_rules (scope, scope_value, tier, percent_bp)
+    select v.scope, v.scope_value, v.tier, v.percent_bp
+    from (values ${values}) as v(scope, scope_value, tier, percent_bp)
+    where not exists (select 1 from markup_rules)
+    on conflict do nothing
+    returning id`);
+  return rowsOf(result).length > 0;
+}
+
 /** removes a rule and returns what it was */
 export async function deleteMarkupRule(db: Executor, id: number): Promise<MarkupRule> {
   if (!Number.isSafeInteger(id) || id < 1) {

@@ -231,3 +231,25 @@ describe("/api", () => {
     expect(admin.text).toMatch(/FAILCB-1: HTTP 502/);
   });
 });
+
+describe("/api in a shop without H2H_ENCRYPTION_KEY", () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness();
+  });
+  afterAll(() => h?.stop());
+
+  it("tells an admin how to turn it on, and a reseller only that it is off", async () => {
+    h.user(ADMIN_ID);
+    const admin = await h.waitMessage(ADMIN_ID, /belum aktif/, h.say(ADMIN_ID, "/api"));
+    expect(admin.text).toContain("openssl rand -hex 32");
+    expect(admin.text).toContain("H2H_ENCRYPTION_KEY");
+
+    const r = 6_101;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    const reseller = await h.waitMessage(r, /belum aktif/, h.say(r, "/api"));
+    expect(reseller.text).not.toContain("openssl");
+    expect(reseller.text).not.toContain("H2H_ENCRYPTION_KEY");
+  });
+});

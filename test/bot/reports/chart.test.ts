@@ -2,7 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chartPng, chartSpec, chartSvg, dailyCsv } from "../../../src/bot/reports/chart.ts";
+import {
+  type ChartLabels,
+  chartPng,
+  chartSpec,
+  chartSvg,
+  dailyCsv,
+  dayLabel,
+} from "../../../src/bot/reports/chart.ts";
 import { dailyFigures } from "../../../src/commerce/orders/daily.ts";
 import { orders, products, users } from "../../../src/db/schema.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
@@ -133,9 +140,11 @@ describe(`the owner's chart (${testDriver})`, () => {
       top: "Produk terlaris",
       day: "Hari (WIB)",
       rupiah: "Rp",
+      weekdays: ["Min", "Sen", "Sel", "Rab", "Kam", "Jum", "Sab"],
     };
     const svg = await chartSvg(chartSpec(labels, series, top));
-    for (const text of [...Object.values(labels), "Telkomsel 10.000", "PLN 50.000", "2026-11-24"]) {
+    const { weekdays: _, ...texts } = labels;
+    for (const text of [...Object.values(texts), "Telkomsel 10.000", "PLN 50.000", "Sel 24/11"]) {
       expect(svg).toContain(text);
     }
     // amounts as kios writes them: a dot per thousand
@@ -150,6 +159,56 @@ describe(`the owner's chart (${testDriver})`, () => {
     writeFileSync(join("test-results", "laporan-30.png"), png);
   });
 
+  it("names each series in a legend, draws the success rate as a line, labels days by weekday", async () => {
+    const { series, top } = await dailyFigures(t.handle.db, NOW, 7);
+    const labels: ChartLabels = {
+      title: "Report, 7 days",
+      revenue: "Revenue (Rp)",
+      margin: "Margin (Rp)",
+      orders: "Orders",
+      successRate: "Successful (%)",
+      top: "Top products",
+      day: "Day (WIB)",
+      rupiah: "Rp",
+      weekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+    };
+    const spec = chartSpec(labels, series, top) as unknown as {
+      vconcat: { layer?: { mark: { type: string }; encoding: Record<string, unknown> }[] }[];
+    };
+    const [money, counts] = spec.vconcat;
+    const named = (layers: NonNullable<typeof money>["layer"]) =>
+      layers!.map((l) => [l.mark.type, (l.encoding.color as { datum?: string })?.datum]);
+    expect(named(money!.layer)).toEqual([
+      ["bar", "Revenue (Rp)"],
+      ["line", "Margin (Rp)"],
+    ]);
+    expect(named(counts!.layer)).toEqual([
+      ["bar", "Orders"],
+      ["line", "Successful (%)"],
+    ]);
+    const svg = await chartSvg(chartSpec(labels, series, top));
+    // two legends, one per chart of two series, each naming its series
+    const legends = svg.split('class="mark-group role-legend"').slice(1);
+    expect(legends).toHaveLength(2);
+    expect(legends[0]).toContain("Revenue (Rp)");
+    expect(legends[0]).toContain("Margin (Rp)");
+    expect(legends[1]).toContain("Orders");
+    expect(legends[1]).toContain("Successful (%)");
+    // the days: 18/11 (Wed) … 24/11 (Tue)
+    for (const day of ["Wed 18/11", "Sun 22/11", "Tue 24/11"]) expect(svg).toContain(day);
+    expect(svg).not.toContain("2026-11-24");
+    const png = await chartPng(svg);
+    mkdirSync("test-results", { recursive: true });
+    writeFileSync(join("test-results", "laporan-7-en.png"), png);
+  });
+
+  it("labels a day by its weekday and date", () => {
+    const id = ["Min", "Sen", "Sel", "Rab", "Kam", "Jum", "Sab"];
+    expect(dayLabel("2026-11-30", id)).toBe("Sen 30/11");
+    expect(dayLabel("2026-11-29", id)).toBe("Min 29/11");
+    expect(dayLabel("2026-01-03", id)).toBe("Sab 03/01");
+  });
+
   it("draws a product name stored with a control character", async () => {
     const { series } = await dailyFigures(t.handle.db, NOW, 7);
     const labels = {
@@ -161,6 +220,7 @@ describe(`the owner's chart (${testDriver})`, () => {
       top: "Produk terlaris",
       day: "Hari (WIB)",
       rupiah: "Rp",
+      weekdays: ["Min", "Sen", "Sel", "Rab", "Kam", "Jum", "Sab"],
     };
     const top = [{ name: "Telkomsel\u0001 10.000", orders: 3, revenue: 31_200 }];
     const png = await chartPng(await chartSvg(chartSpec(labels, series, top)));

@@ -492,6 +492,8 @@ laporan-orders = Orders
 laporan-success-rate = Successful (%)
 laporan-top = Top products
 laporan-day = Day (WIB)
+# the short weekday names, Sunday first, one space apart (the chart labels its days "Sen 30/11")
+laporan-weekdays = Sun Mon Tue Wed Thu Fri Sat
 laporan-caption = 📈 { $days } days: { $orders } orders, { $rate } successful, revenue { $revenue }, margin { $margin }.
 btn-laporan-csv = 📄 CSV
 receipt-settings-title = 🧾 <b>Receipts for your buyers</b>
@@ -590,6 +592,8 @@ btn-copy-amount = 📋 Copy amount
 
 # H2H API (/api)
 api-off = The H2H API is not enabled in this shop.
+api-off-admin =
+    The H2H API is not enabled in this shop. To turn it on, make an encryption key with <code>openssl rand -hex 32</code>, set it as <code>H2H_ENCRYPTION_KEY=…</code> in the environment or <code>.env</code>, and restart kios (docs/h2h.md).
 api-resellers-only = The H2H API is for resellers. Ask the shop's admin.
 api-none = You have no H2H API key yet.
     API address: { $url }

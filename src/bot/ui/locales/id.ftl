@@ -492,6 +492,8 @@ laporan-orders = Pesanan
 laporan-success-rate = Berhasil (%)
 laporan-top = Produk terlaris
 laporan-day = Hari (WIB)
+# the short weekday names, Sunday first, one space apart (the chart labels its days "Sen 30/11")
+laporan-weekdays = Min Sen Sel Rab Kam Jum Sab
 laporan-caption = 📈 { $days } hari: { $orders } pesanan, { $rate } berhasil, pendapatan { $revenue }, margin { $margin }.
 btn-laporan-csv = 📄 CSV
 receipt-settings-title = 🧾 <b>Struk untuk pembelimu</b>
@@ -590,6 +592,8 @@ btn-copy-amount = 📋 Salin jumlah
 
 # H2H API (/api)
 api-off = API H2H belum aktif di toko ini.
+api-off-admin =
+    API H2H belum aktif di toko ini. Untuk menyalakannya, buat kunci enkripsi dengan <code>openssl rand -hex 32</code>, simpan sebagai <code>H2H_ENCRYPTION_KEY=…</code> di lingkungan atau <code>.env</code>, lalu jalankan ulang kios (docs/h2h.md).
 api-resellers-only = API H2H hanya untuk reseller. Hubungi admin toko.
 api-none = Kamu belum punya kunci API H2H.
     Alamat API: { $url }

@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
+import { createKey, keyOfUser, openKey } from "../../src/commerce/h2h/keys.ts";
+import { playgroundH2hKey, playgroundH2hKeyPath } from "../../src/playground/h2h-key.ts";
+import { PLAYGROUND_ADMIN } from "../../src/playground/mode.ts";
+import { testDriver } from "../helpers/db.ts";
+import { type PlaygroundData, playgroundData, sayAs } from "../helpers/playground.ts";
+
+// the playground shows the H2H API it advertises: on with a key of its own, made once in
+// the data folder and used again by the next start, so API keys made before a restart open
+
+describe("the playground's H2H key file", () => {
+  let folder = "";
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), "kios-h2h-key-"));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("is made once, readable by its owner only, and read again after", () => {
+    const dir = join(folder, "data", "pglite");
+    const path = playgroundH2hKeyPath(dir);
+    expect(path).toBe(join(folder, "data", "h2h-encryption-key"));
+    const key = playgroundH2hKey(dir);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(path, "utf8").trim()).toBe(key);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(playgroundH2hKey(dir)).toBe(key);
+  });
+
+  it("refuses a file too short to be a key instead of replacing it", () => {
+    const dir = join(folder, "short", "pglite");
+    mkdirSync(join(folder, "short"));
+    writeFileSync(playgroundH2hKeyPath(dir), "abc\n");
+    expect(() => playgroundH2hKey(dir)).toThrow(/not a usable H2H key/);
+    expect(readFileSync(playgroundH2hKeyPath(dir), "utf8")).toBe("abc\n");
+  });
+});
+
+describe(`the playground's H2H API (${testDriver})`, () => {
+  let data: PlaygroundData;
+  beforeAll(async () => {
+    data = await playgroundData();
+  });
+  afterAll(() => data?.destroy());
+
+  it("answers /api for the demo admin, and a restart opens the keys made before", {
+    timeout: 120_000,
+  }, async () => {
+    const first = await data.start();
+    const answer = await sayAs(first, PLAYGROUND_ADMIN.id, "/api");
+    expect(answer).not.toMatch(/belum aktif/);
+    expect(answer).toMatch(/belum punya kunci API/);
+    expect(answer).toContain("/h2h/v1");
+    // the API itself is served: an unsigned call is refused, not unknown
+    const unsigned = await fetch(`${first.baseUrl}/h2h/v1/balance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(unsigned.status).not.toBe(404);
+    expect(unsigned.status).toBeLessThan(500);
+    const key = first.app.config.h2h!.encryptionKey;
+    expect(readFileSync(join(data.folder, "h2h-encryption-key"), "utf8").trim()).toBe(key);
+    const issued = await createKey(
+      first.app.database.db,
+      createSecretBox(key),
+      PLAYGROUND_ADMIN.id,
+    );
+    if (!issued.ok) throw new Error(issued.reason);
+    await data.stop(first);
+
+    const second = await data.start();
+    expect(second.app.config.h2h!.encryptionKey).toBe(key);
+    const row = (await keyOfUser(second.app.database.db, PLAYGROUND_ADMIN.id))!;
+    const opened = openKey(createSecretBox(second.app.config.h2h!.encryptionKey), row);
+    expect(opened.row.apiId).toBe(row.apiId);
+  });
+});
