@@ -1,6 +1,7 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
+import { createCenterRoutes } from "../center/routes.ts";
 import { registerCatalogueJobs, syncAndLink } from "../commerce/catalogue/sync-job.ts";
 import { createSecretBox } from "../commerce/h2h/cipher.ts";
 import { registerH2hCallbacks } from "../commerce/h2h/jobs.ts";
@@ -313,6 +314,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
           ...(config.h2h
             ? [
                 createH2hRoutes({
+                  orders: engine,
+                  box: createSecretBox(config.h2h.encryptionKey),
+                  clock,
+                  logger,
+                  limiter: createRateLimiter(),
+                  clientAddress: createClientAddress(config.trustProxy),
+                }),
+                // the same shop as a center for OtomaX-family software (docs/center.md)
+                createCenterRoutes({
                   orders: engine,
                   box: createSecretBox(config.h2h.encryptionKey),
                   clock,
