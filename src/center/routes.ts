@@ -2,6 +2,7 @@ import type { Clock } from "@kios/kit";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { centerKeyByMemberId, openCenterKey } from "../commerce/center/keys.ts";
+import { dotted, orderText, refusalText } from "../commerce/center/replies.ts";
 import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import { type Caller, findH2h, placeH2hOrder, productKind } from "../commerce/h2h/orders.ts";
 import { resellerBalance } from "../commerce/h2h/products.ts";
@@ -10,7 +11,6 @@ import { type ClientAddress, createClientAddress } from "../h2h/client-address.t
 import type { RateLimiter } from "../h2h/rate-limit.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/create-server.ts";
-import { dotted, orderText, refusalText } from "./replies.ts";
 import { otomaxSign, signEquals } from "./sign.ts";
 
 // kios as a center for OtomaX-family software (docs/center.md): GET (or POST with form

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { listen, type RunningServer } from "@kios/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +11,11 @@ import {
   type IssuedCenterKey,
   updateCenterKeySettings,
 } from "../../src/commerce/center/keys.ts";
+import {
+  callbackOf,
+  deliverDueCallbacks,
+  queueFinalCallbacks,
+} from "../../src/commerce/h2h/callbacks.ts";
 import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
 import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
@@ -227,5 +234,54 @@ describe(`the OtomaX door (${testDriver})`, () => {
       1,
     );
     expect(await walletBalance(h.deps.db, k.userId)).toBe(200_000 - price);
+  });
+
+  it("a final order's report: one GET of the report URL with refid, message, status and sn; queued and sent once", async () => {
+    const got: URL[] = [];
+    const rx = createServer((req, res) => {
+      got.push(new URL(req.url ?? "/", "http://x"));
+      res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((r) => rx.listen(0, "127.0.0.1", r));
+    const port = (rx.address() as AddressInfo).port;
+    try {
+      const k = await reseller(100_000);
+      await updateCenterKeySettings(h.deps.db, k.userId, {
+        reportUrl: `http://127.0.0.1:${port}/report?shop=a`,
+      });
+      const t = { product: "TSEL10", dest: phone("901"), refId: "rep-1" };
+      const placed = await get(trxUrl(k, t));
+      expect(REPLY.exec(placed.text)?.[4], placed.text).toBe("SUKSES");
+      const deps = {
+        db: h.deps.db,
+        box,
+        clock: h.clock,
+        logger: h.deps.logger,
+        policy: { allowLoopbackHttp: true },
+        timeoutMs: 20_000,
+      };
+      await queueFinalCallbacks(deps);
+      await queueFinalCallbacks(deps);
+      expect(await deliverDueCallbacks(deps)).toBe(1);
+      expect(await deliverDueCallbacks(deps)).toBe(0);
+      expect(got).toHaveLength(1);
+      const q = got[0]!.searchParams;
+      expect(got[0]!.pathname).toBe("/report");
+      expect(q.get("shop")).toBe("a");
+      expect(q.get("refid")).toBe("rep-1");
+      expect(q.get("status")).toBe("SUKSES");
+      const message = q.get("message")!;
+      const m = REPLY.exec(message);
+      expect(m?.[1], message).toBe("rep-1");
+      expect(m?.[5]).toBe(q.get("sn"));
+      expect(q.get("sn")).toBeTruthy();
+      expect(message).toBe((await get(trxUrl(k, t, { check: "1" }))).text);
+      expect(await callbackOf(h.deps.db, k.userId, "rep-1")).toMatchObject({
+        status: "delivered",
+        attempts: 1,
+      });
+    } finally {
+      await new Promise<void>((r) => rx.close(() => r()));
+    }
   });
 });

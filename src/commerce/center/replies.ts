@@ -1,7 +1,7 @@
-import type { H2hRefusal } from "../commerce/h2h/orders.ts";
-import { wireStatusOf } from "../commerce/h2h/records.ts";
-import type { Order } from "../commerce/orders/types.ts";
-import { formatRupiah } from "../supplier/amounts.ts";
+import { formatRupiah } from "../../supplier/amounts.ts";
+import type { H2hRefusal } from "../h2h/orders.ts";
+import { wireStatusOf } from "../h2h/records.ts";
+import type { Order } from "../orders/types.ts";
 
 // the OtomaX-family door's plain-text replies (docs/center.md#replies), one line each, so a
 // reseller's software reads every one with the one pattern docs/center.md gives:
