@@ -292,6 +292,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
           onReceived: (result) => metrics.supplierReports.inc({ result }),
         }),
       );
+      const resellerDoors = (encryptionKey: string) => {
+        const shared = {
+          orders: engine,
+          box: createSecretBox(encryptionKey),
+          clock,
+          logger,
+          clientAddress: createClientAddress(config.trustProxy),
+        };
+        return [
+          createH2hRoutes({ ...shared, limiter: createRateLimiter() }),
+          createCenterRoutes({ ...shared, limiter: createRateLimiter() }),
+        ];
+      };
       const http = createServer({
         logger,
         health,
@@ -310,28 +323,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
             : []),
           ...(bot?.routes ?? []),
           ...(bot?.miniApp ? [createMiniAppRoutes({ ...bot.miniApp, orders: engine })] : []),
-          // kios as a supplier for its resellers (docs/h2h.md)
-          ...(config.h2h
-            ? [
-                createH2hRoutes({
-                  orders: engine,
-                  box: createSecretBox(config.h2h.encryptionKey),
-                  clock,
-                  logger,
-                  limiter: createRateLimiter(),
-                  clientAddress: createClientAddress(config.trustProxy),
-                }),
-                // the same shop as a center for OtomaX-family software (docs/center.md)
-                createCenterRoutes({
-                  orders: engine,
-                  box: createSecretBox(config.h2h.encryptionKey),
-                  clock,
-                  logger,
-                  limiter: createRateLimiter(),
-                  clientAddress: createClientAddress(config.trustProxy),
-                }),
-              ]
-            : []),
+          // kios as a supplier for its resellers (docs/h2h.md), and as a center for
+          // OtomaX-family software (docs/center.md): each door its own rate limiter, as
+          // their key ids are of different tables
+          ...(config.h2h ? resellerDoors(config.h2h.encryptionKey) : []),
         ],
       });
       gate?.open(http);
