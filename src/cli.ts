@@ -1,5 +1,6 @@
 import { apiKeyCommand } from "./cli/api-key.ts";
 import { markupCommand, syncCommand } from "./cli/catalogue.ts";
+import { centerKeyCommand } from "./cli/center-key.ts";
 import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
 import { migrateCommand, startCommand } from "./cli/core.ts";
@@ -25,6 +26,7 @@ const COMMANDS: Command[] = [
   syncCommand,
   markupCommand,
   apiKeyCommand,
+  centerKeyCommand,
   routesCommand,
   resellerCommand,
 ];

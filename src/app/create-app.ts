@@ -1,6 +1,7 @@
 import { type Clock, listen, type RunningServer, systemClock } from "@kios/kit";
 import type { Hono } from "hono";
 import type { BotPayments } from "../bot/deps.ts";
+import { createCenterRoutes } from "../center/routes.ts";
 import { registerCatalogueJobs, syncAndLink } from "../commerce/catalogue/sync-job.ts";
 import { createSecretBox } from "../commerce/h2h/cipher.ts";
 import { registerH2hCallbacks } from "../commerce/h2h/jobs.ts";
@@ -291,6 +292,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
           onReceived: (result) => metrics.supplierReports.inc({ result }),
         }),
       );
+      const resellerDoors = (encryptionKey: string) => {
+        const shared = {
+          orders: engine,
+          box: createSecretBox(encryptionKey),
+          clock,
+          logger,
+          clientAddress: createClientAddress(config.trustProxy),
+        };
+        return [
+          createH2hRoutes({ ...shared, limiter: createRateLimiter() }),
+          createCenterRoutes({ ...shared, limiter: createRateLimiter() }),
+        ];
+      };
       const http = createServer({
         logger,
         health,
@@ -309,19 +323,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
             : []),
           ...(bot?.routes ?? []),
           ...(bot?.miniApp ? [createMiniAppRoutes({ ...bot.miniApp, orders: engine })] : []),
-          // kios as a supplier for its resellers (docs/h2h.md)
-          ...(config.h2h
-            ? [
-                createH2hRoutes({
-                  orders: engine,
-                  box: createSecretBox(config.h2h.encryptionKey),
-                  clock,
-                  logger,
-                  limiter: createRateLimiter(),
-                  clientAddress: createClientAddress(config.trustProxy),
-                }),
-              ]
-            : []),
+          // kios as a supplier for its resellers (docs/h2h.md), and as a center for
+          // OtomaX-family software (docs/center.md): each door its own rate limiter, as
+          // their key ids are of different tables
+          ...(config.h2h ? resellerDoors(config.h2h.encryptionKey) : []),
         ],
       });
       gate?.open(http);

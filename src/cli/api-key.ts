@@ -36,20 +36,13 @@ function publicView(row: H2hKeyRow) {
   };
 }
 
-function settingsOf(
-  values: Record<string, string | boolean | undefined>,
-  allowLoopbackHttp: boolean,
-): KeySettings {
-  const s: KeySettings = {};
-  const url = values["callback-url"];
-  if (typeof url === "string") {
-    if (url === "none") s.callbackUrl = null;
-    else {
-      const verdict = checkCallbackUrl(url, { allowLoopbackHttp });
-      if (!verdict.ok) throw new UsageError(`--callback-url ${verdict.reason}`);
-      s.callbackUrl = verdict.url.toString();
-    }
-  }
+/** --ips, --rate, --on/--off: the access settings every reseller door's key has */
+export function accessSettingsOf(values: Record<string, string | boolean | undefined>): {
+  ipAllowlist?: string[];
+  ratePerMinute?: number;
+  enabled?: boolean;
+} {
+  const s: { ipAllowlist?: string[]; ratePerMinute?: number; enabled?: boolean } = {};
   const ips = values.ips;
   if (typeof ips === "string") {
     const list =
@@ -72,6 +65,24 @@ function settingsOf(
   if (values.on && values.off) throw new UsageError("--on or --off, not both");
   if (values.on) s.enabled = true;
   if (values.off) s.enabled = false;
+  return s;
+}
+
+function settingsOf(
+  values: Record<string, string | boolean | undefined>,
+  allowLoopbackHttp: boolean,
+): KeySettings {
+  const s: KeySettings = {};
+  const url = values["callback-url"];
+  if (typeof url === "string") {
+    if (url === "none") s.callbackUrl = null;
+    else {
+      const verdict = checkCallbackUrl(url, { allowLoopbackHttp });
+      if (!verdict.ok) throw new UsageError(`--callback-url ${verdict.reason}`);
+      s.callbackUrl = verdict.url.toString();
+    }
+  }
+  Object.assign(s, accessSettingsOf(values));
   const chat = values["chat-results"];
   if (typeof chat === "string") {
     if (chat !== "on" && chat !== "off") throw new UsageError("--chat-results is on or off");

@@ -1057,6 +1057,31 @@ export const h2hKeys = pgTable("h2h_keys", {
 });
 
 /**
+ * a reseller's credentials for the OtomaX-family door (docs/center.md): a memberID and the
+ * pin and password their server signs with, both sealed (kios must read them back to check a
+ * sign). One per reseller, as h2h_keys
+ */
+export const centerKeys = pgTable("center_keys", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  userId: bigint("user_id", { mode: "number" })
+    .notNull()
+    .unique()
+    .references(() => users.telegramId),
+  memberId: text("member_id").notNull().unique(),
+  pinEnc: text("pin_enc").notNull(),
+  passwordEnc: text("password_enc").notNull(),
+  /** where a final's report is sent (GET); none: no reports */
+  reportUrl: text("report_url"),
+  /** addresses allowed to call (exact IPs); empty: any */
+  ipAllowlist: jsonb("ip_allowlist").$type<string[]>().notNull().default([]),
+  ratePerMinute: integer("rate_per_minute").notNull().default(600),
+  enabled: boolean("enabled").notNull().default(true),
+  revokedAt: tstz("revoked_at"),
+  rotatedAt: tstz("rotated_at"),
+  createdAt: createdAt(),
+});
+
+/**
  * an H2H request's ref_id in its reseller's namespace, bound to the quote kios made for it;
  * the order is the one whose confirm_key is that quote (design rule 3: one ref_id, one order)
  */
@@ -1067,9 +1092,9 @@ export const h2hOrders = pgTable(
     userId: bigint("user_id", { mode: "number" })
       .notNull()
       .references(() => users.telegramId),
-    keyId: bigint("key_id", { mode: "number" })
-      .notNull()
-      .references(() => h2hKeys.id),
+    /** the JSON door's key it came through, or (centerKeyId) the OtomaX door's: one of them */
+    keyId: bigint("key_id", { mode: "number" }).references(() => h2hKeys.id),
+    centerKeyId: bigint("center_key_id", { mode: "number" }).references(() => centerKeys.id),
     refId: text("ref_id").notNull(),
     /** order (prepaid, game) or bill (an inquiry, then its payment) */
     kind: text("kind", { enum: ["order", "bill"] }).notNull(),
@@ -1087,6 +1112,7 @@ export const h2hOrders = pgTable(
     uniqueIndex("h2h_orders_user_ref").on(t.userId, t.refId),
     index("h2h_orders_unqueued").on(t.id).where(sql`${t.finalQueuedAt} is null`),
     check("h2h_orders_kind_known", sql`${t.kind} in ('order', 'bill')`),
+    check("h2h_orders_one_door", sql`(${t.keyId} is null) <> (${t.centerKeyId} is null)`),
   ],
 );
 

@@ -4,6 +4,7 @@ import { signCallback } from "@kios/kit";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import {
+  centerKeys,
   h2hCallbackAttempts,
   h2hCallbacks,
   h2hKeys,
@@ -12,12 +13,15 @@ import {
   quotes,
 } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
+import { orderText } from "../center/replies.ts";
+import type { Order } from "../orders/types.ts";
 import { checkCallbackUrl, type UrlPolicy } from "./callback-url.ts";
 import type { SecretBox } from "./cipher.ts";
 import { sendToReseller } from "./deliver.ts";
 import { createDeliveryPool, type DeliveryPool } from "./delivery-pool.ts";
 import { openKey } from "./keys.ts";
-import { billOfOrder, wireRecord } from "./records.ts";
+import { resellerBalance } from "./products.ts";
+import { billOfOrder, wireRecord, wireStatusOf } from "./records.ts";
 
 // the reseller's callbacks (docs/h2h.md#callbacks): when an H2H order is final (answered
 // final at once included), `{ event: "transaction.final", data }` is queued once, its body
@@ -57,20 +61,32 @@ export async function queueFinalCallbacks(
   deps: Pick<CallbackDeps, "db" | "clock">,
   limit = 100,
 ): Promise<number> {
+  // an order of either door: the JSON API's key (a signed POST) or the OtomaX door's
+  // center key (a GET of its report URL, docs/center.md#reports)
   const due = await deps.db
-    .select({ h2h: h2hOrders, order: orders, callbackUrl: h2hKeys.callbackUrl })
+    .select({
+      h2h: h2hOrders,
+      order: orders,
+      callbackUrl: h2hKeys.callbackUrl,
+      reportUrl: centerKeys.reportUrl,
+    })
     .from(h2hOrders)
     .innerJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
-    .innerJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .leftJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .leftJoin(centerKeys, eq(centerKeys.id, h2hOrders.centerKeyId))
     .where(and(isNull(h2hOrders.finalQueuedAt), inArray(orders.status, ["success", "failed"])))
     .orderBy(asc(h2hOrders.id))
     .limit(limit);
   const now = new Date(deps.clock.now());
-  for (const { h2h, order, callbackUrl } of due) {
-    const body = JSON.stringify({
-      event: "transaction.final",
-      data: wireRecord(order, h2h.refId, await billOfOrder(deps.db, order)),
-    });
+  for (const { h2h, order, callbackUrl: jsonUrl, reportUrl } of due) {
+    const callbackUrl = h2h.centerKeyId === null ? jsonUrl : reportUrl;
+    const body =
+      h2h.centerKeyId === null
+        ? JSON.stringify({
+            event: "transaction.final",
+            data: wireRecord(order, h2h.refId, await billOfOrder(deps.db, order)),
+          })
+        : reportQuery(order, h2h.refId, await resellerBalance(deps.db, h2h.userId));
     await deps.db.transaction(async (tx) => {
       await tx
         .insert(h2hCallbacks)
@@ -108,6 +124,17 @@ async function settleOrderless(db: Database, now: Date): Promise<void> {
     where ${h2hOrders.finalQueuedAt} is null
       and exists (select 1 from ${quotes} q where q.id = ${h2hOrders.quoteId} and q.expires_at < ${before}::timestamptz)
       and not exists (select 1 from ${orders} o where o.confirm_key = ${h2hOrders.quoteId})`);
+}
+
+/** a final's report fields (docs/center.md#reports), stored as the callback's body */
+function reportQuery(order: Order, refId: string, balance: number): string {
+  const status = wireStatusOf(order);
+  return new URLSearchParams({
+    refid: refId,
+    message: orderText(order, refId, balance),
+    status: status === "success" ? "SUKSES" : "GAGAL",
+    sn: status === "success" ? (order.sn ?? "") : "",
+  }).toString();
 }
 
 type Claimed = typeof h2hCallbacks.$inferSelect;
@@ -172,19 +199,32 @@ export function createCallbackPool(deps: CallbackDeps, slots: number): DeliveryP
 
 async function deliverOne(deps: CallbackDeps, c: Claimed, claimer: string): Promise<void> {
   const log = deps.logger.child({ component: "h2h-callbacks", callbackId: c.id });
-  const [key] = await deps.db
-    .select({ key: h2hKeys })
+  const [row] = await deps.db
+    .select({ key: h2hKeys, center: centerKeys })
     .from(h2hOrders)
-    .innerJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .leftJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .leftJoin(centerKeys, eq(centerKeys.id, h2hOrders.centerKeyId))
     .where(eq(h2hOrders.id, c.h2hOrderId));
+  const key = row?.key ? { key: row.key } : undefined;
   const started = Date.now();
   let httpStatus: number | null = null;
   let error: string | null = null;
-  const url = key?.key.callbackUrl;
+  const url = row?.center ? row.center.reportUrl : key?.key.callbackUrl;
   const checked = url ? checkCallbackUrl(url, deps.policy) : undefined;
-  if (!key || !url) error = "no callback URL is set";
+  const deadlineMs = Math.min(deps.timeoutMs ?? 5_000, CLAIM_MS / 2);
+  if (!url) error = "no callback URL is set";
   else if (!checked?.ok) error = `callback URL refused: ${checked?.reason}`;
-  else {
+  else if (row?.center) {
+    // the OtomaX door's report: a GET, its fields beside the URL's own query
+    const target = new URL(checked.url);
+    for (const [k, v] of new URLSearchParams(c.body)) target.searchParams.append(k, v);
+    const result = await (deps.post ?? sendToReseller)(
+      { method: "GET", url: target, headers: {} },
+      { policy: deps.policy, deadlineMs },
+    );
+    httpStatus = result.status ?? null;
+    if (!result.ok) error = result.error;
+  } else if (key) {
     const timestamp = Math.floor(deps.clock.now() / 1000);
     const secret = openKey(deps.box, key.key).secretKey;
     const result = await (deps.post ?? sendToReseller)(
@@ -197,7 +237,7 @@ async function deliverOne(deps: CallbackDeps, c: Claimed, claimer: string): Prom
           "X-Callback-Signature": signCallback(secret, timestamp, c.body),
         },
       },
-      { policy: deps.policy, deadlineMs: Math.min(deps.timeoutMs ?? 5_000, CLAIM_MS / 2) },
+      { policy: deps.policy, deadlineMs },
     );
     httpStatus = result.status ?? null;
     if (!result.ok) error = result.error;

@@ -15,10 +15,10 @@ import type { ConfirmResult, Order, Quote, QuoteRefusal } from "../orders/types.
 
 type H2hOrderRow = typeof h2hOrders.$inferSelect;
 
-export interface Caller {
-  userId: number;
-  keyId: number;
-}
+/** the reseller and the door's credentials it came through: an H2H key or a center key */
+export type Caller =
+  | { userId: number; keyId: number; centerKeyId?: undefined }
+  | { userId: number; keyId?: undefined; centerKeyId: number };
 
 /** a ref_id of this reseller, with the order its quote made (if any) */
 export interface StoredH2h {
@@ -61,7 +61,7 @@ export async function findH2h(
 }
 
 /** the product a code names, for the protocol's PRODUCT_NOT_FOUND / PRODUCT_INACTIVE split */
-async function productKind(db: Executor, code: string) {
+export async function productKind(db: Executor, code: string) {
   const [row] = await db
     .select({ type: products.type, listed: products.listed })
     .from(products)
@@ -147,7 +147,12 @@ async function bindRef(
 ): Promise<H2hOrderRow> {
   const [row] = await db
     .insert(h2hOrders)
-    .values({ userId: caller.userId, keyId: caller.keyId, ...b })
+    .values({
+      userId: caller.userId,
+      keyId: caller.keyId ?? null,
+      centerKeyId: caller.centerKeyId ?? null,
+      ...b,
+    })
     .onConflictDoNothing({ target: [h2hOrders.userId, h2hOrders.refId] })
     .returning();
   if (row) return row;

@@ -1,0 +1,56 @@
+import { formatRupiah } from "../../supplier/amounts.ts";
+import type { H2hRefusal } from "../h2h/orders.ts";
+import { wireStatusOf } from "../h2h/records.ts";
+import type { Order } from "../orders/types.ts";
+
+// the OtomaX-family door's plain-text replies (docs/center.md#replies), one line each, so a
+// reseller's software reads every one with the one pattern docs/center.md gives:
+//   R#<refID> <product>.<dest> PROSES. Harga <price>. Saldo <balance>
+//   R#<refID> <product>.<dest> SUKSES. SN: <sn>. Harga <price>. Saldo <balance>
+//   R#<refID> <product>.<dest> GAGAL. Alasan: <reason>. Saldo <balance>
+// These words are the wire format (the software's parser matches them), not chat text: they
+// don't follow the user's language.
+
+const STATUS_WORD = { pending: "PROSES", success: "SUKSES", failed: "GAGAL" } as const;
+
+/** 1234567 → "1.234.567" */
+export function dotted(n: number): string {
+  return formatRupiah(n).replace("Rp", "");
+}
+
+/** an SN or a reason is one line, and never carries the ". Saldo" the pattern splits on */
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+export function orderText(order: Order, refId: string, balance: number): string {
+  const status = wireStatusOf(order);
+  const head = `R#${refId} ${order.productCode}.${order.destination} ${STATUS_WORD[status]}.`;
+  if (status === "failed") {
+    return `${head} Alasan: transaksi gagal, saldo dikembalikan. Saldo ${dotted(balance)}`;
+  }
+  const sn = status === "success" ? ` SN: ${oneLine(order.sn ?? "-")}.` : "";
+  return `${head}${sn} Harga ${dotted(order.price)}. Saldo ${dotted(balance)}`;
+}
+
+const REASONS: Record<H2hRefusal["code"], string> = {
+  PRODUCT_NOT_FOUND: "kode produk tidak ada",
+  PRODUCT_INACTIVE: "produk sedang gangguan",
+  INVALID_CUSTOMER_NO: "nomor tujuan salah",
+  INSUFFICIENT_BALANCE: "saldo tidak cukup",
+  INQUIRY_FAILED: "tagihan tidak bisa dibayar",
+  INQUIRY_NOT_FOUND: "tagihan tidak ditemukan",
+  INQUIRY_EXPIRED: "tagihan kedaluwarsa",
+  INQUIRY_MISMATCH: "tagihan tidak cocok",
+  VALIDATION_ERROR: "refID sudah dipakai transaksi lain",
+  SERVER_ERROR: "sedang gangguan, coba lagi",
+};
+
+/** a request that made no order: nothing was held, and the refID stays free */
+export function refusalText(
+  r: H2hRefusal,
+  req: { refId: string; product: string; dest: string },
+  balance: number,
+): string {
+  return `R#${req.refId} ${req.product}.${req.dest} GAGAL. Alasan: ${REASONS[r.code]}. Saldo ${dotted(balance)}`;
+}

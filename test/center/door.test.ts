@@ -1,0 +1,287 @@
+import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { listen, type RunningServer } from "@kios/kit";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CENTER_PREFIX, createCenterRoutes } from "../../src/center/routes.ts";
+import { priceFor } from "../../src/commerce/catalogue/prices.ts";
+import {
+  createCenterKey,
+  type IssuedCenterKey,
+  updateCenterKeySettings,
+} from "../../src/commerce/center/keys.ts";
+import {
+  callbackOf,
+  deliverDueCallbacks,
+  queueFinalCallbacks,
+} from "../../src/commerce/h2h/callbacks.ts";
+import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
+import { setTier } from "../../src/commerce/users.ts";
+import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { h2hOrders, orders } from "../../src/db/schema.ts";
+import { createRateLimiter } from "../../src/h2h/rate-limit.ts";
+import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+import { testDriver } from "../helpers/db.ts";
+
+// the OtomaX-family door over real HTTP, by a client of its own: its own signer (SHA-1,
+// base64 made URL-safe by hand), its own query strings, and the one pattern docs/center.md
+// gives for reading the replies.
+
+const REPLY =
+  /^R#(\S+) ([^.\s]+)\.(\S+) (SUKSES|GAGAL|PROSES)\.(?: SN: (.*?)\.)?(?: Alasan: (.*?)\.)?(?: Harga ([\d.]+)\.)? Saldo (-?[\d.]+)/;
+
+function sign(parts: string[]): string {
+  return createHash("sha1")
+    .update(["OtomaX", ...parts].join("|"))
+    .digest("base64")
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+const rupiah = (s: string) => Number(s.replace(/\./g, ""));
+const phone = (ending: string) =>
+  `0812345${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}${ending}`;
+
+describe(`the OtomaX door (${testDriver})`, () => {
+  let h: CommerceHarness;
+  let server: RunningServer;
+  let base: string;
+  const box = createSecretBox("test-h2h-encryption-key-0123456789abcdef");
+
+  beforeAll(async () => {
+    h = await bootCommerce();
+    const app = createCenterRoutes({
+      orders: h.deps,
+      box,
+      clock: h.clock,
+      logger: h.deps.logger,
+      limiter: createRateLimiter(),
+    });
+    server = await listen(app, 0, "127.0.0.1", { keepIdleConnections: true });
+    base = `http://127.0.0.1:${server.port}${CENTER_PREFIX}`;
+  });
+  afterAll(async () => {
+    await server.close();
+    await h.stop();
+  });
+
+  async function reseller(balance = 1_000_000): Promise<IssuedCenterKey> {
+    const userId = await h.newUser(balance, "reseller");
+    const made = await createCenterKey(h.deps.db, box, userId);
+    if (!made.ok) throw new Error(made.reason);
+    return made.key;
+  }
+
+  function trxUrl(
+    k: IssuedCenterKey,
+    t: { product: string; dest: string; refId: string },
+    extra: Record<string, string> = {},
+  ) {
+    const q = new URLSearchParams({
+      memberID: k.memberId,
+      product: t.product,
+      dest: t.dest,
+      refID: t.refId,
+      sign: sign([k.memberId, t.product, t.dest, t.refId, k.pin, k.password]),
+      ...extra,
+    });
+    return `${base}/trx?${q}`;
+  }
+  const balanceUrl = (k: IssuedCenterKey, signWith = k.password) =>
+    `${base}/balance?${new URLSearchParams({ memberID: k.memberId, sign: sign([k.memberId, "", "", "", k.pin, signWith]) })}`;
+  const get = async (url: string) => {
+    const r = await fetch(url);
+    return { status: r.status, text: await r.text(), type: r.headers.get("content-type") };
+  };
+
+  it("an order over GET: held at the reseller's price, answered in one parseable line, a repeat answers it", async () => {
+    const k = await reseller(100_000);
+    const price = (await priceFor(h.deps.db, "TSEL10", "reseller"))!;
+    const t = { product: "TSEL10", dest: phone("901"), refId: "2140669" };
+    const first = await get(trxUrl(k, t));
+    expect(first.status).toBe(200);
+    expect(first.type).toMatch(/^text\/plain/);
+    const m = REPLY.exec(first.text);
+    expect(m, first.text).not.toBeNull();
+    const [, refId, product, dest, word, sn, , harga, saldo] = m!;
+    expect({ refId, product, dest }).toEqual({ refId: t.refId, product: "TSEL10", dest: t.dest });
+    expect(word).toBe("SUKSES");
+    expect(sn).toBeTruthy();
+    expect(rupiah(harga!)).toBe(price);
+    expect(rupiah(saldo!)).toBe(100_000 - price);
+    expect(await walletBalance(h.deps.db, k.userId)).toBe(100_000 - price);
+
+    const again = await get(trxUrl(k, t));
+    expect(again.text).toBe(first.text);
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      1,
+    );
+    // the JSON API's namespace: the same row, marked as this door's
+    const [row] = await h.deps.db.select().from(h2hOrders).where(eq(h2hOrders.userId, k.userId));
+    expect(row).toMatchObject({ refId: t.refId, keyId: null });
+    expect(row!.centerKeyId).toBeGreaterThan(0);
+  });
+
+  it("the same over POST with form fields", async () => {
+    const k = await reseller(100_000);
+    const t = { product: "TSEL10", dest: phone("901"), refId: "post-1" };
+    const body = new URLSearchParams({
+      memberID: k.memberId,
+      product: t.product,
+      dest: t.dest,
+      refID: t.refId,
+      sign: sign([k.memberId, t.product, t.dest, t.refId, k.pin, k.password]),
+    });
+    const r = await fetch(`${base}/trx`, { method: "POST", body });
+    const text = await r.text();
+    expect(REPLY.exec(text)?.[4], text).toBe("SUKSES");
+  });
+
+  it("check=1 answers the state without ordering: not found before, the order after", async () => {
+    const k = await reseller(100_000);
+    const t = { product: "TSEL10", dest: phone("901"), refId: "chk-1" };
+    const before = await get(trxUrl(k, t, { check: "1" }));
+    expect(before.status).toBe(404);
+    expect(before.text).toMatch(/^R#chk-1 TIDAK DITEMUKAN\. Saldo 100\.000/);
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      0,
+    );
+    const placed = await get(trxUrl(k, t));
+    const after = await get(trxUrl(k, t, { check: "1" }));
+    expect(after.status).toBe(200);
+    expect(after.text).toBe(placed.text);
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      1,
+    );
+  });
+
+  it("balance, signed with empty product, dest and refID", async () => {
+    const k = await reseller(123_456);
+    const r = await get(balanceUrl(k));
+    expect(r).toMatchObject({ status: 200, text: "Saldo 123.456" });
+  });
+
+  it("a refusal that ordered nothing says GAGAL with its reason, and the refID stays free", async () => {
+    const k = await reseller(0);
+    const t = { product: "TSEL10", dest: phone("901"), refId: "poor-1" };
+    const r = await get(trxUrl(k, t));
+    const m = REPLY.exec(r.text);
+    expect(m?.[4], r.text).toBe("GAGAL");
+    expect(m?.[6]).toBe("saldo tidak cukup");
+    expect(
+      await h.deps.db.select().from(h2hOrders).where(eq(h2hOrders.userId, k.userId)),
+    ).toHaveLength(0);
+    const unknown = await get(trxUrl(k, { ...t, product: "NOPE99", refId: "poor-2" }));
+    expect(REPLY.exec(unknown.text)?.[6], unknown.text).toBe("kode produk tidak ada");
+  });
+
+  it("a wrong sign, a wrong pin or an unknown memberID is refused with a 4xx and spends no rate limit", async () => {
+    const k = await reseller(100_000);
+    await updateCenterKeySettings(h.deps.db, k.userId, { ratePerMinute: 1 });
+    const t = { product: "TSEL10", dest: phone("901"), refId: "rl-1" };
+    for (let i = 0; i < 5; i++) {
+      const wrong = await get(trxUrl({ ...k, password: `${k.password}x` }, t));
+      expect(wrong.status).toBe(401);
+      expect(wrong.text).toMatch(/^DITOLAK\. Alasan: /);
+      const wrongPin = await get(balanceUrl({ ...k, pin: "000000x" }));
+      expect(wrongPin.status).toBe(401);
+    }
+    const stranger = await get(balanceUrl({ ...k, memberId: "KCNOSUCHMEMBER" }));
+    expect(stranger.status).toBe(401);
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      0,
+    );
+    // the one request of the minute is still there, and then the limit holds
+    expect((await get(balanceUrl(k))).status).toBe(200);
+    const limited = await get(balanceUrl(k));
+    expect(limited.status).toBe(429);
+  });
+
+  it("a demoted reseller's credentials stop working; the IP allowlist holds", async () => {
+    const k = await reseller(100_000);
+    await setTier(h.deps.db, k.userId, "customer");
+    expect((await get(balanceUrl(k))).status).toBe(401);
+    await setTier(h.deps.db, k.userId, "reseller");
+    expect((await get(balanceUrl(k))).status).toBe(200);
+    await updateCenterKeySettings(h.deps.db, k.userId, { ipAllowlist: ["203.0.113.9"] });
+    expect((await get(balanceUrl(k))).status).toBe(403);
+    await updateCenterKeySettings(h.deps.db, k.userId, { ipAllowlist: ["127.0.0.1"] });
+    expect((await get(balanceUrl(k))).status).toBe(200);
+  });
+
+  it("only a reseller can hold credentials", async () => {
+    const customer = await h.newUser(0);
+    expect(await createCenterKey(h.deps.db, box, customer)).toEqual({
+      ok: false,
+      reason: "not_reseller",
+    });
+  });
+
+  it("twenty concurrent repeats of one refID: one order, one debit, and every answer is that order", async () => {
+    const k = await reseller(200_000);
+    const price = (await priceFor(h.deps.db, "TSEL10", "reseller"))!;
+    const t = { product: "TSEL10", dest: phone("901"), refId: "race-20" };
+    const replies = await Promise.all(Array.from({ length: 20 }, () => get(trxUrl(k, t))));
+    for (const r of replies) {
+      const m = REPLY.exec(r.text);
+      expect(m, r.text).not.toBeNull();
+      expect(m![1]).toBe(t.refId);
+      expect(["PROSES", "SUKSES"]).toContain(m![4]);
+    }
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      1,
+    );
+    expect(await walletBalance(h.deps.db, k.userId)).toBe(200_000 - price);
+  });
+
+  it("a final order's report: one GET of the report URL with refid, message, status and sn; queued and sent once", async () => {
+    const got: URL[] = [];
+    const rx = createServer((req, res) => {
+      got.push(new URL(req.url ?? "/", "http://x"));
+      res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((r) => rx.listen(0, "127.0.0.1", r));
+    const port = (rx.address() as AddressInfo).port;
+    try {
+      const k = await reseller(100_000);
+      await updateCenterKeySettings(h.deps.db, k.userId, {
+        reportUrl: `http://127.0.0.1:${port}/report?shop=a`,
+      });
+      const t = { product: "TSEL10", dest: phone("901"), refId: "rep-1" };
+      const placed = await get(trxUrl(k, t));
+      expect(REPLY.exec(placed.text)?.[4], placed.text).toBe("SUKSES");
+      const deps = {
+        db: h.deps.db,
+        box,
+        clock: h.clock,
+        logger: h.deps.logger,
+        policy: { allowLoopbackHttp: true },
+        timeoutMs: 20_000,
+      };
+      await queueFinalCallbacks(deps);
+      await queueFinalCallbacks(deps);
+      expect(await deliverDueCallbacks(deps)).toBe(1);
+      expect(await deliverDueCallbacks(deps)).toBe(0);
+      expect(got).toHaveLength(1);
+      const q = got[0]!.searchParams;
+      expect(got[0]!.pathname).toBe("/report");
+      expect(q.get("shop")).toBe("a");
+      expect(q.get("refid")).toBe("rep-1");
+      expect(q.get("status")).toBe("SUKSES");
+      const message = q.get("message")!;
+      const m = REPLY.exec(message);
+      expect(m?.[1], message).toBe("rep-1");
+      expect(m?.[5]).toBe(q.get("sn"));
+      expect(q.get("sn")).toBeTruthy();
+      expect(message).toBe((await get(trxUrl(k, t, { check: "1" }))).text);
+      expect(await callbackOf(h.deps.db, k.userId, "rep-1")).toMatchObject({
+        status: "delivered",
+        attempts: 1,
+      });
+    } finally {
+      await new Promise<void>((r) => rx.close(() => r()));
+    }
+  });
+});
