@@ -719,7 +719,7 @@ function showOrder(order) {
   }
   if (order.status === "failed") {
     const reason = t(`fail-${order.failure?.kind ?? "unknown"}`);
-    line(box, order.failure?.note ? `${reason} (${order.failure.note})` : reason);
+    line(box, reason);
     if (!order.testing) line(box, t("r-refunded", rupiah(order.price)));
   }
   if (!order.final) line(box, t("r-wait"));
