@@ -327,7 +327,14 @@ admin-pending-none = ✅ No stuck orders.
 admin-pending-title = ⏳ <b>Open orders ({ $count })</b>
 admin-status-attempts = 🔀 <b>Attempts</b> (admins only): supplier · code · ref_id · state · answer · made → answered → final
 admin-status-supplier-note = 📝 Supplier's note (admins only): { $note }
-admin-recheck-done = { $ref }: { $status }
+admin-recheck-done = { $ref }: { $status ->
+    [success] ✅ succeeded
+    [failed] ❌ failed
+    [pending] ⏳ still processing
+    [submitted] ⏳ sent, awaiting an answer
+    [created] ⏳ not sent yet
+   *[unknown] ❓ not certain yet
+}
 admin-recheck-failed = The re-check failed, try again later.
 admin-broadcast-usage = Use: /broadcast &lt;text&gt;
 admin-broadcast-queued = 📣 Broadcast queued for { $count } users.
@@ -658,6 +665,25 @@ reseller-markup-deleted = 🗑 Markup #{ $id } removed.
 reseller-markup-not-found = There is no markup #{ $id }.
 reseller-markup-refused = ❌ { $reason }
 scope-all = all products
+scope-name = { $scope ->
+    [all] all products
+    [category] category
+    [brand] brand
+    [product] product
+    [type] type
+   *[other] { $scope }
+}
+pricing-refused-invalid-scope = unknown scope "{ $got }" (all, category, brand, product)
+pricing-refused-invalid-tier = the role must be customer or reseller (got "{ $got }")
+pricing-refused-invalid-percent = the percentage must be from { $min } % to { $max } % (got { $got } %)
+pricing-refused-invalid-flat = the amount must be whole rupiah from { $min } to { $max } (got { $got })
+pricing-refused-invalid-step = the rounding step must be whole rupiah from { $min } to { $max } (got { $got })
+pricing-refused-invalid-scope-value = { $needs ->
+    [yes] a rule for { $scope } needs its value
+   *[no] a rule for { $scope } takes no value
+}
+pricing-refused-unknown-scope-value = no product in the catalogue has { $scope } "{ $got }" (sync the catalogue first?)
+pricing-refused-rule-not-found = there is no markup rule #{ $id }
 admin-upline-usage = Usage: /upline &lt;id&gt; &lt;upline id|-&gt; (move a user; - = no upline)
 admin-promote-usage = Usage: /promote &lt;id&gt; [upline id] (make a reseller, under the upline if given)
 admin-tree-done = ✅ User { $user }: upline { $upline }.

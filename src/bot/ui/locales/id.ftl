@@ -327,7 +327,14 @@ admin-pending-none = ✅ Tidak ada pesanan yang tertahan.
 admin-pending-title = ⏳ <b>Pesanan terbuka ({ $count })</b>
 admin-status-attempts = 🔀 <b>Percobaan</b> (khusus admin): pemasok · kode · ref_id · status · jawaban · dibuat → dijawab → final
 admin-status-supplier-note = 📝 Catatan supplier (khusus admin): { $note }
-admin-recheck-done = { $ref }: { $status }
+admin-recheck-done = { $ref }: { $status ->
+    [success] ✅ berhasil
+    [failed] ❌ gagal
+    [pending] ⏳ masih diproses
+    [submitted] ⏳ terkirim, menunggu jawaban
+    [created] ⏳ belum terkirim
+   *[unknown] ❓ belum pasti
+}
 admin-recheck-failed = Cek ulang gagal, coba lagi nanti.
 admin-broadcast-usage = Gunakan: /broadcast &lt;teks&gt;
 admin-broadcast-queued = 📣 Broadcast dijadwalkan untuk { $count } user.
@@ -658,6 +665,25 @@ reseller-markup-deleted = 🗑 Markup #{ $id } dihapus.
 reseller-markup-not-found = Tidak ada markup #{ $id }.
 reseller-markup-refused = ❌ { $reason }
 scope-all = semua produk
+scope-name = { $scope ->
+    [all] semua produk
+    [category] kategori
+    [brand] brand
+    [product] produk
+    [type] tipe
+   *[other] { $scope }
+}
+pricing-refused-invalid-scope = cakupan "{ $got }" tidak dikenal (semua, kategori, brand, produk)
+pricing-refused-invalid-tier = peran harus customer atau reseller (tertulis "{ $got }")
+pricing-refused-invalid-percent = persentase harus dari { $min } % sampai { $max } % (tertulis { $got } %)
+pricing-refused-invalid-flat = jumlah harus rupiah bulat dari { $min } sampai { $max } (tertulis { $got })
+pricing-refused-invalid-step = pembulatan harus rupiah bulat dari { $min } sampai { $max } (tertulis { $got })
+pricing-refused-invalid-scope-value = { $needs ->
+    [yes] aturan untuk { $scope } butuh nilainya
+   *[no] aturan untuk { $scope } tidak memakai nilai
+}
+pricing-refused-unknown-scope-value = tidak ada produk di katalog dengan { $scope } "{ $got }" (sinkronkan katalog dulu?)
+pricing-refused-rule-not-found = tidak ada aturan markup #{ $id }
 admin-upline-usage = Gunakan: /upline &lt;id&gt; &lt;id upline|-&gt; (pindahkan user; - = tanpa upline)
 admin-promote-usage = Gunakan: /promote &lt;id&gt; [id upline] (jadikan reseller, di bawah upline bila disebut)
 admin-tree-done = ✅ User { $user }: upline { $upline }.
