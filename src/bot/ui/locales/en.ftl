@@ -721,6 +721,7 @@ transfer-received = 💸 You received { $amount } from { $from }. Balance: { $ba
 transfer-cancelled = Transfer cancelled.
 transfer-not-sent = Nothing was sent.
 pin-enter = Enter your PIN on the keypad.
+pin-pad-typed = 🔒 PIN { $dots }
 pin-wrong = Wrong PIN. { $left } tries left before it locks.
 pin-locked = Locked after 5 wrong PINs, until { $until }.
 pin-locked-notice = 🔒 5 wrong PINs. Pay and transfers are locked until { $until }. Not you? Tell the admin.

@@ -721,6 +721,7 @@ transfer-received = 💸 Kamu menerima { $amount } dari { $from }. Saldo: { $bal
 transfer-cancelled = Transfer dibatalkan.
 transfer-not-sent = Tidak ada saldo yang dikirim.
 pin-enter = Masukkan PIN di tombol angka.
+pin-pad-typed = 🔒 PIN { $dots }
 pin-wrong = PIN salah. Sisa { $left } kali sebelum terkunci.
 pin-locked = Terkunci karena PIN salah 5 kali, sampai { $until }.
 pin-locked-notice = 🔒 PIN salah 5 kali. Bayar dan transfer terkunci sampai { $until }. Bukan kamu? Hubungi admin.
