@@ -28,7 +28,16 @@ describe("a reseller recruits, prices and earns in chat", () => {
     await h.waitMessage(R, /Fitur ini untuk reseller/, at);
 
     at = h.say(ADMIN_ID, `/promote ${R}`);
-    await h.waitMessage(ADMIN_ID, new RegExp(`User ${R}: upline tanpa upline`), at);
+    const promoted = await h.waitMessage(ADMIN_ID, new RegExp(`User ${R} sekarang reseller`), at);
+    expect(promoted.text).toBe(
+      `✅ User ${R} sekarang reseller (tanpa upline). Dia sudah diberi tahu.`,
+    );
+    // the user is told what they can do now, and their menu follows
+    const told = await h.waitMessage(R, /sekarang reseller/);
+    expect(told.text).toMatch(/\/downline.*\n\/markup.*\n\/api/s);
+    await expect
+      .poll(() => h.telegram.commandsFor(R).map((c) => c.command))
+      .toEqual(expect.arrayContaining(["downline", "markup", "api"]));
 
     at = h.say(R, "/downline");
     const list = await h.waitMessage(R, /Link pendaftaran downline/, at);

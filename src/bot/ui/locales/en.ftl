@@ -289,6 +289,13 @@ admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
 admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } is now a { $tier }.
 admin-role-demoted = Their markups stop now: their { $count } direct downlines pay what the level above charges. Their margins and H2H access stop too. The downlines stay under them until moved (/upline).
+role-now-reseller =
+    🎉 You are now a <b>reseller</b>: reseller prices apply to your purchases.
+    /downline: invite downlines with your sign-up link
+    /markup: set the prices your downlines pay
+    /api: H2H keys for your server
+    Type /help for every command.
+role-now-customer = Your account is now a <b>customer</b>'s: customer prices apply, and /downline, /markup and /api are no longer available. Questions? Contact an admin.
 admin-test-usage = Usage: /test &lt;CODE.DESTINATION&gt;, e.g. /test TSEL10.081234567890. The order goes to the supplier with testing=true and moves no money.
 admin-user-usage = Use: /user &lt;telegram_user_id&gt;
 admin-user-not-found = User { $user } has never used the bot.
@@ -686,13 +693,15 @@ pricing-refused-unknown-scope-value = no product in the catalogue has { $scope }
 pricing-refused-rule-not-found = there is no markup rule #{ $id }
 admin-upline-usage = Usage: /upline &lt;id&gt; &lt;upline id|-&gt; (move a user; - = no upline)
 admin-promote-usage = Usage: /promote &lt;id&gt; [upline id] (make a reseller, under the upline if given)
-admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-done = ✅ User { $user }: { $upline }.
+admin-promote-done = ✅ User { $user } is now a reseller ({ $upline }). They have been told.
 admin-tree-refused = ❌ { $reason }
 tree-self = a user can't be their own upline
 tree-cycle = that upline is below this user (the network would loop)
 tree-too-deep = the network would be more than { $depth } levels deep
 tree-unknown-upline = kios has never seen user { $upline }: an upline must be someone who has started the bot
 tree-no-upline = no upline
+tree-upline = upline { $upline }
 earnings-usage = Usage: /komisi [days], 1 to 90 (7 by default).
 earnings-title = 💰 <b>Commission, last { $days } days</b>: { $total } from { $orders } orders
 earnings-none = No commission yet. It reaches your balance when a downline's order succeeds.

@@ -289,6 +289,13 @@ admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
 admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } sekarang { $tier }.
 admin-role-demoted = Markup-nya berhenti berlaku sekarang: { $count } downline langsungnya membayar harga tingkat di atasnya. Komisi dan akses H2H-nya juga berhenti. Downline-nya tetap di bawahnya sampai dipindah (/upline).
+role-now-reseller =
+    🎉 Kamu sekarang <b>reseller</b>: harga reseller berlaku untuk pembelianmu.
+    /downline: ajak downline dengan link pendaftaranmu
+    /markup: atur harga untuk downline-mu
+    /api: kunci H2H untuk servermu
+    Ketik /help untuk semua perintah.
+role-now-customer = Akunmu sekarang <b>pelanggan</b>: harga pelanggan berlaku, dan /downline, /markup serta /api tidak tersedia lagi. Ada pertanyaan? Hubungi admin.
 admin-user-usage = Gunakan: /user &lt;telegram_user_id&gt;
 admin-test-usage = Gunakan: /test &lt;KODE.TUJUAN&gt;, misalnya /test TSEL10.081234567890. Pesanan dikirim ke supplier dengan testing=true dan tidak memotong saldo.
 admin-user-not-found = User { $user } belum pernah memakai bot.
@@ -686,13 +693,15 @@ pricing-refused-unknown-scope-value = tidak ada produk di katalog dengan { $scop
 pricing-refused-rule-not-found = tidak ada aturan markup #{ $id }
 admin-upline-usage = Gunakan: /upline &lt;id&gt; &lt;id upline|-&gt; (pindahkan user; - = tanpa upline)
 admin-promote-usage = Gunakan: /promote &lt;id&gt; [id upline] (jadikan reseller, di bawah upline bila disebut)
-admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-done = ✅ User { $user }: { $upline }.
+admin-promote-done = ✅ User { $user } sekarang reseller ({ $upline }). Dia sudah diberi tahu.
 admin-tree-refused = ❌ { $reason }
 tree-self = user tidak bisa menjadi upline dirinya sendiri
 tree-cycle = upline itu ada di bawah user ini (jaringan akan berputar)
 tree-too-deep = jaringan akan lebih dari { $depth } tingkat
 tree-unknown-upline = kios belum pernah melihat user { $upline }: upline harus user yang sudah memulai bot
 tree-no-upline = tanpa upline
+tree-upline = upline { $upline }
 earnings-usage = Gunakan: /komisi [hari], 1 sampai 90 (bawaan 7).
 earnings-title = 💰 <b>Komisi { $days } hari terakhir</b>: { $total } dari { $orders } transaksi
 earnings-none = Belum ada komisi. Komisi masuk ke saldomu saat transaksi downline berhasil.
