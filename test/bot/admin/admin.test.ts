@@ -24,7 +24,9 @@ describe("admin commands", () => {
 
   it("/balance shows the supplier balance", async () => {
     const m = await admin("/balance", /Saldo supplier/);
-    expect(m.text).toMatch(/^🏦 Saldo supplier: Rp[\d.]+$/);
+    expect(m.text).toMatch(
+      /^🏦 Saldo supplier: Rp[\d.]+ \(jawaban supplier barusan, \d\d:\d\d WIB\)$/,
+    );
   });
 
   it("/sync syncs the catalogue and reports the changes", async () => {

@@ -264,13 +264,13 @@ wallet-debited = 💰 An admin took { $amount } from your balance (note: { $note
 
 # ---------------------------------------------------------------- admin
 
-admin-balance = 🏦 Supplier balance: <b>{ $balance }</b>
+admin-balance = 🏦 Supplier balance: <b>{ $balance }</b> (the supplier's answer just now, { $at })
 admin-supplier-error = ⚠️ The supplier can't be reached ({ $code }).
 admin-supplier-notice = ⚠️ Supplier notice: { $notice }
-admin-balance-at = 🏦 <b>{ $supplier }</b> balance: <b>{ $balance }</b>
+admin-balance-at = 🏦 <b>{ $supplier }</b> balance: <b>{ $balance }</b> (the supplier's answer just now, { $at })
 admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> can't be reached ({ $code }).
 admin-balance-last = Last check #{ $id } ({ $at }): { $balance }, { $verdict }.
-admin-balance-never = Never checked (/recon).
+admin-balance-never = Never reconciled with kios's books (/recon).
 admin-sync-started = 🔄 Syncing the catalogue…
 admin-sync-done =
     ✅ <b>Catalogue synced</b> ({ $seconds } s)

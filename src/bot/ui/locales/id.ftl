@@ -264,13 +264,13 @@ wallet-debited = 💰 Saldo kamu dikurangi { $amount } oleh admin (catatan: { $n
 
 # ---------------------------------------------------------------- admin
 
-admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b>
+admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b> (jawaban supplier barusan, { $at })
 admin-supplier-error = ⚠️ Supplier tidak bisa dihubungi ({ $code }).
 admin-supplier-notice = ⚠️ Pemberitahuan supplier: { $notice }
-admin-balance-at = 🏦 Saldo <b>{ $supplier }</b>: <b>{ $balance }</b>
+admin-balance-at = 🏦 Saldo <b>{ $supplier }</b>: <b>{ $balance }</b> (jawaban supplier barusan, { $at })
 admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> tidak bisa dihubungi ({ $code }).
 admin-balance-last = Cek terakhir #{ $id } ({ $at }): { $balance }, { $verdict }.
-admin-balance-never = Belum pernah dicek (/recon).
+admin-balance-never = Belum pernah dicocokkan dengan catatan kios (/recon).
 admin-sync-started = 🔄 Sinkronisasi katalog…
 admin-sync-done =
     ✅ <b>Katalog tersinkron</b> ({ $seconds } dtk)
