@@ -6,7 +6,7 @@ import type { BotApiServer } from "./server.ts";
 // through the Bot API server's control API (/control/…), served from the same origin
 
 /** who the page plays; only a label and a colour here */
-export type PlaygroundPersona = "customer" | "reseller" | "admin";
+type PlaygroundPersona = "customer" | "reseller" | "admin";
 
 export interface PlaygroundUser {
   /** the Telegram user id (and private chat id) the page acts as */

@@ -81,7 +81,7 @@ describe("a reseller recruits, prices and earns in chat", () => {
     at = h.say(R, "/markup produk TSEL10 1%");
     const perProduct = await h.waitMessage(R, /Markup #\d+/, at);
     expect(perProduct.text).toMatch(/^✅ Markup #\d+ produk TSEL10: 1%$/);
-    at = h.say(R, "/markup hapus " + /#(\d+)/.exec(perProduct.text ?? "")![1]);
+    at = h.say(R, `/markup hapus ${/#(\d+)/.exec(perProduct.text ?? "")![1]}`);
     await h.waitMessage(R, /dihapus/, at);
 
     const own = await productByCode(h.db, "TSEL10", { tier: "reseller", buyer: R });

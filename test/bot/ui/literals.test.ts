@@ -81,7 +81,7 @@ function files(dir: string): string[] {
 }
 
 /** every shown literal and every error message handed to the chat, as "file:line: text" */
-export function userFacingLiterals(sources: { file: string; text: string }[]): string[] {
+function userFacingLiterals(sources: { file: string; text: string }[]): string[] {
   const found: string[] = [];
   for (const { file, text } of sources) {
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -148,12 +148,14 @@ describe("user-facing text", () => {
   it("finds a literal reply, a literal button, a literal toast and an English error", () => {
     const text = [
       'ctx.reply("order failed");',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source code as text
       "ctx.reply(`✅ Markup #${id} product ${code}`);",
       'kb.text("Back", "x");',
       'ctx.answerCallbackQuery({ text: "success" });',
       'ctx.reply(ctx.t("refused", { reason: escapeHtml(err.message) }));',
       // what passes: translations, emoji-only labels, the language names
       'ctx.reply(ctx.t("hello"));',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source code as text
       'kb.text("◀️", "p").text(`${page}/${pages}`, "n");',
       'kb.text("🇬🇧 English", "en");',
     ].join("\n");
