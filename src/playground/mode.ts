@@ -7,7 +7,7 @@ import { lastUpdateId } from "../bot/storage/updates.ts";
 import type { Logo } from "../bot/ui/pictures/logo.ts";
 import { seedMarkupRules } from "../commerce/catalogue/markup-rules.ts";
 import type { Tier } from "../commerce/catalogue/pricing.ts";
-import { upsertUser } from "../commerce/users.ts";
+import { findUser, upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/create-server.ts";
@@ -17,12 +17,14 @@ import type { AppEnv } from "../server/create-server.ts";
 
 export const PLAYGROUND_CUSTOMER: PlaygroundUser = {
   id: 100_001,
-  name: "Sari (customer)",
+  // the role is the switcher's label, from the bot's own record: never in the name, which is
+  // also the user's first_name (the greeting says it)
+  name: "Sari",
   persona: "customer",
 };
 export const PLAYGROUND_ADMIN: PlaygroundUser = {
   id: 100_002,
-  name: "Owner (admin)",
+  name: "Owner",
   persona: "admin",
 };
 /**
@@ -81,6 +83,10 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       botApi,
       users: [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN],
       title: "kios playground",
+      personaOf: async (userId) => {
+        if (adminIds.includes(userId)) return "admin";
+        return (await findUser(core.orders.db, userId))?.tier;
+      },
     });
     const bot = await telegramBotService({
       token: DEFAULT_BOT.token,
@@ -115,7 +121,7 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       async start() {
         const db = core.orders.db;
         for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {
-          await upsertUser(db, { telegramId: u.id, firstName: u.name.split(" ")[0] });
+          await upsertUser(db, { telegramId: u.id, firstName: u.name });
         }
         // once per data folder: the key makes a restart add nothing
         await creditWallet(db, {

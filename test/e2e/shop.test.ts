@@ -111,7 +111,11 @@ describe(`journeys: polling, resellers, the owner (${testDriver})`, () => {
     // the orders above were charged at the supplier
     expect(balance).toBeLessThan(5_000_000);
     const m = await admin("/balance", /Saldo supplier/);
-    expect(m.text).toBe(`🏦 Saldo supplier: ${formatRupiah(balance)}`);
+    expect(m.text).toMatch(
+      new RegExp(
+        `^🏦 Saldo supplier: ${formatRupiah(balance).replaceAll(".", "\\.")} \\(jawaban supplier barusan, \\d\\d:\\d\\d WIB\\)$`,
+      ),
+    );
   });
 
   it("the owner's /balance passes on a supplier's deprecation warning", async () => {

@@ -1,5 +1,6 @@
 import { DEFAULT_BOT } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { DEMO_BALANCE, PLAYGROUND_ADMIN, PLAYGROUND_CUSTOMER } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
@@ -29,6 +30,27 @@ describe(`playground mode (${testDriver})`, () => {
       [PLAYGROUND_ADMIN.id, "admin"],
     ]);
     expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("the switcher says the role the bot prices by: a promoted demo customer is a reseller", async () => {
+    const personas = async () =>
+      (
+        (await (await fetch(`${t.baseUrl}/playground/config`)).json()) as {
+          users: { id: number; name: string; persona: string }[];
+        }
+      ).users.map((u) => [u.name, u.persona]);
+    const db = t.app.database.db;
+    await setTier(db, PLAYGROUND_CUSTOMER.id, "reseller");
+    try {
+      // the name carries no role of its own: the greeting says the name, the label the role
+      expect(await personas()).toEqual([
+        ["Sari", "reseller"],
+        ["Owner", "admin"],
+      ]);
+    } finally {
+      await setTier(db, PLAYGROUND_CUSTOMER.id, "customer");
+    }
+    expect((await personas())[0]).toEqual(["Sari", "customer"]);
   });
 
   it("gives the demo customer test balance, once", async () => {

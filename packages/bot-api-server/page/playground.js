@@ -325,7 +325,8 @@ function paintAvatar(el, name, id) {
 }
 
 function personaLabel(persona) {
-  return persona === "admin" ? "Admin" : "Customer";
+  if (persona === "admin") return "Admin";
+  return persona === "reseller" ? "Reseller" : "Customer";
 }
 
 function renderUserMenu() {

@@ -5,13 +5,16 @@ import type { BotApiServer } from "./server.ts";
 // the playground chat page: a Telegram-like chat in the browser that acts as local users
 // through the Bot API server's control API (/control/…), served from the same origin
 
+/** who the page plays; only a label and a colour here */
+type PlaygroundPersona = "customer" | "reseller" | "admin";
+
 export interface PlaygroundUser {
   /** the Telegram user id (and private chat id) the page acts as */
   id: number;
   /** shown in the switcher; also the user's first_name on the Bot API server */
   name: string;
-  /** who the page plays: a customer, or the shop's admin (only a label and a colour here) */
-  persona: "customer" | "admin";
+  /** who the page plays at first: a customer, or the shop's admin */
+  persona: PlaygroundPersona;
   /** the user's Telegram client language; default "id" */
   language_code?: string;
 }
@@ -22,6 +25,11 @@ export interface PlaygroundOptions {
   users: PlaygroundUser[];
   /** the page's <title>; default "<bot name> · kios playground" */
   title?: string;
+  /**
+   * the user's role as the bot knows it now (an admin may have promoted the demo customer),
+   * so the switcher says what the bot's answers say; default: each user's persona as given
+   */
+  personaOf?: (userId: number) => Promise<PlaygroundPersona | undefined>;
   /** which of the server's bots the page talks to (username or id); default: its first bot */
   bot?: string | number;
 }
@@ -39,7 +47,7 @@ export interface PlaygroundConfig {
     inline: boolean;
     inline_placeholder: string;
   };
-  users: { id: number; name: string; persona: "customer" | "admin" }[];
+  users: { id: number; name: string; persona: PlaygroundPersona }[];
 }
 
 const ASSETS = {
@@ -168,7 +176,13 @@ export function createPlaygroundRoutes<E extends Env = Env>(options: PlaygroundO
         inline: bot.inline,
         inline_placeholder: bot.inlinePlaceholder,
       },
-      users: options.users.map(({ id, name, persona }) => ({ id, name, persona })),
+      users: await Promise.all(
+        options.users.map(async ({ id, name, persona }) => ({
+          id,
+          name,
+          persona: (await options.personaOf?.(id)) ?? persona,
+        })),
+      ),
     };
     return Response.json(config, { headers: HEADERS });
   });

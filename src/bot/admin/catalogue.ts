@@ -16,6 +16,7 @@ import type { BotContext } from "../context.ts";
 import { parsePercentBp, parseSignedRupiah, parseUserId, words } from "../ui/args.ts";
 import { editMessage } from "../ui/edit.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
+import { pricingRefusal } from "../ui/pricing-refusal.ts";
 import { supplierProblem } from "../ui/supplier-problem.ts";
 
 function ruleLine(r: MarkupRule): string {
@@ -78,7 +79,7 @@ async function markup(ctx: BotContext): Promise<void> {
     await ctx.reply(ctx.t("admin-markup-usage"));
   } catch (err) {
     if (!(err instanceof PricingError)) throw err;
-    await ctx.reply(ctx.t("admin-markup-refused", { reason: escapeHtml(err.message) }));
+    await ctx.reply(ctx.t("admin-markup-refused", { reason: pricingRefusal(ctx.t, err) }));
   }
 }
 

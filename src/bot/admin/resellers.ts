@@ -1,7 +1,9 @@
 import { Composer } from "grammy";
 import { moveUser, type TreeResult } from "../../commerce/resellers/tree.ts";
+import { findUser } from "../../commerce/users.ts";
 import type { BotContext } from "../context.ts";
 import { parseUserId, words } from "../ui/args.ts";
+import { tellRoleChange } from "./role-change.ts";
 
 // the admin's hand on the reseller tree: /upline moves a user under another (or to the top),
 // /promote makes a user a reseller, under another when named (docs/resellers.md#for-the-owner)
@@ -21,6 +23,12 @@ function refusal(ctx: BotContext, r: Exclude<TreeResult, { ok: true }>): string 
   }
 }
 
+function uplineText(ctx: BotContext, uplineId: number | null): string {
+  return uplineId === null
+    ? ctx.t("tree-no-upline")
+    : ctx.t("tree-upline", { upline: String(uplineId) });
+}
+
 async function answer(ctx: BotContext, userId: number, result: TreeResult): Promise<void> {
   if (!result.ok) {
     await ctx.reply(ctx.t("admin-tree-refused", { reason: refusal(ctx, result) }));
@@ -29,7 +37,7 @@ async function answer(ctx: BotContext, userId: number, result: TreeResult): Prom
   await ctx.reply(
     ctx.t("admin-tree-done", {
       user: String(userId),
-      upline: result.uplineId === null ? ctx.t("tree-no-upline") : String(result.uplineId),
+      upline: uplineText(ctx, result.uplineId),
     }),
   );
 }
@@ -59,7 +67,17 @@ export function adminResellers(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-promote-usage"));
       return;
     }
-    await answer(ctx, userId, await moveUser(ctx.deps.db, { userId, uplineId, promote: true }));
+    const before = await findUser(ctx.deps.db, userId);
+    const result = await moveUser(ctx.deps.db, { userId, uplineId, promote: true });
+    if (!result.ok) return answer(ctx, userId, result);
+    // it happened to the user too: told what they can do now, their menu follows
+    if (before?.tier !== "reseller") await tellRoleChange(ctx, userId, "reseller");
+    await ctx.reply(
+      ctx.t("admin-promote-done", {
+        user: String(userId),
+        upline: uplineText(ctx, result.uplineId),
+      }),
+    );
   });
   return composer;
 }

@@ -13,6 +13,7 @@ import type { BotContext } from "../context.ts";
 import { parseUserId, words } from "../ui/args.ts";
 import { escapeHtml, parseAmount, rupiah, wibDateTime } from "../ui/format.ts";
 import { statusIcon } from "../ui/order-card.ts";
+import { tellRoleChange } from "./role-change.ts";
 
 /** tells a user about an adjustment to their wallet; a blocked bot is no reason to fail */
 async function tellUser(
@@ -94,7 +95,10 @@ export function adminWallet(): Composer<BotContext> {
       await ctx.reply(ctx.t("admin-role-usage"));
       return;
     }
+    const before = await findUser(ctx.deps.db, userId);
     await setTier(ctx.deps.db, userId, tier);
+    // a role change happened to the user too: told, in their language; their menu follows
+    if (before && before.tier !== tier) await tellRoleChange(ctx, userId, tier);
     const done = ctx.t("admin-role-done", { user: String(userId), tier });
     // a demoted reseller leaves the trade (design rule 19): the admin is told what that does
     const downlines = tier === "customer" ? await downlineCount(ctx.deps.db, userId) : 0;

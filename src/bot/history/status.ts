@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
 import { findH2h } from "../../commerce/h2h/orders.ts";
+import { supplierNoteOf } from "../../commerce/orders/failure.ts";
 import {
   attemptsOfOrders,
   findOrderByAnyRef,
@@ -35,7 +36,14 @@ export function statusFeature(): Composer<BotContext> {
     if (ctx.isAdmin) {
       // where it went, for admins only: the buyer never sees routing
       const attempts = (await attemptsOfOrders(ctx.deps.db, [order.id])).get(order.id) ?? [];
-      text = [text, ctx.t("admin-status-attempts"), ...attemptDetails(attempts)].join("\n");
+      // the supplier's own words, which the buyer's card leaves out
+      const note = order.status === "failed" ? supplierNoteOf(order) : undefined;
+      text = [
+        text,
+        ...(note ? [ctx.t("admin-status-supplier-note", { note: escapeHtml(note) })] : []),
+        ctx.t("admin-status-attempts"),
+        ...attemptDetails(attempts),
+      ].join("\n");
     }
     await ctx.reply(text, { reply_markup: orderCopyKeyboard(ctx.t, order) });
   });

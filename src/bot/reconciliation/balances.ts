@@ -1,7 +1,7 @@
 import { latestBalanceCheck } from "../../commerce/reconciliation/balance-check.ts";
 import { supplierAccounts } from "../../commerce/reconciliation/every-supplier.ts";
 import type { BotContext } from "../context.ts";
-import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
+import { escapeHtml, rupiah, wibDateTime, wibTime } from "../ui/format.ts";
 import { supplierProblem } from "../ui/supplier-problem.ts";
 
 // /balance: every supplier's balance as it answers now, with its last reconciliation check
@@ -16,10 +16,13 @@ export async function supplierBalances(ctx: BotContext): Promise<void> {
     const name = escapeHtml(book.name);
     try {
       const b = await supplier.balance();
+      // where the figure comes from: the supplier's own answer, read now (a reconciliation
+      // check, or none yet, is the next line)
+      const at = wibTime(ctx.deps.clock.now());
       lines.push(
         several
-          ? ctx.t("admin-balance-at", { supplier: name, balance: rupiah(b.balance) })
-          : ctx.t("admin-balance", { balance: rupiah(b.balance) }),
+          ? ctx.t("admin-balance-at", { supplier: name, balance: rupiah(b.balance), at })
+          : ctx.t("admin-balance", { balance: rupiah(b.balance), at }),
       );
       // the supplier's deprecation warnings, so the owner hears of an API change in time
       for (const n of supplier.notices?.() ?? []) {

@@ -12,6 +12,7 @@ import type { BotContext } from "../context.ts";
 import { parsePercentBp, parseSignedRupiah, parseUserId, words } from "../ui/args.ts";
 import { escapeHtml, rupiah } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
+import { pricingRefusal } from "../ui/pricing-refusal.ts";
 
 // /markup for a reseller (an admin's /markup is the shop's): what their downlines pay over
 // the reseller's own price, for everything, a category, a brand or one product
@@ -36,7 +37,9 @@ function markupText(r: Pick<ResellerMarkup, "percentBp" | "flat">): string {
 }
 
 function scopeText(t: Translate, r: Pick<ResellerMarkup, "scope" | "scopeValue">): string {
-  return r.scope === "all" ? t("scope-all") : `${r.scope} ${escapeHtml(r.scopeValue)}`;
+  return r.scope === "all"
+    ? t("scope-all")
+    : `${t("scope-name", { scope: r.scope })} ${escapeHtml(r.scopeValue)}`;
 }
 
 /** "2%", "500", "1% 200" after the scope: a percentage and/or a flat amount */
@@ -117,7 +120,7 @@ async function resellerMarkup(ctx: BotContext): Promise<void> {
     );
   } catch (err) {
     if (!(err instanceof PricingError)) throw err;
-    await ctx.reply(ctx.t("reseller-markup-refused", { reason: escapeHtml(err.message) }));
+    await ctx.reply(ctx.t("reseller-markup-refused", { reason: pricingRefusal(ctx.t, err) }));
   }
 }
 

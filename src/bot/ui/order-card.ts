@@ -95,10 +95,9 @@ export function orderMessage(t: Translate, order: Order): string {
   return out.join("\n");
 }
 
+/** kios's reason in the buyer's language; the supplier's own words are for admins only */
 function failureText(t: Translate, order: Order): string {
-  const { kind, note } = failureOf(order);
-  const reason = t(`order-reason-${kind}`);
-  return note ? `${reason} (${t("order-reason-supplier-note")}: ${note})` : reason;
+  return t(`order-reason-${failureOf(order).kind}`);
 }
 
 /** the SN, or for PLN tokens the token in groups of four with the meter's details */

@@ -70,7 +70,9 @@ function pinKeypad(ctx: BotContext, pad: PinPad): InlineKeyboard {
   const label = (position: string) => layout[PAD_POSITIONS.indexOf(position)] ?? "?";
   const entered = pad.entry.typed.length;
   const kb = new InlineKeyboard().text(
-    `🔒 PIN ${"●".repeat(entered)}${"○".repeat(Math.max(0, 4 - entered))}`,
+    ctx.t("pin-pad-typed", {
+      dots: `${"●".repeat(entered)}${"○".repeat(Math.max(0, 4 - entered))}`,
+    }),
     key("n"),
   );
   for (const row of ["abc", "def", "ghi"]) {

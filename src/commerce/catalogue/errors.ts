@@ -1,4 +1,7 @@
-/** why a markup rule or pricing setting was refused; the message is fit to show an admin */
+/**
+ * why a markup rule or pricing setting was refused; the message (English) is for the CLI and
+ * logs, the bot says the code in the user's language with the params
+ */
 export type PricingErrorCode =
   | "INVALID_SCOPE"
   | "INVALID_TIER"
@@ -16,6 +19,8 @@ export class PricingError extends Error {
     message: string,
     /** the input field at fault */
     readonly field?: string,
+    /** what a translation needs: bounds (percentages in basis points, flats in rupiah), got */
+    readonly params: Readonly<Record<string, string | number>> = {},
   ) {
     super(message);
   }

@@ -72,6 +72,7 @@ export async function setMarkupRule(db: Executor, input: MarkupRuleInput): Promi
       "INVALID_SCOPE",
       `scope must be one of ${MARKUP_SCOPES.join(", ")} (got "${scope}")`,
       "scope",
+      { got: String(scope) },
     );
   }
   if (!(TIERS as readonly string[]).includes(input.tier)) {
@@ -79,6 +80,7 @@ export async function setMarkupRule(db: Executor, input: MarkupRuleInput): Promi
       "INVALID_TIER",
       `tier must be one of ${TIERS.join(", ")} (got "${input.tier}")`,
       "tier",
+      { got: String(input.tier) },
     );
   }
   const { percentBp } = input;
@@ -91,6 +93,7 @@ export async function setMarkupRule(db: Executor, input: MarkupRuleInput): Promi
       "INVALID_PERCENT",
       `the percentage must be between -100 % and 1000 % in steps of 0.01 % (got ${percentBp / 100} %)`,
       "percentBp",
+      { min: -10_000, max: 100_000, got: percentBp },
     );
   }
   const flat = input.flat ?? 0;
@@ -99,6 +102,7 @@ export async function setMarkupRule(db: Executor, input: MarkupRuleInput): Promi
       "INVALID_FLAT",
       `the flat amount must be whole rupiah between -${MAX_FLAT} and ${MAX_FLAT} (got ${flat})`,
       "flat",
+      { min: -MAX_FLAT, max: MAX_FLAT, got: flat },
     );
   }
   const scopeValue = await resolveScopeValue(db, scope, (input.scopeValue ?? "").trim());
@@ -149,10 +153,11 @@ export async function seedMarkupRules(
 /** removes a rule and returns what it was */
 export async function deleteMarkupRule(db: Executor, id: number): Promise<MarkupRule> {
   if (!Number.isSafeInteger(id) || id < 1) {
-    throw new PricingError("RULE_NOT_FOUND", `there is no markup rule ${id}`, "id");
+    throw new PricingError("RULE_NOT_FOUND", `there is no markup rule ${id}`, "id", { id });
   }
   const [rule] = await db.delete(markupRules).where(eq(markupRules.id, id)).returning(columns);
-  if (!rule) throw new PricingError("RULE_NOT_FOUND", `there is no markup rule ${id}`, "id");
+  if (!rule)
+    throw new PricingError("RULE_NOT_FOUND", `there is no markup rule ${id}`, "id", { id });
   return rule;
 }
 
@@ -168,12 +173,16 @@ export async function resolveScopeValue(
         "INVALID_SCOPE_VALUE",
         `a rule for all products takes no value (got "${value}")`,
         "scopeValue",
+        { scope, needs: "no" },
       );
     }
     return "";
   }
   if (value === "") {
-    throw new PricingError("INVALID_SCOPE_VALUE", `a ${scope} rule needs a value`, "scopeValue");
+    throw new PricingError("INVALID_SCOPE_VALUE", `a ${scope} rule needs a value`, "scopeValue", {
+      scope,
+      needs: "yes",
+    });
   }
   if (scope === "type") {
     const type = value.toLowerCase();
@@ -182,6 +191,7 @@ export async function resolveScopeValue(
       "UNKNOWN_SCOPE_VALUE",
       `type must be prepaid, game or pasca (got "${value}")`,
       "scopeValue",
+      { scope, got: value },
     );
   }
   const column = { category: "category", brand: "brand", product: "code" }[scope];
@@ -200,5 +210,6 @@ export async function resolveScopeValue(
     "UNKNOWN_SCOPE_VALUE",
     `no product in the catalogue has ${label} "${value}" (run kios sync first?)`,
     "scopeValue",
+    { scope, got: value },
   );
 }

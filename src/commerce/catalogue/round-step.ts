@@ -30,6 +30,7 @@ export async function setRoundStep(db: Executor, step: number): Promise<void> {
       "INVALID_STEP",
       `the rounding step must be a whole number of rupiah from 1 to ${MAX_ROUND_STEP} (got ${step})`,
       "step",
+      { min: 1, max: MAX_ROUND_STEP, got: String(step) },
     );
   }
   await putSetting(db, ROUND_STEP_SETTING, step);

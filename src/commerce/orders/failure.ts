@@ -1,7 +1,7 @@
 import type { Order } from "./types.ts";
 
 // why an order failed, in kinds a buyer can be told (the chat and the Mini App say them in
-// the buyer's language); the supplier's own words stay a note, the details in the logs
+// the buyer's language); the supplier's own words (often English) are for admins only
 
 type FailureKind =
   | "destination"
@@ -33,18 +33,19 @@ const KIND_BY_CODE: Record<string, FailureKind> = {
 
 export interface Failure {
   kind: FailureKind;
-  /** the supplier's own words for a failed transaction (often English), at most 200 chars */
-  note?: string | undefined;
 }
 
+/** why the order failed, as its buyer is told: a kind only, never the supplier's words */
 export function failureOf(order: Order): Failure {
   const known = order.supplierCode ? KIND_BY_CODE[order.supplierCode] : undefined;
   if (known) return { kind: known };
-  // the supplier answered with a failed transaction: its words only as a note
-  if (order.supplierCode || order.supplierMessage) {
-    const note = order.supplierMessage?.trim().slice(0, 200);
-    return { kind: "supplier", note: note || undefined };
-  }
+  // the supplier answered with a failed transaction
+  if (order.supplierCode || order.supplierMessage) return { kind: "supplier" };
   // no supplier answer at all (interrupted before it was sent)
   return { kind: order.failureReason ? "not-processed" : "unknown" };
+}
+
+/** the supplier's own words for a failed order (often English), at most 200 chars: admins' */
+export function supplierNoteOf(order: Order): string | undefined {
+  return order.supplierMessage?.trim().slice(0, 200) || undefined;
 }

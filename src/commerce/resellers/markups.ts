@@ -49,7 +49,9 @@ export async function setResellerMarkup(
   input: { scope: MarkupScope; scopeValue?: string; percentBp: number; flat?: number },
 ): Promise<ResellerMarkup> {
   if (!(MARKUP_SCOPES as readonly string[]).includes(input.scope)) {
-    throw new PricingError("INVALID_SCOPE", `unknown scope ${input.scope}`, "scope");
+    throw new PricingError("INVALID_SCOPE", `unknown scope ${input.scope}`, "scope", {
+      got: input.scope,
+    });
   }
   const limits = await chainLimits(db);
   const flat = input.flat ?? 0;
@@ -62,6 +64,7 @@ export async function setResellerMarkup(
       "INVALID_PERCENT",
       `the percentage must be from 0 to ${limits.maxBp / 100} % (got ${input.percentBp / 100} %)`,
       "percentBp",
+      { min: 0, max: limits.maxBp, got: input.percentBp },
     );
   }
   if (!Number.isSafeInteger(flat) || flat < 0 || flat > limits.maxFlat) {
@@ -69,6 +72,7 @@ export async function setResellerMarkup(
       "INVALID_FLAT",
       `the amount must be whole rupiah from 0 to ${limits.maxFlat} (got ${flat})`,
       "flat",
+      { min: 0, max: limits.maxFlat, got: flat },
     );
   }
   const scopeValue = await resolveScopeValue(db, input.scope, (input.scopeValue ?? "").trim());
@@ -100,13 +104,21 @@ export async function deleteResellerMarkup(
 export async function setChainLimits(db: Executor, limits: Partial<ChainLimits>): Promise<void> {
   if (limits.maxFlat !== undefined) {
     if (!Number.isSafeInteger(limits.maxFlat) || limits.maxFlat < 0 || limits.maxFlat > 1_000_000) {
-      throw new PricingError("INVALID_FLAT", "the limit must be Rp0 to Rp1.000.000", "maxFlat");
+      throw new PricingError("INVALID_FLAT", "the limit must be Rp0 to Rp1.000.000", "maxFlat", {
+        min: 0,
+        max: 1_000_000,
+        got: limits.maxFlat,
+      });
     }
     await putSetting(db, CHAIN_LIMIT_SETTINGS.maxFlat, limits.maxFlat);
   }
   if (limits.maxBp !== undefined) {
     if (!Number.isSafeInteger(limits.maxBp) || limits.maxBp < 0 || limits.maxBp > 10_000) {
-      throw new PricingError("INVALID_PERCENT", "the limit must be 0 to 100 %", "maxBp");
+      throw new PricingError("INVALID_PERCENT", "the limit must be 0 to 100 %", "maxBp", {
+        min: 0,
+        max: 10_000,
+        got: limits.maxBp,
+      });
     }
     await putSetting(db, CHAIN_LIMIT_SETTINGS.maxBp, limits.maxBp);
   }

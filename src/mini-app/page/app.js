@@ -79,6 +79,12 @@ const TEXTS = {
     "e-bad_request": "Permintaan tidak valid.",
     "e-need-destination": "Isi tujuannya dulu.",
     "e-need-zone": "Isi Zone ID dulu.",
+    // the catalogue's categories as the chat's menu names them (menu-* in the locale files)
+    "cat-Pulsa": "Pulsa",
+    "cat-Data": "Paket Data",
+    "cat-E-Money": "E-Wallet",
+    "cat-PLN": "Token PLN",
+    "cat-Games": "Voucher Game",
   },
   en: {
     title: "Catalogue",
@@ -152,6 +158,11 @@ const TEXTS = {
     "e-bad_request": "The request is not valid.",
     "e-need-destination": "Fill in the destination first.",
     "e-need-zone": "Fill in the Zone ID first.",
+    "cat-Pulsa": "Airtime",
+    "cat-Data": "Data package",
+    "cat-E-Money": "E-Wallet",
+    "cat-PLN": "PLN Token",
+    "cat-Games": "Game Voucher",
   },
 };
 
@@ -339,6 +350,12 @@ async function readPhone() {
 
 const FIRST_CATEGORIES = ["Pulsa", "Data", "E-Money", "PLN", "Games"];
 
+/** a catalogue category in the words of the chat's menu; any other (bills) as it is */
+function categoryName(category) {
+  const key = `cat-${category}`;
+  return TEXTS[lang][key] ?? TEXTS.id[key] ?? category;
+}
+
 function renderCategories() {
   const nav = $("categories");
   nav.replaceChildren();
@@ -355,7 +372,7 @@ function renderCategories() {
     chip.type = "button";
     chip.className = "chip";
     chip.dataset.testid = "category";
-    chip.textContent = category;
+    chip.textContent = categoryName(category);
     chip.setAttribute("aria-pressed", String(state.category === category));
     chip.addEventListener("click", () => {
       state.category = state.category === category ? null : category;
@@ -719,7 +736,7 @@ function showOrder(order) {
   }
   if (order.status === "failed") {
     const reason = t(`fail-${order.failure?.kind ?? "unknown"}`);
-    line(box, order.failure?.note ? `${reason} (${order.failure.note})` : reason);
+    line(box, reason);
     if (!order.testing) line(box, t("r-refunded", rupiah(order.price)));
   }
   if (!order.final) line(box, t("r-wait"));

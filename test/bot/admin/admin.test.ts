@@ -24,7 +24,9 @@ describe("admin commands", () => {
 
   it("/balance shows the supplier balance", async () => {
     const m = await admin("/balance", /Saldo supplier/);
-    expect(m.text).toMatch(/^🏦 Saldo supplier: Rp[\d.]+$/);
+    expect(m.text).toMatch(
+      /^🏦 Saldo supplier: Rp[\d.]+ \(jawaban supplier barusan, \d\d:\d\d WIB\)$/,
+    );
   });
 
   it("/sync syncs the catalogue and reports the changes", async () => {
@@ -80,7 +82,11 @@ describe("admin commands", () => {
     m = await admin("/markup", /Aturan markup/);
     expect(m.text).toContain("reseller · brand TELKOMSEL · 1.5% +Rp100");
     m = await admin("/markup set brand NOSUCHBRAND customer 1", /Ditolak/);
-    expect(m.text).toMatch(/^⚠️ Ditolak: /);
+    expect(m.text).toBe(
+      '⚠️ Ditolak: tidak ada produk di katalog dengan brand "NOSUCHBRAND" (sinkronkan katalog dulu?)',
+    );
+    m = await admin("/markup set all customer 2000", /Ditolak/);
+    expect(m.text).toBe("⚠️ Ditolak: persentase harus dari -100 % sampai 1000 % (tertulis 2000 %)");
     await admin("/markup set sideways customer 1", /Gunakan:/);
     m = await admin(`/markup del ${rules[0]!.id}`, /Aturan dihapus/);
     expect(await listMarkupRules(h.db)).toHaveLength(1);
@@ -133,8 +139,8 @@ describe("admin commands", () => {
     const button = labels(m).find((l) => l.includes(order.refId.slice(-8)))!;
     await h.sandbox.settleNow();
     h.tap(A, m, new RegExp(button.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
-    expect(await h.waitToast(A, new RegExp(`${order.refId}: success`))).toBe(
-      `${order.refId}: success`,
+    expect(await h.waitToast(A, new RegExp(`${order.refId}: `))).toBe(
+      `${order.refId}: ✅ berhasil`,
     );
     await h.waitEdit(u, card.message_id, /Berhasil/);
     await admin("/pending", /Tidak ada pesanan yang tertahan/);

@@ -42,4 +42,34 @@ describe("the admin's tree commands", () => {
     const plain = await admin("/role 7412 customer", /User 7412 sekarang customer/);
     expect(plain.text).toBe("✅ User 7412 sekarang customer.");
   });
+
+  it("/role and /promote tell the user in their language, and their menu follows", async () => {
+    const u = 7421;
+    h.user(u, { language_code: "en" });
+    // message ids are each chat's own: the user's messages are waited for after the user's
+    const hi = await h.waitMessage(u, /Hi/, h.say(u, "/start"));
+    let at = h.say(A, `/role ${u} reseller`);
+    await h.waitMessage(A, new RegExp(`User ${u} sekarang reseller`), at);
+    const up = await h.waitMessage(u, /You are now a reseller/, hi.message_id);
+    expect(up.text).toContain("/downline");
+    expect(up.text).toContain("/markup");
+    expect(up.text).toContain("/api");
+    await expect
+      .poll(() => h.telegram.commandsFor(u).map((c) => c.command))
+      .toEqual(expect.arrayContaining(["downline", "markup", "api"]));
+    // a demotion is told too, and the reseller's commands leave the menu
+    at = h.say(A, `/role ${u} customer`);
+    await h.waitMessage(A, new RegExp(`User ${u} sekarang customer`), at);
+    const down = await h.waitMessage(u, /no longer available/, up.message_id);
+    expect(down.text).toMatch(/customer/);
+    await expect
+      .poll(() => h.telegram.commandsFor(u).map((c) => c.command))
+      .not.toContain("downline");
+    // the same role again changes nothing and tells no one
+    at = h.say(A, `/role ${u} customer`);
+    await h.waitMessage(A, new RegExp(`User ${u} sekarang customer`), at);
+    // /promote of a user kios never saw: the admin is answered, nobody else to tell
+    const m = await admin("/promote 7429", /User 7429 sekarang reseller/);
+    expect(m.text).toContain("tanpa upline");
+  });
 });

@@ -7,6 +7,7 @@ import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { botState, telegramUpdates } from "../../../src/db/schema.ts";
 import {
+  ADMIN_ID,
   type BotHarness,
   callbackData,
   copyTexts,
@@ -354,6 +355,19 @@ describe("pulsa & data", () => {
     expect(failed.text).toMatch(/\nAlasan: .+\n/);
     expect(failed.text).toMatch(/Saldo dikembalikan Rp10\.400\.$/);
     expect(await walletBalance(h.db, u)).toBe(50_000);
+    // the buyer reads kios's reason in their language; the supplier's own (English) words are
+    // the admins' only, on /status
+    const order = await orderOf(u);
+    expect(order.supplierMessage).toMatch(/refunded/);
+    expect(failed.text).not.toContain(order.supplierMessage!);
+    expect(failed.text).not.toMatch(/catatan supplier/i);
+    h.user(ADMIN_ID);
+    const seen = await h.waitMessage(
+      ADMIN_ID,
+      /Percobaan/,
+      h.say(ADMIN_ID, `/status ${order.refId}`),
+    );
+    expect(seen.text).toContain(`Catatan supplier (khusus admin): ${order.supplierMessage}`);
   });
 
   it("a pending order stays ⏳ and is edited to ✅ with a push when the result comes", async () => {

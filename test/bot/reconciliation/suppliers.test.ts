@@ -1,5 +1,6 @@
 import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wibTime } from "../../../src/bot/ui/format.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
 import { bookOf } from "../../../src/commerce/reconciliation/books.ts";
 import { accountBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -56,14 +57,15 @@ describe("books per supplier in chat", () => {
       .messages.filter((m) => m.message_id > after && m.from?.is_bot)
       .map((m) => m.text ?? "");
 
-  it("/balance lists every supplier by name", async () => {
+  it("/balance lists every supplier by name, each figure with where it comes from", async () => {
     const m = await h.waitMessage(A, /backup/, h.say(A, "/balance"));
+    const at = wibTime(h.clock.now());
     expect(m.text).toBe(
       [
-        `🏦 Saldo main: ${rupiahOf(h.sandbox.account().balance)}`,
-        "Belum pernah dicek (/recon).",
-        `🏦 Saldo backup: ${rupiahOf(3_000_000)}`,
-        "Belum pernah dicek (/recon).",
+        `🏦 Saldo main: ${rupiahOf(h.sandbox.account().balance)} (jawaban supplier barusan, ${at})`,
+        "Belum pernah dicocokkan dengan catatan kios (/recon).",
+        `🏦 Saldo backup: ${rupiahOf(3_000_000)} (jawaban supplier barusan, ${at})`,
+        "Belum pernah dicocokkan dengan catatan kios (/recon).",
       ].join("\n"),
     );
   });
@@ -89,7 +91,7 @@ describe("books per supplier in chat", () => {
     // /balance now shows each one's last check
     const m = await h.waitMessage(A, /Cek terakhir[\s\S]*Cek terakhir/, h.say(A, "/balance"));
     expect(m.text).toMatch(
-      /🏦 Saldo backup: Rp2\.996\.000\nCek terakhir #\d+ \(.*\): Rp2\.996\.000, ⚠️ selisih -Rp4\.000 \(\/recon\)\./,
+      /🏦 Saldo backup: Rp2\.996\.000 \(jawaban supplier barusan, \d\d:\d\d WIB\)\nCek terakhir #\d+ \(.*\): Rp2\.996\.000, ⚠️ selisih -Rp4\.000 \(\/recon\)\./,
     );
   });
 

@@ -28,7 +28,16 @@ describe("a reseller recruits, prices and earns in chat", () => {
     await h.waitMessage(R, /Fitur ini untuk reseller/, at);
 
     at = h.say(ADMIN_ID, `/promote ${R}`);
-    await h.waitMessage(ADMIN_ID, new RegExp(`User ${R}: upline tanpa upline`), at);
+    const promoted = await h.waitMessage(ADMIN_ID, new RegExp(`User ${R} sekarang reseller`), at);
+    expect(promoted.text).toBe(
+      `✅ User ${R} sekarang reseller (tanpa upline). Dia sudah diberi tahu.`,
+    );
+    // the user is told what they can do now, and their menu follows
+    const told = await h.waitMessage(R, /sekarang reseller/);
+    expect(told.text).toMatch(/\/downline.*\n\/markup.*\n\/api/s);
+    await expect
+      .poll(() => h.telegram.commandsFor(R).map((c) => c.command))
+      .toEqual(expect.arrayContaining(["downline", "markup", "api"]));
 
     at = h.say(R, "/downline");
     const list = await h.waitMessage(R, /Link pendaftaran downline/, at);
@@ -58,8 +67,22 @@ describe("a reseller recruits, prices and earns in chat", () => {
       /Markup #\d+ semua produk: 0% \+Rp500|Markup #\d+ semua produk: \+Rp500/,
       at,
     );
+    // refusals in the reseller's language, never commerce's English
     at = h.say(R, "/markup semua 9000");
-    await h.waitMessage(R, /0 to 5000/, at);
+    let refused = await h.waitMessage(R, /^❌/, at);
+    expect(refused.text).toBe(
+      "❌ jumlah harus rupiah bulat dari Rp0 sampai Rp5.000 (tertulis Rp9.000)",
+    );
+    at = h.say(R, "/markup produk TSEL10 2000%");
+    refused = await h.waitMessage(R, /^❌/, at);
+    expect(refused.text).toMatch(
+      /^❌ persentase harus dari 0 % sampai [\d.,]+ % \(tertulis 2000 %\)$/,
+    );
+    at = h.say(R, "/markup produk TSEL10 1%");
+    const perProduct = await h.waitMessage(R, /Markup #\d+/, at);
+    expect(perProduct.text).toMatch(/^✅ Markup #\d+ produk TSEL10: 1%$/);
+    at = h.say(R, `/markup hapus ${/#(\d+)/.exec(perProduct.text ?? "")![1]}`);
+    await h.waitMessage(R, /dihapus/, at);
 
     const own = await productByCode(h.db, "TSEL10", { tier: "reseller", buyer: R });
     await h.fund(D, 50_000);

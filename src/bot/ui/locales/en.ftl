@@ -194,7 +194,6 @@ order-reason-bill = the bill session expired; check the bill again
 order-reason-service = the supplier's service is having trouble; please try again later
 order-reason-not-processed = the supplier did not process the order
 order-reason-supplier = the supplier could not process this order
-order-reason-supplier-note = supplier's note
 bill-expired-nothing-charged = ⌛ The bill's payment window closed before the supplier received the payment. Nothing was charged. Check the bill again to pay it.
 bill-already-paying = ⏳ This bill is already being paid (since { $time }). Wait for the result before paying again.
 bill-already-paid = ✅ This bill was already paid at { $time }.
@@ -265,13 +264,13 @@ wallet-debited = 💰 An admin took { $amount } from your balance (note: { $note
 
 # ---------------------------------------------------------------- admin
 
-admin-balance = 🏦 Supplier balance: <b>{ $balance }</b>
+admin-balance = 🏦 Supplier balance: <b>{ $balance }</b> (the supplier's answer just now, { $at })
 admin-supplier-error = ⚠️ The supplier can't be reached ({ $code }).
 admin-supplier-notice = ⚠️ Supplier notice: { $notice }
-admin-balance-at = 🏦 <b>{ $supplier }</b> balance: <b>{ $balance }</b>
+admin-balance-at = 🏦 <b>{ $supplier }</b> balance: <b>{ $balance }</b> (the supplier's answer just now, { $at })
 admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> can't be reached ({ $code }).
 admin-balance-last = Last check #{ $id } ({ $at }): { $balance }, { $verdict }.
-admin-balance-never = Never checked (/recon).
+admin-balance-never = Never reconciled with kios's books (/recon).
 admin-sync-started = 🔄 Syncing the catalogue…
 admin-sync-done =
     ✅ <b>Catalogue synced</b> ({ $seconds } s)
@@ -290,6 +289,13 @@ admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
 admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } is now a { $tier }.
 admin-role-demoted = Their markups stop now: their { $count } direct downlines pay what the level above charges. Their margins and H2H access stop too. The downlines stay under them until moved (/upline).
+role-now-reseller =
+    🎉 You are now a <b>reseller</b>: reseller prices apply to your purchases.
+    /downline: invite downlines with your sign-up link
+    /markup: set the prices your downlines pay
+    /api: H2H keys for your server
+    Type /help for every command.
+role-now-customer = Your account is now a <b>customer</b>'s: customer prices apply, and /downline, /markup and /api are no longer available. Questions? Contact an admin.
 admin-test-usage = Usage: /test &lt;CODE.DESTINATION&gt;, e.g. /test TSEL10.081234567890. The order goes to the supplier with testing=true and moves no money.
 admin-user-usage = Use: /user &lt;telegram_user_id&gt;
 admin-user-not-found = User { $user } has never used the bot.
@@ -327,7 +333,15 @@ admin-amount-too-large = That amount is too large: at most { $max } per operatio
 admin-pending-none = ✅ No stuck orders.
 admin-pending-title = ⏳ <b>Open orders ({ $count })</b>
 admin-status-attempts = 🔀 <b>Attempts</b> (admins only): supplier · code · ref_id · state · answer · made → answered → final
-admin-recheck-done = { $ref }: { $status }
+admin-status-supplier-note = 📝 Supplier's note (admins only): { $note }
+admin-recheck-done = { $ref }: { $status ->
+    [success] ✅ succeeded
+    [failed] ❌ failed
+    [pending] ⏳ still processing
+    [submitted] ⏳ sent, awaiting an answer
+    [created] ⏳ not sent yet
+   *[unknown] ❓ not certain yet
+}
 admin-recheck-failed = The re-check failed, try again later.
 admin-broadcast-usage = Use: /broadcast &lt;text&gt;
 admin-broadcast-queued = 📣 Broadcast queued for { $count } users.
@@ -658,15 +672,36 @@ reseller-markup-deleted = 🗑 Markup #{ $id } removed.
 reseller-markup-not-found = There is no markup #{ $id }.
 reseller-markup-refused = ❌ { $reason }
 scope-all = all products
+scope-name = { $scope ->
+    [all] all products
+    [category] category
+    [brand] brand
+    [product] product
+    [type] type
+   *[other] { $scope }
+}
+pricing-refused-invalid-scope = unknown scope "{ $got }" (all, category, brand, product)
+pricing-refused-invalid-tier = the role must be customer or reseller (got "{ $got }")
+pricing-refused-invalid-percent = the percentage must be from { $min } % to { $max } % (got { $got } %)
+pricing-refused-invalid-flat = the amount must be whole rupiah from { $min } to { $max } (got { $got })
+pricing-refused-invalid-step = the rounding step must be whole rupiah from { $min } to { $max } (got { $got })
+pricing-refused-invalid-scope-value = { $needs ->
+    [yes] a rule for { $scope } needs its value
+   *[no] a rule for { $scope } takes no value
+}
+pricing-refused-unknown-scope-value = no product in the catalogue has { $scope } "{ $got }" (sync the catalogue first?)
+pricing-refused-rule-not-found = there is no markup rule #{ $id }
 admin-upline-usage = Usage: /upline &lt;id&gt; &lt;upline id|-&gt; (move a user; - = no upline)
 admin-promote-usage = Usage: /promote &lt;id&gt; [upline id] (make a reseller, under the upline if given)
-admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-done = ✅ User { $user }: { $upline }.
+admin-promote-done = ✅ User { $user } is now a reseller ({ $upline }). They have been told.
 admin-tree-refused = ❌ { $reason }
 tree-self = a user can't be their own upline
 tree-cycle = that upline is below this user (the network would loop)
 tree-too-deep = the network would be more than { $depth } levels deep
 tree-unknown-upline = kios has never seen user { $upline }: an upline must be someone who has started the bot
 tree-no-upline = no upline
+tree-upline = upline { $upline }
 earnings-usage = Usage: /komisi [days], 1 to 90 (7 by default).
 earnings-title = 💰 <b>Commission, last { $days } days</b>: { $total } from { $orders } orders
 earnings-none = No commission yet. It reaches your balance when a downline's order succeeds.
@@ -695,6 +730,7 @@ transfer-received = 💸 You received { $amount } from { $from }. Balance: { $ba
 transfer-cancelled = Transfer cancelled.
 transfer-not-sent = Nothing was sent.
 pin-enter = Enter your PIN on the keypad.
+pin-pad-typed = 🔒 PIN { $dots }
 pin-wrong = Wrong PIN. { $left } tries left before it locks.
 pin-locked = Locked after 5 wrong PINs, until { $until }.
 pin-locked-notice = 🔒 5 wrong PINs. Pay and transfers are locked until { $until }. Not you? Tell the admin.

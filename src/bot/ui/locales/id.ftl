@@ -194,7 +194,6 @@ order-reason-bill = sesi tagihan sudah habis; cek ulang tagihannya
 order-reason-service = layanan supplier sedang terganggu; coba lagi nanti
 order-reason-not-processed = pesanan tidak diproses supplier
 order-reason-supplier = supplier tidak dapat memproses pesanan ini
-order-reason-supplier-note = catatan supplier
 bill-expired-nothing-charged = ⌛ Waktu pembayaran tagihan sudah habis sebelum pembayaran diterima supplier. Tidak ada saldo yang dipotong. Cek ulang tagihan untuk membayar.
 bill-already-paying = ⏳ Tagihan ini sedang dibayar (sejak { $time }). Tunggu hasilnya sebelum membayar lagi.
 bill-already-paid = ✅ Tagihan ini sudah dibayar pada { $time }.
@@ -265,13 +264,13 @@ wallet-debited = 💰 Saldo kamu dikurangi { $amount } oleh admin (catatan: { $n
 
 # ---------------------------------------------------------------- admin
 
-admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b>
+admin-balance = 🏦 Saldo supplier: <b>{ $balance }</b> (jawaban supplier barusan, { $at })
 admin-supplier-error = ⚠️ Supplier tidak bisa dihubungi ({ $code }).
 admin-supplier-notice = ⚠️ Pemberitahuan supplier: { $notice }
-admin-balance-at = 🏦 Saldo <b>{ $supplier }</b>: <b>{ $balance }</b>
+admin-balance-at = 🏦 Saldo <b>{ $supplier }</b>: <b>{ $balance }</b> (jawaban supplier barusan, { $at })
 admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> tidak bisa dihubungi ({ $code }).
 admin-balance-last = Cek terakhir #{ $id } ({ $at }): { $balance }, { $verdict }.
-admin-balance-never = Belum pernah dicek (/recon).
+admin-balance-never = Belum pernah dicocokkan dengan catatan kios (/recon).
 admin-sync-started = 🔄 Sinkronisasi katalog…
 admin-sync-done =
     ✅ <b>Katalog tersinkron</b> ({ $seconds } dtk)
@@ -290,6 +289,13 @@ admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
 admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } sekarang { $tier }.
 admin-role-demoted = Markup-nya berhenti berlaku sekarang: { $count } downline langsungnya membayar harga tingkat di atasnya. Komisi dan akses H2H-nya juga berhenti. Downline-nya tetap di bawahnya sampai dipindah (/upline).
+role-now-reseller =
+    🎉 Kamu sekarang <b>reseller</b>: harga reseller berlaku untuk pembelianmu.
+    /downline: ajak downline dengan link pendaftaranmu
+    /markup: atur harga untuk downline-mu
+    /api: kunci H2H untuk servermu
+    Ketik /help untuk semua perintah.
+role-now-customer = Akunmu sekarang <b>pelanggan</b>: harga pelanggan berlaku, dan /downline, /markup serta /api tidak tersedia lagi. Ada pertanyaan? Hubungi admin.
 admin-user-usage = Gunakan: /user &lt;telegram_user_id&gt;
 admin-test-usage = Gunakan: /test &lt;KODE.TUJUAN&gt;, misalnya /test TSEL10.081234567890. Pesanan dikirim ke supplier dengan testing=true dan tidak memotong saldo.
 admin-user-not-found = User { $user } belum pernah memakai bot.
@@ -327,7 +333,15 @@ admin-amount-too-large = Jumlah terlalu besar: paling banyak { $max } per operas
 admin-pending-none = ✅ Tidak ada pesanan yang tertahan.
 admin-pending-title = ⏳ <b>Pesanan terbuka ({ $count })</b>
 admin-status-attempts = 🔀 <b>Percobaan</b> (khusus admin): pemasok · kode · ref_id · status · jawaban · dibuat → dijawab → final
-admin-recheck-done = { $ref }: { $status }
+admin-status-supplier-note = 📝 Catatan supplier (khusus admin): { $note }
+admin-recheck-done = { $ref }: { $status ->
+    [success] ✅ berhasil
+    [failed] ❌ gagal
+    [pending] ⏳ masih diproses
+    [submitted] ⏳ terkirim, menunggu jawaban
+    [created] ⏳ belum terkirim
+   *[unknown] ❓ belum pasti
+}
 admin-recheck-failed = Cek ulang gagal, coba lagi nanti.
 admin-broadcast-usage = Gunakan: /broadcast &lt;teks&gt;
 admin-broadcast-queued = 📣 Broadcast dijadwalkan untuk { $count } user.
@@ -658,15 +672,36 @@ reseller-markup-deleted = 🗑 Markup #{ $id } dihapus.
 reseller-markup-not-found = Tidak ada markup #{ $id }.
 reseller-markup-refused = ❌ { $reason }
 scope-all = semua produk
+scope-name = { $scope ->
+    [all] semua produk
+    [category] kategori
+    [brand] brand
+    [product] produk
+    [type] tipe
+   *[other] { $scope }
+}
+pricing-refused-invalid-scope = cakupan "{ $got }" tidak dikenal (semua, kategori, brand, produk)
+pricing-refused-invalid-tier = peran harus customer atau reseller (tertulis "{ $got }")
+pricing-refused-invalid-percent = persentase harus dari { $min } % sampai { $max } % (tertulis { $got } %)
+pricing-refused-invalid-flat = jumlah harus rupiah bulat dari { $min } sampai { $max } (tertulis { $got })
+pricing-refused-invalid-step = pembulatan harus rupiah bulat dari { $min } sampai { $max } (tertulis { $got })
+pricing-refused-invalid-scope-value = { $needs ->
+    [yes] aturan untuk { $scope } butuh nilainya
+   *[no] aturan untuk { $scope } tidak memakai nilai
+}
+pricing-refused-unknown-scope-value = tidak ada produk di katalog dengan { $scope } "{ $got }" (sinkronkan katalog dulu?)
+pricing-refused-rule-not-found = tidak ada aturan markup #{ $id }
 admin-upline-usage = Gunakan: /upline &lt;id&gt; &lt;id upline|-&gt; (pindahkan user; - = tanpa upline)
 admin-promote-usage = Gunakan: /promote &lt;id&gt; [id upline] (jadikan reseller, di bawah upline bila disebut)
-admin-tree-done = ✅ User { $user }: upline { $upline }.
+admin-tree-done = ✅ User { $user }: { $upline }.
+admin-promote-done = ✅ User { $user } sekarang reseller ({ $upline }). Dia sudah diberi tahu.
 admin-tree-refused = ❌ { $reason }
 tree-self = user tidak bisa menjadi upline dirinya sendiri
 tree-cycle = upline itu ada di bawah user ini (jaringan akan berputar)
 tree-too-deep = jaringan akan lebih dari { $depth } tingkat
 tree-unknown-upline = kios belum pernah melihat user { $upline }: upline harus user yang sudah memulai bot
 tree-no-upline = tanpa upline
+tree-upline = upline { $upline }
 earnings-usage = Gunakan: /komisi [hari], 1 sampai 90 (bawaan 7).
 earnings-title = 💰 <b>Komisi { $days } hari terakhir</b>: { $total } dari { $orders } transaksi
 earnings-none = Belum ada komisi. Komisi masuk ke saldomu saat transaksi downline berhasil.
@@ -695,6 +730,7 @@ transfer-received = 💸 Kamu menerima { $amount } dari { $from }. Saldo: { $bal
 transfer-cancelled = Transfer dibatalkan.
 transfer-not-sent = Tidak ada saldo yang dikirim.
 pin-enter = Masukkan PIN di tombol angka.
+pin-pad-typed = 🔒 PIN { $dots }
 pin-wrong = PIN salah. Sisa { $left } kali sebelum terkunci.
 pin-locked = Terkunci karena PIN salah 5 kali, sampai { $until }.
 pin-locked-notice = 🔒 PIN salah 5 kali. Bayar dan transfer terkunci sampai { $until }. Bukan kamu? Hubungi admin.
