@@ -5,13 +5,14 @@ import type { SentRequest } from "../../supplier/types.ts";
 import { routeCodeOf } from "./routing.ts";
 import type { Order } from "./types.ts";
 
-// the status check that can buy (docs/suppliers.md#the-re-send-rule). At a supplier whose
-// status check re-sends the order (Digiflazz), a ref_id it does not hold forms a new
-// transaction, so an attempt is sent only while it is its order's current, open attempt,
-// only with the body stored before its first send, never within a minute of its last send
-// and never once it is older than the supplier's limit. Every send claims the attempt in
-// one conditional UPDATE, so no two paths (a status check, the sweep, a report, an admin's
-// re-check, a restart) send one attempt at once, and a closed attempt is never sent again.
+// the status check that can buy (design rule 22, docs/suppliers.md#the-re-send-rule). At a
+// supplier whose status check re-sends the order (Digiflazz), a ref_id it does not hold
+// forms a new transaction, so an attempt is sent only while it is its order's current, open
+// attempt, only with the body stored before its first send, never within a minute of its
+// last send and never once it is older than the supplier's limit. Every send claims the
+// attempt in one conditional UPDATE, so no two paths (a status check, the sweep, a report,
+// an admin's re-check, a restart) send one attempt at once, and a closed attempt is never
+// sent again.
 
 /** the supplier asks for no re-check of one transaction within a minute */
 const RESEND_SPACING_MS = 60_000;
