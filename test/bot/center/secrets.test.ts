@@ -45,7 +45,9 @@ describe("a text command's PIN at rest", () => {
       .where(eq(telegramUpdates.userId, u));
     // the commands were stored (with their PIN sealed), and handled from what was stored
     const texts = stored.map((r) => (r.payload as Update).message?.text ?? "");
-    expect(texts).toContainEqual(expect.stringMatching(/^TSEL10\.081234567901\.\[pin:v1:\S+\] R#S1$/));
+    expect(texts).toContainEqual(
+      expect.stringMatching(/^TSEL10\.081234567901\.\[pin:v1:\S+\] R#S1$/),
+    );
     expect(texts).toContainEqual(expect.stringMatching(/^GP\.\[pin:v1:\S+\]\.\[pin:v1:\S+\]$/));
 
     for (const secret of [pin, next, pin.slice(0, 5)]) {
@@ -54,9 +56,7 @@ describe("a text command's PIN at rest", () => {
     }
     // every message that carried a PIN is gone from the chat
     await vi.waitFor(() =>
-      expect(
-        h.chat(u).messages.filter((m) => m.sender === "user" && !m.deleted),
-      ).toEqual([]),
+      expect(h.chat(u).messages.filter((m) => m.sender === "user" && !m.deleted)).toEqual([]),
     );
   });
 });
