@@ -42,7 +42,7 @@ export type CenterError =
 export type CenterParse = { ok: true; command: CenterCommand } | ({ ok: false } & CenterError);
 
 /** at most this many orders in one multi-order text */
-export const MAX_LINES = 10;
+const MAX_LINES = 10;
 
 const PIN = /^\d{4,6}$/;
 const CODE = /^[A-Za-z0-9_-]{2,32}$/;

@@ -107,7 +107,7 @@ const table: [string, CenterParse | undefined][] = [
   ["TSEL10.081.1234", bad({ error: "format", keyword: "buy" })],
   ["TSEL10.1.2.0812345678.1234", bad({ error: "format", keyword: "buy" })],
   [
-    Array.from({ length: 11 }, (_, i) => `TSEL10.08123456789${i % 10}`).join(",") + ".1234",
+    `${Array.from({ length: 11 }, (_, i) => `TSEL10.08123456789${i % 10}`).join(",")}.1234`,
     bad({ error: "too_many", max: 10 }),
   ],
   // not a center command: the chat's quick order and other texts take these
