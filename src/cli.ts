@@ -1,5 +1,6 @@
 import { apiKeyCommand } from "./cli/api-key.ts";
 import { markupCommand, syncCommand } from "./cli/catalogue.ts";
+import { centerCommand } from "./cli/center.ts";
 import { centerKeyCommand } from "./cli/center-key.ts";
 import type { Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
@@ -27,6 +28,7 @@ const COMMANDS: Command[] = [
   markupCommand,
   apiKeyCommand,
   centerKeyCommand,
+  centerCommand,
   routesCommand,
   resellerCommand,
 ];

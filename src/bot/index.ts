@@ -4,6 +4,8 @@ import { sequentialize } from "@grammyjs/runner";
 import { Bot, Composer, GrammyError, HttpError, type Middleware } from "grammy";
 import { adminButtons, adminCommands } from "./admin/index.ts";
 import { apiKeysFeature, applyKeyAction, CB_API } from "./api-keys/api.ts";
+import { centerCommandsFeature } from "./center/commands.ts";
+import { openSealedPins, registerTextPins } from "./center/sealed.ts";
 import type { BaseContext, BotContext, FlowContext, KiosBot } from "./context.ts";
 import { adminDepositButtons } from "./deposits/admin-deposits.ts";
 import { adminPayments } from "./deposits/admin-payments.ts";
@@ -81,6 +83,8 @@ export function createBot(deps: BotDeps): KiosBot {
   bot.api.config.use(staleAnswersAreDone);
   bot.api.config.use(htmlByDefault);
 
+  // the inbox seals a text command's PIN before it stores the update (storage/redact.ts)
+  registerTextPins(deps);
   const flows = createFlows({ deps, i18n });
   const version = flowsVersion(flows);
 
@@ -112,6 +116,8 @@ export function createBot(deps: BotDeps): KiosBot {
       ],
     }),
   );
+  // a text command's PIN, sealed in the stored update, is opened for this update's handlers
+  bot.use(openSealedPins());
   bot.use(escapeFeature());
 
   bot.use(
@@ -130,6 +136,8 @@ export function createBot(deps: BotDeps): KiosBot {
       [CB.pinChange]: changePin,
       [CB_API]: applyKeyAction,
     }),
+    // the center's text commands, before any flow: a running flow never takes a PIN as input
+    centerCommandsFeature(),
     // admin buttons, before any flow so a running flow never swallows them
     adminOnly(adminButtons(), adminDepositButtons(), reconciliationButtons(), reportButtons()),
   );

@@ -6,6 +6,7 @@ import {
   renderOrderOvercharged,
   renderProductPaused,
 } from "./admin/notifications.ts";
+import { renderTextOrderFinal } from "./center/final.ts";
 import {
   type DepositRenderOptions,
   paymentRenderers,
@@ -34,6 +35,12 @@ export function notificationRenderers(o: RendererOptions = {}): NotificationRend
   const { renderPaymentFinal } = paymentRenderers(o);
   return {
     async order_final(n, env) {
+      // a center text command's order: its final in the answer's form (center/final.ts)
+      const text = await renderTextOrderFinal(n, env);
+      if (text) {
+        if (text.order && o.receipts) await sendAutoReceipt(n, env, text.order, o.receipts);
+        return;
+      }
       // an H2H order's result goes to the reseller's server; the chat only if they asked
       if (await h2hResultMuted(env.db, n.payload.orderId)) return;
       const order = await renderOrderFinal(n, env);

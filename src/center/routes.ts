@@ -2,7 +2,7 @@ import type { Clock } from "@kios/kit";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { centerKeyByMemberId, openCenterKey } from "../commerce/center/keys.ts";
-import { dotted, orderText, refusalText } from "../commerce/center/replies.ts";
+import { dotted, notFoundText, orderText, refusalText } from "../commerce/center/replies.ts";
 import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import { type Caller, findH2h, placeH2hOrder, productKind } from "../commerce/h2h/orders.ts";
 import { resellerBalance } from "../commerce/h2h/products.ts";
@@ -142,7 +142,7 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
         // not GAGAL: a request with this refID may still be on its way in
         return {
           status: 404,
-          text: `R#${req.refId} TIDAK DITEMUKAN. Saldo ${dotted(await balance())}`,
+          text: notFoundText(req.refId, await balance()),
         };
       }
       return { status: 200, text: orderText(stored.order, stored.row.refId, await balance()) };

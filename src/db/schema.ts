@@ -1169,3 +1169,38 @@ export const h2hCallbackAttempts = pgTable(
   },
   (t) => [index("h2h_callback_attempts_user").on(t.userId, t.at)],
 );
+
+/**
+ * an order a reseller placed with a center text command in chat (docs/center.md#text-commands):
+ * its quote (the order is the one whose confirm_key is it), the reseller's own reference
+ * (`R#…`, unique per reseller: a repeat answers this order), and the status word the chat's
+ * answer said, so the final comes once as its own message only after a PROSES answer
+ */
+export const textOrders = pgTable(
+  "text_orders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.telegramId),
+    /** the reseller's R# reference; none: the order is matched by kios's own ref only */
+    ref: text("ref"),
+    // a quote that made no order is pruned after a day, and its row with it
+    quoteId: text("quote_id")
+      .notNull()
+      .unique()
+      .references(() => quotes.id, { onDelete: "cascade" }),
+    /** what the first answer said (PROSES, SUKSES, GAGAL); null: not answered yet */
+    answered: text("answered"),
+    createdAt: createdAt(),
+  },
+  // nulls are distinct: only a given R# is unique
+  (t) => [uniqueIndex("text_orders_user_ref").on(t.userId, t.ref)],
+);
+
+/** the owner's own words for the center's keywords (`kios center alias SAL SALDO`) */
+export const centerAliases = pgTable("center_aliases", {
+  alias: text("alias").primaryKey(),
+  keyword: text("keyword").notNull(),
+  createdAt: createdAt(),
+});

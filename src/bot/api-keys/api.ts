@@ -14,6 +14,7 @@ import { expireMessageAt } from "../storage/expiring.ts";
 import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, wibDateTime } from "../ui/format.ts";
 import { pinGate, pinGateReply } from "../ui/pin-pad.ts";
+import { applyCenterAction, CENTER_ACTIONS, centerKeyButton, centerKeyCommand } from "./center.ts";
 
 // /api: a reseller's H2H key in the chat (docs/h2h.md#keys). The secrets are shown once, in
 // a message with copy buttons that deletes itself after a minute (expiring_messages, so a
@@ -124,6 +125,14 @@ export function apiKeysFeature(): Composer<BotContext> {
     if (!allowed(ctx)) return void (await ctx.reply(ctx.t("api-resellers-only")));
     // /api callback <https URL|none>: where the results are POSTed
     const [sub, arg, ...more] = ctx.match.trim().split(/\s+/).filter(Boolean);
+    // /api center …: the OtomaX door's credentials (center.ts)
+    if (sub === "center") {
+      if (ctx.user?.tier !== "reseller") return void (await ctx.reply(ctx.t("api-resellers-only")));
+      return centerKeyCommand(
+        ctx,
+        [arg, ...more].filter((w) => w !== undefined),
+      );
+    }
     if (sub !== undefined) {
       if (sub !== "callback" || arg === undefined || more.length > 0) {
         return void (await ctx.reply(ctx.t("api-usage")));
@@ -143,6 +152,13 @@ export function apiKeysFeature(): Composer<BotContext> {
     }
     const { text, keyboard } = await statusText(ctx, ctx.from!.id);
     await ctx.reply(text, { reply_markup: keyboard });
+  });
+
+  composer.callbackQuery(new RegExp(`^ak:(${CENTER_ACTIONS.join("|")})$`), async (ctx) => {
+    if (!ctx.deps.config.h2h || ctx.user?.tier !== "reseller") {
+      return void (await ctx.answerCallbackQuery());
+    }
+    await centerKeyButton(ctx, ctx.match[1] ?? "");
   });
 
   composer.callbackQuery(/^ak:(create|rotate|revoke|chat)$/, async (ctx) => {
@@ -176,6 +192,10 @@ export async function applyKeyAction(
   action: string,
   detail: string | null = null,
 ): Promise<void> {
+  if ((CENTER_ACTIONS as readonly string[]).includes(action)) {
+    if (ctx.user?.tier !== "reseller") return void (await ctx.answerCallbackQuery());
+    return applyCenterAction(ctx, action, detail);
+  }
   const h2h = ctx.deps.config.h2h;
   const userId = ctx.from!.id;
   if (!h2h || !allowed(ctx)) return void (await ctx.answerCallbackQuery());

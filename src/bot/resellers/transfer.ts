@@ -17,7 +17,8 @@ import { pinGate } from "../ui/pin-pad.ts";
 // confirmation card whose Send moves it once through the ledger; both sides are told
 // (docs/resellers.md#balance-transfers)
 
-function refusal(ctx: BotContext, r: TransferRefusal): string {
+/** why a transfer was refused, in the chat's words (the card, and the TRANS text command) */
+export function transferRefusalText(ctx: BotContext, r: TransferRefusal): string {
   switch (r.reason) {
     case "above_max":
       return ctx.t("transfer-above-max", { max: rupiah(r.max) });
@@ -58,7 +59,7 @@ export function transferFeature(): Composer<BotContext> {
       now: ctx.deps.clock.now(),
     });
     if (!asked.ok) {
-      await ctx.reply(refusal(ctx, asked));
+      await ctx.reply(transferRefusalText(ctx, asked));
       return;
     }
     const t = asked.transfer;
@@ -95,7 +96,7 @@ export async function sendTransfer(ctx: BotContext, arg: string): Promise<void> 
   await ctx.answerCallbackQuery();
   if (!done.ok) {
     // Send re-checks the card (the downline, the limits): whatever it refused, nothing moved
-    await editPressed(ctx, `${refusal(ctx, done)}\n${ctx.t("transfer-not-sent")}`);
+    await editPressed(ctx, `${transferRefusalText(ctx, done)}\n${ctx.t("transfer-not-sent")}`);
     return;
   }
   const t = done.transfer;

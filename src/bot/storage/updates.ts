@@ -100,7 +100,7 @@ export async function storeUpdates(
         updateId: u.update_id,
         chatId: chatIdOf(u),
         userId: senderOf(u),
-        payload: redactForStorage(u) as object,
+        payload: redactForStorage(u, botId) as object,
       })),
     )
     .onConflictDoUpdate({

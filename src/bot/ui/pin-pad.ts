@@ -52,8 +52,11 @@ const PIN_CHANGE = cb(CB.pinChange, "change");
 
 const boxes = new WeakMap<BotDeps, Sealer>();
 
-/** the box the keypads are sealed with: BotDeps.secrets, else one keyed by the bot token */
-function chatSecrets(deps: BotDeps): Sealer {
+/**
+ * the box the chat's secrets are sealed with (a keypad's presses, a PIN in a text command):
+ * BotDeps.secrets, else one keyed by the bot token
+ */
+export function chatSecrets(deps: BotDeps): Sealer {
   if (deps.secrets) return deps.secrets;
   let box = boxes.get(deps);
   if (!box) {

@@ -2,6 +2,7 @@ import { formatRupiah } from "../../supplier/amounts.ts";
 import type { H2hRefusal } from "../h2h/orders.ts";
 import { wireStatusOf } from "../h2h/records.ts";
 import type { Order } from "../orders/types.ts";
+import type { TextRefusal } from "./text-orders.ts";
 
 // the OtomaX-family door's plain-text replies (docs/center.md#replies), one line each, so a
 // reseller's software reads every one with the one pattern docs/center.md gives:
@@ -12,6 +13,11 @@ import type { Order } from "../orders/types.ts";
 // don't follow the user's language.
 
 const STATUS_WORD = { pending: "PROSES", success: "SUKSES", failed: "GAGAL" } as const;
+
+/** the status word an order's answer says now */
+export function statusWord(order: Order): (typeof STATUS_WORD)[keyof typeof STATUS_WORD] {
+  return STATUS_WORD[wireStatusOf(order)];
+}
 
 /** 1234567 → "1.234.567" */
 export function dotted(n: number): string {
@@ -53,4 +59,40 @@ export function refusalText(
   balance: number,
 ): string {
   return `R#${req.refId} ${req.product}.${req.dest} GAGAL. Alasan: ${REASONS[r.code]}. Saldo ${dotted(balance)}`;
+}
+
+// the chat's text commands answer in the same form (docs/center.md#text-commands): the
+// R# slot holds the reseller's own reference, else kios's order reference, else "-"
+
+const TEXT_REASONS: Record<TextRefusal, string> = {
+  unknown_code: REASONS.PRODUCT_NOT_FOUND,
+  bill_code: "produk tagihan, bayar lewat menu Tagihan",
+  inactive: REASONS.PRODUCT_INACTIVE,
+  invalid_destination: REASONS.INVALID_CUSTOMER_NO,
+  insufficient_balance: REASONS.INSUFFICIENT_BALANCE,
+  bought_today: "sudah dibeli hari ini, ulangi dengan KODE.<ke-berapa>.TUJUAN.PIN",
+  try_again: REASONS.SERVER_ERROR,
+};
+
+/** a text order that made no order: nothing was held, and its R# stays free */
+export function textRefusalText(
+  reason: TextRefusal,
+  req: { ref?: string | undefined; product: string; dest: string; boughtToday?: number },
+  balance: number,
+): string {
+  const why =
+    reason === "bought_today" && req.boughtToday !== undefined
+      ? `sudah dibeli ${req.boughtToday}x hari ini, ulangi dengan ${req.product}.${req.boughtToday + 1}.${req.dest}.PIN`
+      : TEXT_REASONS[reason];
+  return `R#${req.ref ?? "-"} ${req.product}.${req.dest} GAGAL. Alasan: ${oneLine(why)}. Saldo ${dotted(balance)}`;
+}
+
+/** the balance line both doors answer */
+export function balanceText(balance: number): string {
+  return `Saldo ${dotted(balance)}`;
+}
+
+/** a reference kios has no order for: not GAGAL, a request with it may be on its way */
+export function notFoundText(ref: string, balance: number): string {
+  return `R#${ref} TIDAK DITEMUKAN. Saldo ${dotted(balance)}`;
 }

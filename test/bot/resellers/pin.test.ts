@@ -1,11 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { checkPin } from "../../../src/commerce/wallet/pin.ts";
 import { PIN_PAD_TTL_MS } from "../../../src/commerce/wallet/pin-pads.ts";
 import { orders, telegramUpdates } from "../../../src/db/schema.ts";
-import { rowsOf } from "../../../src/db/sql-rows.ts";
 import { type BotHarness, callbackData, labels, startBotHarness } from "../../helpers/bot.ts";
+import { findInDatabase, searchableColumns } from "../../helpers/secrets.ts";
 
 // the PIN in chat: set on a keypad (typed twice) whose keys carry no digit, asked by Pay on
 // the card that opened it, locked after five wrong tries with a notice; a change asks the
@@ -210,32 +210,11 @@ describe("the wallet PIN in chat", () => {
     expect(callbackData(left).filter((d) => d.startsWith("pk:"))).toHaveLength(14);
 
     // every text, json and bytea column of every table
-    const columns = rowsOf<{ s: string; t: string; c: string; type: string }>(
-      await h.db.execute(sql`
-        select c.table_schema as s, c.table_name as t, c.column_name as c, c.data_type as type
-        from information_schema.columns c
-        join information_schema.tables t
-          on t.table_schema = c.table_schema and t.table_name = c.table_name
-        where c.table_schema not in ('pg_catalog', 'information_schema')
-          and t.table_type = 'BASE TABLE'
-          and c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'bytea', 'ARRAY')`),
-    );
+    const columns = await searchableColumns(h.db);
     expect(columns.map((c) => `${c.t}.${c.c}`)).toEqual(
       expect.arrayContaining(["telegram_updates.payload", "pin_pads.entry", "users.pin_hash"]),
     );
-    const found: string[] = [];
-    for (const col of columns) {
-      const value = col.type === "bytea" ? `encode("${col.c}", 'escape')` : `"${col.c}"::text`;
-      const hits = rowsOf<{ v: string }>(
-        await h.db.execute(
-          sql.raw(
-            `select ${value} as v from "${col.s}"."${col.t}"
-             where ${value} like '%${pin.slice(0, 5)}%'`,
-          ),
-        ),
-      );
-      for (const hit of hits) found.push(`${col.t}.${col.c}: ${hit.v.slice(0, 200)}`);
-    }
+    const found = await findInDatabase(h.db, pin.slice(0, 5));
     expect(found).toEqual([]);
 
     // the stored presses, in order: neither their data nor the labels of the keys pressed

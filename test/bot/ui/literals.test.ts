@@ -36,7 +36,8 @@ const SHOWN_PROPS = new Set(["text", "caption", "title", "description", "message
 
 /**
  * literals allowed as they are: each language's own name in its own language, and the H2H
- * credentials' field names (the same words in every language: the reseller's server types them)
+ * and center (OtomaX door) credentials' field names (the same words in every language: the
+ * reseller's server software names its fields so)
  */
 const ALLOWED_LITERALS = new Set([
   "🇮🇩 Bahasa Indonesia",
@@ -44,6 +45,9 @@ const ALLOWED_LITERALS = new Set([
   "📋 api_id",
   "📋 api_key",
   "📋 secret_key",
+  "📋 memberID",
+  "📋 pin",
+  "📋 password",
 ]);
 /**
  * an error's message that may reach a chat, by file: a supplier's own answer shown to the

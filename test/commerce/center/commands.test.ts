@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CenterParse,
+  type Keyword,
+  parseCenterCommand,
+} from "../../../src/commerce/center/commands.ts";
+
+// the center's text grammar, every command and every refusal: a refusal is a clear error
+// (nothing is ordered), and a text that is not in the format is left to the chat (undefined)
+
+const aliases = new Map<string, Keyword>([
+  ["SALDO", "SAL"],
+  ["GANTI", "GP"],
+]);
+
+const ok = (command: unknown): CenterParse => ({ ok: true, command }) as CenterParse;
+const bad = (e: object): CenterParse => ({ ok: false, ...e }) as CenterParse;
+
+const table: [string, CenterParse | undefined][] = [
+  // buy
+  [
+    "TSEL10.081234567890.1234",
+    ok({ kind: "buy", lines: [{ code: "TSEL10", destination: "081234567890" }], pin: "1234" }),
+  ],
+  [
+    "  tsel10.081234567890.123456  ",
+    ok({ kind: "buy", lines: [{ code: "TSEL10", destination: "081234567890" }], pin: "123456" }),
+  ],
+  [
+    "TSEL10.2.081234567890.1234",
+    ok({
+      kind: "buy",
+      lines: [{ code: "TSEL10", destination: "081234567890", nth: 2 }],
+      pin: "1234",
+    }),
+  ],
+  [
+    "TSEL10.081234567890.1234 R#A1",
+    ok({
+      kind: "buy",
+      lines: [{ code: "TSEL10", destination: "081234567890", ref: "A1" }],
+      pin: "1234",
+    }),
+  ],
+  [
+    "TSEL10.081234567890.1234 r#trx-77",
+    ok({
+      kind: "buy",
+      lines: [{ code: "TSEL10", destination: "081234567890", ref: "trx-77" }],
+      pin: "1234",
+    }),
+  ],
+  [
+    "TSEL10.081234567890 R#A1,XL5.3.081299990000.1234 R#A2",
+    ok({
+      kind: "buy",
+      lines: [
+        { code: "TSEL10", destination: "081234567890", ref: "A1" },
+        { code: "XL5", destination: "081299990000", nth: 3, ref: "A2" },
+      ],
+      pin: "1234",
+    }),
+  ],
+  [
+    "TSEL10.081234567890,TSEL10.081234567891.1234",
+    ok({
+      kind: "buy",
+      lines: [
+        { code: "TSEL10", destination: "081234567890" },
+        { code: "TSEL10", destination: "081234567891" },
+      ],
+      pin: "1234",
+    }),
+  ],
+  // keywords
+  ["S.1234", ok({ kind: "balance", pin: "1234" })],
+  ["sal.1234", ok({ kind: "balance", pin: "1234" })],
+  ["SALDO.1234", ok({ kind: "balance", pin: "1234" })],
+  ["H.TSEL10.1234", ok({ kind: "price", code: "TSEL10", pin: "1234" })],
+  ["CEK.081234567890.1234", ok({ kind: "check", destination: "081234567890", pin: "1234" })],
+  ["STA.A1.1234", ok({ kind: "status", ref: "A1", pin: "1234" })],
+  ["REKAP.1234", ok({ kind: "recap", pin: "1234" })],
+  ["REKAP.01-12-2026.1234", ok({ kind: "recap", day: { y: 2026, m: 12, d: 1 }, pin: "1234" })],
+  ["TIKET.100000.1234", ok({ kind: "ticket", amount: 100_000, pin: "1234" })],
+  ["GP.1234.567890", ok({ kind: "change_pin", current: "1234", next: "567890" })],
+  ["GANTI.1234.5678", ok({ kind: "change_pin", current: "1234", next: "5678" })],
+  ["TRANS.555001.50000.1234", ok({ kind: "transfer", to: "555001", amount: 50_000, pin: "1234" })],
+  ["trans.@sari.50000.1234", ok({ kind: "transfer", to: "@sari", amount: 50_000, pin: "1234" })],
+  // bad input: a clear error
+  ["SALX.1234", bad({ error: "unknown_keyword", word: "SALX" })],
+  ["S.12", bad({ error: "pin_format" })],
+  ["S.1234567", bad({ error: "pin_format" })],
+  ["S.abcd", bad({ error: "pin_format" })],
+  ["S.9.1234", bad({ error: "format", keyword: "S" })],
+  ["H.1234", bad({ error: "format", keyword: "H" })],
+  ["REKAP.31-02-2026.1234", bad({ error: "format", keyword: "REKAP" })],
+  ["REKAP.2026-12-01.1234", bad({ error: "format", keyword: "REKAP" })],
+  ["TIKET.seratus.1234", bad({ error: "format", keyword: "TIKET" })],
+  ["TRANS.555001.1234", bad({ error: "format", keyword: "TRANS" })],
+  ["GP.1234.56", bad({ error: "pin_format" })],
+  ["GP.1234", bad({ error: "format", keyword: "GP" })],
+  ["S.1234 R#A1", bad({ error: "format", keyword: "S" })],
+  ["TSEL10.081234567890.1234,XL5.081299990000.1234", bad({ error: "pin_only_last" })],
+  ["TSEL10.0812345678.1234 R#A1,XL5.0812999900.1234 R#A1", bad({ error: "pin_only_last" })],
+  ["TSEL10.0812345678 R#A1,XL5.0812999900.1234 R#A1", bad({ error: "ref_repeated", ref: "A1" })],
+  ["T.081234567890.1234", bad({ error: "format", keyword: "buy" })],
+  ["TSEL10.081.1234", bad({ error: "format", keyword: "buy" })],
+  ["TSEL10.1.2.0812345678.1234", bad({ error: "format", keyword: "buy" })],
+  [
+    `${Array.from({ length: 11 }, (_, i) => `TSEL10.08123456789${i % 10}`).join(",")}.1234`,
+    bad({ error: "too_many", max: 10 }),
+  ],
+  // not a center command: the chat's quick order and other texts take these
+  ["TSEL10.081234567890", undefined],
+  ["TSEL10.2.081234567890", undefined],
+  ["TSEL10 081234567890", undefined],
+  ["halo kak, pulsa 10rb ya", undefined],
+  ["/start", undefined],
+  ["081234567890", undefined],
+  ["1234", undefined],
+];
+
+describe("the center's text grammar", () => {
+  it.each(table)("%s", (text, want) => {
+    expect(parseCenterCommand(text, aliases)).toEqual(want);
+  });
+
+  it("an alias is the owner's only: without it the word is unknown", () => {
+    expect(parseCenterCommand("SALDO.1234")).toEqual(
+      bad({ error: "unknown_keyword", word: "SALDO" }),
+    );
+  });
+});
