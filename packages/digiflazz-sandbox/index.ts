@@ -4,6 +4,7 @@
 // Depends on nothing of kios.
 
 export type { PascaItem, PrepaidItem } from "./src/catalogue.ts";
+export { type DigiflazzFaults, NO_DIGIFLAZZ_FAULTS } from "./src/faults.ts";
 export {
   createDigiflazzSandbox,
   DIGIFLAZZ_SANDBOX_ACCOUNT,
@@ -14,3 +15,4 @@ export {
   startDigiflazzSandbox,
 } from "./src/sandbox.ts";
 export { hubSignature, md5Sign } from "./src/sign.ts";
+export type { SandboxCall as DigiflazzCall, Txn as DigiflazzTxn } from "./src/state.ts";

@@ -24,6 +24,7 @@ export type {
   SandboxAccountInit,
   SandboxFaults,
   SandboxOptions,
+  SandboxRefusal,
   SandboxRequest,
   SandboxTransaction,
   TransactionKind,

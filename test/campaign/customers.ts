@@ -71,9 +71,9 @@ export interface CustomerRun {
   partnerOf(c: Customer): Customer | undefined;
   /** a fresh, campaign-wide number for a bill */
   nextBillNumber(): number;
+  /** the shop's codes the customers type: prepaid ones and the postpaid PLN bill (world.ts) */
+  codes: { prepaid: readonly string[]; bill: string };
 }
-
-const PREPAID_CODES = ["TSEL5", "TSEL10", "TSEL50", "TSELD1GB1"] as const;
 /**
  * the sandbox's outcome table; "123" is its default (pending, then success by callback).
  * 941 and 943 fail for the product's sake (out of stock, at once and after pending: the
@@ -233,7 +233,7 @@ export function runCustomer(run: CustomerRun, c: Customer, rng: Random): Promise
 
   async function quickBuy(how: "once" | "twice" | "cancel-first"): Promise<void> {
     const dest = destination(weighted(rng, ENDINGS, ENDING_WEIGHTS));
-    const card = await me.requestCard(`${rng.pick(PREPAID_CODES)}.${dest}`, (m) =>
+    const card = await me.requestCard(`${rng.pick(run.codes.prepaid)}.${dest}`, (m) =>
       isQuoteCard(m, dest),
     );
     if (card) await me.pay(card, how);
@@ -297,7 +297,7 @@ export function runCustomer(run: CustomerRun, c: Customer, rng: Random): Promise
     const number = `5321${String(run.nextBillNumber()).padStart(5, "0")}${rng.pick(BILL_ENDINGS)}`;
     const people = [me, person(run, partner)];
     const cards = await Promise.all(
-      people.map((p) => p.requestCard(`PLNPOST.${number}`, (m) => isBillCard(m, number))),
+      people.map((p) => p.requestCard(`${run.codes.bill}.${number}`, (m) => isBillCard(m, number))),
     );
     await Promise.all(people.map((p, i) => (cards[i] ? p.pay(cards[i], "once") : undefined)));
   }

@@ -1,4 +1,3 @@
-import type { SandboxRequest } from "@kios/supplier-sandbox";
 import { NOT_FOUND_MARGIN_MS, SIGNED_REQUEST_WINDOW_MS } from "../../src/commerce/orders/engine.ts";
 
 // what the reconciliation reads, as plain data: kios's books (orders, wallets, the outbox,
@@ -28,6 +27,31 @@ export interface OrderFact {
   nextCheckAt: number | null;
   /** what each upline earns when it succeeds (a downline's order; docs/resellers.md) */
   margins: { userId: number; amount: number }[];
+  /** placed through an H2H door (its results go there, not to the chat) */
+  h2h: boolean;
+}
+
+/** an order the OtomaX door stored for a reseller's refID (h2h_orders), with its kios order */
+export interface CenterOrderFact {
+  memberId: string;
+  refId: string;
+  product: string;
+  dest: string;
+  orderId: number | null;
+  status: string | null;
+}
+
+/** the OtomaX door's side of the run: what the resellers' software sent and received */
+export interface CenterFacts {
+  /** the resellers' memberIDs and kios user ids */
+  members: { memberId: string; userId: number }[];
+  /** every refID sent */
+  sent: { memberId: string; refId: string }[];
+  /** every request's answer */
+  replies: { memberId: string; refId: string; status: number; text: string }[];
+  /** every GET that reached a report URL */
+  reports: { memberId: string; refid: string; message: string; status: string; sn: string }[];
+  orders: CenterOrderFact[];
 }
 
 export interface NotificationFact {
@@ -46,6 +70,26 @@ export interface SupplierTransactionFact {
   customerNo: string;
   status: "pending" | "success" | "failed";
   charged: number;
+  /**
+   * a failed one's reason by the supplier's own books: the product's or the seller's sake
+   * (another route may sell it), the destination's (none may), or none given
+   */
+  failure?: "product" | "destination" | "none" | undefined;
+}
+
+/** one order or bill-payment call a supplier received, as its own books have it */
+export interface SupplierCallFact {
+  supplier: string;
+  refId: string;
+  /** clock ms */
+  at: number;
+  /**
+   * created: it formed a transaction; repeat: answered with the one the ref_id holds;
+   * refused: answered a refusal with nothing formed; error: failed before any work
+   */
+  result: "created" | "repeat" | "refused" | "error";
+  /** a refusal's code (the seed protocol's error code, Digiflazz's rc) */
+  code: string;
 }
 
 export interface MessageFact {
@@ -118,6 +162,8 @@ export interface AttemptFact {
 /** one supplier's account balance, as its own books have it */
 export interface SupplierBalanceFact {
   name: string;
+  /** the protocol it speaks: Digiflazz's re-send forms a transaction (the no-resend check) */
+  protocol: "seed" | "digiflazz";
   before: number;
   after: number;
 }
@@ -147,6 +193,7 @@ export const REROUTE_PROOFS: ReadonlySet<string> = new Set([
   "PRODUCT_INACTIVE",
   "RATE_LIMITED",
   "GONE",
+  "SUPPLIER_REFUSED",
   "VALIDATION_ERROR:code",
 ]);
 
@@ -176,14 +223,15 @@ export interface Facts {
   suppliers: SupplierBalanceFact[];
   /** every supplier's transactions */
   transactions: SupplierTransactionFact[];
-  /** every supplier's order and bill-payment requests */
-  requests: ({ supplier: string } & Pick<SandboxRequest, "refId" | "result">)[];
+  /** every supplier's order and bill-payment calls, from its own books */
+  calls: SupplierCallFact[];
   /** user id → the bot's messages in their chat */
   chats: Map<number, MessageFact[]>;
   adminIds: number[];
   /** Cancel and Pay pressed together, and whether kios answered the Cancel */
   cancelThenPay: { userId: number; quoteId: string; cancelAnswered: boolean }[];
   ledger: { ok: boolean; problems: string[] };
+  center: CenterFacts;
   /** when the books were read (ms since the epoch) */
   now: number;
 }

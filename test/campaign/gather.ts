@@ -1,6 +1,8 @@
+import type { CenterJournal } from "./center.ts";
 import type { Journal } from "./customers.ts";
 import type {
   AttemptFact,
+  CenterOrderFact,
   ChargeFact,
   CheckFact,
   Facts,
@@ -19,6 +21,8 @@ import type { World } from "./world.ts";
 export async function gatherFacts(o: {
   world: World;
   journal: Journal;
+  center: CenterJournal;
+  centerMembers: { memberId: string; userId: number }[];
   adminIds: number[];
   ownerTopups: Facts["ownerTopups"];
 }): Promise<Facts> {
@@ -30,7 +34,8 @@ export async function gatherFacts(o: {
               destination, price, coalesce(supplier, $1) as supplier, status,
               flagged_at is not null as flagged, testing,
               extract(epoch from submitted_at) * 1000 as submitted_ms,
-              extract(epoch from next_check_at) * 1000 as next_check_ms, margins
+              extract(epoch from next_check_at) * 1000 as next_check_ms, margins,
+              exists(select 1 from h2h_orders h where h.quote_id = orders.confirm_key) as h2h
          from orders order by id`,
       [first],
     )
@@ -58,6 +63,7 @@ export async function gatherFacts(o: {
           amount: number;
         }[]
       ).map((m) => ({ userId: Number(m.userId), amount: Number(m.amount) })),
+      h2h: r.h2h === true,
     }),
   );
   const notifications = (
@@ -211,23 +217,12 @@ export async function gatherFacts(o: {
     // each supplier's own books: its account, its transactions, its requests
     suppliers: suppliers.map((s) => ({
       name: s.name,
+      protocol: s.protocol,
       before: s.startBalance,
-      after: s.sandbox.account(s.apiId).balance,
+      after: s.balance(),
     })),
-    transactions: suppliers.flatMap((s) =>
-      s.sandbox.transactions().map((t) => ({
-        supplier: s.name,
-        refId: t.refId,
-        kind: t.kind,
-        code: t.code,
-        customerNo: t.customerNo,
-        status: t.status,
-        charged: t.charged,
-      })),
-    ),
-    requests: suppliers.flatMap((s) =>
-      s.sandbox.requests().map((r) => ({ supplier: s.name, refId: r.refId, result: r.result })),
-    ),
+    transactions: suppliers.flatMap((s) => s.transactions()),
+    calls: suppliers.flatMap((s) => s.calls()),
     chats,
     adminIds: o.adminIds,
     cancelThenPay: o.journal.cancelThenPay.map((c) => ({
@@ -235,6 +230,34 @@ export async function gatherFacts(o: {
       cancelAnswered: cancelAnswered.has(c.quoteId),
     })),
     ledger: await ledgerVerify(o.world.database.url),
+    center: {
+      members: o.centerMembers,
+      sent: [...o.center.sent.values()],
+      replies: o.center.replies.map((r) => ({
+        memberId: r.memberId,
+        refId: r.refId,
+        status: r.status,
+        text: r.text,
+      })),
+      reports: [...o.center.reports],
+      orders: (
+        await db.executeSql(
+          `select c.member_id, h.ref_id, h.product_code, h.customer_no, o.id as order_id, o.status
+             from h2h_orders h join center_keys c on c.id = h.center_key_id
+             left join orders o on o.confirm_key = h.quote_id
+            order by h.id`,
+        )
+      ).rows.map(
+        (r): CenterOrderFact => ({
+          memberId: String(r.member_id),
+          refId: String(r.ref_id),
+          product: String(r.product_code),
+          dest: String(r.customer_no),
+          orderId: r.order_id === null ? null : Number(r.order_id),
+          status: r.status === null ? null : String(r.status),
+        }),
+      ),
+    },
     now: Date.now(),
   };
 }

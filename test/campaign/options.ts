@@ -17,12 +17,15 @@ export interface CampaignOptions {
   answerSeconds: number;
   /** keep the kios logs' folder (it is printed either way) */
   verbose: boolean;
+  /** the protocol of the first supplier: the seed's own (default) or Digiflazz; the second speaks the other */
+  first: "seed" | "digiflazz";
 }
 
 export const USAGE =
   "usage: npm run campaign -- [--orders 60] [--kills 1] [--seed 1] [--customers 20] [--full]\n" +
   "                           [--database-url postgres://postgres@127.0.0.1:5432/postgres]\n" +
-  "                           [--customer-seconds 55] [--settle-seconds 40] [--answer-seconds 12] [--verbose]";
+  "                           [--customer-seconds 55] [--settle-seconds 40] [--answer-seconds 12] [--verbose]\n" +
+  "                           [--digiflazz-first]";
 
 export function parseOptions(argv: string[]): CampaignOptions {
   const { values } = parseArgs({
@@ -39,6 +42,7 @@ export function parseOptions(argv: string[]): CampaignOptions {
       "settle-seconds": { type: "string" },
       "answer-seconds": { type: "string" },
       verbose: { type: "boolean" },
+      "digiflazz-first": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -66,8 +70,9 @@ export function parseOptions(argv: string[]): CampaignOptions {
       process.env.CAMPAIGN_DATABASE_URL ??
       "postgres://postgres@127.0.0.1:5432/postgres",
     customerSeconds: num("customer-seconds", full ? 3600 : 55),
-    settleSeconds: num("settle-seconds", full ? 1200 : 40),
+    settleSeconds: num("settle-seconds", full ? 1200 : 90),
     answerSeconds: Math.max(1, num("answer-seconds", 12)),
     verbose: values.verbose ?? false,
+    first: values["digiflazz-first"] ? "digiflazz" : "seed",
   };
 }

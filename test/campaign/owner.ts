@@ -1,6 +1,6 @@
 import type { BotApiServer, MessageView } from "@kios/bot-api-server";
-import type { RunningSandbox } from "@kios/supplier-sandbox";
 import { botMessagesAfter, buttonByLabel, type Chat, chatOf, messageById } from "./chat.ts";
+import type { CampaignSupplier } from "./suppliers.ts";
 
 // the shop's owner and a member of staff, both admins. They read the supplier balance with
 // /recon (before the customers come, while they buy, after the settle), and when the owner
@@ -50,7 +50,8 @@ export interface Owner {
 
 export function owner(o: {
   telegram: BotApiServer;
-  sandbox: RunningSandbox;
+  /** the first supplier: the one /recon reads first and the owner tops up */
+  supplier: CampaignSupplier;
   ownerId: number;
   staffId: number;
   journal: OwnerJournal;
@@ -120,8 +121,7 @@ export function owner(o: {
       return undefined;
     },
     async topUp(amount) {
-      const account = o.sandbox.account();
-      account.setBalance(account.balance + amount);
+      o.supplier.credit(amount);
       j.topups.push({ amount, at: Date.now() });
       const check = await this.recon();
       const button = check && buttonByLabel(check, /Ya, top-up/);

@@ -28,6 +28,7 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
     submittedAt: NOW - 60_000,
     nextCheckAt: null,
     margins: [],
+    h2h: false,
     ...over,
   };
 }
@@ -88,8 +89,8 @@ function books(): Facts {
     // the owner put Rp5.000.000 into the supplier account; a check found it, booked once
     // the first supplier charged the order (and got the top-up); the second sold nothing
     suppliers: [
-      { name: "main", before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
-      { name: "backup", before: 250_000, after: 250_000 },
+      { name: "main", protocol: "seed", before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
+      { name: "backup", protocol: "seed", before: 250_000, after: 250_000 },
     ],
     supplierPrepaid: TOPUP,
     ownerTopups: [{ amount: TOPUP, at: NOW - 50_000 }],
@@ -118,7 +119,7 @@ function books(): Facts {
         charged: 10_100,
       },
     ],
-    requests: [{ supplier: "main", refId: "K1", result: "created" }],
+    calls: [{ supplier: "main", refId: "K1", result: "created", at: NOW - 60_000, code: "" }],
     chats: new Map([
       [
         USER,
@@ -134,6 +135,7 @@ function books(): Facts {
     adminIds: [ADMIN],
     cancelThenPay: [],
     ledger: { ok: true, problems: [] },
+    center: { members: [], sent: [], replies: [], reports: [], orders: [] },
     now: NOW,
   };
 }
@@ -147,18 +149,36 @@ describe("campaign reconciliation", () => {
 
   it("ref-id-once: a ref_id created twice, or one kios never ordered", () => {
     const twice = books();
-    twice.requests.push({ supplier: "main", refId: "K1", result: "created" });
+    twice.calls.push({
+      supplier: "main",
+      refId: "K1",
+      result: "created",
+      at: NOW - 50_000,
+      code: "",
+    });
     expect(CHECKS.refIdsOnceAtSupplier(twice)).toHaveLength(1);
     const stranger = books();
     stranger.transactions.push({ ...stranger.transactions[0]!, refId: "K-UNKNOWN", charged: 0 });
     expect(checksOf(stranger)).toContain("ref-id-once");
     // repeats are the idempotency rule working, not a violation
     const repeat = books();
-    repeat.requests.push({ supplier: "main", refId: "K1", result: "repeat" });
+    repeat.calls.push({
+      supplier: "main",
+      refId: "K1",
+      result: "repeat",
+      at: NOW - 50_000,
+      code: "",
+    });
     expect(reconcile(repeat)).toEqual([]);
     // one ref_id at each of two suppliers is two attempts' own, not a repeat
     const elsewhere = books();
-    elsewhere.requests.push({ supplier: "backup", refId: "K1", result: "created" });
+    elsewhere.calls.push({
+      supplier: "backup",
+      refId: "K1",
+      result: "created",
+      at: NOW - 50_000,
+      code: "",
+    });
     expect(CHECKS.refIdsOnceAtSupplier(elsewhere)).toEqual([]);
     // a transaction at a supplier where kios made no attempt with that ref_id
     const misplaced = books();
@@ -303,10 +323,20 @@ describe("campaign reconciliation", () => {
     f.transactions = [
       { ...f.transactions[0]!, supplier: "backup", refId: "K1B", code: "BTSEL10", charged: 10_050 },
     ];
-    f.requests = [{ supplier: "backup", refId: "K1B", result: "created" }];
+    // the first supplier's own books hold the refusal that sent the order on
+    f.calls = [
+      {
+        supplier: "main",
+        refId: "K1",
+        result: "refused",
+        at: NOW - 55_000,
+        code: "PRODUCT_INACTIVE",
+      },
+      { supplier: "backup", refId: "K1B", result: "created", at: NOW - 50_000, code: "" },
+    ];
     f.suppliers = [
-      { name: "main", before: 1_000_000, after: 1_000_000 + TOPUP },
-      { name: "backup", before: 250_000, after: 250_000 - 10_050 },
+      { name: "main", protocol: "seed", before: 1_000_000, after: 1_000_000 + TOPUP },
+      { name: "backup", protocol: "seed", before: 250_000, after: 250_000 - 10_050 },
     ];
     f.supplierCost = 10_050;
     f.chats.get(USER)![0]!.text = "✅ Berhasil\nProduk: Telkomsel 10.000\nRef: K1B\nSN: 123";
@@ -323,8 +353,8 @@ describe("campaign reconciliation", () => {
     const f = rerouted();
     f.attempts[1] = { ...f.attempts[1]!, cost: 10_100 };
     f.suppliers = [
-      { name: "main", before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
-      { name: "backup", before: 250_000, after: 250_000 },
+      { name: "main", protocol: "seed", before: 1_000_000, after: 1_000_000 - 10_100 + TOPUP },
+      { name: "backup", protocol: "seed", before: 250_000, after: 250_000 },
     ];
     f.supplierCost = 10_100;
     expect(CHECKS.supplierBalancesMatchCost(f).map((x) => x.detail)).toEqual([
@@ -344,8 +374,94 @@ describe("campaign reconciliation", () => {
   it("reroute-proof: a refusal that was no proof, as the refusing supplier formed the transaction", () => {
     const f = rerouted();
     f.transactions.push({ ...f.transactions[0]!, supplier: "main", refId: "K1", charged: 0 });
-    f.requests.push({ supplier: "main", refId: "K1", result: "created" });
-    expect(checksOf(f)).toEqual(["reroute-proof"]);
+    f.calls.push({ supplier: "main", refId: "K1", result: "created", at: NOW - 50_000, code: "" });
+    expect(checksOf(f)).toContain("reroute-proof");
+  });
+
+  it("one-supplier-success: the suppliers' books show one order sold twice, whatever kios says", () => {
+    const f = rerouted();
+    // kios closed the first attempt rejected; the first supplier's books have it sold
+    f.transactions.push({ ...f.transactions[0]!, supplier: "main", refId: "K1", charged: 10_100 });
+    expect(CHECKS.oneSuccessfulAttempt(f)).toEqual([]);
+    expect(CHECKS.oneSupplierSuccess(f).map((x) => x.detail)).toEqual([
+      "order 1 succeeded at 2 places by the suppliers' books: backup K1B, main K1",
+    ]);
+  });
+
+  it("reroute-books: a re-route after a timeout, a pending, a destination's failure: no proof in the books", () => {
+    const ok = rerouted();
+    expect(CHECKS.reroutesProvenByBooks(ok)).toEqual([]);
+    // a timeout: kios says it was refused, the first supplier has neither a refusal nor a
+    // transaction (a 500 before the work, or an answer never read)
+    const timeout = rerouted();
+    timeout.calls = timeout.calls.filter((c) => c.supplier !== "main");
+    timeout.calls.push({
+      supplier: "main",
+      refId: "K1",
+      result: "error",
+      at: NOW - 55_000,
+      code: "",
+    });
+    expect(CHECKS.reroutesProvenByBooks(timeout).map((x) => x.detail)).toEqual([
+      "order 1 attempt 2 (to backup): main neither refused nor formed K1 (a timeout or an unknown answer is no proof)",
+    ]);
+    // the first supplier holds it pending: it may still succeed
+    const pending = rerouted();
+    const held = { ...pending.transactions[0]!, supplier: "main", refId: "K1", charged: 0 };
+    pending.transactions.push({ ...held, status: "pending" });
+    expect(CHECKS.reroutesProvenByBooks(pending).map((x) => x.detail)).toEqual([
+      "order 1 attempt 2 (to backup): main holds K1 pending",
+    ]);
+    // failed for the destination's sake: no other route may sell to it
+    const destination = rerouted();
+    destination.transactions.push({ ...held, status: "failed", failure: "destination" });
+    expect(CHECKS.reroutesProvenByBooks(destination).map((x) => x.detail)).toEqual([
+      "order 1 attempt 2 (to backup): main failed K1 for the destination's sake",
+    ]);
+    // failed for the product's sake: the proof
+    const product = rerouted();
+    product.transactions.push({ ...held, status: "failed", failure: "product" });
+    expect(CHECKS.reroutesProvenByBooks(product)).toEqual([]);
+  });
+
+  it("no-resend: a ref_id Digiflazz refused, or an attempt left for another route, sent to it again", () => {
+    const f = rerouted();
+    f.suppliers[0] = { ...f.suppliers[0]!, protocol: "digiflazz" };
+    expect(CHECKS.noResendToDigiflazz(f)).toEqual([]);
+    // refused (rc 68), kios closed the attempt rejected, then sent it again: the trap formed it
+    const again = rerouted();
+    again.suppliers[0] = { ...again.suppliers[0]!, protocol: "digiflazz" };
+    again.calls[0] = { ...again.calls[0]!, code: "68" };
+    again.calls.push({
+      supplier: "main",
+      refId: "K1",
+      result: "created",
+      at: NOW - 20_000,
+      code: "00",
+    });
+    expect(CHECKS.noResendToDigiflazz(again).map((x) => x.detail)).toEqual([
+      "main K1 refused (rc 68) and sent again 1 times (created)",
+      "main K1 sent 1 times after order 1 moved on to backup K1B",
+    ]);
+    // at the seed's own protocol a repeat is a harmless read: not this check's
+    const seed = rerouted();
+    seed.calls.push({
+      supplier: "main",
+      refId: "K1",
+      result: "repeat",
+      at: NOW - 20_000,
+      code: "",
+    });
+    expect(CHECKS.noResendToDigiflazz(seed)).toEqual([]);
+    // a refusal whose answer kios never took (its attempt still open): re-asking is right
+    const unseen = rerouted();
+    unseen.suppliers[0] = { ...unseen.suppliers[0]!, protocol: "digiflazz" };
+    unseen.attempts = [attempt({ status: "open" })];
+    unseen.calls = [
+      { supplier: "main", refId: "K1", result: "refused", at: NOW - 55_000, code: "62" },
+      { supplier: "main", refId: "K1", result: "created", at: NOW - 20_000, code: "00" },
+    ];
+    expect(CHECKS.noResendToDigiflazz(unseen)).toEqual([]);
   });
 
   it("refund-of-success: an order refunded though an earlier attempt succeeded elsewhere", () => {
@@ -470,7 +586,7 @@ describe("campaign reconciliation", () => {
   it("order-final: the supplier never saw it, inside the refund window, with a next check: waiting", () => {
     const f = books();
     f.transactions = [];
-    f.requests = [];
+    f.calls = [];
     f.orders[0] = order({ status: "unknown", nextCheckAt: NOW + 30_000 });
     expect(CHECKS.ordersFinal(f)).toEqual([]);
     // no next check planned: stuck, whatever the window says

@@ -6,6 +6,7 @@ import {
   NOT_FOUND_WINDOW_MS,
   type OrderFact,
   REROUTE_PROOFS,
+  type SupplierCallFact,
 } from "./facts.ts";
 
 // the invariants a campaign must end with, one function each. Every check returns the
@@ -36,7 +37,7 @@ const at = (x: { supplier: string; refId: string }) => `${x.supplier} ${x.refId}
 export const refIdsOnceAtSupplier: Check = (f) => {
   const out: Violation[] = [];
   const created = countBy(
-    f.requests.filter((r) => r.result === "created"),
+    f.calls.filter((r) => r.result === "created"),
     at,
   );
   for (const [where, n] of created)
@@ -280,7 +281,8 @@ function pushPattern(o: OrderFact): RegExp {
 export const oneFinalMessage: Check = (f) => {
   const out: Violation[] = [];
   for (const o of f.orders) {
-    if (!isFinal(o)) continue;
+    // an H2H door's order is answered and reported there (centerReportPerFinal)
+    if (!isFinal(o) || o.h2h) continue;
     const status = o.status as "success" | "failed";
     const messages = f.chats.get(o.chatId) ?? [];
     const ref = `Ref: ${o.refId}`;
@@ -480,6 +482,227 @@ export const reroutesFollowProof: Check = (f) => {
   return out;
 };
 
+/**
+ * no order succeeded at two suppliers (or twice at one), by the suppliers' own books: the
+ * successful transactions of every supplier, each placed on the kios order whose attempt
+ * holds its ref_id there
+ */
+export const oneSupplierSuccess: Check = (f) => {
+  const orderAt = new Map<string, number>();
+  for (const o of f.orders) orderAt.set(at(o), o.id);
+  for (const a of f.attempts) orderAt.set(at(a), a.orderId);
+  const won = new Map<number, string[]>();
+  for (const t of f.transactions.filter((x) => x.status === "success")) {
+    const id = orderAt.get(at(t));
+    if (id !== undefined) won.set(id, [...(won.get(id) ?? []), at(t)]);
+  }
+  return [...won]
+    .filter(([, places]) => places.length > 1)
+    .map(([id, places]) =>
+      v(
+        "one-supplier-success",
+        `order ${id} succeeded at ${places.length} places by the suppliers' books: ${places.join(", ")}`,
+      ),
+    );
+};
+
+/**
+ * every re-route followed a proof in the books of the supplier that gave it: the attempt
+ * before it was refused there with nothing formed, or formed and failed there for the
+ * product's or the seller's sake. Never after a timeout, a pending or an unknown answer
+ * (the supplier holds it open, or holds no record and no refusal: it may still form it, or
+ * kios never heard back), never after the destination's fault.
+ */
+export const reroutesProvenByBooks: Check = (f) => {
+  const out: Violation[] = [];
+  const held = transactionsByPlace(f);
+  const refused = new Set(f.calls.filter((c) => c.result === "refused").map(at));
+  const key = (orderId: number, seq: number) => `${orderId}:${seq}`;
+  const bySeq = new Map(f.attempts.map((a) => [key(a.orderId, a.seq), a]));
+  for (const a of f.attempts) {
+    if (a.seq === 1) continue;
+    const before = bySeq.get(key(a.orderId, a.seq - 1));
+    if (!before) continue;
+    const t = held.get(at(before));
+    const where = `order ${a.orderId} attempt ${a.seq} (to ${a.supplier})`;
+    if (t) {
+      if (t.status !== "failed") {
+        out.push(
+          v("reroute-books", `${where}: ${before.supplier} holds ${before.refId} ${t.status}`),
+        );
+      } else if (t.failure !== "product") {
+        out.push(
+          v(
+            "reroute-books",
+            `${where}: ${before.supplier} failed ${before.refId} for the ${t.failure === "destination" ? "destination's sake" : "no reason given"}`,
+          ),
+        );
+      }
+    } else if (!refused.has(at(before))) {
+      out.push(
+        v(
+          "reroute-books",
+          `${where}: ${before.supplier} neither refused nor formed ${before.refId} (a timeout or an unknown answer is no proof)`,
+        ),
+      );
+    }
+  }
+  return out;
+};
+
+/**
+ * Digiflazz forms a transaction for a ref_id it does not hold, so a ref_id it refused, or an
+ * attempt kios left for another route, is never sent to it again (issue #37's re-send rule).
+ * From its own call log: no call after a refusal whose answer kios took (its attempt closed
+ * `rejected`: a refusal lost to a kill leaves the attempt open, and re-asking is then right),
+ * and no call for an attempt after its order's next attempt was first sent.
+ */
+export const noResendToDigiflazz: Check = (f) => {
+  const out: Violation[] = [];
+  const digiflazz = new Set(
+    f.suppliers.filter((s) => s.protocol === "digiflazz").map((s) => s.name),
+  );
+  const callsAt = new Map<string, SupplierCallFact[]>();
+  for (const c of f.calls) callsAt.set(at(c), [...(callsAt.get(at(c)) ?? []), c]);
+  const sorted = (place: string) => [...(callsAt.get(place) ?? [])].sort((x, y) => x.at - y.at);
+  const attemptAt = new Map(f.attempts.map((a) => [at(a), a]));
+  for (const place of callsAt.keys()) {
+    const calls = sorted(place);
+    if (!digiflazz.has(calls[0]!.supplier)) continue;
+    const firstRefusal = calls.findIndex((c) => c.result === "refused");
+    if (firstRefusal < 0 || firstRefusal === calls.length - 1) continue;
+    if (attemptAt.get(place)?.status !== "rejected") continue;
+    const after = calls.slice(firstRefusal + 1);
+    out.push(
+      v(
+        "no-resend",
+        `${place} refused (rc ${calls[firstRefusal]!.code}) and sent again ${after.length} times (${after.map((c) => c.result).join(", ")})`,
+      ),
+    );
+  }
+  const key = (orderId: number, seq: number) => `${orderId}:${seq}`;
+  const bySeq = new Map(f.attempts.map((a) => [key(a.orderId, a.seq), a]));
+  for (const a of f.attempts) {
+    if (!digiflazz.has(a.supplier)) continue;
+    const next = bySeq.get(key(a.orderId, a.seq + 1));
+    if (!next) continue;
+    const nextSent = sorted(at(next))[0]?.at;
+    if (nextSent === undefined) continue;
+    const late = sorted(at(a)).filter((c) => c.at > nextSent);
+    if (late.length > 0) {
+      out.push(
+        v(
+          "no-resend",
+          `${at(a)} sent ${late.length} times after order ${a.orderId} moved on to ${at(next)}`,
+        ),
+      );
+    }
+  }
+  return out;
+};
+
+/** docs/center.md's one pattern for every order reply of the OtomaX door */
+const CENTER_REPLY =
+  /^R#(\S+) ([^.\s]+)\.(\S+) (SUKSES|GAGAL|PROSES)\.(?: SN: (.*?)\.)?(?: Alasan: (.*?)\.)?(?: Harga ([\d.]+)\.)? Saldo (-?[\d.]+)/;
+
+const member = (x: { memberId: string; refId: string }) => `${x.memberId} ${x.refId}`;
+
+/**
+ * the OtomaX door: one order per refID however often and however concurrently it is sent
+ * (every answer about it names the stored order's product and dest), every answer read by
+ * the documented pattern, and no order of a door reseller outside a refID
+ */
+export const centerOneOrderPerRef: Check = (f) => {
+  const out: Violation[] = [];
+  const stored = new Map<string, typeof f.center.orders>();
+  for (const o of f.center.orders) stored.set(member(o), [...(stored.get(member(o)) ?? []), o]);
+  for (const [ref, rows] of stored) {
+    const orders = new Set(rows.map((r) => r.orderId).filter((id) => id !== null));
+    if (rows.length > 1 || orders.size > 1)
+      out.push(v("center-one-order", `refID ${ref}: ${rows.length} stored, ${orders.size} orders`));
+  }
+  for (const r of f.center.replies.filter((x) => x.status === 200)) {
+    const m = CENTER_REPLY.exec(r.text);
+    if (!m || m[1] !== r.refId) {
+      out.push(
+        v("center-reply", `refID ${member(r)}: a reply the pattern does not read: ${r.text}`),
+      );
+      continue;
+    }
+    const row = stored.get(member(r))?.[0];
+    // a GAGAL that formed nothing binds nothing (docs/center.md): no row to name
+    if (!row) {
+      if (m[4] !== "GAGAL")
+        out.push(v("center-one-order", `refID ${member(r)}: ${m[4]} with no order stored`));
+      continue;
+    }
+    if (m[2] !== row.product || m[3] !== row.dest) {
+      out.push(
+        v(
+          "center-one-order",
+          `refID ${member(r)}: answered ${m[2]}.${m[3]}; its order is ${row.product}.${row.dest}`,
+        ),
+      );
+    }
+  }
+  const doorUsers = new Set(f.center.members.map((x) => x.userId));
+  const doorOrders = new Set(f.center.orders.map((o) => o.orderId));
+  for (const o of f.orders.filter((x) => doorUsers.has(x.userId) && !doorOrders.has(x.id))) {
+    out.push(v("center-one-order", `order ${o.id} of a door reseller belongs to no refID`));
+  }
+  return out;
+};
+
+/**
+ * one report per final at the reseller's report URL, saying what the order became: status
+ * SUKSES or GAGAL as the order, the SN of a success, the final reply line in `message`;
+ * none for an order not final or a refID kios has no order for
+ */
+export const centerReportPerFinal: Check = (f) => {
+  const out: Violation[] = [];
+  const byRef = new Map<string, typeof f.center.reports>();
+  for (const r of f.center.reports) {
+    const key = `${r.memberId} ${r.refid}`;
+    byRef.set(key, [...(byRef.get(key) ?? []), r]);
+  }
+  const rows = new Map(f.center.orders.map((o) => [member(o), o]));
+  for (const o of f.center.orders) {
+    const got = byRef.get(member(o)) ?? [];
+    const final = o.status === "success" || o.status === "failed";
+    if (!final) {
+      if (got.length > 0)
+        out.push(
+          v("center-report", `refID ${member(o)} is ${o.status}; reported ${got.length} times`),
+        );
+      continue;
+    }
+    if (got.length !== 1) {
+      out.push(v("center-report", `refID ${member(o)} (${o.status}) reported ${got.length} times`));
+      continue;
+    }
+    const r = got[0]!;
+    const want = o.status === "success" ? "SUKSES" : "GAGAL";
+    const m = CENTER_REPLY.exec(r.message);
+    if (
+      r.status !== want ||
+      m?.[4] !== want ||
+      m[1] !== o.refId ||
+      (want === "SUKSES") !== (r.sn !== "")
+    ) {
+      out.push(
+        v(
+          "center-report",
+          `refID ${member(o)} is ${o.status}; reported status=${r.status} sn=${r.sn} message=${r.message}`,
+        ),
+      );
+    }
+  }
+  for (const key of byRef.keys()) {
+    if (!rows.has(key)) out.push(v("center-report", `a report for ${key}, which has no order`));
+  }
+  return out;
+};
+
 /** `kios ledger verify` recomputes every balance cleanly */
 export const ledgerClean: Check = (f) =>
   f.ledger.ok && f.ledger.problems.length === 0
@@ -542,7 +765,12 @@ export const CHECKS = {
   depositsFinal,
   ledgerClean,
   oneSuccessfulAttempt,
+  oneSupplierSuccess,
   reroutesFollowProof,
+  reroutesProvenByBooks,
+  noResendToDigiflazz,
+  centerOneOrderPerRef,
+  centerReportPerFinal,
   shopMarginsNotNegative,
 } as const;
 

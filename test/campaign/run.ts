@@ -4,6 +4,12 @@ import { moveUser } from "../../src/commerce/resellers/tree.ts";
 import { setTier as setRole } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { setFirstPin } from "../../src/commerce/wallet/pin.ts";
+import {
+  type CenterReseller,
+  emptyCenterJournal,
+  runCenterReseller,
+  startReportServer,
+} from "./center.ts";
 import { sleep, startChaos } from "./chaos.ts";
 import { type Customer, type CustomerRun, emptyJournal, runCustomer } from "./customers.ts";
 import { emptyDepositJournal, runDepositor } from "./deposits.ts";
@@ -24,6 +30,7 @@ import { ADMIN_ID, CAMPAIGN_GATEWAY_FAULTS, STAFF_ID, startWorld, type World } f
 const WALLET_CREDIT = 20_000_000;
 const FIRST_CUSTOMER_ID = 8_100_000;
 const FIRST_DEPOSITOR_ID = 8_500_000;
+const FIRST_CENTER_ID = 8_700_000;
 /** each depositor tops up this many times by QRIS */
 const DEPOSITS_EACH = 3;
 /** what the owner puts into the supplier account during the run */
@@ -58,6 +65,7 @@ async function main(): Promise<number> {
       serverUrl: options.databaseUrl,
       seed: options.seed,
       startTimeoutMs: 90_000,
+      first: options.first,
       onStep: say,
     });
     const w = world;
@@ -72,7 +80,7 @@ async function main(): Promise<number> {
     const owners = emptyOwnerJournal();
     const shop = owner({
       telegram: w.telegram,
-      sandbox: w.sandbox,
+      supplier: w.suppliers[0]!,
       ownerId: ADMIN_ID,
       staffId: STAFF_ID,
       journal: owners,
@@ -115,8 +123,43 @@ async function main(): Promise<number> {
     }
     const resellers = customers.filter((c) => c.reseller);
 
+    // resellers whose own server orders through the OtomaX GET door (docs/center.md): their
+    // credentials made by the owner (`kios center-key`), reports to the campaign's server
+    const center = emptyCenterJournal();
+    const reportServer = await startReportServer(center);
+    const centerResellers: CenterReseller[] = [];
+    for (let i = 0; i < Math.max(2, Math.round(options.customers / 10)); i++) {
+      const id = FIRST_CENTER_ID + i;
+      await creditWallet(w.db.db, {
+        userId: id,
+        amount: WALLET_CREDIT,
+        key: `campaign:credit:${id}`,
+      });
+      journal.credits.set(id, WALLET_CREDIT);
+      await setRole(w.db.db, id, "reseller");
+      const made = JSON.parse(await w.kios(["center-key", "create", String(id)])) as {
+        memberID: string;
+        pin: string;
+        password: string;
+      };
+      await w.kios([
+        "center-key",
+        "set",
+        String(id),
+        "--report-url",
+        reportServer.urlFor(made.memberID),
+      ]);
+      centerResellers.push({
+        userId: id,
+        memberId: made.memberID,
+        pin: made.pin,
+        password: made.password,
+      });
+    }
+    say(`${centerResellers.length} resellers at the OtomaX door`);
+
     // each supplier its own fault mix (world.ts)
-    for (const s of w.suppliers) s.sandbox.faults = { ...s.faults };
+    for (const s of w.suppliers) s.faultsOn();
     w.gateway.setFaults(CAMPAIGN_GATEWAY_FAULTS);
     say("faults on; customers start");
     let ordersStarted = 0;
@@ -137,6 +180,7 @@ async function main(): Promise<number> {
         return resellers.length > 1 ? resellers[(i + 1) % resellers.length] : undefined;
       },
       nextBillNumber: () => ++billNumber,
+      codes: w.codes,
     };
     // people who top up by QRIS meanwhile (their own wallets: nothing credited by the campaign)
     const deposits = emptyDepositJournal();
@@ -149,6 +193,18 @@ async function main(): Promise<number> {
     }
     const customersDone = Promise.all([
       ...customers.map((c) => runCustomer(run, c, rng.fork(c.index + 1))),
+      ...centerResellers.map((r, i) =>
+        runCenterReseller(
+          {
+            webUrl: w.webUrl,
+            journal: center,
+            takeOrder: () => run.takeOrder(),
+            pauseMs: 300 + i * 100,
+          },
+          r,
+          rng.fork(20_000 + i),
+        ),
+      ),
       ...depositors.map((id, i) =>
         runDepositor({
           telegram: w.telegram,
@@ -195,6 +251,8 @@ async function main(): Promise<number> {
     const facts = await gatherFacts({
       world: w,
       journal,
+      center,
+      centerMembers: centerResellers.map((r) => ({ memberId: r.memberId, userId: r.userId })),
       adminIds: [ADMIN_ID],
       ownerTopups: owners.topups,
     });
@@ -222,7 +280,7 @@ async function main(): Promise<number> {
         (a) => a.reroutedFor !== null && FINAL_FAILURE_PROOFS.has(a.reroutedFor),
       ).length,
       ...perSupplier(facts),
-      supplier_repeats: facts.requests.filter((r) => r.result === "repeat").length,
+      supplier_repeats: facts.calls.filter((r) => r.result === "repeat").length,
       double_taps: journal.scenarios["double-tap"],
       cancel_pay: journal.scenarios["cancel-then-pay"],
       bill_pairs: journal.scenarios["bill-pair"],
@@ -246,6 +304,16 @@ async function main(): Promise<number> {
       ).length,
       shop_margin_min: smallestShopMargin(facts) ?? 0,
       pin_pays: journal.pinPays,
+      // the OtomaX door: its resellers, refIDs sent, requests (repeats included), orders, reports
+      center_resellers: centerResellers.length,
+      center_refids: center.sent.size,
+      center_requests: center.replies.length,
+      center_unanswered: center.replies.filter((r) => r.status === 0).length,
+      center_orders: facts.center.orders.filter((o) => o.orderId !== null).length,
+      center_reports: center.reports.length,
+      // Digiflazz's books: refusals (nothing formed) and the trap sprung (a refused ref_id
+      // formed by a later send: only after a refusal kios never read)
+      ...digiflazzFigures(w),
       recon_checks: facts.checks.length,
       topup_button: owners.buttonOffered ? 1 : 0,
       topup_bookings: owners.booked,
@@ -262,6 +330,7 @@ async function main(): Promise<number> {
         .map(([k, n]) => `${k}=${n}`)
         .join(" ")}`,
     );
+    await reportServer.close();
     if (violations.length > 0) console.log(`campaign: kios logs in ${w.logDir}`);
     else rmSync(w.logDir, { recursive: true, force: true });
     return violations.length > 0 ? 1 : 0;
@@ -283,6 +352,17 @@ function perSupplier(facts: Facts): Record<string, number> {
     out[`success_${s.name}`] = won.length;
     out[`rejected_${s.name}`] = mine.filter((a) => a.status === "rejected").length;
     out[`cost_${s.name}`] = won.reduce((sum, a) => sum + a.cost, 0);
+  }
+  return out;
+}
+
+function digiflazzFigures(w: World): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of w.suppliers.filter((x) => x.protocol === "digiflazz")) {
+    const calls = s.calls();
+    out[`refusals_${s.name}`] = calls.filter((c) => c.result === "refused").length;
+    out[`errors_${s.name}`] = calls.filter((c) => c.result === "error").length;
+    out[`resends_${s.name}`] = calls.filter((c) => c.result === "repeat").length;
   }
   return out;
 }

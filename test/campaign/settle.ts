@@ -1,5 +1,4 @@
 import { NO_GATEWAY_FAULTS } from "@kios/gateway-sandbox";
-import { NO_FAULTS } from "@kios/supplier-sandbox";
 import { sleep } from "./chaos.ts";
 import { CHECK_SLACK_MS, NOT_FOUND_WINDOW_MS } from "./facts.ts";
 import type { World } from "./world.ts";
@@ -23,14 +22,14 @@ export interface SettleResult {
 
 export async function settle(world: World, timeoutMs: number): Promise<SettleResult> {
   const started = Date.now();
-  for (const s of world.suppliers) s.sandbox.faults = { ...NO_FAULTS };
+  for (const s of world.suppliers) s.faultsOff();
   world.gateway.setFaults(NO_GATEWAY_FAULTS);
   // QRs nobody paid run out now rather than in 15 minutes
   for (const c of world.gateway.charges())
     if (c.status === "pending") world.gateway.expire(c.orderId);
   for (const p of [world.web, world.worker]) if (!p.running) await p.start(60_000);
   for (;;) {
-    await Promise.all(world.suppliers.map((s) => s.sandbox.settleNow()));
+    await Promise.all(world.suppliers.map((s) => s.settleNow()));
     // an order's current attempt is at one supplier: known there, or not
     const openRefs = (
       await world.db.executeSql(
@@ -40,14 +39,20 @@ export async function settle(world: World, timeoutMs: number): Promise<SettleRes
       )
     ).rows.map((r) => String(r.at));
     const known = new Set(
-      world.suppliers.flatMap((s) => s.sandbox.transactions().map((t) => `${s.name} ${t.refId}`)),
+      world.suppliers.flatMap((s) => s.transactions().map((t) => `${s.name} ${t.refId}`)),
     );
     const open = openRefs.filter((r) => known.has(r)).length;
     const unseen = openRefs.length - open;
     const { rows } = await world.db.executeSql(
       "select count(*)::int as n from notifications where status in ('pending', 'sending')",
     );
-    const unsent = Number(rows[0]?.n ?? 0);
+    // the H2H doors' results and reports (h2h_callbacks) count as notifications
+    const callbacks = await world.db.executeSql(
+      `select (select count(*) from h2h_callbacks where status = 'pending')
+            + (select count(*) from h2h_orders h join orders o on o.confirm_key = h.quote_id
+                where o.status in ('success', 'failed') and h.final_queued_at is null) as n`,
+    );
+    const unsent = Number(rows[0]?.n ?? 0) + Number(callbacks.rows[0]?.n ?? 0);
     const finished = new Set(
       world.gateway
         .charges()

@@ -3,7 +3,7 @@ import type { Txn } from "./state.ts";
 
 // the {"data": …} envelope and a transaction's documented fields.
 
-export const envelope = (data: unknown) => ({ data });
+export const envelope = <T>(data: T) => ({ data });
 
 /** a refusal or an error: the rc, its message, and the state Digiflazz gives it */
 export function refusal(rc: string, extra: Record<string, unknown> = {}) {

@@ -2,9 +2,16 @@ import type { Clock } from "@kios/kit";
 import { Hono } from "hono";
 import { envelope, refusal, txnData } from "./answers.ts";
 import type { PascaItem, PrepaidItem } from "./catalogue.ts";
+import type { FaultDice } from "./faults.ts";
 import { billOutcomeOf, type Outcome, outcomeOf, RC_MESSAGES } from "./outcomes.ts";
 import { md5Sign } from "./sign.ts";
-import { type SandboxAccount, type SandboxState, type Txn, txnKey } from "./state.ts";
+import {
+  type SandboxAccount,
+  type SandboxCall,
+  type SandboxState,
+  type Txn,
+  txnKey,
+} from "./state.ts";
 import type { WebhookSender } from "./webhook.ts";
 
 // the buyer API's four endpoints as Digiflazz documents them: POST JSON, an md5 sign in the
@@ -25,6 +32,10 @@ export interface AppDeps {
   settleDelayMs: number;
   /** schedules a settlement (the sandbox keeps the timers so close() can clear them) */
   later(ms: number, run: () => void): void;
+  /** the faults' dice (faults.ts); all off unless set */
+  dice: FaultDice;
+  /** how long a reply held by the timeout fault waits (ms) */
+  slowReplyMs: number;
 }
 
 const wibDay = (ms: number) => new Date(ms + WIB_MS).toISOString().slice(0, 10);
@@ -117,30 +128,75 @@ export function createDigiflazzApp(deps: AppDeps) {
     );
   });
 
+  // what the call being answered did (set by refuse, form and resent; each /transaction is
+  // answered synchronously between its body and its reply, so one slot serves)
+  let lastResult: SandboxCall["result"] = "invalid";
+
   app.post("/v1/transaction", async (c) => {
     const body = await bodyOf(c);
     if (!body) return c.json(refusal("40"), 400);
     state.requests.push(body);
     const refId = str(body.ref_id);
+    const commands = str(body.commands);
+    // the calls that may form a transaction are logged (status-pasca and inq-pasca read only)
+    const logged = commands === undefined || commands === "pay-pasca";
+    const log = (result: SandboxCall["result"], rc: string, delivered: boolean) => {
+      if (logged) {
+        state.calls.push({
+          username: str(body.username) ?? "",
+          refId: refId ?? "",
+          at: clock.now(),
+          result,
+          rc,
+          delivered,
+        });
+      }
+    };
+    if (logged && deps.dice.before() === "error") {
+      log("error", "", false);
+      return c.json({ message: "Internal Server Error" }, 500);
+    }
+    lastResult = "invalid";
+    const { answer, status } = answerTransaction(body, refId, commands);
+    // set inside answerTransaction, which TypeScript cannot see
+    const result = lastResult as SandboxCall["result"];
+    // a lost or late answer only after the work, so a refusal always reaches the buyer
+    const effect = logged && result === "created" ? deps.dice.after() : undefined;
+    log(result, str(answer.data.rc) ?? "", effect === undefined);
+    if (effect === "error") return c.json({ message: "Internal Server Error" }, 500);
+    if (effect === "slow") await new Promise((resolve) => setTimeout(resolve, deps.slowReplyMs));
+    return c.json(answer, status);
+  });
+
+  function answerTransaction(
+    body: Record<string, unknown>,
+    refId: string | undefined,
+    commands: string | undefined,
+  ): { answer: { data: Record<string, unknown> }; status: 200 | 400 } {
     const account = signedBy(body, refId);
-    if (typeof account === "string") return c.json(refusal(account, { ref_id: refId ?? "" }), 400);
+    if (typeof account === "string") {
+      return { answer: refusal(account, { ref_id: refId ?? "" }), status: 400 };
+    }
     const sku = str(body.buyer_sku_code);
     const customerNo = str(body.customer_no);
-    if (!refId || !sku || !customerNo) return c.json(refusal("40", { ref_id: refId }), 400);
-    const commands = str(body.commands);
-    if (commands === "inq-pasca") return c.json(inquire(account, refId, sku, customerNo));
+    if (!refId || !sku || !customerNo) {
+      return { answer: refusal("40", { ref_id: refId }), status: 400 };
+    }
+    const ok = (answer: { data: Record<string, unknown> }) => ({ answer, status: 200 as const });
+    if (commands === "inq-pasca") return ok(inquire(account, refId, sku, customerNo));
     if (commands === "pay-pasca")
-      return c.json(pay(account, refId, sku, customerNo, body.testing === true));
-    if (commands === "status-pasca") return c.json(billStatus(account, refId));
-    if (commands !== undefined) return c.json(refusal("40", { ref_id: refId }), 400);
-    return c.json(prepaidOrder(account, body, refId, sku, customerNo));
-  });
+      return ok(pay(account, refId, sku, customerNo, body.testing === true));
+    if (commands === "status-pasca") return ok(billStatus(account, refId));
+    if (commands !== undefined) return { answer: refusal("40", { ref_id: refId }), status: 400 };
+    return ok(prepaidOrder(account, body, refId, sku, customerNo));
+  }
 
   function held(account: SandboxAccount, refId: string): Txn | undefined {
     return state.txns.get(txnKey(account.username, refId));
   }
 
   function resent(t: Txn) {
+    lastResult = "repeat";
     const now = clock.now();
     if (now - t.lastSentAt < RESEND_SPACING_MS) state.earlyResends.push(t.refId);
     t.lastSentAt = now;
@@ -166,6 +222,7 @@ export function createDigiflazzApp(deps: AppDeps) {
     const testing = body.testing === true;
     const about = { ref_id: refId, customer_no: customerNo, buyer_sku_code: sku };
     const refuse = (rc: string) => {
+      lastResult = "refused";
       state.refused.add(`${account.username}:${refId}`);
       return refusal(rc, { ...about, buyer_last_saldo: account.balance, price: 0 });
     };
@@ -180,9 +237,12 @@ export function createDigiflazzApp(deps: AppDeps) {
       return refuse("40");
     }
     if (typeof maxPrice === "number" && product.price > maxPrice) return refuse("69");
-    const outcome = outcomeOf(customerNo, testing);
+    const outcome = deps.dice.outcome(outcomeOf(customerNo, testing));
     if (outcome.initial === "refused") return refuse(outcome.rc);
     if (!testing && account.balance < product.price) return refuse("44");
+    // a refusal fault: the product or the seller out for a moment, nothing formed
+    const faulted = deps.dice.refusal();
+    if (faulted) return refuse(faulted);
     const refusedBefore = state.refused.delete(`${account.username}:${refId}`);
     if (refusedBefore) state.trapSprung.push(refId);
     const t = form(account, "prepaid", refId, sku, customerNo, testing, product.price, outcome);
@@ -200,6 +260,7 @@ export function createDigiflazzApp(deps: AppDeps) {
     outcome: Outcome,
     bill?: Txn["bill"],
   ): Txn {
+    lastResult = "created";
     const now = clock.now();
     if (!testing) account.balance -= price;
     const t: Txn = {
@@ -241,13 +302,27 @@ export function createDigiflazzApp(deps: AppDeps) {
   function settle(account: SandboxAccount, t: Txn) {
     if (t.status !== "Pending") return;
     finish(account, t, t.outcome.final, t.outcome.finalRc);
-    if (account.webhookUrl) {
+    if (!account.webhookUrl) return;
+    const target = { url: account.webhookUrl, secret: account.webhookSecret };
+    const fault = deps.dice.webhook();
+    if (fault.forge) {
+      // the opposite outcome under a wrong signature: the shop must not believe it
+      const lie =
+        t.outcome.final === "success"
+          ? { status: "Gagal", rc: "02" }
+          : { status: "Sukses", rc: "00" };
       deps.webhooks.send(
-        { url: account.webhookUrl, secret: account.webhookSecret },
+        target,
         "update",
-        txnData(t, account.balance),
+        { ...txnData(t, account.balance), ...lie },
         t.kind === "bill",
+        true,
       );
+    }
+    if (fault.drop) return;
+    deps.webhooks.send(target, "update", txnData(t, account.balance), t.kind === "bill");
+    if (fault.duplicate) {
+      deps.webhooks.send(target, "update", txnData(t, account.balance), t.kind === "bill");
     }
   }
 
@@ -316,7 +391,10 @@ export function createDigiflazzApp(deps: AppDeps) {
     }
     // pay-pasca follows its inquiry the same day
     if (inquiry.day !== wibDay(clock.now())) return refusal("50", about);
-    if (!testing && account.balance < inquiry.price) return refusal("44", about);
+    if (!testing && account.balance < inquiry.price) {
+      lastResult = "refused";
+      return refusal("44", about);
+    }
     const how = billOutcomeOf(customerNo).payment;
     const outcome: Outcome =
       how === "success"
@@ -360,6 +438,13 @@ export function createDigiflazzApp(deps: AppDeps) {
 
   return {
     app,
+    /** settles every pending transaction now (the campaign's settle phase) */
+    settleAll: () => {
+      for (const t of state.txns.values()) {
+        const account = state.accounts.get(t.username);
+        if (account && t.status === "Pending") settle(account, t);
+      }
+    },
     settle: (username: string, refId: string) => {
       const account = state.accounts.get(username);
       const t = state.txns.get(txnKey(username, refId));

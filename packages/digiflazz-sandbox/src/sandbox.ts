@@ -1,6 +1,7 @@
 import { type Clock, listen, systemClock } from "@kios/kit";
 import { createDigiflazzApp } from "./app.ts";
 import { defaultPasca, defaultPrepaid, type PascaItem, type PrepaidItem } from "./catalogue.ts";
+import { createFaultDice, type DigiflazzFaults, NO_DIGIFLAZZ_FAULTS } from "./faults.ts";
 import { createState, type SandboxAccount, type SandboxState } from "./state.ts";
 import { createWebhookSender, type WebhookSender } from "./webhook.ts";
 
@@ -22,6 +23,12 @@ export interface DigiflazzSandboxOptions {
   pasca?: PascaItem[];
   /** how long a pending transaction waits for its final state; default 1500 ms */
   settleDelayMs?: number;
+  /** fault injection (faults.ts); all off by default, mutable through `faults` */
+  faults?: Partial<DigiflazzFaults>;
+  /** the seed of the faults' dice; default 1 */
+  seed?: number;
+  /** how long the timeout fault holds a reply (ms); default 16 000 (past a 15 s timeout) */
+  slowReplyMs?: number;
 }
 
 export interface DigiflazzSandbox {
@@ -36,6 +43,12 @@ export interface DigiflazzSandbox {
   };
   /** settles a pending transaction now (and posts its webhook) */
   settle(refId: string, username?: string): void;
+  /** settles every pending transaction now */
+  settleAll(): void;
+  /** the faults in force, mutable at run time */
+  faults: DigiflazzFaults;
+  /** the prepaid price list as it stands */
+  catalogue(): readonly PrepaidItem[];
   /** a product's price or status, changed as a seller would */
   setProduct(sku: string, change: Partial<PrepaidItem>): void;
   /** clears the timers of pending settlements */
@@ -51,7 +64,10 @@ export function createDigiflazzSandbox(options: DigiflazzSandboxOptions = {}): D
   const webhooks = createWebhookSender();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const prepaid = options.prepaid ?? defaultPrepaid();
-  const { app, settle } = createDigiflazzApp({
+  let faults: DigiflazzFaults = { ...NO_DIGIFLAZZ_FAULTS, ...options.faults };
+  const { app, settle, settleAll } = createDigiflazzApp({
+    dice: createFaultDice(() => faults, options.seed ?? 1),
+    slowReplyMs: options.slowReplyMs ?? 16_000,
     state,
     prepaid,
     pasca: options.pasca ?? defaultPasca(),
@@ -91,6 +107,14 @@ export function createDigiflazzSandbox(options: DigiflazzSandboxOptions = {}): D
       };
     },
     settle: (refId, username = first) => settle(username, refId),
+    settleAll,
+    get faults() {
+      return faults;
+    },
+    set faults(next) {
+      faults = { ...NO_DIGIFLAZZ_FAULTS, ...next };
+    },
+    catalogue: () => prepaid.map((p) => ({ ...p })),
     setProduct(sku, change) {
       const p = prepaid.find((x) => x.buyer_sku_code === sku);
       if (!p) throw new Error(`no sandbox product ${sku}`);

@@ -53,7 +53,27 @@ interface Inquiry {
   bill: BillFields;
 }
 
+/** one /transaction call as the sandbox answered it, for the fault campaign's checks */
+export interface SandboxCall {
+  username: string;
+  refId: string;
+  /** clock ms */
+  at: number;
+  /**
+   * created: it formed a transaction; repeat: answered with the one its ref_id holds;
+   * refused: answered a refusal, nothing formed; error: an HTTP 500 before any work; invalid:
+   * unsigned or malformed
+   */
+  result: "created" | "repeat" | "refused" | "error" | "invalid";
+  /** the rc answered (a refusal's, or the transaction's at that moment) */
+  rc: string;
+  /** the answer reached the buyer as sent (false: replaced by a 500, or held past its timeout) */
+  delivered: boolean;
+}
+
 export interface SandboxState {
+  /** every /transaction call and what became of it, in order */
+  calls: SandboxCall[];
   accounts: Map<string, SandboxAccount>;
   txns: Map<string, Txn>;
   inquiries: Map<string, Inquiry>;
@@ -72,6 +92,7 @@ export interface SandboxState {
 export function createState(accounts: SandboxAccount[]): SandboxState {
   return {
     accounts: new Map(accounts.map((a) => [a.username, a])),
+    calls: [],
     txns: new Map(),
     inquiries: new Map(),
     requests: [],

@@ -56,20 +56,42 @@ export function placeOrder(deps: OrderDeps, caller: Caller, body: Record<string,
     }
   }
 
+  // a refusal of a new order formed nothing: noted, so the fault campaign can tell a proof
+  // kios was given from one it made up
+  const refuse = (reply: Reply, errorCode: string): Reply => {
+    if (givenRef) {
+      deps.store.noteRefusal({ apiId, refId: givenRef, code: errorCode, at: deps.clock.now() });
+    }
+    return reply;
+  };
   const entry = deps.catalogue.get(code);
   if (!entry || entry.product.type !== cmd) {
-    return failure(404, "PRODUCT_NOT_FOUND", `no ${cmd} product with code ${code}`);
+    return refuse(
+      failure(404, "PRODUCT_NOT_FOUND", `no ${cmd} product with code ${code}`),
+      "PRODUCT_NOT_FOUND",
+    );
   }
   const product = entry.product;
   // the dice are thrown only for a new order of an active product: one throw per such order
   if (product.status !== "active" || deps.productOut?.()) {
-    return declined("PRODUCT_INACTIVE", `product ${code} is not available now`);
+    return refuse(
+      declined("PRODUCT_INACTIVE", `product ${code} is not available now`),
+      "PRODUCT_INACTIVE",
+    );
   }
   const valid =
     cmd === "game" ? validGameDestination(customerNo) : validPrepaidDestination(customerNo);
-  if (!valid) return declined("INVALID_CUSTOMER_NO", `customer_no is not valid for ${code}`);
+  if (!valid) {
+    return refuse(
+      declined("INVALID_CUSTOMER_NO", `customer_no is not valid for ${code}`),
+      "INVALID_CUSTOMER_NO",
+    );
+  }
   if (!testing && caller.account.balance < product.price) {
-    return declined("INSUFFICIENT_BALANCE", "balance is not enough for this order");
+    return refuse(
+      declined("INSUFFICIENT_BALANCE", "balance is not enough for this order"),
+      "INSUFFICIENT_BALANCE",
+    );
   }
 
   const refId = givenRef ?? deps.store.newRefId(deps.clock.now());

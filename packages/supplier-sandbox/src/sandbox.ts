@@ -130,6 +130,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     settleNow: () => settlement.settleAll(),
     transactions: () => store.all().map(snapshot),
     requests: () => store.requests(),
+    refusals: () => store.refusals(),
     close() {
       closing ??= (async () => {
         settlement.stop();
@@ -177,6 +178,7 @@ export async function startSandbox(
     settleNow: () => sandbox.settleNow(),
     transactions: () => sandbox.transactions(),
     requests: () => sandbox.requests(),
+    refusals: () => sandbox.refusals(),
     url: `http://${urlHost}:${server.port}/v1`,
     port: server.port,
     close() {

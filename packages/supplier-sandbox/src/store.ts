@@ -2,6 +2,7 @@ import type { BillData } from "./bill-data.ts";
 import type { OutcomeRule } from "./outcomes.ts";
 import { formatWib } from "./time.ts";
 import type {
+  SandboxRefusal,
   SandboxRequest,
   SandboxTransaction,
   TransactionKind,
@@ -53,6 +54,9 @@ export interface Store {
   /** notes a request answered with an existing transaction */
   noteRepeat(t: StoredTransaction, at: number): void;
   requests(): readonly SandboxRequest[];
+  /** notes a new order declined with nothing formed */
+  noteRefusal(r: SandboxRefusal): void;
+  refusals(): readonly SandboxRefusal[];
   inquiry(apiId: string, refId: string): InquirySession | undefined;
   addInquiry(s: InquirySession): void;
   pending(): StoredTransaction[];
@@ -67,6 +71,7 @@ export function createStore(): Store {
   const transactions = new Map<string, StoredTransaction>();
   const inquiries = new Map<string, InquirySession>();
   const requests: SandboxRequest[] = [];
+  const refusals: SandboxRefusal[] = [];
   let sequence = 0;
   const note = (t: StoredTransaction, result: SandboxRequest["result"], at: number) =>
     requests.push({ apiId: t.apiId, refId: t.refId, cmd: t.cmd, result, at });
@@ -78,6 +83,8 @@ export function createStore(): Store {
     },
     noteRepeat: (t, at) => note(t, "repeat", at),
     requests: () => requests.map((r) => ({ ...r })),
+    noteRefusal: (r) => refusals.push({ ...r }),
+    refusals: () => refusals.map((r) => ({ ...r })),
     inquiry: (apiId, refId) => inquiries.get(key(apiId, refId)),
     addInquiry(s) {
       inquiries.set(key(s.apiId, s.refId), s);

@@ -159,6 +159,16 @@ export interface SandboxRequest {
   at: number;
 }
 
+/** a new order the sandbox declined before forming anything (its ref_id stays unused) */
+export interface SandboxRefusal {
+  apiId: string;
+  refId: string;
+  /** the error code answered (PRODUCT_INACTIVE, INSUFFICIENT_BALANCE, …) */
+  code: string;
+  /** clock ms */
+  at: number;
+}
+
 export interface SandboxAccountHandle {
   readonly apiId: string;
   readonly balance: number;
@@ -191,6 +201,8 @@ export interface Sandbox {
   transactions(): readonly SandboxTransaction[];
   /** every order and bill-payment request received (the sandbox's own books of ref_ids) */
   requests(): readonly SandboxRequest[];
+  /** the new orders it declined with nothing formed, in arrival order (for the fault campaign) */
+  refusals(): readonly SandboxRefusal[];
   /** stops timers and releases delayed replies */
   close(): Promise<void>;
 }
