@@ -199,7 +199,7 @@ function stateOfRc(meaning: RcMeaning): TransactionStatus | undefined {
 }
 
 /** a balance reading: buyer_last_saldo (a float in the documentation; whole rupiah here) */
-function balanceOf(value: unknown): number | undefined {
+export function balanceOf(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
   return wholeRupiah(value);
 }
