@@ -861,6 +861,17 @@ export const supplierBalanceChecks = pgTable(
      */
     carried: money("carried").notNull().default(0),
     status: text("status", { enum: ["baseline", "ok", "drift", "explained"] }).notNull(),
+    /**
+     * where the reading came from: `balance`, the supplier's balance call (cek-saldo); or
+     * `answer`, the balance a transaction answer or report carried (Digiflazz's
+     * buyer_last_saldo), read somewhere between its attempt's first send (requestedAt) and
+     * its arrival (readAt)
+     */
+    source: text("source", { enum: ["balance", "answer"] })
+      .notNull()
+      .default("balance"),
+    /** the answer's ref_id, for a reading from an answer */
+    refId: text("ref_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -869,6 +880,7 @@ export const supplierBalanceChecks = pgTable(
       "supplier_balance_checks_status_known",
       sql`${t.status} in ('baseline', 'ok', 'drift', 'explained')`,
     ),
+    check("supplier_balance_checks_source_known", sql`${t.source} in ('balance', 'answer')`),
   ],
 );
 

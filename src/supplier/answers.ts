@@ -24,7 +24,7 @@ export function answerError(
   sent: string,
   known: SupplierErrorCode | undefined,
   supplierMessage: string,
-  details: { httpStatus?: number; errors?: Record<string, string[]> } = {},
+  details: { httpStatus?: number; errors?: Record<string, string[]>; balanceAfter?: number } = {},
 ): SupplierError {
   const said = supplierSaid(supplierMessage);
   const all = { ...details, supplierCode: sent };

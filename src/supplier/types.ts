@@ -274,6 +274,8 @@ export class SupplierError extends Error {
       supplierCode?: string;
       /** VALIDATION_ERROR: field → messages */
       errors?: Record<string, string[]>;
+      /** the account's balance the refusal carried (Digiflazz's buyer_last_saldo) */
+      balanceAfter?: number;
     } = {},
   ) {
     super(message);

@@ -1,5 +1,6 @@
 import {
   DIGIFLAZZ_SANDBOX_ACCOUNT,
+  type PrepaidItem,
   type RunningDigiflazzSandbox,
   startDigiflazzSandbox,
 } from "@kios/digiflazz-sandbox";
@@ -20,10 +21,19 @@ export interface MainAndDigiflazz extends CommerceHarness {
   sentFor(refId: string): Record<string, unknown>[];
 }
 
-export async function bootMainAndDigiflazz(): Promise<MainAndDigiflazz> {
+export async function bootMainAndDigiflazz(
+  options: {
+    /** the Digiflazz sandbox's prepaid list (default its own) */
+    prepaid?: PrepaidItem[];
+  } = {},
+): Promise<MainAndDigiflazz> {
   const h = await bootCommerce({ sandbox: { settleDelayMs: 60 * 60_000 } });
   // settled by hand (digiflazz.settle), never by a timer
-  const digiflazz = await startDigiflazzSandbox({ clock: h.clock, settleDelayMs: 60 * 60_000 });
+  const digiflazz = await startDigiflazzSandbox({
+    clock: h.clock,
+    settleDelayMs: 60 * 60_000,
+    ...(options.prepaid ? { prepaid: options.prepaid } : {}),
+  });
   // no dearer than the main for the product the tests buy, so its route is usable
   const main = h.sandbox.catalogue().find((p) => p.code === "TSEL10")!;
   digiflazz.setProduct("tsel10", { price: main.price });

@@ -39,16 +39,23 @@ export async function supplierBalances(ctx: BotContext): Promise<void> {
     }
     const last = await latestBalanceCheck(ctx.deps.db, book);
     if (last) {
+      const figures = {
+        id: last.id,
+        balance: rupiah(last.balance),
+        at: wibDateTime(last.readAt.getTime()),
+        verdict:
+          last.status === "drift"
+            ? ctx.t("report-recon-drift", { drift: rupiah(last.drift ?? 0) })
+            : ctx.t(`report-recon-${last.status}`),
+      };
+      // a reading an order's answer carried (Digiflazz's buyer_last_saldo) says which order
       lines.push(
-        ctx.t("admin-balance-last", {
-          id: last.id,
-          balance: rupiah(last.balance),
-          at: wibDateTime(last.readAt.getTime()),
-          verdict:
-            last.status === "drift"
-              ? ctx.t("report-recon-drift", { drift: rupiah(last.drift ?? 0) })
-              : ctx.t(`report-recon-${last.status}`),
-        }),
+        last.source === "answer"
+          ? ctx.t("admin-balance-last-answer", {
+              ...figures,
+              ref: escapeHtml(last.refId ?? ""),
+            })
+          : ctx.t("admin-balance-last", figures),
       );
     } else if (several) lines.push(ctx.t("admin-balance-never"));
   }

@@ -3,6 +3,7 @@ import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { SentRequest, StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
+import { noteAnswerBalance } from "../reconciliation/answer-reading.ts";
 import { reportIfConflicting } from "./conflicts.ts";
 import {
   CREATED_ABANDONED_MS,
@@ -127,6 +128,8 @@ async function resolveUnlocked(
   }
 
   if (!status.found) return notFound(deps, order, now, fence);
+  // the balance the answer carried (Digiflazz's re-send), a reading of that supplier's balance
+  await noteAnswerBalance(deps, order.supplier, order.refId, status.transaction.balanceAfter);
 
   const fin = finalisationOf(status.transaction);
   if (fin) {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
 import type { SentRequest, SubmitOutcome } from "../../supplier/types.ts";
+import { noteAnswerBalance } from "../reconciliation/answer-reading.ts";
 import { reportIfConflicting } from "./conflicts.ts";
 import { nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { minMarginOf } from "./min-margin.ts";
@@ -29,7 +30,17 @@ import type { Order } from "./types.ts";
  * route (design rule 15). Returns the order as it stands afterwards.
  */
 export async function sendAttempt(deps: OrderEngine, order: Order): Promise<Order> {
-  return applySubmitOutcome(deps, order, await submit(deps, order));
+  const outcome = await submit(deps, order);
+  // the balance the answer carried (Digiflazz), a reading of that supplier's balance
+  await noteAnswerBalance(
+    deps,
+    order.supplier,
+    order.refId,
+    outcome.outcome === "accepted"
+      ? outcome.transaction.balanceAfter
+      : outcome.error?.details.balanceAfter,
+  );
+  return applySubmitOutcome(deps, order, outcome);
 }
 
 function signedAt(order: Order): { signedAt?: number } {

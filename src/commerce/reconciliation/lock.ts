@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { rowsOf } from "../../db/sql-rows.ts";
 import type { SupplierBook } from "./books.ts";
 
 // one reconciliation step at a time, across processes: a balance check storing its window,
@@ -16,4 +17,15 @@ export async function lockReconciliation(tx: Executor, book: SupplierBook): Prom
   await tx.execute(
     sql`select pg_advisory_xact_lock(${RECONCILIATION_LOCK}::int, hashtext(${book.name}::text))`,
   );
+}
+
+/**
+ * the same lock, if free now: a reading from an answer is never worth waiting for (the
+ * order path must not queue behind a check), so it is skipped while a step holds it
+ */
+export async function tryLockReconciliation(tx: Executor, book: SupplierBook): Promise<boolean> {
+  const result = await tx.execute(
+    sql`select pg_try_advisory_xact_lock(${RECONCILIATION_LOCK}::int, hashtext(${book.name}::text)) as got`,
+  );
+  return rowsOf<{ got: boolean }>(result)[0]?.got === true;
 }

@@ -31,6 +31,11 @@ export interface SupplierReportRouteDeps {
    * drains by itself (LISTEN kios_supplier_reports)
    */
   onStored?(reportId: number): Promise<void>;
+  /**
+   * the report carried the supplier's balance (Digiflazz's buyer_last_saldo): a reading of
+   * it (answer-reading.ts), told before the answer is given; it never fails the report
+   */
+  onBalance?(refId: string, balance: number): Promise<void>;
   onReceived?(result: "accepted" | "duplicate" | "unauthorized" | "malformed"): void;
 }
 
@@ -83,6 +88,8 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
           "supplier report",
         );
         await deps.onStored?.(id);
+        const balance = parsed.transaction.balanceAfter;
+        if (balance !== undefined) await deps.onBalance?.(parsed.transaction.refId, balance);
       }
       return c.json({ ok: true, duplicate });
     },

@@ -20,6 +20,7 @@ import {
 import { errorForRc, meaningOfRc, RC_SUCCESS } from "./codes.ts";
 import { createDigiflazzWire, type DigiflazzReply, type DigiflazzRequest } from "./http.ts";
 import {
+  balanceOf,
   DIGIFLAZZ_FIELDS,
   toDigiflazzInquiry,
   toDigiflazzTransaction,
@@ -95,8 +96,18 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
     scrub,
   });
 
-  const refusal = (reply: DigiflazzReply) =>
-    errorForRc(reply.envelope.rc, reply.envelope.message, { httpStatus: reply.httpStatus });
+  const refusal = (reply: DigiflazzReply) => {
+    // a refusal carries the account's balance too (a reading: answer-reading.ts)
+    const data = reply.envelope.data;
+    const balanceAfter =
+      data !== null && typeof data === "object" && !Array.isArray(data)
+        ? balanceOf((data as Record<string, unknown>).buyer_last_saldo)
+        : undefined;
+    return errorForRc(reply.envelope.rc, reply.envelope.message, {
+      httpStatus: reply.httpStatus,
+      ...(balanceAfter === undefined ? {} : { balanceAfter }),
+    });
+  };
 
   /** the transaction of an answer, or what it is instead (send-once.ts's reading) */
   function readSubmit(

@@ -120,7 +120,7 @@ export const DIGIFLAZZ_NAMING: CodeNaming = {
 export function errorForRc(
   rc: string,
   supplierMessage: string,
-  details: { httpStatus?: number } = {},
+  details: { httpStatus?: number; balanceAfter?: number } = {},
 ): SupplierError {
   const meaning = meaningOfRc(rc);
   const known = meaning.kind === "refused" ? meaning.error : undefined;

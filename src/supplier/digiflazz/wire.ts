@@ -12,6 +12,7 @@ import type {
   TransactionStatus,
 } from "../types.ts";
 import { meaningOfRc, type RcMeaning } from "./codes.ts";
+import { isDigiflazzGame } from "./games.ts";
 
 // Digiflazz's wire format (docs/suppliers.md#digiflazz): every answer is {"data": …}, a
 // transaction's state is its rc (codes.ts) and its status word must agree with it, amounts
@@ -87,7 +88,7 @@ function cutOff(start: string | undefined, end: string | undefined) {
 
 const yes = (v: unknown) => v === true || v === "true" || v === 1;
 
-/** one prepaid list serves every prepaid kind: games are its category "Games" */
+/** one prepaid list serves every prepaid kind: games by their category or brand (games.ts) */
 export function toPrepaidProducts(
   data: unknown,
   kind: "prepaid" | "game",
@@ -103,14 +104,15 @@ export function toPrepaidProducts(
       continue;
     }
     const p = r.data;
-    const type: ProductType =
-      (p.category ?? "").trim().toLowerCase() === "games" ? "game" : "prepaid";
+    // by its category or its game's brand (games.ts): Digiflazz has no game list
+    const type: ProductType = isDigiflazzGame(p) ? "game" : "prepaid";
     if (type !== kind) continue;
     const inStock = yes(p.unlimited_stock) || (typeof p.stock === "number" && p.stock > 0);
     products.push({
       code: p.buyer_sku_code,
       name: p.product_name?.trim() || p.buyer_sku_code,
-      category: p.category?.trim() || (type === "game" ? "Games" : "Pulsa"),
+      // a game is listed where the games are, whatever Digiflazz's category for it
+      category: type === "game" ? "Games" : p.category?.trim() || "Pulsa",
       brand: p.brand?.trim() ?? "",
       type,
       price,
@@ -199,7 +201,7 @@ function stateOfRc(meaning: RcMeaning): TransactionStatus | undefined {
 }
 
 /** a balance reading: buyer_last_saldo (a float in the documentation; whole rupiah here) */
-function balanceOf(value: unknown): number | undefined {
+export function balanceOf(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
   return wholeRupiah(value);
 }

@@ -4,6 +4,7 @@ import { wibTime } from "../../../src/bot/ui/format.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
 import { bookOf } from "../../../src/commerce/reconciliation/books.ts";
 import { accountBalance } from "../../../src/commerce/wallet/ledger.ts";
+import { supplierBalanceChecks } from "../../../src/db/schema.ts";
 import { createSignatureSupplier } from "../../../src/supplier/signature/client.ts";
 import type { Supplier } from "../../../src/supplier/types.ts";
 import { ADMIN_ID, type BotHarness, startBotHarness } from "../../helpers/bot.ts";
@@ -131,6 +132,27 @@ describe("books per supplier in chat", () => {
     await h.pump();
     const alert = await h.waitMessage(A, /menipis/, at);
     expect(alert.text).toContain("di supplier backup");
+  });
+
+  it("/balance says when the last reading came from an order's answer, and which", async () => {
+    h.clock.advance(1_000);
+    const [row] = await h.db
+      .insert(supplierBalanceChecks)
+      .values({
+        supplier: "backup",
+        readAt: new Date(h.clock.now()),
+        requestedAt: new Date(h.clock.now() - 500),
+        balance: 2_990_000,
+        openCount: 0,
+        openCost: 0,
+        status: "ok",
+        source: "answer",
+        refId: "K01ANSWERREF",
+      })
+      .returning();
+    const m = await h.waitMessage(A, /Bacaan terakhir/, h.say(A, "/balance"));
+    expect(m.text).toContain(`Bacaan terakhir #${row!.id} (`);
+    expect(m.text).toMatch(/dari jawaban supplier untuk order K01ANSWERREF\): Rp2\.990\.000, /);
   });
 });
 

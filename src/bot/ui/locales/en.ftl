@@ -270,6 +270,7 @@ admin-supplier-notice = ⚠️ Supplier notice: { $notice }
 admin-balance-at = 🏦 <b>{ $supplier }</b> balance: <b>{ $balance }</b> (the supplier's answer just now, { $at })
 admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> can't be reached ({ $code }).
 admin-balance-last = Last check #{ $id } ({ $at }): { $balance }, { $verdict }.
+admin-balance-last-answer = Last reading #{ $id } ({ $at }, from the supplier's answer to order { $ref }): { $balance }, { $verdict }.
 admin-balance-never = Never reconciled with kios's books (/recon).
 admin-sync-started = 🔄 Syncing the catalogue…
 admin-sync-done =

@@ -270,6 +270,7 @@ admin-supplier-notice = ⚠️ Pemberitahuan supplier: { $notice }
 admin-balance-at = 🏦 Saldo <b>{ $supplier }</b>: <b>{ $balance }</b> (jawaban supplier barusan, { $at })
 admin-supplier-error-at = ⚠️ <b>{ $supplier }</b> tidak bisa dihubungi ({ $code }).
 admin-balance-last = Cek terakhir #{ $id } ({ $at }): { $balance }, { $verdict }.
+admin-balance-last-answer = Bacaan terakhir #{ $id } ({ $at }, dari jawaban supplier untuk order { $ref }): { $balance }, { $verdict }.
 admin-balance-never = Belum pernah dicocokkan dengan catatan kios (/recon).
 admin-sync-started = 🔄 Sinkronisasi katalog…
 admin-sync-done =
