@@ -9,12 +9,17 @@ import type { BillAlreadyPaid, Order } from "./types.ts";
 // (a unique index on orders.bill_key over every order that is not failed); these helpers
 // name the key and find the payment that holds it.
 
-/** the billing period: the periods the inquiry lists, else the calendar month (WIB) */
-function billPeriod(details: BillDetails | null | undefined, inquiredAt: Date): string {
-  const periods = (details?.detail ?? [])
+/** the periods the inquiry lists, oldest first, as the supplier wrote them */
+export function billPeriodsOf(details: BillDetails | null | undefined): string[] {
+  return (details?.detail ?? [])
     .map((d) => d.periode?.trim())
     .filter((p): p is string => Boolean(p))
     .sort();
+}
+
+/** the billing period: the periods the inquiry lists, else the calendar month (WIB) */
+function billPeriod(details: BillDetails | null | undefined, inquiredAt: Date): string {
+  const periods = billPeriodsOf(details);
   if (periods.length > 0) return periods.join("+");
   const wib = new Date(inquiredAt.getTime() + 7 * 3600_000);
   return `${wib.getUTCFullYear()}${String(wib.getUTCMonth() + 1).padStart(2, "0")}`;

@@ -80,8 +80,26 @@ describe("bills", () => {
     await resolveOrder(h.orders, order.id);
     const paid = await h.waitEdit(u, card.message_id, /Berhasil/);
     expect(paid.text).toMatch(/\nSN: [0-9A-F]{32}$/i);
+    // the ✅ card still says whose bill and which months it paid, in words
+    const name = /\nNama: (.+)\n/.exec(card.text!)![1]!;
+    const months = lines
+      .map((l) => /^• Periode ([A-Z][a-z]+ \d{4}):/.exec(l)?.[1])
+      .filter((m): m is string => Boolean(m));
+    expect(months).toHaveLength(2);
+    for (const shown of [paying.text!, paid.text!]) {
+      expect(shown).toContain(`\nNama: ${name}\n`);
+      expect(shown).toContain(`\nPeriode: ${months.join(", ")}\n`);
+    }
+    expect(paid.text).not.toMatch(/Periode: \d{6}/);
     await h.waitMessage(u, /Pesanan berhasil/, card.message_id);
     expect(await walletBalance(h.db, u)).toBe(2_000_000 - total);
+    // and so does the history's view of it
+    const at = h.say(u, "/riwayat");
+    const history = await h.waitMessage(u, /Riwayat transaksi/, at);
+    h.tap(u, history, /^1\. /);
+    const details = await h.waitEdit(u, history.message_id, /Waktu:/);
+    expect(details.text).toContain(`\nNama: ${name}\n`);
+    expect(details.text).toContain(`\nPeriode: ${months.join(", ")}\n`);
   });
 
   it("a bill reads like a bill: months and dates in words, no power rating on water", async () => {
