@@ -43,16 +43,21 @@ export async function billPayment(exec: Executor, billKey: string): Promise<Orde
   return row;
 }
 
-/** the refusal a second payer sees: being paid now, or paid at … */
-export function alreadyPaid(payment: Order): BillAlreadyPaid {
+/**
+ * the refusal a second payer sees: being paid now, or paid at …; naming the payment when it
+ * is the asker's own
+ */
+export function alreadyPaid(payment: Order, askerId: number): BillAlreadyPaid {
+  const own = payment.userId === askerId ? { ownOrderId: payment.id } : {};
   return payment.status === "success"
     ? {
         ok: false,
         reason: "bill_already_paid",
         state: "success",
         at: payment.finalAt ?? payment.updatedAt,
+        ...own,
       }
-    : { ok: false, reason: "bill_already_paid", state: "open", at: payment.createdAt };
+    : { ok: false, reason: "bill_already_paid", state: "open", at: payment.createdAt, ...own };
 }
 
 /** a bill's inquiry as stored: what the supplier said the bill holds */

@@ -325,7 +325,7 @@ async function billOfQuote(
     inquiredAt: inquiry.createdAt,
   });
   const paying = await billPayment(tx, billKey);
-  if (paying) throw new Refused(alreadyPaid(paying));
+  if (paying) throw new Refused(alreadyPaid(paying, quote.userId));
   return { refId: inquiry.refId, billKey, shown };
 }
 
@@ -416,7 +416,7 @@ async function insertOrder(
   const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
   if (other) return { order: other, fresh: false };
   const paying = billKey ? await billPayment(tx, billKey) : undefined;
-  if (paying) throw new Refused(alreadyPaid(paying));
+  if (paying) throw new Refused(alreadyPaid(paying, quote.userId));
   throw new Refused({ ok: false, reason: "quote_not_found" });
 }
 

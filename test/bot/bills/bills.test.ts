@@ -102,6 +102,29 @@ describe("bills", () => {
     expect(details.text).toContain(`\nPeriode: ${months.join(", ")}\n`);
   });
 
+  it("Pay on a second card of a bill being paid shows that payment, never a second one", async () => {
+    const u = 5010;
+    h.user(u);
+    await h.fund(u, 2_000_000);
+    const first = await billCard(u, /^PLN PASCABAYAR$/, "532100000030");
+    const second = await billCard(u, /^PLN PASCABAYAR$/, "532100000030");
+    h.tap(u, first, /Bayar/);
+    const paying = await h.waitEdit(u, first.message_id, /Diproses/);
+    const ref = /Ref: (\S+)/.exec(paying.text!)![1]!;
+    h.tap(u, second, /Bayar/);
+    // the second card shows the first card's payment as it stands: its ⏳, its ref
+    const shown = await h.waitEdit(u, second.message_id, /Ref:/);
+    expect(shown.text).toMatch(/^⏳ Diproses/);
+    expect(shown.text).toContain(`Ref: ${ref}`);
+    await h.sandbox.settleNow();
+    const order = (await listUserOrders(h.db, u, { limit: 5, offset: 0 })).items;
+    expect(order).toHaveLength(1);
+    await resolveOrder(h.orders, order[0]!.id);
+    await h.waitEdit(u, first.message_id, /Berhasil/);
+    expect((await listUserOrders(h.db, u, { limit: 5, offset: 0 })).total).toBe(1);
+    expect(await walletBalance(h.db, u)).toBe(2_000_000 - order[0]!.price);
+  });
+
   it("a bill reads like a bill: months and dates in words, no power rating on water", async () => {
     const u = 5008;
     h.user(u);
