@@ -939,6 +939,8 @@ export const notifications = pgTable(
       sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`,
     ),
     index("notifications_pending").on(t.status, t.id).where(sql`${t.status} <> 'sent'`),
+    // what the outbox sent a chat since a card last moved (bot/storage/card-in-view.ts)
+    index("notifications_chat_created").on(t.chatId, t.createdAt),
   ],
 );
 
@@ -1034,6 +1036,8 @@ export const telegramUpdates = pgTable(
     // a chat's unhandled updates, and all unhandled updates oldest first: the claim's two walks
     index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
     index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),
+    // what a chat sent since a card last moved (bot/storage/card-in-view.ts)
+    index("telegram_updates_chat_received").on(t.chatId, t.receivedAt),
   ],
 );
 
