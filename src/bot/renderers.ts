@@ -17,7 +17,7 @@ import {
 } from "./deposits/notifications.ts";
 import type { NotificationRenderers } from "./notifications/sender.ts";
 import { renderOrderFinal } from "./purchase/notifications.ts";
-import { type AutoReceiptOptions, sendAutoReceipt } from "./receipts/notifications.ts";
+import type { AutoReceiptOptions } from "./receipts/notifications.ts";
 import {
   renderOrdersRechecked,
   renderSupplierDrift,
@@ -43,9 +43,8 @@ export function notificationRenderers(o: RendererOptions = {}): NotificationRend
       }
       // an H2H order's result goes to the reseller's server; the chat only if they asked
       if (await h2hResultMuted(env.db, n.payload.orderId)) return;
-      const order = await renderOrderFinal(n, env);
-      // after the result, a reseller's receipt (when they asked for it)
-      if (order && o.receipts) await sendAutoReceipt(n, env, order, o.receipts);
+      // the result, and a reseller's receipt (when they asked for it) carrying it
+      await renderOrderFinal(n, env, o.receipts);
     },
     order_flagged: renderOrderFlagged,
     order_conflict: renderOrderConflict,

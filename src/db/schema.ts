@@ -477,6 +477,13 @@ export interface UplineMargin {
   amount: number;
 }
 
+/** what a bill payment's order keeps of its inquiry for showing it */
+export interface OrderBill {
+  customerName: string;
+  /** the periods as the supplier wrote them ("202611"), oldest first; shown in words */
+  periods: string[];
+}
+
 /** a price shown on a confirmation card; confirming it creates at most one order */
 export const quotes = pgTable(
   "quotes",
@@ -581,6 +588,11 @@ export const orders = pgTable(
      * a second payer's insert meets the unique index below
      */
     billKey: text("bill_key"),
+    /**
+     * bills only: whose bill it is and the periods paid, as the inquiry said (copied at Pay,
+     * so the order's card, history and receipts say them without the inquiry)
+     */
+    bill: jsonb("bill").$type<OrderBill>(),
     /**
      * the Unix time (seconds) the supplier request was signed with, stored before it is
      * sent: the supplier refuses it 5 minutes after that, which bounds "never arrived"
@@ -939,6 +951,8 @@ export const notifications = pgTable(
       sql`${t.status} in ('pending', 'sending', 'sent', 'failed')`,
     ),
     index("notifications_pending").on(t.status, t.id).where(sql`${t.status} <> 'sent'`),
+    // what the outbox sent a chat since a card last moved (bot/storage/card-in-view.ts)
+    index("notifications_chat_created").on(t.chatId, t.createdAt),
   ],
 );
 
@@ -1034,6 +1048,8 @@ export const telegramUpdates = pgTable(
     // a chat's unhandled updates, and all unhandled updates oldest first: the claim's two walks
     index("telegram_updates_open").on(t.chatId, t.updateId).where(sql`${t.handledAt} is null`),
     index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),
+    // what a chat sent since a card last moved (bot/storage/card-in-view.ts)
+    index("telegram_updates_chat_received").on(t.chatId, t.receivedAt),
   ],
 );
 

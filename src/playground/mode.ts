@@ -11,6 +11,8 @@ import { findUser, upsertUser } from "../commerce/users.ts";
 import { creditWallet } from "../commerce/wallet/ledger.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/create-server.ts";
+import { PLAYGROUND_RESELLER, seedDemoReseller } from "./demo-reseller.ts";
+import { H2H_TRY_PATH, h2hTryRoutes } from "./h2h-try.ts";
 
 // `npm start` with no BOT_TOKEN: kios serves its own Bot API server and a chat page on its
 // HTTP port, and the real bot talks to that server. Everything runs on this machine.
@@ -81,8 +83,10 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
     const adminIds = playgroundAdminIds(o.adminIds);
     const page = createPlaygroundRoutes<AppEnv>({
       botApi,
-      users: [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN],
+      users: [PLAYGROUND_CUSTOMER, PLAYGROUND_RESELLER, PLAYGROUND_ADMIN],
       title: "kios playground",
+      // the H2H API tried from the browser, as the demo reseller
+      links: o.h2h ? [{ label: "Try H2H", href: H2H_TRY_PATH }] : [],
       personaOf: async (userId) => {
         if (adminIds.includes(userId)) return "admin";
         return (await findUser(core.orders.db, userId))?.tier;
@@ -110,7 +114,21 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
     })(core);
     return {
       // the Bot API server's handlers read nothing of the app's env, so it joins as is
-      routes: [page, botApi.app as unknown as Hono<AppEnv>, ...(bot.routes ?? [])],
+      routes: [
+        page,
+        botApi.app as unknown as Hono<AppEnv>,
+        ...(o.h2h
+          ? [
+              h2hTryRoutes({
+                db: core.orders.db,
+                box: o.h2h.box,
+                apiUrl: o.h2h.apiUrl ?? `http://127.0.0.1:${o.port}/h2h/v1`,
+                now: () => core.orders.clock.now(),
+              }),
+            ]
+          : []),
+        ...(bot.routes ?? []),
+      ],
       // the Bot API server takes uploads as Telegram does (a 300 KB price-list picture, a
       // 50 MB document), past the app's own limit; it refuses a larger body itself
       bodyLimits: [{ path: BOT_API_PATH, maxBytes: maxRequestBytes(TELEGRAM_UPLOAD_LIMITS) }],
@@ -132,6 +150,8 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
         });
         // only into a shop with no rule yet: an admin's own /markup survives every restart
         await seedMarkupRules(db, PLAYGROUND_MARKUPS);
+        // someone to try the H2H API as, with a key: made once per data folder
+        if (o.h2h) await seedDemoReseller(db, o.h2h.box);
         await bot.start();
       },
       async stop() {

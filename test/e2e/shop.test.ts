@@ -3,6 +3,7 @@ import { findUser } from "../../src/commerce/users.ts";
 import { labels } from "../helpers/chat-driver.ts";
 import { testDriver } from "../helpers/db.ts";
 import { E2E_ADMIN, type Journey, startJourney } from "../helpers/e2e.ts";
+import { resultDelivered } from "../helpers/outbox.ts";
 import {
   airtimeCard,
   callbacksFor,
@@ -63,10 +64,9 @@ describe(`journeys: polling, resellers, the owner (${testDriver})`, () => {
     const order = await lastOrder(j, u);
     expect(order.status).toBe("success");
     expect(done.text).toContain(`SN: ${order.sn}`);
-    const push = await j.waitMessage(u, /Pesanan berhasil/, card.message_id);
-    expect(push.text).toBe(
-      `✅ Pesanan berhasil: Telkomsel 10.000 ke 081234567905.\nSN: ${order.sn}`,
-    );
+    // the card in view shows the result in place: no separate notice
+    await resultDelivered(j.app.app.database.db, order.id);
+    expect(j.chat(u).messages.filter((m) => m.message_id > card.message_id)).toEqual([]);
     // nothing came from the supplier: only the status poll knew
     expect(await callbacksFor(j, order.refId)).toEqual([]);
     await expectMoney(j, u, 50_000 - price);

@@ -148,7 +148,8 @@ export async function startBotHarness(options: HarnessOptions = {}): Promise<Bot
       i18n,
       adminIds,
       logger,
-      renderers: notificationRenderers(),
+      // automatic receipts as a real start has them (a reseller asks with /struk otomatis)
+      renderers: notificationRenderers({ receipts: { shop: () => "kios" } }),
     });
     // the production path: polled into the inbox, drained from it
     pipeline = createUpdatePipeline({

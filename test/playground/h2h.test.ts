@@ -1,13 +1,18 @@
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
 import { createKey, keyOfUser, openKey } from "../../src/commerce/h2h/keys.ts";
+import { DEMO_RESELLER_BALANCE, PLAYGROUND_RESELLER } from "../../src/playground/demo-reseller.ts";
 import { playgroundH2hKey, playgroundH2hKeyPath } from "../../src/playground/h2h-key.ts";
 import { PLAYGROUND_ADMIN } from "../../src/playground/mode.ts";
 import { testDriver } from "../helpers/db.ts";
 import { type PlaygroundData, playgroundData, sayAs } from "../helpers/playground.ts";
+
+const exec = promisify(execFile);
 
 // the playground shows the H2H API it advertises: on with a key of its own, made once in
 // the data folder and used again by the next start, so API keys made before a restart open
@@ -77,5 +82,59 @@ describe(`the playground's H2H API (${testDriver})`, () => {
     const row = (await keyOfUser(second.app.database.db, PLAYGROUND_ADMIN.id))!;
     const opened = openKey(createSecretBox(second.app.config.h2h!.encryptionKey), row);
     expect(opened.row.apiId).toBe(row.apiId);
+  });
+  it("the page gives a newcomer ready signed requests as the demo reseller, and they answer", {
+    timeout: 120_000,
+  }, async () => {
+    const app = await data.start();
+    const config = (await (await fetch(`${app.baseUrl}/playground/config`)).json()) as {
+      users: { id: number; persona: string }[];
+      links: { label: string; href: string }[];
+    };
+    expect(config.users).toContainEqual({
+      id: PLAYGROUND_RESELLER.id,
+      name: PLAYGROUND_RESELLER.name,
+      persona: "reseller",
+    });
+    expect(config.links).toEqual([{ label: "Try H2H", href: "/playground/h2h" }]);
+    const page = await fetch(`${app.baseUrl}/playground/h2h`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Try the H2H API");
+    const ready = async (base: string) => {
+      const res = await fetch(`${base}/playground/h2h/requests`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as {
+        apiId: string;
+        balance: { curl: string };
+        order: { curl: string };
+      };
+    };
+    /** runs a printed command as a newcomer pastes it into a shell */
+    const run = async (command: string) => {
+      const { stdout } = await exec("sh", ["-c", command]);
+      return JSON.parse(stdout) as {
+        success: boolean;
+        code: string;
+        data: Record<string, unknown>;
+      };
+    };
+    const first = await ready(app.baseUrl);
+    expect(first.balance.curl).toMatch(/^curl -s 'http:\/\/127\.0\.0\.1:\d+\/h2h\/v1\/balance' /);
+    const balance = await run(first.balance.curl);
+    expect(balance).toMatchObject({ success: true, data: { balance: DEMO_RESELLER_BALANCE } });
+    const order = await run(first.order.curl);
+    expect(order.success).toBe(true);
+    expect(order.data).toMatchObject({ code: "TSEL10", customer_no: "081234567901" });
+    const price = Number(order.data.price);
+    expect(price).toBeGreaterThan(0);
+    expect((await run(first.balance.curl)).data.balance).toBe(DEMO_RESELLER_BALANCE - price);
+    await data.stop(app);
+
+    // seeded once: a restart keeps the reseller's key and gives no second balance
+    const again = await data.start();
+    const second = await ready(again.baseUrl);
+    expect(second.apiId).toBe(first.apiId);
+    expect((await run(second.balance.curl)).data.balance).toBe(DEMO_RESELLER_BALANCE - price);
+    await data.stop(again);
   });
 });

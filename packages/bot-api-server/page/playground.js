@@ -1370,6 +1370,18 @@ async function loadConfig() {
   ui.botName.title = `@${config.bot.username}`;
   paintAvatar(ui.botAvatar, config.bot.name, config.bot.id);
   ui.alertTitle.textContent = config.bot.name;
+  const links = $("links");
+  links.replaceChildren(
+    ...(config.links ?? []).map((link) => {
+      const a = document.createElement("a");
+      a.className = "links__item";
+      a.href = link.href;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.textContent = link.label;
+      return a;
+    }),
+  );
 }
 
 function wire() {

@@ -32,6 +32,13 @@ export interface PlaygroundOptions {
   personaOf?: (userId: number) => Promise<PlaygroundPersona | undefined>;
   /** which of the server's bots the page talks to (username or id); default: its first bot */
   bot?: string | number;
+  /** links the page's top bar shows beside the chat (same-origin pages of the app) */
+  links?: PlaygroundLink[];
+}
+
+export interface PlaygroundLink {
+  label: string;
+  href: string;
 }
 
 /** what GET /playground/config answers */
@@ -48,6 +55,7 @@ export interface PlaygroundConfig {
     inline_placeholder: string;
   };
   users: { id: number; name: string; persona: PlaygroundPersona }[];
+  links: PlaygroundLink[];
 }
 
 const ASSETS = {
@@ -183,6 +191,7 @@ export function createPlaygroundRoutes<E extends Env = Env>(options: PlaygroundO
           persona: (await options.personaOf?.(id)) ?? persona,
         })),
       ),
+      links: options.links ?? [],
     };
     return Response.json(config, { headers: HEADERS });
   });

@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { cancelQuote } from "../../commerce/orders/cancel.ts";
 import { confirmQuote } from "../../commerce/orders/place.ts";
+import { getOrder } from "../../commerce/orders/queries.ts";
 import { findUserQuote } from "../../commerce/orders/quotes.ts";
 import type { ConfirmResult, Order } from "../../commerce/orders/types.ts";
 import { depositForShortfall } from "../../commerce/payments/engine.ts";
@@ -104,9 +105,14 @@ async function showConfirmResult(
     case "quote_cancelled":
       await showStage(ctx, quoteId, STAGE.cancelled, ctx.t("card-cancelled"));
       return;
-    case "bill_already_paid":
-      await stage(billAlreadyPaidText(ctx.t, result));
+    case "bill_already_paid": {
+      // the buyer's own payment of this bill (a second tap racing the first, a second card):
+      // that payment as it stands, never a second one
+      const own = result.ownOrderId ? await getOrder(ctx.deps.db, result.ownOrderId) : undefined;
+      if (own) await showOrder(ctx, own);
+      else await stage(billAlreadyPaidText(ctx.t, result));
       return;
+    }
     case "bought_today": {
       // a fresh card for it shows today's purchase and asks: its Pay is the yes
       const kb = new InlineKeyboard()

@@ -1,16 +1,23 @@
 import { getOrder } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { NotificationOf, RenderEnv } from "../notifications/sender.ts";
+import { type AutoReceiptOptions, autoReceiptWanted } from "../receipts/notifications.ts";
+import { sendReceipt } from "../receipts/send.ts";
+import { cardInView } from "../storage/card-in-view.ts";
 import { showCard } from "../ui/cards.ts";
 import { orderCard, orderCopyKeyboard, orderPush } from "../ui/order-card.ts";
 
 /**
- * an order became final: its card shows the result (and a push follows when the buyer had
- * already stopped waiting). Returns the order, for what else follows a result (a receipt).
+ * an order became final: its card shows the result, and at most one new message follows. A
+ * result that came after the buyer's wait is also said in a new message (a push) unless the
+ * card is still the chat's latest message (the buyer sees it change in place). A reseller who
+ * asked for receipts (/struk otomatis) gets the receipt, which then carries the push as its
+ * caption: the result's own message, not a second one.
  */
 export async function renderOrderFinal(
   n: NotificationOf<"order_final">,
   env: RenderEnv,
+  receipts?: AutoReceiptOptions | undefined,
 ): Promise<Order | undefined> {
   const order = await getOrder(env.db, n.payload.orderId);
   if (!order) {
@@ -19,14 +26,33 @@ export async function renderOrderFinal(
   }
   const t = await env.languageOf(order.userId);
   const card = orderCard(t, order);
+  const receipt = receipts && (await autoReceiptWanted(n, env, order));
+  const sendReceiptWith = async (replyTo: number | undefined, caption?: string) => {
+    if (!receipt || !receipts) return;
+    await sendReceipt(env.api, env.db, {
+      t,
+      order,
+      chatId: n.chatId,
+      replyTo,
+      shop: receipts.shop(),
+      logo: receipts.logo,
+      caption,
+      keyboard: caption ? orderCopyKeyboard(t, order) : undefined,
+    });
+  };
   // the message the order is shown in is read now: the Pay handler may have set it late
   const messageId = order.messageId ?? n.messageId;
   if (messageId !== null) {
+    // a result after the buyer's wait, unless an interrupted attempt may already have sent
+    // its push; read before the edit, which moves the card's record
+    const push =
+      n.payload.late &&
+      !n.recovered &&
+      !(await cardInView(env.db, { chatId: n.chatId, messageId, notificationId: n.id }));
     const shown = await showCard(env, { ...card, chatId: n.chatId, messageId });
     if (shown !== "gone") {
-      // a result that came after the buyer's wait also comes as a new message (a push),
-      // unless an interrupted attempt may already have sent it
-      if (n.payload.late && !n.recovered) {
+      if (receipt) await sendReceiptWith(messageId, push ? orderPush(t, order) : undefined);
+      else if (push) {
         await env.api.sendMessage(n.chatId, orderPush(t, order), {
           reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
           reply_markup: orderCopyKeyboard(t, order),
@@ -36,6 +62,7 @@ export async function renderOrderFinal(
     }
     // the message is gone: the result comes as a new one
   }
-  await env.api.sendMessage(n.chatId, card.text, { reply_markup: card.keyboard });
+  const sent = await env.api.sendMessage(n.chatId, card.text, { reply_markup: card.keyboard });
+  await sendReceiptWith(sent.message_id);
   return order;
 }

@@ -2,7 +2,6 @@ import type { Order } from "../../commerce/orders/types.ts";
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import type { NotificationOf, RenderEnv } from "../notifications/sender.ts";
 import type { Logo } from "../ui/pictures/logo.ts";
-import { sendReceipt } from "./send.ts";
 
 export interface AutoReceiptOptions {
   /** the shop's name on receipts (SHOP_NAME, else the bot's name) */
@@ -15,21 +14,11 @@ export interface AutoReceiptOptions {
  * after an order's result: a reseller who asked for them (/struk otomatis) gets each
  * successful order's receipt by itself, never twice after a crash
  */
-export async function sendAutoReceipt(
+export async function autoReceiptWanted(
   n: NotificationOf<"order_final">,
   env: RenderEnv,
   order: Order,
-  o: AutoReceiptOptions,
-): Promise<void> {
-  if (order.status !== "success" || order.testing || n.recovered) return;
-  const settings = await receiptSettingsOf(env.db, order.userId);
-  if (!settings.auto) return;
-  await sendReceipt(env.api, env.db, {
-    t: await env.languageOf(order.userId),
-    order,
-    chatId: n.chatId,
-    replyTo: order.messageId ?? n.messageId ?? undefined,
-    shop: o.shop(),
-    logo: o.logo,
-  });
+): Promise<boolean> {
+  if (order.status !== "success" || order.testing || n.recovered) return false;
+  return (await receiptSettingsOf(env.db, order.userId)).auto;
 }

@@ -1,4 +1,4 @@
-import { type Api, InputFile } from "grammy";
+import { type Api, type InlineKeyboard, InputFile } from "grammy";
 import { findInquiry } from "../../commerce/orders/bills.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
@@ -22,6 +22,9 @@ export async function sendReceipt(
     replyTo?: number | undefined;
     shop: string;
     logo?: Logo | undefined;
+    /** the photo's caption (HTML): a result said with its receipt, in one message */
+    caption?: string | undefined;
+    keyboard?: InlineKeyboard | undefined;
   },
 ): Promise<void> {
   const { order } = r;
@@ -41,6 +44,8 @@ export async function sendReceipt(
     }),
   );
   await api.sendPhoto(r.chatId, new InputFile(png, `struk-${order.refId}.png`), {
+    caption: r.caption,
+    reply_markup: r.keyboard,
     reply_parameters: r.replyTo
       ? { message_id: r.replyTo, allow_sending_without_reply: true }
       : undefined,

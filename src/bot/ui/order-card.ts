@@ -3,7 +3,7 @@ import { failureOf } from "../../commerce/orders/failure.ts";
 import { isFinal, type Order } from "../../commerce/orders/types.ts";
 import { CB, cb } from "./callback-data.ts";
 import { type Card, STAGE } from "./cards.ts";
-import { escapeHtml, parsePlnToken, rupiah, wibDateTime } from "./format.ts";
+import { billPeriod, escapeHtml, parsePlnToken, rupiah, wibDateTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
 // one rendering of an order for every place that shows it: the message that moves
@@ -80,6 +80,7 @@ export function orderMessage(t: Translate, order: Order): string {
     head,
     t("order-product", { product: escapeHtml(order.productName) }),
     t("order-destination", { destination: escapeHtml(order.destination) }),
+    ...billLines(t, order),
     t("order-price", { price: rupiah(order.price) }),
     t("order-ref", { ref: escapeHtml(order.refId) }),
   ];
@@ -93,6 +94,21 @@ export function orderMessage(t: Translate, order: Order): string {
   if (order.status !== "success" && order.status !== "failed") out.push(t("order-wait"));
   else if (order.testing && order.status === "success") out.push(t("order-testing"));
   return out.join("\n");
+}
+
+/** a bill's payment says whose bill and which months, as its card did before Pay */
+function billLines(t: Translate, order: Order): string[] {
+  if (order.kind !== "bill" || !order.bill) return [];
+  const out: string[] = [];
+  if (order.bill.customerName) {
+    out.push(t("order-bill-name", { name: escapeHtml(order.bill.customerName) }));
+  }
+  if (order.bill.periods.length > 0) {
+    const locale = t("date-locale");
+    const periods = order.bill.periods.map((p) => billPeriod(locale, p)).join(", ");
+    out.push(t("order-bill-periods", { periods: escapeHtml(periods) }));
+  }
+  return out;
 }
 
 /** kios's reason in the buyer's language; the supplier's own words are for admins only */

@@ -108,6 +108,15 @@ async function offerRetry(ctx: BotContext, pad: PinPad): Promise<void> {
   await editPressedButtons(ctx, new InlineKeyboard().text(ctx.t("btn-pin-retry"), pad.purpose));
 }
 
+/**
+ * /pin's own keypad (a first PIN, a change, a removal) cancelled: the message says what
+ * happened and keeps no button (a guarded card keeps its text and a way back instead)
+ */
+async function pinLeft(ctx: BotContext): Promise<void> {
+  const state = await pinState(ctx.deps.db, ctx.from!.id, ctx.deps.clock.now());
+  await editPressed(ctx, ctx.t(state.set ? "pin-left-unchanged" : "pin-left-none"));
+}
+
 async function open(
   ctx: BotContext,
   purpose: string,
@@ -240,7 +249,8 @@ export function pinPadButtons(
     if (key === "x") {
       await closePad(db, pad.userId, pad.id);
       await ctx.answerCallbackQuery({ text: ctx.t("cancelled-toast") });
-      await offerRetry(ctx, pad);
+      if (parseCb(pad.purpose)?.prefix === CB.pinChange) await pinLeft(ctx);
+      else await offerRetry(ctx, pad);
       return;
     }
     if (key !== "ok") {

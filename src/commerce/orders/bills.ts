@@ -9,12 +9,17 @@ import type { BillAlreadyPaid, Order } from "./types.ts";
 // (a unique index on orders.bill_key over every order that is not failed); these helpers
 // name the key and find the payment that holds it.
 
-/** the billing period: the periods the inquiry lists, else the calendar month (WIB) */
-function billPeriod(details: BillDetails | null | undefined, inquiredAt: Date): string {
-  const periods = (details?.detail ?? [])
+/** the periods the inquiry lists, oldest first, as the supplier wrote them */
+export function billPeriodsOf(details: BillDetails | null | undefined): string[] {
+  return (details?.detail ?? [])
     .map((d) => d.periode?.trim())
     .filter((p): p is string => Boolean(p))
     .sort();
+}
+
+/** the billing period: the periods the inquiry lists, else the calendar month (WIB) */
+function billPeriod(details: BillDetails | null | undefined, inquiredAt: Date): string {
+  const periods = billPeriodsOf(details);
   if (periods.length > 0) return periods.join("+");
   const wib = new Date(inquiredAt.getTime() + 7 * 3600_000);
   return `${wib.getUTCFullYear()}${String(wib.getUTCMonth() + 1).padStart(2, "0")}`;
@@ -38,16 +43,21 @@ export async function billPayment(exec: Executor, billKey: string): Promise<Orde
   return row;
 }
 
-/** the refusal a second payer sees: being paid now, or paid at … */
-export function alreadyPaid(payment: Order): BillAlreadyPaid {
+/**
+ * the refusal a second payer sees: being paid now, or paid at …; naming the payment when it
+ * is the asker's own
+ */
+export function alreadyPaid(payment: Order, askerId: number): BillAlreadyPaid {
+  const own = payment.userId === askerId ? { ownOrderId: payment.id } : {};
   return payment.status === "success"
     ? {
         ok: false,
         reason: "bill_already_paid",
         state: "success",
         at: payment.finalAt ?? payment.updatedAt,
+        ...own,
       }
-    : { ok: false, reason: "bill_already_paid", state: "open", at: payment.createdAt };
+    : { ok: false, reason: "bill_already_paid", state: "open", at: payment.createdAt, ...own };
 }
 
 /** a bill's inquiry as stored: what the supplier said the bill holds */

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { inquiries, orders, products, quotes } from "../../db/schema.ts";
+import { inquiries, type OrderBill, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
@@ -20,7 +20,7 @@ import {
 } from "../supplier-balance/known-balance.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledger.ts";
-import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
+import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
 import { sameDayColumns, unconfirmedRepeat } from "./repeat.ts";
@@ -292,6 +292,8 @@ interface BillOfQuote {
   refId: string;
   /** one bill, one payment (design rule 9); null for a test payment */
   billKey: string | null;
+  /** the name and periods the order's card keeps showing */
+  shown: OrderBill;
 }
 
 /** a bill's payment: its inquiry still open long enough, and the bill not paid already */
@@ -312,17 +314,19 @@ async function billOfQuote(
   // a quote whose share for the shop (the price less the uplines' margins) is below the
   // supplier's own total can't be paid without a loss: re-inquire
   if (!quote.testing && shopShareOf(quote) < inquiry.total) throw expired(quote);
+  const details = inquiry.details as BillDetails | null;
+  const shown = { customerName: inquiry.customerName, periods: billPeriodsOf(details) };
   // a test payment moves no money and never stands in the way of a real one
-  if (quote.testing) return { refId: inquiry.refId, billKey: null };
+  if (quote.testing) return { refId: inquiry.refId, billKey: null, shown };
   const billKey = billKeyOf({
     productCode: inquiry.productCode,
     customerNo: inquiry.customerNo,
-    details: inquiry.details as BillDetails | null,
+    details,
     inquiredAt: inquiry.createdAt,
   });
   const paying = await billPayment(tx, billKey);
-  if (paying) throw new Refused(alreadyPaid(paying));
-  return { refId: inquiry.refId, billKey };
+  if (paying) throw new Refused(alreadyPaid(paying, quote.userId));
+  return { refId: inquiry.refId, billKey, shown };
 }
 
 /**
@@ -371,6 +375,7 @@ async function insertOrder(
         testing: quote.testing,
         inquiryId: quote.inquiryId,
         billKey,
+        bill: o.bill?.shown ?? null,
         createdAt: now,
         submittedAt: now,
         // the request is signed with this time: the supplier's 5-minute window then bounds
@@ -411,7 +416,7 @@ async function insertOrder(
   const [other] = await tx.select().from(orders).where(eq(orders.confirmKey, quote.id));
   if (other) return { order: other, fresh: false };
   const paying = billKey ? await billPayment(tx, billKey) : undefined;
-  if (paying) throw new Refused(alreadyPaid(paying));
+  if (paying) throw new Refused(alreadyPaid(paying, quote.userId));
   throw new Refused({ ok: false, reason: "quote_not_found" });
 }
 

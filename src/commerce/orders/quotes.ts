@@ -147,7 +147,7 @@ export async function createBillQuote(
       inquiredAt: new Date(now),
     }),
   );
-  if (paying && !testing) return alreadyPaid(paying);
+  if (paying && !testing) return alreadyPaid(paying, q.userId);
   // never trust a window longer than the five minutes of docs/supplier.md#replies
   const expiresAt = new Date(Math.min(inquiry.expiresAt.getTime(), now + INQUIRY_TTL_MS));
   const stored = await storeBillQuote(deps, {

@@ -77,6 +77,11 @@ export interface BillAlreadyPaid {
   /** open: being paid now; success: paid at `at` */
   state: "open" | "success";
   at: Date;
+  /**
+   * the payment, when it is the asker's own (a second tap, a second card of the same bill):
+   * shown to them as it stands instead of the refusal. Another buyer's is never named
+   */
+  ownOrderId?: number | undefined;
 }
 
 interface ProductClosed {

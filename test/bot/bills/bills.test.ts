@@ -2,8 +2,11 @@ import type { MessageView } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listUserOrders } from "../../../src/commerce/orders/queries.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
+import { setReceiptSettings } from "../../../src/commerce/receipt-settings.ts";
+import { setTier } from "../../../src/commerce/users.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { type BotHarness, labels, startBotHarness } from "../../helpers/bot.ts";
+import { resultDelivered } from "../../helpers/outbox.ts";
 
 // postpaid bills: inquiry, the bill card with its 5-minute window, paying, an expired
 // window (enforced by the stored inquiry's expiry, moved by the shared ManualClock).
@@ -28,6 +31,11 @@ describe("bills", () => {
       return (await h.waitMessage(u, /Masukkan nomor pelanggan/, products.message_id)).message_id;
     }
     return (await h.waitMessage(u, /Masukkan nomor pelanggan/, kinds.message_id)).message_id;
+  }
+
+  /** the bot's messages after a message id (none deleted) */
+  function bubblesAfter(u: number, id: number) {
+    return h.chat(u).messages.filter((m) => m.message_id > id && !m.deleted && m.from?.is_bot);
   }
 
   async function billCard(u: number, kind: RegExp, number: string, product?: RegExp) {
@@ -80,8 +88,91 @@ describe("bills", () => {
     await resolveOrder(h.orders, order.id);
     const paid = await h.waitEdit(u, card.message_id, /Berhasil/);
     expect(paid.text).toMatch(/\nSN: [0-9A-F]{32}$/i);
-    await h.waitMessage(u, /Pesanan berhasil/, card.message_id);
+    // the ✅ card still says whose bill and which months it paid, in words
+    const name = /\nNama: (.+)\n/.exec(card.text!)![1]!;
+    const months = lines
+      .map((l) => /^• Periode ([A-Z][a-z]+ \d{4}):/.exec(l)?.[1])
+      .filter((m): m is string => Boolean(m));
+    expect(months).toHaveLength(2);
+    for (const shown of [paying.text!, paid.text!]) {
+      expect(shown).toContain(`\nNama: ${name}\n`);
+      expect(shown).toContain(`\nPeriode: ${months.join(", ")}\n`);
+    }
+    expect(paid.text).not.toMatch(/Periode: \d{6}/);
+    // the card the buyer looks at (the chat's latest message) shows the result: no notice
+    await resultDelivered(h.db, order.id);
+    expect(bubblesAfter(u, card.message_id)).toEqual([]);
     expect(await walletBalance(h.db, u)).toBe(2_000_000 - total);
+    // and so does the history's view of it
+    const at = h.say(u, "/riwayat");
+    const history = await h.waitMessage(u, /Riwayat transaksi/, at);
+    h.tap(u, history, /^1\. /);
+    const details = await h.waitEdit(u, history.message_id, /Waktu:/);
+    expect(details.text).toContain(`\nNama: ${name}\n`);
+    expect(details.text).toContain(`\nPeriode: ${months.join(", ")}\n`);
+  });
+
+  it("Pay on a second card of a bill being paid shows that payment, never a second one", async () => {
+    const u = 5010;
+    h.user(u);
+    await h.fund(u, 2_000_000);
+    const first = await billCard(u, /^PLN PASCABAYAR$/, "532100000030");
+    const second = await billCard(u, /^PLN PASCABAYAR$/, "532100000030");
+    h.tap(u, first, /Bayar/);
+    const paying = await h.waitEdit(u, first.message_id, /Diproses/);
+    const ref = /Ref: (\S+)/.exec(paying.text!)![1]!;
+    h.tap(u, second, /Bayar/);
+    // the second card shows the first card's payment as it stands: its ⏳, its ref
+    const shown = await h.waitEdit(u, second.message_id, /Ref:/);
+    expect(shown.text).toMatch(/^⏳ Diproses/);
+    expect(shown.text).toContain(`Ref: ${ref}`);
+    await h.sandbox.settleNow();
+    const order = (await listUserOrders(h.db, u, { limit: 5, offset: 0 })).items;
+    expect(order).toHaveLength(1);
+    await resolveOrder(h.orders, order[0]!.id);
+    await h.waitEdit(u, first.message_id, /Berhasil/);
+    expect((await listUserOrders(h.db, u, { limit: 5, offset: 0 })).total).toBe(1);
+    expect(await walletBalance(h.db, u)).toBe(2_000_000 - order[0]!.price);
+  });
+
+  it("a late result: one notice only once the buyer moved on; the receipt carries it", async () => {
+    const cases = [
+      { u: 5021, movedOn: true, auto: false },
+      { u: 5022, movedOn: false, auto: true },
+      { u: 5023, movedOn: true, auto: true },
+    ];
+    for (const { u, movedOn, auto } of cases) {
+      h.user(u);
+      await h.fund(u, 10_000_000);
+      if (auto) {
+        await setTier(h.db, u, "reseller");
+        await setReceiptSettings(h.db, u, { auto: true });
+      }
+      const card = await billCard(u, /^PLN PASCABAYAR$/, `53210${u - 5020}00012`);
+      h.tap(u, card, /Bayar/);
+      await h.waitEdit(u, card.message_id, /Diproses/);
+      const order = await vi.waitFor(async () => {
+        const o = (await listUserOrders(h.db, u, { limit: 1, offset: 0 })).items[0];
+        expect(o?.status).toBe("pending");
+        return o!;
+      });
+      let last = card.message_id;
+      if (movedOn) last = (await h.waitMessage(u, /Saldo/, h.say(u, "/saldo"))).message_id;
+      await h.sandbox.settleNow();
+      await resolveOrder(h.orders, order.id);
+      await h.waitEdit(u, card.message_id, /Berhasil/);
+      await resultDelivered(h.db, order.id);
+      const bubbles = bubblesAfter(u, last);
+      // at most one new message per sale: the receipt, which says the result itself when the
+      // buyer had moved on, else the notice alone; nothing when the card is in view
+      expect(bubbles.map((m) => (m.photo ? "photo" : "text"))).toEqual(
+        auto ? ["photo"] : movedOn ? ["text"] : [],
+      );
+      const said = bubbles[0]?.text ?? bubbles[0]?.caption ?? "";
+      if (movedOn) expect(said).toMatch(/^✅ Pesanan berhasil: PLN Pascabayar ke 5321/);
+      else expect(said).toBe("");
+      if (bubbles[0]) expect(bubbles[0].reply_to_message_id).toBe(card.message_id);
+    }
   });
 
   it("a bill reads like a bill: months and dates in words, no power rating on water", async () => {

@@ -78,6 +78,8 @@ describe("send", () => {
 
   it("a late result also pushes a short message, except when recovered after a crash", async () => {
     const { order, card } = await boughtOrder(9002);
+    // the buyer moved on: the card is no longer the chat's latest message
+    await h.waitMessage(9002, /Saldo/, h.say(9002, "/saldo"));
     await send(note(9002, { type: "order_final", orderId: order.id, late: true }));
     const push = await h.waitMessage(9002, /Pesanan berhasil/, card);
     expect(push.text).toContain(`SN: ${order.sn}`);

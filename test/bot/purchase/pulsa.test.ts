@@ -370,7 +370,7 @@ describe("pulsa & data", () => {
     expect(seen.text).toContain(`Catatan supplier (khusus admin): ${order.supplierMessage}`);
   });
 
-  it("a pending order stays ⏳ and is edited to ✅ with a push when the result comes", async () => {
+  it("a pending order stays ⏳ and is edited to ✅, with a push once the buyer moved on", async () => {
     const u = 3006;
     h.user(u);
     await h.fund(u, 50_000);
@@ -388,6 +388,8 @@ describe("pulsa & data", () => {
     // a double tap is impossible now: the card lost its buttons
     expect(waiting.reply_markup).toBeUndefined();
 
+    // the buyer moves on meanwhile: the card is no longer the chat's latest message
+    await h.waitMessage(u, /Saldo/, h.say(u, "/saldo"));
     await h.sandbox.settleNow();
     await resolveOrder(h.orders, order.id);
     const done = await h.waitEdit(u, card.message_id, /Berhasil/);

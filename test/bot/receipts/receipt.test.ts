@@ -33,6 +33,7 @@ function order(over: Partial<Order>): Order {
     testing: false,
     inquiryId: null,
     billKey: null,
+    bill: null,
     requestTimestamp: null,
     sn: "98765432101234567890",
     supplierCode: null,

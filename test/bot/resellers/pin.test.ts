@@ -67,6 +67,27 @@ describe("the wallet PIN in chat", () => {
     return h.waitMessage(u, /Konfirmasi pembelian/, at);
   }
 
+  it("cancelling /pin leaves one message saying what happened, with nothing dangling", async () => {
+    const u = 8310;
+    h.user(u);
+    const pad = await h.waitMessage(u, /Buat PIN baru/, h.say(u, "/pin"));
+    h.tap(u, await press(u, pad, "12"), /Batal/);
+    const cancelled = await h.waitEdit(u, pad.message_id, /^Dibatalkan\./);
+    expect(cancelled.text).toBe("Dibatalkan. PIN belum dibuat: kirim /pin untuk membuatnya.");
+    expect(labels(cancelled)).toEqual([]);
+    await makePin(u, "1357");
+    // a change left, and a removal left: the PIN is as it was
+    for (const button of [/Ganti PIN/, /Hapus PIN/]) {
+      const status = await h.waitMessage(u, /PIN aktif/, h.say(u, "/pin"));
+      h.tap(u, status, button);
+      h.tap(u, await showing(u, status.message_id, /Batal/), /Batal/);
+      const left = await h.waitEdit(u, status.message_id, /PIN tidak diubah/);
+      expect(left.text).toBe("Dibatalkan. PIN tidak diubah: Bayar dan transfer tetap memintanya.");
+      expect(labels(left)).toEqual([]);
+    }
+    expect((await checkPin(h.db, u, "1357", h.clock.now())).ok).toBe(true);
+  });
+
   it("sets a PIN on the keypad, and Pay asks for it", async () => {
     const u = 8301;
     h.user(u);

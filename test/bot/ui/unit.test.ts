@@ -273,6 +273,7 @@ describe("the order message's reason for a failure", () => {
     testing: false,
     inquiryId: null,
     billKey: null,
+    bill: null,
     requestTimestamp: null,
     supplier: null,
     routeCode: null,

@@ -4,6 +4,7 @@ import { createBillQuote } from "../../../src/commerce/orders/quotes.ts";
 import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
+import { orders as ordersTable } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
@@ -66,6 +67,40 @@ describe.each(["signature", "key"] as const)(
         destination: "530000000010",
       });
       expect(await walletBalance(h.deps.db, user)).toBe(2_000_000);
+    });
+
+    it("two Pays at once on two cards of one bill: one payment, both shown it", async () => {
+      const user = await h.newUser(5_000_000);
+      const other = await h.newUser(5_000_000);
+      const cards = await Promise.all([
+        inquire(user, "530000000032"),
+        inquire(user, "530000000032"),
+        inquire(other, "530000000032"),
+      ]);
+      const [a, b, c] = cards.map((q) => {
+        if (!q.ok) throw new Error(q.reason);
+        return q.quote;
+      });
+      // both of the buyer's cards, and the first card twice more (a repeated tap)
+      const results = await Promise.all(
+        [a!, b!, a!, b!].map((q) => confirmQuote(h.deps, { quoteId: q.id, userId: user })),
+      );
+      const orders = await h.deps.db.select().from(ordersTable);
+      const paid = orders.filter((o) => o.userId === user);
+      expect(paid).toHaveLength(1);
+      const payment = paid[0]!;
+      for (const r of results) {
+        // each answer is that one payment: the order itself, or the refusal naming it
+        if (r.ok) expect(r.order.id).toBe(payment.id);
+        else expect(r).toMatchObject({ reason: "bill_already_paid", ownOrderId: payment.id });
+      }
+      expect(results.filter((r) => r.ok && !r.duplicate)).toHaveLength(1);
+      expect(await walletBalance(h.deps.db, user)).toBe(5_000_000 - payment.price);
+      // another buyer's Pay of the same bill is refused without naming the payment
+      const theirs = await confirmQuote(h.deps, { quoteId: c!.id, userId: other });
+      expect(theirs).toMatchObject({ ok: false, reason: "bill_already_paid", state: "open" });
+      expect(theirs).not.toHaveProperty("ownOrderId");
+      expect(await walletBalance(h.deps.db, other)).toBe(5_000_000);
     });
 
     for (const { productCode, customerNo } of NOTHING_DUE) {
