@@ -47,7 +47,7 @@ const BUDGET = {
    * a signed H2H order answered (an instant supplier): the key and the ref_id looked up, the
    * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled
    */
-  h2hOrder: 20,
+  h2hOrder: 19,
 } as const;
 
 /**

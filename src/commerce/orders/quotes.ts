@@ -52,8 +52,9 @@ export async function createQuote(
   },
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
-  const tier = await tierOf(deps, q.userId);
+  // the buyer's tier comes with their upline chain: one statement less than reading the user
   const pricing = await loadPricing(deps.db, q.userId);
+  const tier = pricing.buyerTier ?? "customer";
   const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
   if (!item || item.type === "pasca") return { ok: false, reason: "product_unavailable" };
   // the same price, with each upline's part of it (the list priced it in SQL)
