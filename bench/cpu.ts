@@ -35,6 +35,12 @@ function ticksOf(pid: string): { comm: string; ppid: number; ticks: number } | u
   }
 }
 
+/** CPU seconds (user + system) a process has used so far; undefined once it is gone */
+export function cpuSecondsOf(pid: number): number | undefined {
+  const stat = ticksOf(String(pid));
+  return stat && stat.ticks / TICKS_PER_SECOND;
+}
+
 function groupOf(pid: string, comm: string, ppid: number, database: string | undefined) {
   if (Number(pid) === process.pid) return "bench process";
   if (ppid === process.pid) return "server processes";

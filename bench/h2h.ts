@@ -1,14 +1,20 @@
 // signed H2H orders answered/s: kios's real POST /h2h/v1/order (the reseller's signature
-// checked, the order stored with its hold, sent to the supplier, settled, answered) in a real
-// kios process (role all, its embedded sandbox as the supplier, PostgreSQL), from `--resellers`
-// resellers at once, each over its own keep-alive connection with its own key, as many shops'
-// servers would call. For reference, the supplier-report route's floor of bench/reports.ts
+// checked, the order stored with its hold, sent to the supplier, settled, answered) in real
+// kios processes on PostgreSQL (`--processes`: 1 is one process of role all; 2 adds a web
+// process, and the resellers are dealt between their ports), from `--resellers` resellers at
+// once, each over its own keep-alive connection with its own key, as many shops' servers
+// would call. The supplier is the sandbox in a process of its own (a supplier is another
+// machine: its CPU is not kios's), answering at once and, for each of `--supplier-ms`, that
+// long after each request (a supplier across a network). Each kios run also prints the CPU
+// its processes used per order (from /proc), and PostgreSQL's backends' for the database. For reference, the supplier-report route's floor of bench/reports.ts
 // (bench/bare-hono.ts --mode reports-db: verify a signature, INSERT once), under the same
 // concurrency: the ratio says how far an H2H order, which does a purchase's whole work
 // (several transactions and an upstream call), stands from the least a signed route must do.
 // Every order must be answered ORDER_SUCCESS and stored once, or the run fails. Medians of
 // `--reps` runs, fresh databases and processes each; which side goes first alternates.
-// run: npx tsx bench/h2h.ts [--orders 2000] [--resellers 50] [--reps 2] [--warmup 100];
+// run: npx tsx bench/h2h.ts [--orders 1000] [--resellers 50] [--reps 1] [--warmup 100]
+//      [--processes 1,2] [--supplier-ms 0,50];
+//      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/h2hprof" profiles the kios processes;
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
 import { randomBytes } from "node:crypto";
@@ -17,6 +23,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_BOT } from "@kios/bot-api-server";
 import {
   CALLBACK_SIGNATURE_HEADER,
   CALLBACK_TIMESTAMP_HEADER,
@@ -24,25 +31,42 @@ import {
   signCallback,
   signedBody,
 } from "@kios/kit";
+import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
+import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { createSecretBox } from "../src/commerce/h2h/cipher.ts";
 import { createKey, type IssuedKey } from "../src/commerce/h2h/keys.ts";
 import { setTier } from "../src/commerce/users.ts";
 import { creditWallet } from "../src/commerce/wallet/ledger.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { type DatabaseHandle, openDatabase } from "../src/db/client.ts";
+import { products } from "../src/db/schema.ts";
 import { kiosProcess } from "../test/campaign/processes.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
 import { startBareHono } from "./bare-hono.ts";
+import { cpuSecondsOf, cpuShares, sampleCpu } from "./cpu.ts";
+import { startSandboxProcess } from "./sandbox-process.ts";
+import { metricsListener, openStatementWindow } from "./statements.ts";
 import { median, percentile, printTable } from "./table.ts";
+import { startBenchTelegram } from "./telegram.ts";
 
 const { values } = parseArgs({
   options: {
-    orders: { type: "string", default: "2000" },
+    orders: { type: "string", default: "1000" },
     resellers: { type: "string", default: "50" },
-    reps: { type: "string", default: "2" },
+    reps: { type: "string", default: "1" },
     warmup: { type: "string", default: "100" },
+    processes: { type: "string", default: "1,2" },
+    "supplier-ms": { type: "string", default: "0,50" },
   },
 });
+const listOf = (text: string, name: string) =>
+  text.split(",").map((v) => {
+    const n = Number(v);
+    if (!(Number.isInteger(n) && n >= 0)) throw new Error(`--${name}: ${text}`);
+    return n;
+  });
+const PROCESSES = listOf(values.processes, "processes");
+const SUPPLIER_MS = listOf(values["supplier-ms"], "supplier-ms");
 const ORDERS = Number(values.orders);
 const RESELLERS = Number(values.resellers);
 const REPS = Number(values.reps);
@@ -63,11 +87,17 @@ interface Run {
   perSecond: number;
   p50: number;
   p99: number;
+  /** kios's processes' CPU per order, ms (kios runs only) */
+  cpuMs?: number;
+  /** the database's PostgreSQL backends' CPU per order, ms */
+  pgMs?: number;
+  /** statements kios's processes sent per order */
+  statements?: number;
 }
 
-/** each lane is one reseller on one keep-alive connection, posting its share in turn */
+/** each lane is one reseller on one keep-alive connection, posting its share in turn (lane i to urls[i % n]) */
 async function fire(
-  url: string,
+  urls: string | string[],
   lanes: Shot[][],
   expect: (status: number, body: string) => boolean,
 ): Promise<Run> {
@@ -76,7 +106,8 @@ async function fire(
   let firstBad = "";
   const started = performance.now();
   await Promise.all(
-    lanes.map(async (shots) => {
+    lanes.map(async (shots, lane) => {
+      const url = typeof urls === "string" ? urls : urls[lane % urls.length]!;
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
         for (const shot of shots) {
@@ -124,7 +155,7 @@ function deal<T>(items: T[], lanes: number): T[][] {
 }
 
 async function withFreshDatabase<T>(
-  run: (url: string, count: (table: string) => Promise<number>) => Promise<T>,
+  run: (url: string, count: (table: string) => Promise<number>, name: string) => Promise<T>,
 ): Promise<T> {
   const name = `kios_bench_${randomBytes(5).toString("hex")}`;
   const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
@@ -136,7 +167,7 @@ async function withFreshDatabase<T>(
     return row?.n ?? 0;
   };
   try {
-    return await run(url, count);
+    return await run(url, count, name);
   } finally {
     await db.end();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -163,26 +194,55 @@ function orderShots(keys: IssuedKey[], prefix: string, n: number): Shot[][] {
   );
 }
 
-async function kios(rep: number, logDir: string): Promise<Run> {
-  return withFreshDatabase(async (url, count) => {
-    const port = await freePort();
-    const proc = kiosProcess({
-      role: "all",
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        DATABASE_URL: url,
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        H2H_ENCRYPTION_KEY: H2H_KEY,
-        PAYMENT_GATEWAY: "none",
-        LOG_LEVEL: "info",
-      },
-      logPath: join(logDir, `all-rep${rep}.log`),
+interface Side {
+  processes: number;
+  supplierMs: number;
+}
+
+const sideName = (s: Side) =>
+  `kios, ${s.processes} process${s.processes > 1 ? "es" : ""}, supplier ${s.supplierMs === 0 ? "instant" : `${s.supplierMs} ms`}`;
+
+async function kios(side: Side, rep: number, logDir: string): Promise<Run> {
+  return withFreshDatabase(async (url, count, name) => {
+    const supplier = await startSandboxProcess({
+      settleDelayMs: 2000,
+      rateLimitPerSecond: 1_000_000,
+      replyDelayMs: side.supplierMs,
+      balance: 1_000_000_000_000,
     });
-    await proc.start(120_000);
+    const telegram = await startBenchTelegram({ latencyMs: 0 });
+    const ports = await Promise.all(Array.from({ length: side.processes }, () => freePort()));
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATABASE_URL: url,
+      BOT_TOKEN: DEFAULT_BOT.token,
+      TELEGRAM_API_ROOT: telegram.url,
+      BOT_MODE: "polling",
+      HOST: "127.0.0.1",
+      SUPPLIER_BASE_URL: supplier.url,
+      SUPPLIER_API_ID: DEFAULT_SANDBOX_CREDENTIALS.apiId,
+      SUPPLIER_API_KEY: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
+      SUPPLIER_SECRET_KEY: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+      H2H_ENCRYPTION_KEY: H2H_KEY,
+      PAYMENT_GATEWAY: "none",
+      LOG_LEVEL: "info",
+    };
+    // the first process migrates, syncs the catalogue and runs the jobs and the bot; the
+    // others serve HTTP (the H2H API) beside it
+    const listeners = await Promise.all(ports.map(() => metricsListener()));
+    const procs = ports.map((port, i) =>
+      kiosProcess({
+        role: i === 0 ? "all" : "web",
+        env: { ...env, PORT: String(port), ...listeners[i]!.env },
+        logPath: join(logDir, `p${side.processes}-s${side.supplierMs}-rep${rep}-${i}.log`),
+        nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
+      }),
+    );
     const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
     try {
+      for (const p of procs) await p.start(120_000);
+      await productListed(handle, "TSEL10");
       const box = createSecretBox(H2H_KEY);
       const keys: IssuedKey[] = [];
       for (let i = 0; i < RESELLERS; i++) {
@@ -193,20 +253,47 @@ async function kios(rep: number, logDir: string): Promise<Run> {
         await creditWallet(handle.db, { userId, amount: 50_000_000, key: `bench:${userId}` });
         keys.push(issued.key);
       }
-      const target = `http://127.0.0.1:${port}/h2h/v1/order`;
+      const targets = ports.map((port) => `http://127.0.0.1:${port}/h2h/v1/order`);
       const ok = (status: number, body: string) =>
         status === 200 && body.includes('"ORDER_SUCCESS"');
-      if (WARMUP > 0) await fire(target, orderShots(keys, `W${rep}`, WARMUP), ok);
-      const run = await fire(target, orderShots(keys, `R${rep}`, ORDERS), ok);
+      if (WARMUP > 0) await fire(targets, orderShots(keys, `W${rep}`, WARMUP), ok);
+      const pids = procs.map((p) => p.pid!);
+      const cpuBefore = pids.map((pid) => cpuSecondsOf(pid) ?? 0);
+      const window = await openStatementWindow(listeners.map((l) => l.url));
+      const pgBefore = sampleCpu(name);
+      const run = await fire(targets, orderShots(keys, `R${rep}`, ORDERS), ok);
+      const pgShare = cpuShares(pgBefore, sampleCpu(name)).get("postgres");
+      const used = pids.reduce((sum, pid, i) => sum + (cpuSecondsOf(pid) ?? 0) - cpuBefore[i]!, 0);
+      // what settles after the answer (the notification's drain) lands in the count too
+      const statements = await window.close();
       const stored = await count("orders");
       if (stored !== WARMUP + ORDERS)
         throw new Error(`kios stored ${stored} orders for ${WARMUP + ORDERS} answered`);
-      return run;
+      const seconds = ORDERS / run.perSecond;
+      return {
+        ...run,
+        cpuMs: (1000 * used) / ORDERS,
+        statements: statements / ORDERS,
+        ...(pgShare === undefined ? {} : { pgMs: (10 * pgShare * seconds) / ORDERS }),
+      };
     } finally {
       await handle.close();
-      await proc.stop();
+      for (const p of procs.toReversed()) await p.stop();
+      await telegram.close();
+      await supplier.close();
     }
   });
+}
+
+/** waits until the first catalogue sync listed this product */
+async function productListed(handle: DatabaseHandle, code: string): Promise<void> {
+  const end = Date.now() + 120_000;
+  for (;;) {
+    const found = await handle.db.select().from(products).where(eq(products.code, code));
+    if (found.length > 0) return;
+    if (Date.now() > end) throw new Error(`${code} was not listed within 120 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 function reportShots(prefix: string, n: number): Shot[] {
@@ -259,36 +346,68 @@ async function floor(rep: number): Promise<Run> {
 }
 
 const logDir = mkdtempSync(join(tmpdir(), "kios-bench-h2h-"));
-const kiosRuns: Run[] = [];
+const sides: Side[] = SUPPLIER_MS.flatMap((supplierMs) =>
+  PROCESSES.map((processes) => ({ processes, supplierMs })),
+);
+const kiosRuns: Run[][] = sides.map(() => []);
 const floorRuns: Run[] = [];
 for (let rep = 0; rep < REPS; rep++) {
-  if (rep % 2 === 0) {
-    kiosRuns.push(await kios(rep, logDir));
-    floorRuns.push(await floor(rep));
-  } else {
-    floorRuns.push(await floor(rep));
-    kiosRuns.push(await kios(rep, logDir));
+  // the floor between the kios sides, alternating where it stands
+  const order = sides.map((_, i) => i);
+  const floorAt = rep % 2 === 0 ? Math.floor(order.length / 2) : 0;
+  for (const [at, i] of order.entries()) {
+    if (at === floorAt) floorRuns.push(await floor(rep));
+    kiosRuns[i]!.push(await kios(sides[i]!, rep, logDir));
+    const r = kiosRuns[i]!.at(-1)!;
+    process.stderr.write(
+      `rep ${rep + 1}/${REPS} ${sideName(sides[i]!)}: ${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(0)} ms, ${r.cpuMs?.toFixed(2)} ms CPU/order\n`,
+    );
   }
   process.stderr.write(
-    `rep ${rep + 1}/${REPS}: kios ${kiosRuns.at(-1)!.perSecond.toFixed(0)}/s, floor ${floorRuns.at(-1)!.perSecond.toFixed(0)}/s\n`,
+    `rep ${rep + 1}/${REPS} floor: ${floorRuns.at(-1)!.perSecond.toFixed(0)}/s\n`,
   );
 }
-const k = median(kiosRuns.map((r) => r.perSecond));
 const f = median(floorRuns.map((r) => r.perSecond));
 const lat = (runs: Run[]) =>
   `${median(runs.map((r) => r.p50)).toFixed(1)} / ${median(runs.map((r) => r.p99)).toFixed(1)}`;
+const ms = (runs: Run[], pick: (r: Run) => number | undefined) => {
+  const values = runs.flatMap((r) => (pick(r) === undefined ? [] : [pick(r)!]));
+  return values.length > 0 ? median(values).toFixed(2) : "";
+};
+const oneProcess = (s: Side) =>
+  sides.findIndex((o) => o.supplierMs === s.supplierMs && o.processes === 1);
 printTable(
-  `signed H2H orders answered/s: ${ORDERS} orders (after ${WARMUP} warm-up) from ${RESELLERS} resellers, each on its own keep-alive connection; kios: one process (role all) on PostgreSQL, every order stored, held, bought from its embedded sandbox, settled and answered; latency in ms; medians of ${REPS}`,
-  ["measure", "kios", "floor (signed report stored)", "ratio", "p50/p99 kios", "p50/p99 floor"],
+  `signed H2H orders answered/s: ${ORDERS} orders (after ${WARMUP} warm-up) from ${RESELLERS} resellers, each on its own keep-alive connection; kios on PostgreSQL, every order stored, held, bought from the sandbox (its own process), settled and answered; the floor verifies a signature and INSERTs once; latency in ms, CPU in ms per order; medians of ${REPS}`,
   [
-    [
-      "signed H2H orders/s",
-      k.toFixed(0),
-      f.toFixed(0),
-      (k / f).toFixed(2),
-      lat(kiosRuns),
-      lat(floorRuns),
-    ],
+    "side",
+    "orders/s",
+    "÷ floor",
+    "÷ 1 process",
+    "p50 / p99",
+    "kios CPU/order",
+    "PostgreSQL CPU/order",
+    "statements/order",
+    "goal",
+  ],
+  [
+    ...sides.map((side, i) => {
+      const runs = kiosRuns[i]!;
+      const k = median(runs.map((r) => r.perSecond));
+      const one = oneProcess(side);
+      const base = one >= 0 ? median(kiosRuns[one]!.map((r) => r.perSecond)) : Number.NaN;
+      return [
+        sideName(side),
+        k.toFixed(0),
+        (k / f).toFixed(3),
+        Number.isNaN(base) ? "" : (k / base).toFixed(2),
+        lat(runs),
+        ms(runs, (r) => r.cpuMs),
+        ms(runs, (r) => r.pgMs),
+        ms(runs, (r) => r.statements),
+        side.processes === 1 ? "≥ 0.1 of the floor, ≤ 3 ms" : "≥ 1 process",
+      ];
+    }),
+    ["floor (signed report stored)", f.toFixed(0), "1", "", lat(floorRuns), "", "", "1", ""],
   ],
 );
 process.stdout.write(`logs: ${logDir}\n`);

@@ -41,6 +41,7 @@ import { createSignatureSupplier } from "../src/supplier/index.ts";
 import { type KiosProcess, type KiosRole, kiosProcess } from "../test/campaign/processes.ts";
 import { type ChatDriver, createChatDriver } from "../test/helpers/chat-driver.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
+import { cpuSecondsOf } from "./cpu.ts";
 import {
   metricsListener,
   openStatementWindow,
@@ -61,8 +62,13 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "256" },
     "settle-ms": { type: "string", default: "2000" },
     counted: { type: "string", default: "10" },
+    processes: { type: "string", default: "1" },
   },
 });
+/** the worker processes draining the inbox, where Pays run (webhook mode: beside one web process) */
+const PROCESSES = Number(values.processes);
+if (!(Number.isInteger(PROCESSES) && PROCESSES > 0))
+  throw new Error("--processes must be positive");
 const RESELLERS = Number(values.resellers);
 const RATE = Number(values.rate);
 const LATENCY = Number(values.latency);
@@ -283,6 +289,10 @@ const STAGES = [
 ] as const;
 
 interface RepResult {
+  /** timed taps whose order reached the supplier, per second of the timed window */
+  perSecond: number;
+  /** kios's processes' CPU over the timed window (settlements of earlier taps included), ms per tap */
+  cpuMsPerTap: number;
   latencies: number[];
   baseline: number[];
   /** phones whose order request never arrived */
@@ -560,14 +570,19 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
       : {}),
   };
   // the worker first: it migrates and syncs the catalogue; then the web process sets the webhook
-  const roles: KiosRole[] = MODE === "webhook" ? ["worker", "web"] : ["worker"];
+  // more workers than one drain the inbox side by side (polling has one poller: webhook only)
+  const workers: KiosRole[] = Array.from(
+    { length: MODE === "webhook" ? PROCESSES : 1 },
+    () => "worker",
+  );
+  const roles: KiosRole[] = MODE === "webhook" ? [...workers, "web"] : workers;
   const listeners = await Promise.all(roles.map(() => metricsListener()));
   const metricsUrls = listeners.map((l) => l.url);
   const procs: KiosProcess[] = roles.map((role, i) =>
     kiosProcess({
       role,
       env: { ...env, ...listeners[i]!.env },
-      logPath: join(logDir, `rep${rep}-${role}.log`),
+      logPath: join(logDir, `rep${rep}-${role}${i}.log`),
       nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
     }),
   );
@@ -604,6 +619,7 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
     const finalBefore = await finalOrders(db);
     const window = await openStatementWindow(metricsUrls);
     const before = sampleCpu();
+    const kiosBefore = procs.map((p) => cpuSecondsOf(p.pid!) ?? 0);
     const from = process.hrtime.bigint();
     const taps = await tapAll(telegram, timed);
     await waitArrivals(
@@ -611,6 +627,11 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
       taps.map((t) => t.phone),
     );
     const cpu = cpuShares(before, sampleCpu());
+    const seconds = Number(process.hrtime.bigint() - from) / 1e9;
+    const kiosCpu = procs.reduce(
+      (sum, p, i) => sum + (cpuSecondsOf(p.pid!) ?? 0) - kiosBefore[i]!,
+      0,
+    );
     // a tap's update is marked handled after its order request left: the count waits for it
     await inboxIdle(db, 60_000);
     const timedWindow = {
@@ -640,6 +661,8 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
     const baseline = await directRequests(front, rep);
     const alone = await countAlone(db, telegram, front, counted, metricsUrls);
     return {
+      perSecond: taps.length / seconds,
+      cpuMsPerTap: (1000 * kiosCpu) / taps.length,
       latencies,
       baseline,
       lost,
@@ -669,7 +692,7 @@ for (let rep = 0; rep < REPS; rep++) {
   const r = await repetition(rep, logDir);
   results.push(r);
   process.stderr.write(
-    `rep ${rep + 1}/${REPS}: p50 ${pct(r.latencies, 50).toFixed(1)} ms, p99 ${pct(r.latencies, 99).toFixed(1)} ms, max ${pct(r.latencies, 100).toFixed(1)} ms (p50 of the first and last fifth of the taps ${pct(r.latencies.slice(0, fifth(r)), 50).toFixed(0)} → ${pct(r.latencies.slice(-fifth(r)), 50).toFixed(0)} ms: a rise is a queue building up), lost ${r.lost.length}; direct p50 ${pct(r.baseline, 50).toFixed(2)} ms; other programs ${(r.cpu.get("other programs") ?? Number.NaN).toFixed(0)}% CPU\n`,
+    `rep ${rep + 1}/${REPS}: ${r.perSecond.toFixed(1)} Pays/s, ${r.cpuMsPerTap.toFixed(2)} ms of kios CPU per tap, p50 ${pct(r.latencies, 50).toFixed(1)} ms, p99 ${pct(r.latencies, 99).toFixed(1)} ms, max ${pct(r.latencies, 100).toFixed(1)} ms (p50 of the first and last fifth of the taps ${pct(r.latencies.slice(0, fifth(r)), 50).toFixed(0)} → ${pct(r.latencies.slice(-fifth(r)), 50).toFixed(0)} ms: a rise is a queue building up), lost ${r.lost.length}; direct p50 ${pct(r.baseline, 50).toFixed(2)} ms; other programs ${(r.cpu.get("other programs") ?? Number.NaN).toFixed(0)}% CPU\n`,
   );
 }
 
@@ -681,12 +704,15 @@ const b50 = med((r) => pct(r.baseline, 50));
 const b99 = med((r) => pct(r.baseline, 99));
 const lost = results.reduce((n, r) => n + r.lost.length, 0);
 const repeats = results.reduce((n, r) => n + r.repeats, 0);
-const processes = MODE === "webhook" ? "web + worker" : "one worker";
+const processes =
+  MODE === "webhook" ? `web + ${PROCESSES} worker${PROCESSES > 1 ? "s" : ""}` : "one worker";
 
 printTable(
   `Pay tap → order request at the supplier: ${RESELLERS} resellers tapping at ${RATE}/s (after ${WARMUP} warm-up taps), kios ${processes} (${MODE}) on PostgreSQL, Bot API ${LATENCY} ms away; ms, medians of ${REPS}`,
   [
     "measure",
+    "Pays/s",
+    "kios CPU/tap ms",
     "p50",
     "p99",
     "max",
@@ -700,6 +726,8 @@ printTable(
   [
     [
       "Pay tap → order at supplier",
+      med((r) => r.perSecond).toFixed(1),
+      med((r) => r.cpuMsPerTap).toFixed(2),
       p50.toFixed(1),
       p99.toFixed(1),
       max.toFixed(1),

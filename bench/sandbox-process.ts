@@ -4,15 +4,22 @@
 
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { startSandbox } from "@kios/supplier-sandbox";
+import { listen } from "@kios/kit";
+import { createSandbox, startSandbox } from "@kios/supplier-sandbox";
+import { Hono } from "hono";
 
 interface SandboxProcessOptions {
   settleDelayMs: number;
   rateLimitPerSecond: number;
+  /** every answer leaves this long after its request came (a supplier across a network); 0: at once */
+  replyDelayMs?: number;
+  /** the account's balance (default the sandbox's) */
+  balance?: number;
 }
 
 export interface SandboxProcess {
   url: string;
+  pid: number | undefined;
   settleNow(): Promise<void>;
   close(): Promise<void>;
 }
@@ -33,6 +40,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
   };
   return {
     url,
+    pid: child.pid,
     settleNow: () => ask("settle"),
     async close() {
       await ask("close");
@@ -43,12 +51,39 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
 
 if (process.send && process.argv[2]) {
   const send = process.send.bind(process);
-  const options = JSON.parse(process.argv[2]) as SandboxProcessOptions;
-  const sandbox = await startSandbox({ port: 0, ...options });
-  process.on("message", async (what: string) => {
-    if (what === "settle") await sandbox.settleNow();
-    if (what === "close") await sandbox.close();
-    send("done");
-  });
-  send(sandbox.url);
+  const {
+    replyDelayMs = 0,
+    balance,
+    ...options
+  } = JSON.parse(process.argv[2]) as SandboxProcessOptions;
+  if (replyDelayMs > 0) {
+    // the sandbox's app behind a front that holds each answer back
+    const sandbox = createSandbox(options);
+    if (balance !== undefined) sandbox.account().setBalance(balance);
+    const front = new Hono();
+    front.use("*", async (_c, next) => {
+      await new Promise((r) => setTimeout(r, replyDelayMs));
+      await next();
+    });
+    front.route("/", sandbox.app);
+    const running = await listen(front, 0, "127.0.0.1", { keepIdleConnections: true });
+    process.on("message", async (what: string) => {
+      if (what === "settle") await sandbox.settleNow();
+      if (what === "close") {
+        await sandbox.close();
+        await running.close();
+      }
+      send("done");
+    });
+    send(`http://127.0.0.1:${running.port}/v1`);
+  } else {
+    const sandbox = await startSandbox({ port: 0, ...options });
+    if (balance !== undefined) sandbox.account().setBalance(balance);
+    process.on("message", async (what: string) => {
+      if (what === "settle") await sandbox.settleNow();
+      if (what === "close") await sandbox.close();
+      send("done");
+    });
+    send(sandbox.url);
+  }
 }

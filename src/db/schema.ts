@@ -896,6 +896,21 @@ export const supplierBalanceChecks = pgTable(
   ],
 );
 
+/**
+ * the supplier balance guard's reservation counter, one row per supplier whose balance it
+ * guards (docs/suppliers.md#the-balance-guard). `reserved` only ever grows: each guarded
+ * Pay adds its cost in the statement that stores its order, on the condition that what it
+ * read as the estimate, less what other Pays reserved since its read, still covers it. So a
+ * Pay that never commits (refused, crashed) leaves nothing behind, and what an order holds of
+ * the balance is still derived from its attempt (known-balance.ts): the counter only tells
+ * concurrent Pays about each other
+ */
+export const supplierReservations = pgTable("supplier_reservations", {
+  /** the supplier's name (the first supplier's under its configured name) */
+  supplier: text("supplier").primaryKey(),
+  reserved: money("reserved").notNull().default(0),
+});
+
 /** supplier reports (the supplier's callbacks) as received: stored once (inbox), then confirmed by /v1/status */
 export const supplierReports = pgTable(
   "supplier_reports",

@@ -23,6 +23,7 @@ import type { Supplier } from "../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { createFakeSupplier } from "../helpers/fake-supplier.ts";
+import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
 
 // statements per path on PostgreSQL, counted as the driver sends them (each one round trip:
 // every statement is prepared). Each path people wait on has a budget, written in
@@ -42,6 +43,11 @@ const BUDGET = {
    * finish of one and the claim of the next ride in one statement
    */
   inboxPerFurtherUpdate: 1,
+  /**
+   * a signed H2H order answered (an instant supplier): the key and the ref_id looked up, the
+   * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled
+   */
+  h2hOrder: 19,
 } as const;
 
 /**
@@ -272,5 +278,29 @@ describe("statement budget of a worker's inbox drain (PostgreSQL)", () => {
     const four = await drainOneChat(4, 10_000);
     const twelve = await drainOneChat(12, 20_000);
     expect((twelve - four) / 8).toBe(BUDGET.inboxPerFurtherUpdate);
+  });
+});
+
+describe("statement budget of a signed H2H order (PostgreSQL)", () => {
+  let h: H2hHarness;
+  beforeAll(async () => {
+    h = await bootH2h({ onStatement: count });
+  });
+  afterAll(() => h?.stop());
+
+  it("an H2H order with an instant answer is stored, sent, settled and answered within its budget", async () => {
+    const client = h.client(await h.reseller(1_000_000));
+    const order = (i: number) =>
+      // a number ending in 901: the sandbox answers it with a success at once
+      client.order({
+        cmd: "prepaid",
+        code: "TSEL10",
+        customerNo: `0812345${i}901`,
+        refId: `b-${i}`,
+      });
+    await order(100); // the accounts, the statements prepared
+    const { result, n } = await statementsOf(() => order(101));
+    expect(result.outcome).toBe("accepted");
+    expect(n).toBe(BUDGET.h2hOrder);
   });
 });

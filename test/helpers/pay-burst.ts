@@ -1,17 +1,21 @@
 import { sql } from "drizzle-orm";
 import { expect, vi } from "vitest";
-import { GUARD_LOCK } from "../../src/commerce/supplier-balance/known-balance.ts";
 import type { Database } from "../../src/db/client.ts";
+import { supplierReservations } from "../../src/db/schema.ts";
 import { rowsOf, toNumber } from "../../src/db/sql-rows.ts";
 import { testDriver } from "./db.ts";
 
 /**
- * runs Pays as one burst: on PostgreSQL, holds the supplier balance guard's lock (as a Pay
- * reserving does until its commit) until every Pay of the burst waits behind it, so they
- * all reach the guard at once; PGlite runs one transaction at a time, and the burst
- * interleaves between them
+ * runs Pays as one burst: on PostgreSQL, holds these suppliers' reservation counters (as a
+ * Pay reserving does until its commit) until every Pay of the burst waits behind them, so
+ * they all read the same estimate and reach the reservation at once; PGlite runs one
+ * transaction at a time, and the burst interleaves between them
  */
-export async function payBurst<T>(db: Database, pays: (() => Promise<T>)[]): Promise<T[]> {
+export async function payBurst<T>(
+  db: Database,
+  suppliers: readonly string[],
+  pays: (() => Promise<T>)[],
+): Promise<T[]> {
   if (testDriver !== "postgres") return Promise.all(pays.map((pay) => pay()));
   let release!: () => void;
   let locked!: () => void;
@@ -19,7 +23,15 @@ export async function payBurst<T>(db: Database, pays: (() => Promise<T>)[]): Pro
     locked = r;
   });
   const holding = db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`);
+    // the rows exist (a first Pay's insert waits on the uncommitted one) and are locked,
+    // their counters unchanged
+    await tx
+      .insert(supplierReservations)
+      .values(suppliers.map((supplier) => ({ supplier, reserved: 0 })))
+      .onConflictDoUpdate({
+        target: supplierReservations.supplier,
+        set: { reserved: sql`${supplierReservations.reserved}` },
+      });
     locked();
     await new Promise<void>((r) => {
       release = r;

@@ -25,6 +25,11 @@ export interface PricingContext {
    * chain starts from; undefined for a buyer without an upline
    */
   chain?: PriceChain & { baseTier: Tier };
+  /**
+   * the buyer's own tier, read with the chain (undefined: loaded for no buyer, or a buyer
+   * kios does not know)
+   */
+  buyerTier?: Tier;
 }
 
 export const CHAIN_LIMIT_SETTINGS = {
@@ -43,12 +48,12 @@ export async function chainLimits(db: Executor): Promise<ChainLimits> {
 /** far deeper than the depth setting allows: a guard against a cycle written by hand */
 const MAX_WALK = 32;
 
-/** the buyer's uplines, top of the tree first, with the top one's tier */
+/** the buyer's tier and uplines, top of the tree first, with the top one's tier */
 async function loadChain(
   db: Executor,
   buyer: number,
-): Promise<(PriceChain & { baseTier: Tier }) | undefined> {
-  const up = rowsOf(
+): Promise<{ tier: Tier | undefined; chain: (PriceChain & { baseTier: Tier }) | undefined }> {
+  const walked = rowsOf(
     await db.execute(sql`
       with recursive up(id, parent, tier, depth) as (
         select telegram_id, parent_id, tier, 0 from users where telegram_id = ${buyer}
@@ -57,9 +62,12 @@ async function loadChain(
           from users u join up on u.telegram_id = up.parent
          where up.depth < ${MAX_WALK}
       )
-      select id, tier, depth from up where depth > 0 order by depth desc`),
+      select id, tier, depth from up order by depth desc`),
   );
-  if (up.length === 0) return undefined;
+  const self = walked.find((r) => toNumber(r.depth) === 0);
+  const tier = self ? (String(self.tier) as Tier) : undefined;
+  const up = walked.filter((r) => toNumber(r.depth) > 0);
+  if (up.length === 0) return { tier, chain: undefined };
   const ids = up.map((r) => toNumber(r.id));
   // only a reseller's markups apply (design rule 19): a demoted one's stop the moment their
   // tier does, so the level below pays what the level above charges and they earn nothing
@@ -84,7 +92,7 @@ async function loadChain(
     resellerId,
     rules: rules.filter((r) => r.resellerId === resellerId),
   }));
-  return { levels, limits, baseTier: String(up[0]!.tier) as Tier };
+  return { tier, chain: { levels, limits, baseTier: String(up[0]!.tier) as Tier } };
 }
 
 /**
@@ -92,12 +100,13 @@ async function loadChain(
  * price goes down through: every price a buyer is shown is computed from this
  */
 export async function loadPricing(db: Executor, buyer?: number | null): Promise<PricingContext> {
-  const [rules, step, chain] = await Promise.all([
+  const [rules, step, walked] = await Promise.all([
     listMarkupRules(db),
     getRoundStep(db),
     buyer === undefined || buyer === null ? undefined : loadChain(db, buyer),
   ]);
-  return chain ? { rules, step, chain } : { rules, step };
+  const { chain, tier } = walked ?? {};
+  return { rules, step, ...(chain ? { chain } : {}), ...(tier ? { buyerTier: tier } : {}) };
 }
 
 /** the tier whose shop price a buyer's price starts from: the top of their tree's */

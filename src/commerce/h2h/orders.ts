@@ -234,13 +234,13 @@ export async function placeH2hOrder(
     const joined = await confirmOrRelease(engine, caller, stored.row);
     if (joined.ok) return joined;
   }
-  const kind = await productKind(engine.db, o.code);
-  if (kind !== o.cmd) {
-    return {
-      ok: false,
-      refusal: { code: "PRODUCT_NOT_FOUND", message: `no ${o.cmd} product with code ${o.code}` },
-    };
-  }
+  const notFound: OrderAnswer = {
+    ok: false,
+    refusal: { code: "PRODUCT_NOT_FOUND", message: `no ${o.cmd} product with code ${o.code}` },
+  };
+  // the quote first: it reads the product (a prepaid or game one, listed) as it prices it,
+  // so the product's kind is read on its own only to tell a refusal's reason (not found, or
+  // inactive). A quote of the other kind (a game's code sent as prepaid) is left to expire
   const quoted = await createQuote(engine, {
     userId: caller.userId,
     chatId: caller.userId,
@@ -249,7 +249,11 @@ export async function placeH2hOrder(
     // the reseller's server keeps the same-day rule: each new ref_id is its explicit choice
     repeat: false,
   });
-  if (!quoted.ok) return { ok: false, refusal: quoteRefusal(quoted, o.code) };
+  if (!quoted.ok) {
+    if ((await productKind(engine.db, o.code)) !== o.cmd) return notFound;
+    return { ok: false, refusal: quoteRefusal(quoted, o.code) };
+  }
+  if (quoted.quote.kind !== o.cmd) return notFound;
   const row = await bindRef(engine.db, caller, {
     refId: o.refId,
     kind: "order",

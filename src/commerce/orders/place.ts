@@ -14,8 +14,9 @@ import {
 import { onSale, saleCostOf } from "../catalogue/sale.ts";
 import {
   type GuardedRoute,
-  guardLockColumn,
   type KnownSupplierBalance,
+  type Reservation,
+  reservationStatement,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import { alertLowBalance } from "../supplier-balance/low-balance.ts";
@@ -23,7 +24,7 @@ import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledg
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
-import { sameDayColumns, unconfirmedRepeat } from "./repeat.ts";
+import { sameDayColumns, sameDayLockColumn, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import type { ConfirmResult, Order } from "./types.ts";
@@ -37,6 +38,16 @@ class Refused extends Error {
     super(result.reason);
   }
 }
+
+/**
+ * the supplier balance guard's reservation found the estimate taken by Pays that committed
+ * after this one read it: the transaction is rolled back and the Pay runs again, reading
+ * the estimate anew (a later route, or the refusal)
+ */
+class Overtaken extends Error {}
+
+/** how many times a Pay is run again after being overtaken before it is refused */
+const OVERTAKEN_RETRIES = 5;
 
 type Tx = Parameters<Parameters<OrderEngine["db"]["transaction"]>[0]>[0];
 type QuoteRow = typeof quotes.$inferSelect;
@@ -63,7 +74,7 @@ export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<
   const now = new Date(deps.clock.now());
   let stored: StoredOrder;
   try {
-    stored = await deps.db.transaction((tx) => storeOrder(deps, tx, c, now));
+    stored = await storeOrderOnce(deps, c, now);
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
     await alertSupplierShort(deps, err.lowBalance);
@@ -85,6 +96,24 @@ export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<
   c.onSubmitted?.(submitted);
   const order = await sendAttempt(deps, submitted);
   return { ok: true, order, duplicate: false };
+}
+
+/**
+ * storeOrder in its transaction, run again while a concurrent Pay overtook its reservation
+ * (each run after one that was overtaken sees that Pay committed, so it makes progress);
+ * refused as no supplier able to take it when it keeps being overtaken
+ */
+async function storeOrderOnce(deps: OrderEngine, c: Confirmation, now: Date): Promise<StoredOrder> {
+  for (let run = 0; ; run++) {
+    try {
+      return await deps.db.transaction((tx) => storeOrder(deps, tx, c, now));
+    } catch (err) {
+      if (!(err instanceof Overtaken)) throw err;
+      if (run >= OVERTAKEN_RETRIES) {
+        throw new Refused({ ok: false, reason: "supplier_unavailable" });
+      }
+    }
+  }
 }
 
 interface StoredOrder {
@@ -128,8 +157,8 @@ async function storeOrder(
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
   // before the wallet's hold: a buyer is not sent to top up for an order no supplier
   // balance can take. A route whose supplier is short is skipped for the next
-  const { route, short } = quote.testing
-    ? { route: undefined, short: [] }
+  const { route, reservation, short } = quote.testing
+    ? { route: undefined, reservation: undefined, short: [] }
     : await reserve(deps, tx, guardedRoutes(deps, quote, routes));
   const first = firstRoute(deps, quote, routes, route);
   const { order, fresh } = await insertOrder(deps, tx, {
@@ -139,6 +168,7 @@ async function storeOrder(
     now,
     messageId: c.messageId,
     route: first,
+    reservation,
     // a test order moves no money
     hold: quote.testing ? undefined : { userId: quote.userId, amount: quote.price },
   });
@@ -148,7 +178,7 @@ async function storeOrder(
 /**
  * the buyer's own quote, locked (a Cancel of the same card waits for this confirmation, or
  * this one for it), with the order it made already if any, its product, the minimum margin
- * setting and the product's routes, and the supplier balance guard's lock: one statement
+ * setting and the product's routes, and the buyer's same-day lock: one statement
  */
 async function lockQuote(tx: Tx, c: Confirmation) {
   const [row] = await tx
@@ -158,9 +188,9 @@ async function lockQuote(tx: Tx, c: Confirmation) {
       product: products,
       minMargin: minMarginColumn,
       routes: routesColumn(products.code),
-      // the supplier balance guard's lock, taken with the quote: the estimates' statement,
-      // after this one, sees every Pay that committed before it (known-balance.ts)
-      guard: guardLockColumn,
+      // the buyer's lock for this product and destination, taken with the quote: the
+      // statement that stores the order counts every purchase of it committed before (repeat.ts)
+      sameDay: sameDayLockColumn,
     })
     .from(quotes)
     .leftJoin(orders, eq(orders.confirmKey, quotes.id))
@@ -256,17 +286,25 @@ function quoteRoutes(
 }
 
 /**
- * the supplier balance guard's reservation (known-balance.ts): the route the order may take,
- * under a lock held to the commit; refused when no route's supplier can cover it
+ * the supplier balance guard's choice (known-balance.ts): the route the order may take and
+ * the reservation the order's statement makes; refused when no route's supplier can cover it
  */
 async function reserve(
   deps: OrderEngine,
   tx: Tx,
   routes: readonly GuardedRoute[],
-): Promise<{ route: GuardedRoute; short: readonly KnownSupplierBalance[] }> {
-  const { route, short } = await reserveSupplierBalance(tx, routes, firstSupplierName(deps));
+): Promise<{
+  route: GuardedRoute;
+  reservation: Reservation | undefined;
+  short: readonly KnownSupplierBalance[];
+}> {
+  const { route, reservation, short } = await reserveSupplierBalance(
+    tx,
+    routes,
+    firstSupplierName(deps),
+  );
   if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
-  return { route, short };
+  return { route, reservation, short };
 }
 
 /**
@@ -345,6 +383,8 @@ async function insertOrder(
     now: Date;
     messageId: number | undefined;
     route: Pick<Route, "supplier" | "supplierCode" | "cost">;
+    /** the supplier balance guard's reservation, made in the same statement (none: no guard) */
+    reservation: Reservation | undefined;
     /** the buyer's hold, made in the same statement (none for a test order) */
     hold: { userId: number; amount: number } | undefined;
   },
@@ -386,17 +426,34 @@ async function insertOrder(
       .onConflictDoNothing()
       .returning(),
   );
-  // its first attempt (design rule 15) and the buyer's hold, in the same statement
+  // the guard's reservation, in the same statement (data-modifying CTEs all run)
+  const reserved = o.reservation
+    ? tx.$with("reserved", { ok: sql<unknown>`ok` }).as(reservationStatement(o.reservation))
+    : undefined;
+  // its first attempt (design rule 15) and the buyer's hold, in the same statement. The
+  // hold reads the reservation's row, so every Pay takes the supplier's counter before its
+  // buyer's wallet: two Pays of one buyer (other purchases) never wait on each other's
+  // locks in opposite orders. No reservation made: no hold, and the Pay runs again
   const held = o.hold
     ? tx
         .$with("held", { held: sql<unknown>`held` })
-        .as(sql`select ${holdCallOf(sql`${stored.id}`, o.hold)} as held from ${stored}`)
+        .as(
+          sql`select ${holdCallOf(sql`${stored.id}`, o.hold)} as held from ${stored}${
+            reserved ? sql`, ${reserved}` : sql``
+          }`,
+        )
     : undefined;
   const [row] = await tx
-    .with(stored, firstAttemptOf(tx, stored, route), ...(held ? [held] : []))
+    .with(
+      stored,
+      firstAttemptOf(tx, stored, route),
+      ...(reserved ? [reserved] : []),
+      ...(held ? [held] : []),
+    )
     .select({
       ...orderColumnsOf(stored),
       held: held ? sql<unknown>`(select held from ${held})` : sql<unknown>`null`,
+      reserved: reserved ? sql<boolean>`exists (select 1 from ${reserved})` : sql<boolean>`true`,
       // the same-day repeat rule, counted where the order is stored (repeat.ts)
       ...sameDayColumns({
         userId: quote.userId,
@@ -407,7 +464,9 @@ async function insertOrder(
     })
     .from(stored);
   if (row) {
-    const { held: holdValue, sameDayCount, sameDayLast, ...order } = row;
+    const { held: holdValue, reserved: reservedOk, sameDayCount, sameDayLast, ...order } = row;
+    // Pays that committed since this one read the estimate took what it needed
+    if (!reservedOk) throw new Overtaken();
     const repeat = unconfirmedRepeat(quote.sameDayAllowed, { sameDayCount, sameDayLast });
     if (repeat) throw new Refused(repeat);
     if (o.hold) holdOf(holdValue, { orderId: order.id, ...o.hold });

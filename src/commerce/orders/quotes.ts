@@ -8,7 +8,7 @@ import { closureOf } from "../catalogue/availability.ts";
 import { buyerPrice, loadPricing, type PricingContext } from "../catalogue/prices.ts";
 import { productByCode } from "../catalogue/queries.ts";
 import { findUser } from "../users.ts";
-import { walletBalance } from "../wallet/ledger.ts";
+import { walletBalance, walletBalanceColumn } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
 import type { OrderEngine } from "./engine.ts";
@@ -52,8 +52,9 @@ export async function createQuote(
   },
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
-  const tier = await tierOf(deps, q.userId);
+  // the buyer's tier comes with their upline chain: one statement less than reading the user
   const pricing = await loadPricing(deps.db, q.userId);
+  const tier = pricing.buyerTier ?? "customer";
   const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
   if (!item || item.type === "pasca") return { ok: false, reason: "product_unavailable" };
   // the same price, with each upline's part of it (the list priced it in SQL)
@@ -80,21 +81,32 @@ export async function createQuote(
       })
     : undefined;
   const nth = q.repeat === false ? undefined : q.repeat?.nth;
-  await deps.db.insert(quotes).values({
-    id,
-    userId: q.userId,
-    chatId: q.chatId,
-    kind,
-    productCode: item.code,
-    destination,
-    price: item.price,
-    cost: item.supplierPrice,
-    margins: testing ? [] : chained.margins,
-    testing,
-    expiresAt,
-    sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
-  });
-  const balance = await walletBalance(deps.db, q.userId);
+  // the quote stored and the buyer's balance read in one statement
+  const inserted = deps.db.$with("inserted").as(
+    deps.db
+      .insert(quotes)
+      .values({
+        id,
+        userId: q.userId,
+        chatId: q.chatId,
+        kind,
+        productCode: item.code,
+        destination,
+        price: item.price,
+        cost: item.supplierPrice,
+        margins: testing ? [] : chained.margins,
+        testing,
+        expiresAt,
+        sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
+      })
+      .returning({ id: quotes.id }),
+  );
+  const [stored] = await deps.db
+    .with(inserted)
+    .select({ balance: walletBalanceColumn(q.userId) })
+    .from(inserted);
+  if (!stored) throw new Error(`quote ${id} was not stored`);
+  const { balance } = stored;
   return {
     ok: true,
     quote: {

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, max, ne, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
+import { orders, quotes } from "../../db/schema.ts";
 import { startOfDayWib } from "./queries.ts";
 import type { BoughtToday, SameDayPurchases } from "./types.ts";
 
@@ -42,11 +42,22 @@ export async function sameDayPurchases(
 }
 
 /**
+ * the rule's lock, as a column of Pay's statement that reads the quote (no round trip of its
+ * own): one buyer's Pays of one product for one destination, whatever card, chat, app or
+ * process they come from, pass one at a time from here to their commit. Only those: other
+ * buyers, and the same buyer's other purchases, take other keys (a collision of the 64-bit
+ * hash only makes two Pays wait for each other). Held to the transaction's end
+ */
+export const sameDayLockColumn = sql<unknown>`pg_advisory_xact_lock(hashtextextended(
+  'kios:same-day:' || ${quotes.userId}::text || ':' || ${quotes.productCode} || ':' || ${quotes.destination},
+  0))`;
+
+/**
  * the rule's count as columns of Pay's statement that stores the order (no round trip of
- * its own). That statement comes after the one that took the supplier balance guard's lock
- * (place.ts: every Pay takes it with its quote), so its snapshot holds every Pay committed
- * before this one, and two cards paid at once are counted one after the other; the order
- * being stored is not in it
+ * its own). That statement comes after the one that took the rule's lock with the quote
+ * (sameDayLockColumn), so its snapshot holds every Pay of this purchase committed before
+ * this one, and two cards paid at once are counted one after the other; the order being
+ * stored is not in it
  */
 export function sameDayColumns(q: SameDayQuery) {
   const today = sql`(select count(*) from ${orders} where ${sameDayWhere(q)})`;

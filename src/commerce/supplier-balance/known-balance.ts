@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { supplierReservations } from "../../db/schema.ts";
 import { rowsOf, toNumber } from "../../db/sql-rows.ts";
 
 // the supplier balance guard's estimate, for each supplier on its own: its last reading,
@@ -17,17 +18,14 @@ export interface KnownSupplierBalance {
   known: number;
 }
 
-/** one Pay's reservation at a time, across processes (every supplier's: see reserveSupplierBalance) */
-export const GUARD_LOCK = 7240118208;
-
-/**
- * the guard's lock as a column of a statement that comes before the estimates (Pay takes it
- * with its quote: no round trip of its own); held to the transaction's end
- */
-export const guardLockColumn = sql<unknown>`pg_advisory_xact_lock(${GUARD_LOCK}::bigint)`;
-
 /** the first supplier's name when nothing says otherwise (SUPPLIER_NAME's default) */
 const DEFAULT_FIRST = "main";
+
+/** an estimate with the reservation counter read in the same snapshot */
+interface Estimate extends KnownSupplierBalance {
+  /** the supplier's reservation counter as this estimate's snapshot saw it */
+  reserved: number;
+}
 
 /**
  * the estimates of these suppliers (by name), in one statement; a supplier with no reading
@@ -42,9 +40,9 @@ async function knownSupplierBalances(
     /** the Pay's own order, stored already: what is reserved is checked apart */
     exceptOrderId?: number | undefined;
   },
-): Promise<Map<string, KnownSupplierBalance>> {
+): Promise<Map<string, Estimate>> {
   const names = [...new Set(o.suppliers)];
-  const estimates = new Map<string, KnownSupplierBalance>();
+  const estimates = new Map<string, Estimate>();
   if (names.length === 0) return estimates;
   const first = o.firstSupplier ?? DEFAULT_FIRST;
   const except = o.exceptOrderId ?? null;
@@ -67,7 +65,9 @@ async function knownSupplierBalances(
             and (${except}::bigint is null or o.id <> ${except}::bigint)), 0)
       + coalesce((select sum(t.amount) from supplier_topups t
           where t.supplier is not distinct from c.supplier
-            and t.effective_at > c.read_at and t.reversed_at is null), 0) as known
+            and t.effective_at > c.read_at and t.reversed_at is null), 0) as known,
+      coalesce((select r.reserved from ${supplierReservations} r
+          where r.supplier = n.name), 0) as reserved
     from unnest(array[${sql.join(
       names.map((n) => sql`${n}`),
       sql`, `,
@@ -79,7 +79,12 @@ async function knownSupplierBalances(
     ) c on true`);
   for (const row of rowsOf(result)) {
     const supplier = String(row.name);
-    estimates.set(supplier, { supplier, checkId: toNumber(row.id), known: toNumber(row.known) });
+    estimates.set(supplier, {
+      supplier,
+      checkId: toNumber(row.id),
+      known: toNumber(row.known),
+      reserved: toNumber(row.reserved),
+    });
   }
   return estimates;
 }
@@ -101,7 +106,10 @@ export async function knownSupplierBalance(
     firstSupplier: options.firstSupplier,
     exceptOrderId: options.exceptOrderId,
   });
-  return estimates.get(supplier);
+  const estimate = estimates.get(supplier);
+  if (!estimate) return undefined;
+  const { reserved: _counter, ...known } = estimate;
+  return known;
 }
 
 /** a place an order may go: its supplier and what that supplier would charge for it */
@@ -112,38 +120,86 @@ export interface GuardedRoute {
 
 /**
  * the first of the routes (in the order kios tries them) whose supplier's estimate covers
- * its cost (no estimate: no guard), and the estimates found short before it
+ * its cost (no estimate: no guard), with that estimate, and the estimates found short before it
  */
 function firstCovered(
   routes: readonly GuardedRoute[],
-  estimates: ReadonlyMap<string, KnownSupplierBalance>,
-): { route: GuardedRoute | undefined; short: KnownSupplierBalance[] } {
-  const short: KnownSupplierBalance[] = [];
+  estimates: ReadonlyMap<string, Estimate>,
+): { route: GuardedRoute | undefined; estimate: Estimate | undefined; short: Estimate[] } {
+  const short: Estimate[] = [];
   for (const route of routes) {
     const estimate = estimates.get(route.supplier);
-    if (!estimate || estimate.known >= route.cost) return { route, short };
+    if (!estimate || estimate.known >= route.cost) return { route, estimate, short };
     short.push(estimate);
   }
-  return { route: undefined, short };
+  return { route: undefined, estimate: undefined, short };
 }
 
 /**
- * the guard's reservation, in the Pay's transaction before its order is stored, under the
- * lock (guardLockColumn) its caller took in a statement before this one and holds to the
- * commit: these estimates' snapshot then counts every Pay committed before it (its order
- * and first attempt), and a burst can't all pass the same estimate. One lock for every
- * supplier: a Pay may look at several suppliers (its routes, in their order), and one lock
- * can't be taken in two orders by two Pays. Returns the route it may take (undefined: none
- * can) and the suppliers found short before it.
+ * what a Pay reserves of its route's supplier balance: the cost, on the condition that the
+ * estimate it read, less what other Pays reserved since (the counter's growth past what the
+ * estimate's snapshot saw), still covers it. undefined: the route's supplier has no reading,
+ * so no guard and nothing to reserve
+ */
+export interface Reservation {
+  supplier: string;
+  cost: number;
+  known: number;
+  reservedAtRead: number;
+}
+
+/**
+ * the guard's choice, in the Pay's transaction before its order is stored, with no lock: the
+ * first route whose supplier's estimate covers its cost, and the reservation the order's own
+ * statement makes (reservationStatement). Two Pays that read the same estimate are told
+ * apart there: the second to reach the supplier's counter row waits for the first's commit
+ * and sees its cost in the counter. Returns the route it may take (undefined: none can), the
+ * reservation to make and the suppliers found short before it.
  */
 export async function reserveSupplierBalance(
   tx: Executor,
   routes: readonly GuardedRoute[],
   firstSupplier?: string,
-): Promise<{ route: GuardedRoute | undefined; short: KnownSupplierBalance[] }> {
+): Promise<{
+  route: GuardedRoute | undefined;
+  reservation: Reservation | undefined;
+  short: KnownSupplierBalance[];
+}> {
   const estimates = await knownSupplierBalances(tx, {
     suppliers: routes.map((r) => r.supplier),
     firstSupplier,
   });
-  return firstCovered(routes, estimates);
+  const { route, estimate, short } = firstCovered(routes, estimates);
+  const reservation =
+    route && estimate
+      ? {
+          supplier: route.supplier,
+          cost: route.cost,
+          known: estimate.known,
+          reservedAtRead: estimate.reserved,
+        }
+      : undefined;
+  return {
+    route,
+    reservation,
+    short: short.map(({ reserved: _counter, ...known }) => known),
+  };
+}
+
+/**
+ * the reservation as a data-modifying statement for the CTE that stores the order: adds the
+ * cost to the supplier's counter when the estimate still covers it, returning one row `ok`;
+ * no row when Pays committed since the estimate was read took what it needed. The row's
+ * lock is held to the commit, so Pays of one supplier pass this statement one after
+ * another (each sees the counter as the one before left it: PostgreSQL re-checks the
+ * condition on the newest row after the wait); the round trips before it run side by side
+ */
+export function reservationStatement(r: Reservation) {
+  return sql`insert into ${supplierReservations} (supplier, reserved)
+    select ${r.supplier}::text, ${r.cost}::bigint where ${r.known}::bigint >= ${r.cost}::bigint
+    on conflict (supplier) do update
+      set reserved = ${supplierReservations}.reserved + excluded.reserved
+      where ${r.known}::bigint - (${supplierReservations}.reserved - ${r.reservedAtRead}::bigint)
+        >= excluded.reserved
+    returning 1 as ok`;
 }

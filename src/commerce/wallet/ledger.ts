@@ -216,6 +216,15 @@ export async function walletBalance(exec: Executor, userId: number): Promise<num
   return accountBalance(exec, userAccountKey(userId));
 }
 
+/**
+ * a user's wallet balance as a column of another statement (a user's account keeps a running
+ * balance; none yet: 0), so a read that goes with a write costs no round trip of its own
+ */
+export function walletBalanceColumn(userId: number) {
+  return sql<number>`coalesce((select ${accounts.balance} from ${accounts}
+    where ${accounts.key} = ${userAccountKey(userId)}), 0)`.mapWith(Number);
+}
+
 export async function accountBalance(exec: Executor, key: string): Promise<number> {
   if (DERIVED_ACCOUNTS.has(key)) {
     const [sum] = await exec

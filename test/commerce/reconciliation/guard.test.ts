@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
+import { firstSupplierName } from "../../../src/commerce/orders/routing.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
 import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
@@ -45,6 +46,7 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
     const before = h.sandbox.requests().length;
     const results = await payBurst(
       h.deps.db,
+      [firstSupplierName(h.deps)],
       buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(2);

@@ -1,0 +1,162 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
+import { confirmQuote } from "../../src/commerce/orders/place.ts";
+import type { ConfirmResult } from "../../src/commerce/orders/types.ts";
+import { checkSupplierBalance } from "../../src/commerce/reconciliation/balance-check.ts";
+import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
+import type { Database } from "../../src/db/client.ts";
+import { rowsOf, toNumber } from "../../src/db/sql-rows.ts";
+import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+
+// no lock shared by every order (issue 40): one buyer's Pay held open, mid-way or just
+// before its commit, does not stop another buyer's Pay, which is stored and sent while the
+// first still waits (on the code before, every Pay took one advisory lock with its quote
+// and held it to its commit). PostgreSQL only: PGlite runs one transaction at a time.
+
+/** a gate a test opens: where the held Pay waits, and a promise that it got there */
+function gate() {
+  let open!: () => void;
+  let reached!: () => void;
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
+  const arrived = new Promise<void>((r) => {
+    reached = r;
+  });
+  return { open, opened, arrived, reached };
+}
+
+type Gate = ReturnType<typeof gate>;
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * the engine with a database whose Pay transactions stop at the gate: `beforeCommit` once
+ * the Pay's statements are done (its order, attempt and hold written, not committed);
+ * `afterEstimates` right after the supplier balance guard read its estimates (the only
+ * `execute` of a Pay's transaction), before the order's statement
+ */
+function heldEngine(deps: OrderEngine, at: "beforeCommit" | "afterEstimates", g: Gate) {
+  const stopAtEstimates = (tx: Tx): Tx =>
+    new Proxy(tx, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "execute" || typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          g.reached();
+          await g.opened;
+          return result;
+        };
+      },
+    });
+  const db = new Proxy(deps.db, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== "transaction") return value;
+      const transaction: Database["transaction"] = (work, config) =>
+        target.transaction(async (tx) => {
+          if (at === "afterEstimates") return work(stopAtEstimates(tx));
+          const result = await work(tx);
+          g.reached();
+          await g.opened;
+          return result;
+        }, config);
+      return transaction;
+    },
+  });
+  return { ...deps, db } as OrderEngine;
+}
+
+describe("two buyers' Pays run side by side (PostgreSQL)", () => {
+  let h: CommerceHarness;
+  const cost = () => h.sandbox.catalogue().find((p) => p.code === "TSEL10")!.price;
+  beforeAll(async () => {
+    h = await bootCommerce();
+    // one purchase first: the shop's shared accounts exist, as in any shop that sold once
+    const user = await h.newUser(100_000);
+    const q = await h.quote(user, "081234567900");
+    expect((await confirmQuote(h.deps, { quoteId: q.id, userId: user })).ok).toBe(true);
+  });
+  afterAll(() => h.stop());
+
+  /**
+   * the second Pay's outcome while the first is held: done, or a backend of this database
+   * waiting on a lock (the event of a Pay stopped behind another), whichever comes first
+   */
+  async function whileHeld(second: Promise<ConfirmResult>): Promise<"done" | "blocked"> {
+    let done = false;
+    const finished = second.then(() => {
+      done = true;
+      return "done" as const;
+    });
+    const blocked = (async () => {
+      while (!done) {
+        const waiting = await h.deps.db.execute(
+          sql`select count(*) as n from pg_stat_activity
+               where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (toNumber(rowsOf(waiting)[0]?.n) > 0) return "blocked" as const;
+        // polled, as pg_stat_activity tells no one; the outcome is which event comes first
+        await new Promise((r) => setImmediate(r));
+      }
+      return "done" as const;
+    })();
+    return Promise.race([finished, blocked]);
+  }
+
+  async function readingFor(orders: number) {
+    h.sandbox.account().setBalance(orders * cost() + Math.floor(cost() / 2));
+    h.clock.advance(10);
+    await checkSupplierBalance({ db: h.deps.db, supplier: h.supplier, clock: h.clock });
+    h.clock.advance(10);
+  }
+
+  it("a Pay held open before its commit does not stop another buyer's (no balance reading)", async () => {
+    const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
+    const [qa, qb] = [await h.quote(a, "081234567901"), await h.quote(b, "081234567902")];
+    const g = gate();
+    const first = confirmQuote(heldEngine(h.deps, "beforeCommit", g), {
+      quoteId: qa.id,
+      userId: a,
+    });
+    await g.arrived;
+    const second = confirmQuote(h.deps, { quoteId: qb.id, userId: b });
+    try {
+      expect(await whileHeld(second)).toBe("done");
+    } finally {
+      g.open();
+    }
+    expect((await second).ok).toBe(true);
+    expect((await first).ok).toBe(true);
+    expect((await verifyLedger(h.database.handle)).ok).toBe(true);
+  });
+
+  it("a Pay held after reading the guard's estimate does not stop another's; the first then sees what the second took", async () => {
+    // the reading covers one order and a half: both read the same estimate, one may go
+    await readingFor(1);
+    const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
+    const [qa, qb] = [await h.quote(a, "081234567903"), await h.quote(b, "081234567904")];
+    const before = h.sandbox.requests().length;
+    const g = gate();
+    const first = confirmQuote(heldEngine(h.deps, "afterEstimates", g), {
+      quoteId: qa.id,
+      userId: a,
+    });
+    await g.arrived;
+    const second = confirmQuote(h.deps, { quoteId: qb.id, userId: b });
+    try {
+      expect(await whileHeld(second)).toBe("done");
+    } finally {
+      g.open();
+    }
+    expect((await second).ok).toBe(true);
+    // the first read an estimate that covered it; the second has taken it since
+    expect(await first).toEqual({ ok: false, reason: "supplier_unavailable" });
+    expect(await walletBalance(h.deps.db, a)).toBe(100_000);
+    expect(h.sandbox.requests().slice(before)).toHaveLength(1);
+    expect(h.sandbox.account().balance).toBeGreaterThanOrEqual(0);
+    expect((await verifyLedger(h.database.handle)).ok).toBe(true);
+  });
+});
