@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KiosBot } from "../../src/bot/context.ts";
 import { createInboxDrain } from "../../src/bot/inbox/drain.ts";
 import { updateHandler } from "../../src/bot/inbox/handle.ts";
+import { createTelegramWebhookRoute, SECRET_HEADER } from "../../src/bot/inbox/webhook.ts";
 import { createBot } from "../../src/bot/index.ts";
 import {
   botIdOfToken,
@@ -42,6 +43,12 @@ const BUDGET = {
    * finish of one and the claim of the next ride in one statement
    */
   inboxPerFurtherUpdate: 1,
+  /**
+   * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
+   * handled: stored and claimed in one statement, handled (nothing to read), finished in one
+   * (3 before: the store, then a claim after the NOTIFY woke the drain, then the finish)
+   */
+  webhookInProcess: 2,
 } as const;
 
 /**
@@ -272,5 +279,92 @@ describe("statement budget of a worker's inbox drain (PostgreSQL)", () => {
     const four = await drainOneChat(4, 10_000);
     const twelve = await drainOneChat(12, 20_000);
     expect((twelve - four) / 8).toBe(BUDGET.inboxPerFurtherUpdate);
+  });
+});
+
+describe("statement budget of an update the webhook's own process handles (PostgreSQL)", () => {
+  let database: TestDatabase;
+  let telegram: RunningBotApiServer;
+  beforeAll(async () => {
+    database = await createTestDatabase({ onStatement: count });
+    telegram = await startBotApiServer({ rateLimits: { enabled: false } });
+  });
+  afterAll(async () => {
+    await telegram?.close();
+    await database?.destroy();
+  });
+
+  it("stores and claims in one statement and finishes in one: no wake-up, no claim of its own", async () => {
+    const logger = createLogger({ level: "silent" });
+    const clock = new ManualClock();
+    const db = database.handle.db;
+    const bot = createBot({
+      token: DEFAULT_BOT.token,
+      apiRoot: telegram.url,
+      logger,
+      db,
+      clock,
+      config: { adminIds: [], supplierTesting: false },
+      orders: { db, supplier: createFakeSupplier(), clock, logger, testing: false },
+    });
+    await bot.init();
+    const leases = createLeases(database.handle);
+    let onHandled: (() => void) | undefined;
+    const drain = createInboxDrain({
+      database: database.handle,
+      leases,
+      handle: updateHandler(bot),
+      concurrency: 8,
+      logger,
+      // no upkeep and no idle poll inside the measured window: only what the update causes
+      leaseMs: 600_000,
+      idleMs: 600_000,
+      reclaimMs: 600_000,
+      onResult: () => onHandled?.(),
+    });
+    await drain.start();
+    const route = createTelegramWebhookRoute({
+      secret: "s",
+      path: "p",
+      botId: botIdOfToken(DEFAULT_BOT.token),
+      db,
+      inbox: drain,
+    });
+    const user = 9_401;
+    telegram.user(user, { first_name: "Sari" });
+    telegram.sendText(user, "hai");
+    /** one /start POSTed, until the drain reports it handled */
+    const startOf = async (updateId: number) => {
+      const handled = new Promise<void>((r) => {
+        onHandled = r;
+      });
+      const res = await route.request("/telegram/p", {
+        method: "POST",
+        headers: { "content-type": "application/json", [SECRET_HEADER]: "s" },
+        body: JSON.stringify({
+          update_id: updateId,
+          message: {
+            message_id: updateId,
+            date: Math.floor(Date.now() / 1000),
+            chat: { id: user, type: "private", first_name: "Sari" },
+            from: { id: user, is_bot: false, first_name: "Sari" },
+            text: "/start",
+            entities: [{ type: "bot_command", offset: 0, length: 6 }],
+          },
+        }),
+      });
+      expect(res.status).toBe(200);
+      await handled;
+    };
+    try {
+      await startOf(70_001); // the user's first contact: their row, the statements prepared
+      const { n } = await statementsOf(() => startOf(70_002));
+      expect(n).toBe(BUDGET.webhookInProcess);
+      const chat = telegram.messages(user).messages.filter((m) => m.sender === "bot");
+      expect(chat).toHaveLength(2);
+    } finally {
+      await drain.stop();
+      await leases.close();
+    }
   });
 });

@@ -58,6 +58,14 @@ export interface InboxDrain {
   /** true while the loop runs */
   readonly draining: boolean;
   readonly inFlight: number;
+  /**
+   * the claim an update this process receives may be stored under (storeAndClaimUpdate),
+   * to be handled here at once instead of waiting for a wake-up and a claim of its own;
+   * undefined while the drain cannot take one (stopped, between leases, or full)
+   */
+  intake(): { worker: string; leaseMs: number } | undefined;
+  /** hands the drain an update claimed under what intake() gave: it runs it at once */
+  adopt(claimed: ClaimedUpdate): void;
   start(): Promise<void>;
   /** stops claiming, and resolves once the updates in hand are handled */
   stop(): Promise<void>;
@@ -320,6 +328,24 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     },
     get inFlight() {
       return inFlight.size;
+    },
+    intake() {
+      // only while the claim loop runs under its lease: the finish rides with its claims,
+      // and a death of this process frees the claim through that lease
+      if (stopped || !claiming || inFlight.size >= o.concurrency) return undefined;
+      return { worker, leaseMs };
+    },
+    adopt(c) {
+      if (!stopped && claiming && c.worker === worker) {
+        begin(c);
+        return;
+      }
+      // the lease changed or the drain stops meanwhile: the update goes back to the inbox
+      // at once, for whichever worker claims next (this one included)
+      retryUpdate(db, { worker: c.worker, key: c, delayMs: 0, error: "handed back" }).then(
+        () => wakeup.wake(),
+        (err: unknown) => log.error({ err, updateId: c.updateId }, "handing an update back failed"),
+      );
     },
     async start() {
       if (!stopped) return;

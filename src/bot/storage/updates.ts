@@ -125,6 +125,61 @@ export async function storeUpdates(
 }
 
 /**
+ * stores one update and, when its chat has no other update waiting or in hand, claims it
+ * for `worker` in the same statement: the process that received it may handle it at once,
+ * under a claim fenced and leased like any other (a worker that dies leaves it to the
+ * others' takeover). `claimed` is undefined when the update was a redelivery (nothing
+ * stored) or its chat was busy (stored unclaimed: the chat's turn brings it, in order).
+ * The chat check reads the snapshot the statement starts with; two updates of one chat
+ * stored at the same instant by two processes may both be claimed (see docs/scaling.md),
+ * and their state writes are still fenced by the revision.
+ */
+export async function storeAndClaimUpdate(
+  db: Executor,
+  o: { botId: number; update: Update; worker: string; leaseMs: number },
+): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
+  const u = o.update;
+  const chatId = chatIdOf(u);
+  const payload = JSON.stringify(redactForStorage(u));
+  const result = await db.execute(sql`
+    with busy as (
+      select exists (select 1 from telegram_updates e
+        where e.chat_id = ${chatId} and e.handled_at is null) as busy
+    ),
+    stored as (
+      insert into telegram_updates as t
+        (bot_id, update_id, chat_id, user_id, payload, claimed_by, claimed_until, attempts)
+      select ${o.botId}, ${u.update_id}, ${chatId}, ${senderOf(u)}, ${payload}::jsonb,
+        case when busy then null else ${o.worker} end,
+        case when busy then null else now() + make_interval(secs => ${o.leaseMs / 1000}) end,
+        case when busy then 0 else 1 end
+      from busy
+      on conflict (bot_id, update_id) do update set
+        chat_id = excluded.chat_id, user_id = excluded.user_id, payload = excluded.payload,
+        received_at = now(), claimed_by = excluded.claimed_by,
+        claimed_until = excluded.claimed_until, attempts = excluded.attempts,
+        handled_at = null, error = null
+      where t.handled_at is not null
+        and t.received_at < now() - make_interval(secs => ${REDELIVERY_WINDOW_SECONDS})
+      returning t.bot_id, t.update_id, t.chat_id, t.user_id, t.payload, t.attempts,
+        t.claimed_by, t.received_at
+    )
+    select s.bot_id, s.update_id, s.chat_id, s.payload, s.attempts,
+      s.claimed_by is not null as claimed,
+      (select to_jsonb(x) from users x where x.telegram_id = s.user_id) as user_row,
+      (select jsonb_build_object('value', b.value, 'revision', b.revision,
+          'applied', coalesce(b.bot_id = s.bot_id and b.update_id = s.update_id
+            and b.updated_at >= s.received_at, false))
+        from bot_state b
+        where b.key = ${CONVERSATION_KEY_PREFIX} || s.chat_id) as state_row
+    from stored s`);
+  const [row] = rowsOf<ClaimedRow & { claimed: unknown }>(result);
+  if (!row) return { fresh: false, claimed: undefined };
+  if (row.claimed !== true) return { fresh: true, claimed: undefined };
+  return { fresh: true, claimed: claimedRows([row], o.worker)[0] };
+}
+
+/**
  * rows stored before updates were keyed by bot (bot 0) become the running bot's, so its
  * redeliveries of them are still recognised
  */
