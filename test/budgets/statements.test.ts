@@ -49,6 +49,11 @@ const BUDGET = {
    * (3 before: the store, then a claim after the NOTIFY woke the drain, then the finish)
    */
   webhookInProcess: 2,
+  /**
+   * a flow's step the same way: the chat's state is written in the finish's statement
+   * (4 before: the store, the claim, the state write, the finish)
+   */
+  webhookFlowStepInProcess: 2,
 } as const;
 
 /**
@@ -313,7 +318,7 @@ describe("statement budget of an update the webhook's own process handles (Postg
     const drain = createInboxDrain({
       database: database.handle,
       leases,
-      handle: updateHandler(bot),
+      handle: updateHandler(bot, { stateWithFinish: true }),
       concurrency: 8,
       logger,
       // no upkeep and no idle poll inside the measured window: only what the update causes
@@ -333,8 +338,8 @@ describe("statement budget of an update the webhook's own process handles (Postg
     const user = 9_401;
     telegram.user(user, { first_name: "Sari" });
     telegram.sendText(user, "hai");
-    /** one /start POSTed, until the drain reports it handled */
-    const startOf = async (updateId: number) => {
+    /** one text POSTed, until the drain reports it handled */
+    const textOf = async (updateId: number, text: string) => {
       const handled = new Promise<void>((r) => {
         onHandled = r;
       });
@@ -348,8 +353,10 @@ describe("statement budget of an update the webhook's own process handles (Postg
             date: Math.floor(Date.now() / 1000),
             chat: { id: user, type: "private", first_name: "Sari" },
             from: { id: user, is_bot: false, first_name: "Sari" },
-            text: "/start",
-            entities: [{ type: "bot_command", offset: 0, length: 6 }],
+            text,
+            ...(text.startsWith("/")
+              ? { entities: [{ type: "bot_command", offset: 0, length: text.length }] }
+              : {}),
           },
         }),
       });
@@ -357,11 +364,25 @@ describe("statement budget of an update the webhook's own process handles (Postg
       await handled;
     };
     try {
-      await startOf(70_001); // the user's first contact: their row, the statements prepared
-      const { n } = await statementsOf(() => startOf(70_002));
-      expect(n).toBe(BUDGET.webhookInProcess);
-      const chat = telegram.messages(user).messages.filter((m) => m.sender === "bot");
-      expect(chat).toHaveLength(2);
+      // the user's first contact (their row), and each statement prepared once
+      for (const [i, text] of ["/start", "/deposit", "abc", "/cancel"].entries()) {
+        await textOf(70_001 + i, text);
+      }
+      const start = await statementsOf(() => textOf(70_011, "/start"));
+      const enter = await statementsOf(() => textOf(70_012, "/deposit"));
+      const step = await statementsOf(() => textOf(70_013, "abc"));
+      const leave = await statementsOf(() => textOf(70_014, "/cancel"));
+      expect({ start: start.n, enter: enter.n, step: step.n, leave: leave.n }).toEqual({
+        start: BUDGET.webhookInProcess,
+        enter: BUDGET.webhookFlowStepInProcess,
+        step: BUDGET.webhookFlowStepInProcess,
+        leave: BUDGET.webhookFlowStepInProcess,
+      });
+      const texts = telegram
+        .messages(user)
+        .messages.filter((m) => m.sender === "bot")
+        .map((m) => m.text ?? "");
+      expect(texts.at(-1)).toBe("Dibatalkan.");
     } finally {
       await drain.stop();
       await leases.close();
