@@ -315,7 +315,12 @@ export async function finishAndClaimUpdates(
           or exists (select 1 from wrote_new x where ${same("x", "h")}))
       returning u.bot_id, u.update_id
     ),
-    ${claimingCtes(o, sql`finished`)}
+    written_states as (
+      select w.key, w.value, w.revision + 1 as revision from writes w
+      where exists (select 1 from wrote_over x where ${same("x", "w")})
+         or exists (select 1 from wrote_new x where ${same("x", "w")})
+    ),
+    ${claimingCtes(o, sql`finished`, sql`written_states`)}
     select f.keys as finished_keys, hk.keys as held_keys, c.*
     from (select coalesce(jsonb_agg(jsonb_build_array(bot_id, update_id)), '[]'::jsonb) as keys
           from finished) f
@@ -350,7 +355,23 @@ export async function finishAndClaimUpdates(
 function claimingCtes(
   o: { worker: string; limit: number; leaseMs: number },
   finishing: SQL | null,
+  /**
+   * a CTE of chat states (key, value, revision) the same statement writes: a chat's next
+   * update claimed here must see them, and the statement's snapshot does not
+   */
+  writtenStates: SQL | null = null,
 ) {
+  const stored = sql`(select jsonb_build_object('value', s.value, 'revision', s.revision,
+            'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
+              and s.updated_at >= u.received_at, false))
+          from bot_state s
+          where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id)`;
+  const state = writtenStates
+    ? sql`coalesce((select jsonb_build_object('value', ws.value, 'revision', ws.revision,
+            'applied', false)
+          from ${writtenStates} ws where ws.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id),
+        ${stored})`
+    : stored;
   const notFinishing = finishing
     ? sql`and not exists (select 1 from ${finishing} f
             where f.bot_id = e.bot_id and f.update_id = e.update_id)`
@@ -381,11 +402,7 @@ function claimingCtes(
         and (u.claimed_until is null or u.claimed_until < now())
       returning u.bot_id, u.update_id, u.chat_id, u.payload, u.attempts,
         (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
-        (select jsonb_build_object('value', s.value, 'revision', s.revision,
-            'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
-              and s.updated_at >= u.received_at, false))
-          from bot_state s
-          where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row
+        ${state} as state_row
     )`;
 }
 

@@ -200,7 +200,11 @@ describe(`the update inbox (${testDriver})`, () => {
   });
 
   it("writes a chat's state in its update's finish, only over the revision read and under a held claim", async () => {
-    await storeUpdates(db, BOT, [textUpdate(50, 950, "a"), textUpdate(51, 951, "b")]);
+    await storeUpdates(db, BOT, [
+      textUpdate(50, 950, "a"),
+      textUpdate(51, 951, "b"),
+      textUpdate(52, 950, "a's next"),
+    ]);
     const [a, b] = await claimUpdates(db, { worker: "w", limit: 5, leaseMs: 30_000 });
     const write = (key: string, note: string, revision: number) => ({
       key,
@@ -216,10 +220,15 @@ describe(`the update inbox (${testDriver})`, () => {
         { key: a!, state: write("conv:950", "a", 0) },
         { key: b!, state: write("conv:951", "b", 0) },
       ],
-      limit: 0,
+      limit: 5,
       leaseMs: 30_000,
     });
     expect(out.finished).toEqual([{ botId: BOT, updateId: 50 }]);
+    // the chat's next update, claimed in the same statement, comes with the state just
+    // written (the statement's snapshot alone would show the one before)
+    expect(out.claimed.map((c) => [c.updateId, c.preloaded.state])).toEqual([
+      [52, { value: { note: ["a"] }, revision: 1 }],
+    ]);
     // not finished: still claimed, to be run again on top of what the other wrote
     expect(out.conflicts).toEqual([{ botId: BOT, updateId: 51 }]);
     const states = await db.select().from(botState).where(sql`${botState.key} like 'conv:95%'`);
@@ -230,7 +239,7 @@ describe(`the update inbox (${testDriver})`, () => {
       updateId: 50,
     });
     expect(byKey.get("conv:951")?.value).toEqual({ note: ["theirs"] });
-    expect(await unhandled()).toBe(1);
+    expect(await unhandled()).toBe(2);
     // over the revision it now has, the write goes through and the update is finished
     const again = await finishAndClaimUpdates(db, {
       worker: "w",
@@ -240,7 +249,7 @@ describe(`the update inbox (${testDriver})`, () => {
       leaseMs: 30_000,
     });
     expect(again.finished).toEqual([{ botId: BOT, updateId: 51 }]);
-    expect(await unhandled()).toBe(0);
+    expect(await unhandled()).toBe(1);
   });
 
   it("a finish whose claim was taken back writes no chat state (design rule 18)", async () => {
