@@ -3,9 +3,15 @@
 // answering the same updates through a Bot API that is `--latency` ms away. Interleaved
 // repetitions; medians. Beside the rate, the statements kios's processes sent to PostgreSQL
 // per update (their kios_db_statements_total, pg-boss's own pool apart), counted from the
-// first update queued until every update is marked handled.
+// first update queued until every update is marked handled. After the load, each kios
+// process's resident memory once settled (two seconds after its last update was handled),
+// against the goal for a 1 GB VPS (≤ 200 MiB beside PostgreSQL; ≤ 300 MiB on PGlite), and
+// a line that says so when it is over. `--pglite` runs the embedded default instead: one
+// `kios start` (role all) on a new PGlite folder (no statement count: nothing goes over a
+// wire).
 // run: npx tsx bench/updates.ts [--users 500] [--latency 80] [--workers 1,2,4] [--reps 3]
-//      [--concurrency 32]; PostgreSQL from BENCH_DATABASE_URL (default the local server)
+//      [--concurrency 32] [--pglite]; PostgreSQL from BENCH_DATABASE_URL (default the local
+//      server)
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -19,6 +25,7 @@ import postgres from "postgres";
 import { kiosProcess } from "../test/campaign/processes.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
 import { inboxDrained } from "./inbox.ts";
+import { printMemoryGoal, rssMiB } from "./memory.ts";
 import {
   metricsListener,
   openStatementWindow,
@@ -35,11 +42,14 @@ const { values } = parseArgs({
     workers: { type: "string", default: "1,2,4" },
     reps: { type: "string", default: "3" },
     concurrency: { type: "string", default: "256" },
+    pglite: { type: "boolean", default: false },
   },
 });
+const PGLITE = values.pglite;
 const USERS = Number(values.users);
 const LATENCY = Number(values.latency);
-const WORKERS = values.workers.split(",").map(Number);
+// PGlite is one process's database
+const WORKERS = PGLITE ? [1] : values.workers.split(",").map(Number);
 const REPS = Number(values.reps);
 const CONCURRENCY = Number(values.concurrency);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -84,17 +94,26 @@ async function bare(): Promise<number> {
   }
 }
 
-async function kios(workers: number): Promise<{ perSecond: number; statements: number }> {
+const SETTLE_MS = 2_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function kios(
+  workers: number,
+): Promise<{ perSecond: number; statements: number; rss: number[] }> {
   const telegram = await startBenchTelegram({ latencyMs: LATENCY });
   const name = `kios_bench_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const db = postgres(withDatabase(SERVER_URL, name), { max: 1, onnotice: () => {} });
+  const admin = PGLITE ? undefined : postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  await admin?.unsafe(`create database ${name}`);
+  const db = PGLITE
+    ? undefined
+    : postgres(withDatabase(SERVER_URL, name), { max: 1, onnotice: () => {} });
   const logDir = mkdtempSync(join(tmpdir(), "kios-bench-"));
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
-    DATABASE_URL: withDatabase(SERVER_URL, name),
+    ...(PGLITE
+      ? { PGLITE_DIR: join(logDir, "pglite") }
+      : { DATABASE_URL: withDatabase(SERVER_URL, name) }),
     BOT_TOKEN: DEFAULT_BOT.token,
     TELEGRAM_API_ROOT: telegram.url,
     BOT_MODE: "polling",
@@ -106,7 +125,7 @@ async function kios(workers: number): Promise<{ perSecond: number; statements: n
   const listeners = await Promise.all(Array.from({ length: workers }, () => metricsListener()));
   const procs = listeners.map((metrics, i) =>
     kiosProcess({
-      role: "worker",
+      role: PGLITE ? "all" : "worker",
       env: { ...env, ...metrics.env },
       logPath: join(logDir, `worker${i}.log`),
       // KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the kios processes
@@ -124,14 +143,16 @@ async function kios(workers: number): Promise<{ perSecond: number; statements: n
     await telegram.waitSent(before + UPDATES, 600_000);
     const perSecond = UPDATES / ((performance.now() - started) / 1000);
     // the last replies go out before their updates are marked handled: the count waits
-    await inboxDrained(db, 60_000);
-    return { perSecond, statements: await counted.close() };
+    if (db) await inboxDrained(db, 60_000);
+    const statements = await counted.close();
+    await sleep(SETTLE_MS);
+    return { perSecond, statements, rss: procs.map((p) => rssMiB(p.pid)) };
   } finally {
     await Promise.allSettled(procs.map((p) => p.stop()));
     await telegram.close();
-    await db.end();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await db?.end();
+    await admin?.unsafe(`drop database if exists ${name} with (force)`);
+    await admin?.end();
   }
 }
 
@@ -143,6 +164,7 @@ for (let rep = 0; rep < REPS; rep++) {
     const run = await kios(w);
     record(`kios ${w}`, run.perSecond);
     record(`statements ${w}`, run.statements);
+    record(`rss ${w}`, Math.max(...run.rss));
   }
   process.stderr.write(`rep ${rep + 1}/${REPS} done\n`);
 }
@@ -150,7 +172,7 @@ for (let rep = 0; rep < REPS; rep++) {
 const base = median(results.get("bare")!);
 const one = median(results.get(`kios ${WORKERS[0]}`)!);
 printTable(
-  `updates/s through the bot, PostgreSQL, polling: ${UPDATES} updates from ${USERS} users, Bot API ${LATENCY} ms away, inbox concurrency ${CONCURRENCY}; medians of ${REPS}`,
+  `updates/s through the bot, ${PGLITE ? "PGlite (one process, role all)" : "PostgreSQL"}, polling: ${UPDATES} updates from ${USERS} users, Bot API ${LATENCY} ms away, inbox concurrency ${CONCURRENCY}; medians of ${REPS}`,
   [
     "measure",
     "kios",
@@ -158,6 +180,7 @@ printTable(
     "baseline (bare grammY + runner)",
     "ratio",
     `vs ${WORKERS[0]} worker`,
+    "RSS after load, MiB (largest process)",
     "goal",
     "met",
   ],
@@ -170,9 +193,22 @@ printTable(
       base.toFixed(0),
       (v / base).toFixed(2),
       (v / one).toFixed(2),
+      median(results.get(`rss ${w}`)!).toFixed(0),
       "≥ 0.5 of bare",
       v / base >= 0.5 ? "yes" : "no",
     ];
   }),
 );
-printStatementsNote("from the first update queued until every update was marked handled");
+printStatementsNote(
+  PGLITE
+    ? "none: PGlite runs in the kios process"
+    : "from the first update queued until every update was marked handled",
+);
+const MEMORY_GOAL = PGLITE ? 300 : 200;
+for (const w of WORKERS) {
+  printMemoryGoal(
+    `kios after load, ${w} worker${w > 1 ? "s" : ""}, ${PGLITE ? "PGlite" : "PostgreSQL"} (RSS ${SETTLE_MS / 1000} s after the last update was handled, the largest process)`,
+    median(results.get(`rss ${w}`)!),
+    MEMORY_GOAL,
+  );
+}

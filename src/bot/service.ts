@@ -117,6 +117,8 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
             botId: botIdOfToken(o.token),
             db: orders.db,
             logger: o.logger,
+            // role "all": what this process stores it handles at once (webhook.ts)
+            inbox: pipeline?.drain,
           }),
         ]
       : [];

@@ -34,7 +34,7 @@ export function pgliteStartOptions(): {
   extensions: { pg_trgm: typeof pg_trgm };
 } {
   return {
-    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"],
     extensions: { pg_trgm },
   };
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KiosBot } from "../../src/bot/context.ts";
 import { createInboxDrain } from "../../src/bot/inbox/drain.ts";
 import { updateHandler } from "../../src/bot/inbox/handle.ts";
+import { createTelegramWebhookRoute, SECRET_HEADER } from "../../src/bot/inbox/webhook.ts";
 import { createBot } from "../../src/bot/index.ts";
 import {
   botIdOfToken,
@@ -48,6 +49,16 @@ const BUDGET = {
    * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled
    */
   h2hOrder: 19,
+   * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
+   * handled: stored and claimed in one statement, handled (nothing to read), finished in one
+   * (3 before: the store, then a claim after the NOTIFY woke the drain, then the finish)
+   */
+  webhookInProcess: 2,
+  /**
+   * a flow's step the same way: the chat's state is written in the finish's statement
+   * (4 before: the store, the claim, the state write, the finish)
+   */
+  webhookFlowStepInProcess: 2,
 } as const;
 
 /**
@@ -302,5 +313,108 @@ describe("statement budget of a signed H2H order (PostgreSQL)", () => {
     const { result, n } = await statementsOf(() => order(101));
     expect(result.outcome).toBe("accepted");
     expect(n).toBe(BUDGET.h2hOrder);
+  });
+});
+
+describe("statement budget of an update the webhook's own process handles (PostgreSQL)", () => {
+  let database: TestDatabase;
+  let telegram: RunningBotApiServer;
+  beforeAll(async () => {
+    database = await createTestDatabase({ onStatement: count });
+    telegram = await startBotApiServer({ rateLimits: { enabled: false } });
+  });
+  afterAll(async () => {
+    await telegram?.close();
+    await database?.destroy();
+  });
+
+  it("stores and claims in one statement and finishes in one: no wake-up, no claim of its own", async () => {
+    const logger = createLogger({ level: "silent" });
+    const clock = new ManualClock();
+    const db = database.handle.db;
+    const bot = createBot({
+      token: DEFAULT_BOT.token,
+      apiRoot: telegram.url,
+      logger,
+      db,
+      clock,
+      config: { adminIds: [], supplierTesting: false },
+      orders: { db, supplier: createFakeSupplier(), clock, logger, testing: false },
+    });
+    await bot.init();
+    const leases = createLeases(database.handle);
+    let onHandled: (() => void) | undefined;
+    const drain = createInboxDrain({
+      database: database.handle,
+      leases,
+      handle: updateHandler(bot, { stateWithFinish: true }),
+      concurrency: 8,
+      logger,
+      // no upkeep and no idle poll inside the measured window: only what the update causes
+      leaseMs: 600_000,
+      idleMs: 600_000,
+      reclaimMs: 600_000,
+      onResult: () => onHandled?.(),
+    });
+    await drain.start();
+    const route = createTelegramWebhookRoute({
+      secret: "s",
+      path: "p",
+      botId: botIdOfToken(DEFAULT_BOT.token),
+      db,
+      inbox: drain,
+    });
+    const user = 9_401;
+    telegram.user(user, { first_name: "Sari" });
+    telegram.sendText(user, "hai");
+    /** one text POSTed, until the drain reports it handled */
+    const textOf = async (updateId: number, text: string) => {
+      const handled = new Promise<void>((r) => {
+        onHandled = r;
+      });
+      const res = await route.request("/telegram/p", {
+        method: "POST",
+        headers: { "content-type": "application/json", [SECRET_HEADER]: "s" },
+        body: JSON.stringify({
+          update_id: updateId,
+          message: {
+            message_id: updateId,
+            date: Math.floor(Date.now() / 1000),
+            chat: { id: user, type: "private", first_name: "Sari" },
+            from: { id: user, is_bot: false, first_name: "Sari" },
+            text,
+            ...(text.startsWith("/")
+              ? { entities: [{ type: "bot_command", offset: 0, length: text.length }] }
+              : {}),
+          },
+        }),
+      });
+      expect(res.status).toBe(200);
+      await handled;
+    };
+    try {
+      // the user's first contact (their row), and each statement prepared once
+      for (const [i, text] of ["/start", "/deposit", "abc", "/cancel"].entries()) {
+        await textOf(70_001 + i, text);
+      }
+      const start = await statementsOf(() => textOf(70_011, "/start"));
+      const enter = await statementsOf(() => textOf(70_012, "/deposit"));
+      const step = await statementsOf(() => textOf(70_013, "abc"));
+      const leave = await statementsOf(() => textOf(70_014, "/cancel"));
+      expect({ start: start.n, enter: enter.n, step: step.n, leave: leave.n }).toEqual({
+        start: BUDGET.webhookInProcess,
+        enter: BUDGET.webhookFlowStepInProcess,
+        step: BUDGET.webhookFlowStepInProcess,
+        leave: BUDGET.webhookFlowStepInProcess,
+      });
+      const texts = telegram
+        .messages(user)
+        .messages.filter((m) => m.sender === "bot")
+        .map((m) => m.text ?? "");
+      expect(texts.at(-1)).toBe("Dibatalkan.");
+    } finally {
+      await drain.stop();
+      await leases.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { Lease, Leases } from "../../jobs/lease.ts";
 import { every } from "../../jobs/periodic.ts";
 import { Wakeup } from "../../jobs/wakeup.ts";
 import type { Logger } from "../../logger.ts";
+import type { PendingStateWrite } from "../storage/preload.ts";
 import {
   type ClaimedUpdate,
   claimHolders,
@@ -12,6 +13,7 @@ import {
   extendClaims,
   finishAndClaimUpdates,
   finishUpdates,
+  finishWithState,
   freeClaimsOf,
   retryUpdate,
   type UpdateKey,
@@ -30,7 +32,12 @@ import {
 
 /** what became of one update */
 export type UpdateOutcome =
-  | { kind: "handled"; error?: string }
+  | {
+      kind: "handled";
+      error?: string;
+      /** the chat's state write, made in the update's finish (updateHandler's stateWithFinish) */
+      state?: PendingStateWrite;
+    }
   /** not handled (another process wrote the chat's state meanwhile): try again */
   | { kind: "retry"; error: string };
 
@@ -58,6 +65,14 @@ export interface InboxDrain {
   /** true while the loop runs */
   readonly draining: boolean;
   readonly inFlight: number;
+  /**
+   * the claim an update this process receives may be stored under (storeAndClaimUpdate),
+   * to be handled here at once instead of waiting for a wake-up and a claim of its own;
+   * undefined while the drain cannot take one (stopped, between leases, or full)
+   */
+  intake(): { worker: string; leaseMs: number } | undefined;
+  /** hands the drain an update claimed under what intake() gave: it runs it at once */
+  adopt(claimed: ClaimedUpdate): void;
   start(): Promise<void>;
   /** stops claiming, and resolves once the updates in hand are handled */
   stop(): Promise<void>;
@@ -98,15 +113,22 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   // both); otherwise (stopping, a lost lease's stragglers) they are written on their own.
   type Finishing = {
     claim: ClaimedUpdate;
-    done: (mine: boolean) => void;
+    /** the chat's state, written in the finish */
+    state: PendingStateWrite | undefined;
+    done: (result: FinishResult) => void;
     fail: (e: unknown) => void;
   };
+  /** finished; not, as its chat's state was written by another since; not, as no longer ours */
+  type FinishResult = "finished" | "conflict" | "lost";
   let finishing: Finishing[] = [];
   /** the loop claiming under `worker`, which takes that id's finishes with its claims */
   let claiming = false;
-  function finishHandled(claim: ClaimedUpdate): Promise<boolean> {
+  function finishHandled(
+    claim: ClaimedUpdate,
+    state: PendingStateWrite | undefined,
+  ): Promise<FinishResult> {
     return new Promise((done, fail) => {
-      finishing.push({ claim, done, fail });
+      finishing.push({ claim, state, done, fail });
       if (claiming && claim.worker === worker) wakeup.wake();
       else setImmediate(flushFinished);
     });
@@ -117,26 +139,41 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     finishing = finishing.filter((b) => !taken.includes(b));
     return taken;
   }
-  function settle(batch: Finishing[], keys: UpdateKey[]) {
-    const still = new Set(keys.map(keyOf));
-    for (const b of batch) b.done(still.has(keyOf(b.claim)));
+  const writesOf = (batch: Finishing[]) =>
+    batch.flatMap((b) => (b.state ? [{ key: b.claim, state: b.state }] : []));
+  function settle(batch: Finishing[], out: { finished: UpdateKey[]; conflicts: UpdateKey[] }) {
+    const finished = new Set(out.finished.map(keyOf));
+    const conflicts = new Set(out.conflicts.map(keyOf));
+    for (const b of batch) {
+      const k = keyOf(b.claim);
+      b.done(finished.has(k) ? "finished" : conflicts.has(k) ? "conflict" : "lost");
+    }
   }
   function flushFinished() {
     // the claim loop takes its own id's; the rest go now
     const batch = claiming ? finishing.filter((b) => b.claim.worker !== worker) : finishing;
     if (batch.length === 0) return;
     finishing = finishing.filter((b) => !batch.includes(b));
-    // one statement per lease generation (almost always one)
+    // one statement per lease generation (almost always one), claiming nothing
     for (const id of new Set(batch.map((b) => b.claim.worker))) {
       const mine = batch.filter((b) => b.claim.worker === id);
-      finishUpdates(db, { worker: id, keys: mine.map((b) => b.claim) }).then(
-        (keys) => settle(mine, keys),
+      finishAndClaimUpdates(db, {
+        worker: id,
+        keys: mine.map((b) => b.claim),
+        writes: writesOf(mine),
+        limit: 0,
+        leaseMs,
+      }).then(
+        (out) => settle(mine, out),
         (err: unknown) => {
           for (const b of mine) b.fail(err);
         },
       );
     }
   }
+
+  const conflictError = (state: PendingStateWrite) =>
+    `the conversation state ${state.key} was written by someone else since it was read`;
 
   async function finish(c: ClaimedUpdate, outcome: UpdateOutcome): Promise<void> {
     if (outcome.kind === "retry" && c.attempts < MAX_UPDATE_ATTEMPTS) {
@@ -157,10 +194,25 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       outcome.kind === "retry"
         ? `gave up after ${c.attempts} attempts: ${outcome.error}`
         : outcome.error;
-    const mine = error
-      ? (await finishUpdates(db, { worker: c.worker, keys: [c], error })).length > 0
-      : await finishHandled(c);
-    if (!mine) log.warn({ updateId: c.updateId }, "an update's claim ran out while it was handled");
+    const state = outcome.kind === "handled" ? outcome.state : undefined;
+    let result: FinishResult;
+    if (!error) result = await finishHandled(c, state);
+    else if (state) {
+      // a failed update that still moved its flow: the state and the finish in one statement
+      const done = await finishWithState(db, { worker: c.worker, key: c, error, state });
+      result = done.finished ? "finished" : done.held ? "conflict" : "lost";
+    } else {
+      const mine = await finishUpdates(db, { worker: c.worker, keys: [c], error });
+      result = mine.length > 0 ? "finished" : "lost";
+    }
+    if (result === "conflict" && state) {
+      // another process wrote the chat's state since it was read: run it again on top
+      await finish(c, { kind: "retry", error: conflictError(state) });
+      return;
+    }
+    if (result === "lost") {
+      log.warn({ updateId: c.updateId }, "an update's claim ran out while it was handled");
+    }
     o.onResult?.(outcome.kind === "retry" ? "abandoned" : error ? "failed" : "handled");
   }
 
@@ -220,11 +272,12 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
             const out = await finishAndClaimUpdates(db, {
               worker,
               keys: done.map((b) => b.claim),
+              writes: writesOf(done),
               limit: Math.max(0, room),
               leaseMs,
             });
             for (const b of done) finishedByLoop.add(`${b.claim.worker}/${keyOf(b.claim)}`);
-            settle(done, out.finished);
+            settle(done, out);
             claimed = out.claimed;
           } else if (room > 0) {
             claimed = await claimUpdates(db, { worker, limit: room, leaseMs });
@@ -320,6 +373,24 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     },
     get inFlight() {
       return inFlight.size;
+    },
+    intake() {
+      // only while the claim loop runs under its lease: the finish rides with its claims,
+      // and a death of this process frees the claim through that lease
+      if (stopped || !claiming || inFlight.size >= o.concurrency) return undefined;
+      return { worker, leaseMs };
+    },
+    adopt(c) {
+      if (!stopped && claiming && c.worker === worker) {
+        begin(c);
+        return;
+      }
+      // the lease changed or the drain stops meanwhile: the update goes back to the inbox
+      // at once, for whichever worker claims next (this one included)
+      retryUpdate(db, { worker: c.worker, key: c, delayMs: 0, error: "handed back" }).then(
+        () => wakeup.wake(),
+        (err: unknown) => log.error({ err, updateId: c.updateId }, "handing an update back failed"),
+      );
     },
     async start() {
       if (!stopped) return;

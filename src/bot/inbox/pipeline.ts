@@ -28,7 +28,7 @@ export function createUpdatePipeline(o: {
   const drain = createInboxDrain({
     database: o.database,
     leases: o.leases,
-    handle: updateHandler(o.bot),
+    handle: updateHandler(o.bot, { stateWithFinish: true }),
     concurrency: o.concurrency,
     logger: o.logger,
     onResult: o.onResult,

@@ -5,7 +5,8 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { AppEnv } from "../../server/create-server.ts";
 import type { KiosBot } from "../context.ts";
-import { storeUpdates } from "../storage/updates.ts";
+import { chatIdOf, storeAndClaimUpdate, storeUpdates } from "../storage/updates.ts";
+import type { InboxDrain } from "./drain.ts";
 import { ALLOWED_UPDATES } from "./poller.ts";
 
 export const SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
@@ -19,6 +20,11 @@ export interface WebhookRouteOptions {
   botId: number;
   db: Database;
   logger?: Logger;
+  /**
+   * this process's own inbox drain (role "all"): an update is stored already claimed for it
+   * when its chat is free, and handled here at once
+   */
+  inbox?: Pick<InboxDrain, "intake" | "adopt"> | undefined;
 }
 
 // compares digests, so neither the length nor the content of the secret leaks through timing
@@ -43,10 +49,39 @@ function isUpdate(body: unknown): body is Update {
  * 200 once the insert has committed; a worker handles it from there. Until then Telegram
  * holds the update and sends it again, so no update is acknowledged before it is durable.
  * A delivery seen before (by this or another instance) is acknowledged and ignored.
+ *
+ * With a drain in the same process the update is stored and claimed in one statement (the
+ * shortest durable path): no NOTIFY, no wake-up and no claim of its own stand between the
+ * 200 and the handler. The claim is the drain's like any other, so a crash of this process
+ * leaves the update to the other workers, and what it writes is fenced by that claim.
  */
 export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<AppEnv> {
   const log = options.logger?.child({ component: "webhook" });
   const app = new Hono<AppEnv>();
+  const inbox = options.inbox;
+  // one store at a time per chat in this process: two deliveries of a chat arriving together
+  // would otherwise each find the chat free in their statement's snapshot and both claim
+  const storing = new Map<number, Promise<unknown>>();
+  async function store(update: Update): Promise<boolean> {
+    const intake = inbox?.intake();
+    if (!inbox || !intake) {
+      return (await storeUpdates(options.db, options.botId, [update])).length > 0;
+    }
+    const chat = chatIdOf(update);
+    const before = storing.get(chat);
+    const mine = (async () => {
+      if (before) await before.catch(() => {});
+      return storeAndClaimUpdate(options.db, { botId: options.botId, update, ...intake });
+    })();
+    storing.set(chat, mine);
+    try {
+      const { fresh, claimed } = await mine;
+      if (claimed) inbox.adopt(claimed);
+      return fresh;
+    } finally {
+      if (storing.get(chat) === mine) storing.delete(chat);
+    }
+  }
 
   app.post(`/telegram/${options.path}`, async (c) => {
     if (!sameSecret(c.req.header(SECRET_HEADER), options.secret)) {
@@ -59,8 +94,8 @@ export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<A
       return c.json({ error: "bad_request" }, 400);
     }
     if (!isUpdate(body)) return c.json({ error: "bad_request" }, 400);
-    const fresh = await storeUpdates(options.db, options.botId, [body]);
-    if (fresh.length === 0) log?.debug({ updateId: body.update_id }, "duplicate update ignored");
+    const fresh = await store(body);
+    if (!fresh) log?.debug({ updateId: body.update_id }, "duplicate update ignored");
     return c.json({ ok: true });
   });
 

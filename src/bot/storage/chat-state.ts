@@ -129,7 +129,15 @@ function botStateAdapter<C extends Context, S>(
     const seen = readOf(ctx, key);
     const json = canonicalJson(state);
     if (json === seen.json) return;
-    const claim = preloadedFor(ctx.update)?.claim;
+    const pre = preloadedFor(ctx.update);
+    const claim = pre?.claim;
+    if (claim && pre.stateSink) {
+      // the inbox writes it with the update's finish, in one statement fenced by the claim;
+      // the revision stays the one read: nothing is written yet
+      pre.stateSink.write = { key, json: JSON.stringify(state), revision: seen.revision };
+      reads.set(ctx, { key, revision: seen.revision, json });
+      return;
+    }
     const written =
       seen.revision === 0
         ? claim

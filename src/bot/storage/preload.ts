@@ -18,6 +18,21 @@ export interface Preloaded {
    * is still this worker's, and records the update it came from
    */
   claim?: { botId: number; updateId: number; worker: string };
+  /**
+   * set by the inbox when the chat's state write is to ride with the update's finish: the
+   * conversations' storage leaves its write here instead of sending it (chat-state.ts), and
+   * the drain writes it in the statement that marks the update handled (finishWithState)
+   */
+  stateSink?: { write?: PendingStateWrite };
+}
+
+/** a chat state write held for the update's finish */
+export interface PendingStateWrite {
+  key: string;
+  /** the state, as JSON text */
+  json: string;
+  /** the revision it was read at (0: no row): it is written only over that one */
+  revision: number;
 }
 
 const preloaded = new WeakMap<Update, Preloaded>();

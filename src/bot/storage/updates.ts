@@ -5,7 +5,7 @@ import type { Executor } from "../../db/client.ts";
 import { telegramUpdates } from "../../db/schema.ts";
 import { jsonOf, rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { CONVERSATION_KEY_PREFIX } from "./chat-state.ts";
-import type { Preloaded } from "./preload.ts";
+import type { PendingStateWrite, Preloaded } from "./preload.ts";
 import { redactForStorage } from "./redact.ts";
 
 /** a users row as to_jsonb gives it (snake_case, timestamps as text) in drizzle's shape */
@@ -125,6 +125,61 @@ export async function storeUpdates(
 }
 
 /**
+ * stores one update and, when its chat has no other update waiting or in hand, claims it
+ * for `worker` in the same statement: the process that received it may handle it at once,
+ * under a claim fenced and leased like any other (a worker that dies leaves it to the
+ * others' takeover). `claimed` is undefined when the update was a redelivery (nothing
+ * stored) or its chat was busy (stored unclaimed: the chat's turn brings it, in order).
+ * The chat check reads the snapshot the statement starts with; two updates of one chat
+ * stored at the same instant by two processes may both be claimed (see docs/scaling.md),
+ * and their state writes are still fenced by the revision.
+ */
+export async function storeAndClaimUpdate(
+  db: Executor,
+  o: { botId: number; update: Update; worker: string; leaseMs: number },
+): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
+  const u = o.update;
+  const chatId = chatIdOf(u);
+  const payload = JSON.stringify(redactForStorage(u));
+  const result = await db.execute(sql`
+    with busy as (
+      select exists (select 1 from telegram_updates e
+        where e.chat_id = ${chatId} and e.handled_at is null) as busy
+    ),
+    stored as (
+      insert into telegram_updates as t
+        (bot_id, update_id, chat_id, user_id, payload, claimed_by, claimed_until, attempts)
+      select ${o.botId}, ${u.update_id}, ${chatId}, ${senderOf(u)}, ${payload}::jsonb,
+        case when busy then null else ${o.worker} end,
+        case when busy then null else now() + make_interval(secs => ${o.leaseMs / 1000}) end,
+        case when busy then 0 else 1 end
+      from busy
+      on conflict (bot_id, update_id) do update set
+        chat_id = excluded.chat_id, user_id = excluded.user_id, payload = excluded.payload,
+        received_at = now(), claimed_by = excluded.claimed_by,
+        claimed_until = excluded.claimed_until, attempts = excluded.attempts,
+        handled_at = null, error = null
+      where t.handled_at is not null
+        and t.received_at < now() - make_interval(secs => ${REDELIVERY_WINDOW_SECONDS})
+      returning t.bot_id, t.update_id, t.chat_id, t.user_id, t.payload, t.attempts,
+        t.claimed_by, t.received_at
+    )
+    select s.bot_id, s.update_id, s.chat_id, s.payload, s.attempts,
+      s.claimed_by is not null as claimed,
+      (select to_jsonb(x) from users x where x.telegram_id = s.user_id) as user_row,
+      (select jsonb_build_object('value', b.value, 'revision', b.revision,
+          'applied', coalesce(b.bot_id = s.bot_id and b.update_id = s.update_id
+            and b.updated_at >= s.received_at, false))
+        from bot_state b
+        where b.key = ${CONVERSATION_KEY_PREFIX} || s.chat_id) as state_row
+    from stored s`);
+  const [row] = rowsOf<ClaimedRow & { claimed: unknown }>(result);
+  if (!row) return { fresh: false, claimed: undefined };
+  if (row.claimed !== true) return { fresh: true, claimed: undefined };
+  return { fresh: true, claimed: claimedRows([row], o.worker)[0] };
+}
+
+/**
  * rows stored before updates were keyed by bot (bot 0) become the running bot's, so its
  * redeliveries of them are still recognised
  */
@@ -184,34 +239,105 @@ export async function claimUpdates(
   return claimedRows(rowsOf<ClaimedRow>(result), o.worker);
 }
 
+/** a handled update's chat state, written in its finish */
+export interface StateWithFinish {
+  key: UpdateKey;
+  state: PendingStateWrite;
+}
+
 /**
  * marks a worker's handled updates handled and claims up to `limit` more, in one statement:
  * a worker's next claim rides on its finish. An update of a chat finished here frees that
- * chat's next update for the same claim.
+ * chat's next update for the same claim. `writes` are the chat states some of them leave
+ * (each over the revision it was read at): written in the same statement, and such an
+ * update is finished only if its write went through. Every write and finish holds only
+ * while the update's claim is still `worker`'s (design rule 18). `conflicts` are the
+ * updates still claimed whose state another process wrote since: not finished, to be run
+ * again.
  */
 export async function finishAndClaimUpdates(
   db: Executor,
-  o: { worker: string; keys: readonly UpdateKey[]; limit: number; leaseMs: number },
-): Promise<{ finished: UpdateKey[]; claimed: ClaimedUpdate[] }> {
-  if (o.keys.length === 0) return { finished: [], claimed: await claimUpdates(db, o) };
+  o: {
+    worker: string;
+    keys: readonly UpdateKey[];
+    writes?: readonly StateWithFinish[];
+    limit: number;
+    leaseMs: number;
+  },
+): Promise<{ finished: UpdateKey[]; conflicts: UpdateKey[]; claimed: ClaimedUpdate[] }> {
+  if (o.keys.length === 0) {
+    return { finished: [], conflicts: [], claimed: await claimUpdates(db, o) };
+  }
+  const writes = JSON.stringify(
+    (o.writes ?? []).map((w) => ({
+      bot_id: w.key.botId,
+      update_id: w.key.updateId,
+      key: w.state.key,
+      value: JSON.parse(w.state.json) as unknown,
+      revision: w.state.revision,
+    })),
+  );
+  const same = (a: string, b: string) =>
+    sql.raw(`${a}.bot_id = ${b}.bot_id and ${a}.update_id = ${b}.update_id`);
   const result = await db.execute(sql`
-    with finished as (
-      update telegram_updates
-      set handled_at = now(), claimed_until = null, error = null
+    with writes as (
+      select * from jsonb_to_recordset(${writes}::jsonb)
+        as w(bot_id bigint, update_id bigint, key text, value jsonb, revision int)
+    ),
+    held as (
+      select bot_id, update_id from telegram_updates
       where ${keysIn(o.keys)} and claimed_by = ${o.worker} and handled_at is null
+      for update
+    ),
+    wrote_over as (
+      update bot_state s
+      set value = w.value, revision = s.revision + 1, updated_at = now(),
+          bot_id = w.bot_id, update_id = w.update_id
+      from writes w join held h on ${same("h", "w")}
+      where w.revision > 0 and s.key = w.key and s.revision = w.revision
+      returning w.bot_id, w.update_id
+    ),
+    wrote_new as (
+      insert into bot_state (key, value, revision, bot_id, update_id)
+      select w.key, w.value, 1, w.bot_id, w.update_id
+      from writes w join held h on ${same("h", "w")}
+      where w.revision = 0
+      on conflict do nothing
       returning bot_id, update_id
     ),
-    ${claimingCtes(o, sql`finished`)}
-    select f.keys as finished_keys, c.*
+    finished as (
+      update telegram_updates u
+      set handled_at = now(), claimed_until = null, error = null
+      from held h
+      where ${same("u", "h")}
+        and (not exists (select 1 from writes w where ${same("w", "h")})
+          or exists (select 1 from wrote_over x where ${same("x", "h")})
+          or exists (select 1 from wrote_new x where ${same("x", "h")}))
+      returning u.bot_id, u.update_id
+    ),
+    written_states as (
+      select w.key, w.value, w.revision + 1 as revision from writes w
+      where exists (select 1 from wrote_over x where ${same("x", "w")})
+         or exists (select 1 from wrote_new x where ${same("x", "w")})
+    ),
+    ${claimingCtes(o, sql`finished`, sql`written_states`)}
+    select f.keys as finished_keys, hk.keys as held_keys, c.*
     from (select coalesce(jsonb_agg(jsonb_build_array(bot_id, update_id)), '[]'::jsonb) as keys
           from finished) f
+    cross join (select coalesce(jsonb_agg(jsonb_build_array(bot_id, update_id)), '[]'::jsonb)
+          as keys from held) hk
     left join claimed c on true`);
-  const rows = rowsOf<ClaimedRow & { finished_keys: unknown }>(result);
-  const finished = (jsonOf<[unknown, unknown][]>(rows[0]?.finished_keys) ?? []).map(
-    ([botId, updateId]) => ({ botId: toNumber(botId), updateId: toNumber(updateId) }),
-  );
+  const rows = rowsOf<ClaimedRow & { finished_keys: unknown; held_keys: unknown }>(result);
+  const keysOf = (v: unknown) =>
+    (jsonOf<[unknown, unknown][]>(v) ?? []).map(([botId, updateId]) => ({
+      botId: toNumber(botId),
+      updateId: toNumber(updateId),
+    }));
+  const finished = keysOf(rows[0]?.finished_keys);
+  const done = new Set(finished.map((k) => `${k.botId}:${k.updateId}`));
   return {
     finished,
+    conflicts: keysOf(rows[0]?.held_keys).filter((k) => !done.has(`${k.botId}:${k.updateId}`)),
     claimed: claimedRows(
       rows.filter((r) => r.update_id !== null),
       o.worker,
@@ -229,7 +355,23 @@ export async function finishAndClaimUpdates(
 function claimingCtes(
   o: { worker: string; limit: number; leaseMs: number },
   finishing: SQL | null,
+  /**
+   * a CTE of chat states (key, value, revision) the same statement writes: a chat's next
+   * update claimed here must see them, and the statement's snapshot does not
+   */
+  writtenStates: SQL | null = null,
 ) {
+  const stored = sql`(select jsonb_build_object('value', s.value, 'revision', s.revision,
+            'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
+              and s.updated_at >= u.received_at, false))
+          from bot_state s
+          where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id)`;
+  const state = writtenStates
+    ? sql`coalesce((select jsonb_build_object('value', ws.value, 'revision', ws.revision,
+            'applied', false)
+          from ${writtenStates} ws where ws.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id),
+        ${stored})`
+    : stored;
   const notFinishing = finishing
     ? sql`and not exists (select 1 from ${finishing} f
             where f.bot_id = e.bot_id and f.update_id = e.update_id)`
@@ -260,11 +402,7 @@ function claimingCtes(
         and (u.claimed_until is null or u.claimed_until < now())
       returning u.bot_id, u.update_id, u.chat_id, u.payload, u.attempts,
         (select to_jsonb(x) from users x where x.telegram_id = u.user_id) as user_row,
-        (select jsonb_build_object('value', s.value, 'revision', s.revision,
-            'applied', coalesce(s.bot_id = u.bot_id and s.update_id = u.update_id
-              and s.updated_at >= u.received_at, false))
-          from bot_state s
-          where s.key = ${CONVERSATION_KEY_PREFIX} || u.chat_id) as state_row
+        ${state} as state_row
     )`;
 }
 
@@ -410,4 +548,50 @@ export async function pruneHandledUpdates(db: Executor, before: Date): Promise<n
     .where(and(isNotNull(telegramUpdates.handledAt), lt(telegramUpdates.receivedAt, before)))
     .returning({ id: telegramUpdates.updateId });
   return rows.length;
+}
+
+/**
+ * writes a chat's state and marks its update handled, in one statement, both only while the
+ * update's claim is still `worker`'s (design rule 18) and the state still has the revision
+ * it was read at. Answers whether the claim was held and whether it was written (and so
+ * finished): held but not written is a conflict (another process wrote the chat's state
+ * since), and the update stays claimed for a retry.
+ */
+export async function finishWithState(
+  db: Executor,
+  o: { worker: string; key: UpdateKey; error?: string | undefined; state: PendingStateWrite },
+): Promise<{ held: boolean; finished: boolean }> {
+  const { key, state } = o;
+  const claim = sql`held as (
+      select 1 from telegram_updates t
+      where t.bot_id = ${key.botId} and t.update_id = ${key.updateId}
+        and t.claimed_by = ${o.worker} and t.handled_at is null
+      for update
+    )`;
+  const write =
+    state.revision === 0
+      ? sql`insert into bot_state (key, value, revision, bot_id, update_id)
+          select ${state.key}, ${state.json}::jsonb, 1, ${key.botId}, ${key.updateId}
+          where exists (select 1 from held)
+          on conflict do nothing
+          returning 1`
+      : sql`update bot_state set value = ${state.json}::jsonb, revision = revision + 1,
+            updated_at = now(), bot_id = ${key.botId}, update_id = ${key.updateId}
+          where key = ${state.key} and revision = ${state.revision}
+            and exists (select 1 from held)
+          returning 1`;
+  const result = await db.execute(sql`
+    with ${claim},
+    written as (${write}),
+    finished as (
+      update telegram_updates
+      set handled_at = now(), claimed_until = null, error = ${o.error ?? null}
+      where bot_id = ${key.botId} and update_id = ${key.updateId}
+        and claimed_by = ${o.worker} and handled_at is null
+        and exists (select 1 from written)
+      returning 1
+    )
+    select exists (select 1 from held) as held, exists (select 1 from finished) as finished`);
+  const [row] = rowsOf<{ held: unknown; finished: unknown }>(result);
+  return { held: row?.held === true, finished: row?.finished === true };
 }

@@ -189,7 +189,7 @@ describe(`the update inbox (${testDriver})`, () => {
       limit: 5,
       leaseMs: 30_000,
     });
-    expect(none).toEqual({ finished: [], claimed: [] });
+    expect(none).toEqual({ finished: [], conflicts: [], claimed: [] });
     const done = await finishAndClaimUpdates(db, {
       worker: "w",
       keys: [other!, out.claimed[0]!],
@@ -197,6 +197,75 @@ describe(`the update inbox (${testDriver})`, () => {
       leaseMs: 30_000,
     });
     expect(done.finished).toHaveLength(2);
+  });
+
+  it("writes a chat's state in its update's finish, only over the revision read and under a held claim", async () => {
+    await storeUpdates(db, BOT, [
+      textUpdate(50, 950, "a"),
+      textUpdate(51, 951, "b"),
+      textUpdate(52, 950, "a's next"),
+    ]);
+    const [a, b] = await claimUpdates(db, { worker: "w", limit: 5, leaseMs: 30_000 });
+    const write = (key: string, note: string, revision: number) => ({
+      key,
+      json: JSON.stringify({ note: [note] }),
+      revision,
+    });
+    // another process wrote chat 951's state since this worker read it (there was none)
+    await db.insert(botState).values({ key: "conv:951", value: { note: ["theirs"] } });
+    const out = await finishAndClaimUpdates(db, {
+      worker: "w",
+      keys: [a!, b!],
+      writes: [
+        { key: a!, state: write("conv:950", "a", 0) },
+        { key: b!, state: write("conv:951", "b", 0) },
+      ],
+      limit: 5,
+      leaseMs: 30_000,
+    });
+    expect(out.finished).toEqual([{ botId: BOT, updateId: 50 }]);
+    // the chat's next update, claimed in the same statement, comes with the state just
+    // written (the statement's snapshot alone would show the one before)
+    expect(out.claimed.map((c) => [c.updateId, c.preloaded.state])).toEqual([
+      [52, { value: { note: ["a"] }, revision: 1 }],
+    ]);
+    // not finished: still claimed, to be run again on top of what the other wrote
+    expect(out.conflicts).toEqual([{ botId: BOT, updateId: 51 }]);
+    const states = await db.select().from(botState).where(sql`${botState.key} like 'conv:95%'`);
+    const byKey = new Map(states.map((r) => [r.key, r]));
+    expect(byKey.get("conv:950")).toMatchObject({
+      value: { note: ["a"] },
+      revision: 1,
+      updateId: 50,
+    });
+    expect(byKey.get("conv:951")?.value).toEqual({ note: ["theirs"] });
+    expect(await unhandled()).toBe(2);
+    // over the revision it now has, the write goes through and the update is finished
+    const again = await finishAndClaimUpdates(db, {
+      worker: "w",
+      keys: [b!],
+      writes: [{ key: b!, state: write("conv:951", "b", 1) }],
+      limit: 0,
+      leaseMs: 30_000,
+    });
+    expect(again.finished).toEqual([{ botId: BOT, updateId: 51 }]);
+    expect(await unhandled()).toBe(1);
+  });
+
+  it("a finish whose claim was taken back writes no chat state (design rule 18)", async () => {
+    await storeUpdates(db, BOT, [textUpdate(60, 960)]);
+    const [mine] = await claimUpdates(db, { worker: "slow", limit: 1, leaseMs: 30_000 });
+    await freeClaimsOf(db, ["slow"]);
+    const out = await finishAndClaimUpdates(db, {
+      worker: "slow",
+      keys: [mine!],
+      writes: [{ key: mine!, state: { key: "conv:960", json: '{"x":1}', revision: 0 } }],
+      limit: 0,
+      leaseMs: 30_000,
+    });
+    expect(out).toEqual({ finished: [], conflicts: [], claimed: [] });
+    expect(await db.select().from(botState).where(eq(botState.key, "conv:960"))).toEqual([]);
+    expect(await unhandled()).toBe(1);
   });
 
   it("a worker whose claim was taken back writes no chat state", async () => {
