@@ -4,6 +4,7 @@ import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { Order } from "../commerce/orders/types.ts";
 import type { PaymentEngine } from "../commerce/payments/engine.ts";
 import { paymentJobPort } from "../commerce/payments/jobs.ts";
+import { noteAnswerBalance } from "../commerce/reconciliation/answer-reading.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { PaymentGateway } from "../gateway/types.ts";
@@ -58,6 +59,9 @@ export function createEngines(config: Config, parts: EngineParts): Engines {
     ...(parts.onOrderFinal ? { onOrderFinal: parts.onOrderFinal } : {}),
     ...(parts.onOrderSubmitted ? { onOrderSubmitted: parts.onOrderSubmitted } : {}),
   };
+  // reconciliation depends on orders: the engine tells it of balances in answers by a hook
+  orders.onAnswerBalance = (supplier, refId, balance) =>
+    noteAnswerBalance(orders, supplier, refId, balance);
   const payments: PaymentEngine | undefined = parts.gateway
     ? {
         gateway: parts.gateway,

@@ -16,8 +16,13 @@ import {
   renderPaymentPurchase,
 } from "./deposits/notifications.ts";
 import type { NotificationRenderers } from "./notifications/sender.ts";
-import { renderOrderFinal } from "./purchase/notifications.ts";
-import type { AutoReceiptOptions } from "./receipts/notifications.ts";
+import { type ResultReceipts, renderOrderFinal } from "./purchase/notifications.ts";
+import {
+  type AutoReceiptOptions,
+  autoReceiptWanted,
+  sendAutoReceipt,
+} from "./receipts/notifications.ts";
+import { sendReceipt } from "./receipts/send.ts";
 import {
   renderOrdersRechecked,
   renderSupplierDrift,
@@ -33,6 +38,18 @@ export interface RendererOptions extends DepositRenderOptions {
 /** every kind of notification, drawn by the feature that owns it */
 export function notificationRenderers(o: RendererOptions = {}): NotificationRenderers {
   const { renderPaymentFinal } = paymentRenderers(o);
+  const receipts = o.receipts;
+  const resultReceipts: ResultReceipts | undefined = receipts && {
+    wanted: autoReceiptWanted,
+    async send(env, r) {
+      await sendReceipt(env.api, env.db, {
+        ...r,
+        t: await env.languageOf(r.order.userId),
+        shop: receipts.shop(),
+        logo: receipts.logo,
+      });
+    },
+  };
   return {
     async order_final(n, env) {
       // a center text command's order: its final in the answer's form (center/final.ts)
@@ -44,7 +61,7 @@ export function notificationRenderers(o: RendererOptions = {}): NotificationRend
       // an H2H order's result goes to the reseller's server; the chat only if they asked
       if (await h2hResultMuted(env.db, n.payload.orderId)) return;
       // the result, and a reseller's receipt (when they asked for it) carrying it
-      await renderOrderFinal(n, env, o.receipts);
+      await renderOrderFinal(n, env, resultReceipts);
     },
     order_flagged: renderOrderFlagged,
     order_conflict: renderOrderConflict,

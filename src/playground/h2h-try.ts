@@ -13,13 +13,13 @@ import { demoCredentials, PLAYGROUND_RESELLER } from "./demo-reseller.ts";
 export const H2H_TRY_PATH = "/playground/h2h";
 
 /** one ready request: where it goes, its signed body, and the same as a curl command */
-export interface ReadyRequest {
+interface ReadyRequest {
   url: string;
   body: Record<string, unknown>;
   curl: string;
 }
 
-export interface ReadyRequests {
+interface ReadyRequests {
   reseller: { id: number; name: string };
   apiId: string;
   balance: ReadyRequest;
@@ -39,7 +39,7 @@ function ready(url: string, body: Record<string, unknown>): ReadyRequest {
 }
 
 /** the demo reseller's balance and a TSEL10 order, signed now; none without a key */
-export async function readyRequests(
+async function readyRequests(
   db: Executor,
   box: SecretBox,
   o: { apiUrl: string; now: number },

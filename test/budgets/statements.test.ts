@@ -49,6 +49,7 @@ const BUDGET = {
    * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled
    */
   h2hOrder: 19,
+  /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one
    * (3 before: the store, then a claim after the NOTIFY woke the drain, then the finish)

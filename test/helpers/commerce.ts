@@ -9,6 +9,7 @@ import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
 import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { createQuote } from "../../src/commerce/orders/quotes.ts";
 import type { Quote } from "../../src/commerce/orders/types.ts";
+import { noteAnswerBalance } from "../../src/commerce/reconciliation/answer-reading.ts";
 import { setTier, upsertUser } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -95,6 +96,8 @@ export async function bootCommerce(
     testing: options.testing ?? false,
     adminIds: [1],
   };
+  // as createEngines wires it: balances in answers become readings
+  deps.onAnswerBalance = (s, refId, balance) => noteAnswerBalance(deps, s, refId, balance);
   let nextUser = 100_000;
   return {
     database,

@@ -2,6 +2,7 @@ import { DEFAULT_BOT } from "@kios/bot-api-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { PLAYGROUND_RESELLER } from "../../src/playground/demo-reseller.ts";
 import { DEMO_BALANCE, PLAYGROUND_ADMIN, PLAYGROUND_CUSTOMER } from "../../src/playground/mode.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";
@@ -27,6 +28,7 @@ describe(`playground mode (${testDriver})`, () => {
     expect(config.bot.username).toBe(DEFAULT_BOT.username);
     expect(config.users.map((u) => [u.id, u.persona])).toEqual([
       [PLAYGROUND_CUSTOMER.id, "customer"],
+      [PLAYGROUND_RESELLER.id, "reseller"],
       [PLAYGROUND_ADMIN.id, "admin"],
     ]);
     expect((await fetch(`${t.baseUrl}/healthz`)).status).toBe(200);
@@ -45,6 +47,7 @@ describe(`playground mode (${testDriver})`, () => {
       // the name carries no role of its own: the greeting says the name, the label the role
       expect(await personas()).toEqual([
         ["Sari", "reseller"],
+        ["Rudi", "reseller"],
         ["Owner", "admin"],
       ]);
     } finally {

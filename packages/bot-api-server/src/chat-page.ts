@@ -36,7 +36,7 @@ export interface PlaygroundOptions {
   links?: PlaygroundLink[];
 }
 
-export interface PlaygroundLink {
+interface PlaygroundLink {
   label: string;
   href: string;
 }

@@ -1,11 +1,26 @@
 import { getOrder } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { NotificationOf, RenderEnv } from "../notifications/sender.ts";
-import { type AutoReceiptOptions, autoReceiptWanted } from "../receipts/notifications.ts";
-import { sendReceipt } from "../receipts/send.ts";
 import { cardInView } from "../storage/card-in-view.ts";
 import { showCard } from "../ui/cards.ts";
 import { orderCard, orderCopyKeyboard, orderPush } from "../ui/order-card.ts";
+
+/** the receipts feature as this one needs it, given by the renderers (features stay apart) */
+export interface ResultReceipts {
+  /** whether this order's buyer gets its receipt by itself (/struk otomatis) */
+  wanted(n: NotificationOf<"order_final">, env: RenderEnv, order: Order): Promise<boolean>;
+  /** sends the receipt, as a reply, with the result as its caption when given */
+  send(
+    env: RenderEnv,
+    r: {
+      order: Order;
+      chatId: number;
+      replyTo: number | undefined;
+      caption?: string | undefined;
+      keyboard?: ReturnType<typeof orderCopyKeyboard> | undefined;
+    },
+  ): Promise<void>;
+}
 
 /**
  * an order became final: its card shows the result, and at most one new message follows. A
@@ -17,7 +32,7 @@ import { orderCard, orderCopyKeyboard, orderPush } from "../ui/order-card.ts";
 export async function renderOrderFinal(
   n: NotificationOf<"order_final">,
   env: RenderEnv,
-  receipts?: AutoReceiptOptions | undefined,
+  receipts?: ResultReceipts | undefined,
 ): Promise<Order | undefined> {
   const order = await getOrder(env.db, n.payload.orderId);
   if (!order) {
@@ -26,16 +41,13 @@ export async function renderOrderFinal(
   }
   const t = await env.languageOf(order.userId);
   const card = orderCard(t, order);
-  const receipt = receipts && (await autoReceiptWanted(n, env, order));
+  const receipt = receipts && (await receipts.wanted(n, env, order));
   const sendReceiptWith = async (replyTo: number | undefined, caption?: string) => {
     if (!receipt || !receipts) return;
-    await sendReceipt(env.api, env.db, {
-      t,
+    await receipts.send(env, {
       order,
       chatId: n.chatId,
       replyTo,
-      shop: receipts.shop(),
-      logo: receipts.logo,
       caption,
       keyboard: caption ? orderCopyKeyboard(t, order) : undefined,
     });

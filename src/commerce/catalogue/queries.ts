@@ -112,7 +112,12 @@ export const catalogueFilters = {
     return sql`p.category = ${canonicalCategory(category)}`;
   },
   byCode(code: string): SQL {
-    return sql`p.code = ${code.trim()}`;
+    // a code in any case (Digiflazz's are lower case, resellers type upper case), the code
+    // exactly as typed first: each candidate is an index lookup
+    const c = code.trim();
+    return sql`p.code = (select q.code from products q
+      where q.code in (${c}, ${c.toUpperCase()}, ${c.toLowerCase()})
+      order by (q.code = ${c}) desc, q.code limit 1)`;
   },
   byText(text: string): SQL {
     const conditions = searchWords(text).map((w) => {

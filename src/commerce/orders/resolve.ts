@@ -3,7 +3,6 @@ import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { SentRequest, StatusResult } from "../../supplier/types.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
-import { noteAnswerBalance } from "../reconciliation/answer-reading.ts";
 import { reportIfConflicting } from "./conflicts.ts";
 import {
   CREATED_ABANDONED_MS,
@@ -129,7 +128,8 @@ async function resolveUnlocked(
 
   if (!status.found) return notFound(deps, order, now, fence);
   // the balance the answer carried (Digiflazz's re-send), a reading of that supplier's balance
-  await noteAnswerBalance(deps, order.supplier, order.refId, status.transaction.balanceAfter);
+  const balance = status.transaction.balanceAfter;
+  if (balance !== undefined) await deps.onAnswerBalance?.(order.supplier, order.refId, balance);
 
   const fin = finalisationOf(status.transaction);
   if (fin) {

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { orders } from "../../db/schema.ts";
 import type { SentRequest, SubmitOutcome } from "../../supplier/types.ts";
-import { noteAnswerBalance } from "../reconciliation/answer-reading.ts";
 import { reportIfConflicting } from "./conflicts.ts";
 import { nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { minMarginOf } from "./min-margin.ts";
@@ -32,14 +31,11 @@ import type { Order } from "./types.ts";
 export async function sendAttempt(deps: OrderEngine, order: Order): Promise<Order> {
   const outcome = await submit(deps, order);
   // the balance the answer carried (Digiflazz), a reading of that supplier's balance
-  await noteAnswerBalance(
-    deps,
-    order.supplier,
-    order.refId,
+  const balance =
     outcome.outcome === "accepted"
       ? outcome.transaction.balanceAfter
-      : outcome.error?.details.balanceAfter,
-  );
+      : outcome.error?.details.balanceAfter;
+  if (balance !== undefined) await deps.onAnswerBalance?.(order.supplier, order.refId, balance);
   return applySubmitOutcome(deps, order, outcome);
 }
 
