@@ -60,8 +60,7 @@ export function createEngines(config: Config, parts: EngineParts): Engines {
     ...(parts.onOrderSubmitted ? { onOrderSubmitted: parts.onOrderSubmitted } : {}),
   };
   // reconciliation depends on orders: the engine tells it of balances in answers by a hook
-  orders.onAnswerBalance = (supplier, refId, balance) =>
-    noteAnswerBalance(orders, supplier, refId, balance);
+  orders.onAnswerBalance = noteAnswerBalance;
   const payments: PaymentEngine | undefined = parts.gateway
     ? {
         gateway: parts.gateway,

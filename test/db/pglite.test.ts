@@ -87,6 +87,6 @@ describe("PGlite folders", () => {
   it("runs with small shared buffers, so a small shop's process stays small", async () => {
     const pg = await openFolder(join(root, "buffers"), template);
     const { rows } = await pg.query<{ shared_buffers: string }>("show shared_buffers");
-    expect(rows[0]?.shared_buffers).toBe("16MB");
+    expect(rows[0]?.shared_buffers).toBe("8MB");
   });
 });

@@ -97,7 +97,7 @@ export async function bootCommerce(
     adminIds: [1],
   };
   // as createEngines wires it: balances in answers become readings
-  deps.onAnswerBalance = (s, refId, balance) => noteAnswerBalance(deps, s, refId, balance);
+  deps.onAnswerBalance = noteAnswerBalance;
   let nextUser = 100_000;
   return {
     database,

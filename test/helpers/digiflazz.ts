@@ -6,7 +6,6 @@ import {
 } from "@kios/digiflazz-sandbox";
 import { linkSupplierCatalogue } from "../../src/commerce/catalogue/link.ts";
 import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
-import { noteAnswerBalance } from "../../src/commerce/reconciliation/answer-reading.ts";
 import { createDigiflazzSupplier } from "../../src/supplier/digiflazz/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { bootCommerce, type CommerceHarness } from "./commerce.ts";
@@ -55,7 +54,6 @@ export async function bootMainAndDigiflazz(
     suppliers: new Map([["backup", backup]]),
     firstSupplier: "main",
   };
-  engine.onAnswerBalance = (s, refId, balance) => noteAnswerBalance(engine, s, refId, balance);
   return {
     ...h,
     digiflazz,

@@ -83,6 +83,8 @@ describe("the playground routes", () => {
         { id: 5001, name: "Budi", persona: "customer" },
         { id: 5002, name: "Sari", persona: "admin" },
       ],
+      // no pages of the shop's own to link in the top bar
+      links: [],
     });
   });
 

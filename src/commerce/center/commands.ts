@@ -50,7 +50,8 @@ const DEST = /^\S{4,64}$/;
 const COUNT = /^\d{1,2}$/;
 const REF = /^[A-Za-z0-9_./:-]{1,64}$/;
 const AMOUNT = /^\d{1,12}$/;
-const WORD = /^[A-Za-z][A-Za-z0-9_-]{0,15}$/;
+/** what an unknown keyword looks like: letters only (product codes carry digits) */
+const KEYWORD_LIKE = /^[A-Za-z]{1,16}$/;
 /** a part of the text: dotted segments, then " R#ref" maybe */
 const PART = /^([^\s,]+?)(?:\s+R#(\S+))?$/i;
 
@@ -177,9 +178,10 @@ export function parseCenterCommand(
     return undefined;
   }
   const pin = last.segments.at(-1)!;
-  // a word followed by a PIN alone is a keyword the center doesn't know
+  // a word of letters followed by a PIN alone is a keyword the center doesn't know; a
+  // product code (letters and digits) before digits is a quick order to a short number
   if (parts.length === 1 && last.segments.length === 2) {
-    return WORD.test(last.segments[0]!)
+    return KEYWORD_LIKE.test(last.segments[0]!)
       ? { ok: false, error: "unknown_keyword", word: last.segments[0]!.toUpperCase() }
       : undefined;
   }

@@ -37,11 +37,16 @@ export interface OrderEngine {
   /** supplier balance checks: the drift tolerated, and the balance that alerts (rupiah) */
   recon?: { tolerance: number; lowBalance: number };
   /**
-   * told of the supplier balance an answer carried (Digiflazz's buyer_last_saldo), to be
+   * told (with the engine at hand: a caller may have given it other settings) of the supplier balance an answer carried (Digiflazz's buyer_last_saldo), to be
    * stored as a reading by reconciliation (which depends on orders, not the other way);
    * never throws. Absent: not recorded
    */
-  onAnswerBalance?: (supplier: string | null, refId: string, balance: number) => Promise<void>;
+  onAnswerBalance?: (
+    engine: OrderEngine,
+    supplier: string | null,
+    refId: string,
+    balance: number,
+  ) => Promise<void>;
 }
 
 export const BILL_PAY_MARGIN_MS = 20_000;

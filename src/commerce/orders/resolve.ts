@@ -129,7 +129,9 @@ async function resolveUnlocked(
   if (!status.found) return notFound(deps, order, now, fence);
   // the balance the answer carried (Digiflazz's re-send), a reading of that supplier's balance
   const balance = status.transaction.balanceAfter;
-  if (balance !== undefined) await deps.onAnswerBalance?.(order.supplier, order.refId, balance);
+  if (balance !== undefined) {
+    await deps.onAnswerBalance?.(deps, order.supplier, order.refId, balance);
+  }
 
   const fin = finalisationOf(status.transaction);
   if (fin) {

@@ -34,8 +34,10 @@ export async function sendAttempt(deps: OrderEngine, order: Order): Promise<Orde
   const balance =
     outcome.outcome === "accepted"
       ? outcome.transaction.balanceAfter
-      : outcome.error?.details.balanceAfter;
-  if (balance !== undefined) await deps.onAnswerBalance?.(order.supplier, order.refId, balance);
+      : outcome.error?.details?.balanceAfter;
+  if (balance !== undefined) {
+    await deps.onAnswerBalance?.(deps, order.supplier, order.refId, balance);
+  }
   return applySubmitOutcome(deps, order, outcome);
 }
 

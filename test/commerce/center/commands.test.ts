@@ -113,6 +113,9 @@ const table: [string, CenterParse | undefined][] = [
   // not a center command: the chat's quick order and other texts take these
   ["TSEL10.081234567890", undefined],
   ["TSEL10.2.081234567890", undefined],
+  // a quick order to a short (wrong) number, not a PIN: the quick order says what is wrong
+  ["TSEL10.0812", undefined],
+  ["PLN20.123456", undefined],
   ["TSEL10 081234567890", undefined],
   ["halo kak, pulsa 10rb ya", undefined],
   ["/start", undefined],
