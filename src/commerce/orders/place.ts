@@ -137,12 +137,13 @@ async function storeOrderOnce(deps: OrderEngine, c: Confirmation, now: Date): Pr
           throw new Refused({ ok: false, reason: "supplier_unavailable" });
         }
         const mine = plan.reservation;
-        const standing = mine && !err.replan && (await reservationStanding(deps.db, mine, guard));
+        // blocked only by newer reservations: keep the place (they withdraw for it)
+        const standing =
+          mine && !err.replan ? await reservationStanding(deps.db, mine, guard) : undefined;
         const keep =
-          mine &&
-          standing &&
-          standing.live &&
-          (standing.known ?? Infinity) - standing.older >= mine.cost;
+          mine !== undefined &&
+          standing?.live === true &&
+          (standing.known ?? Number.POSITIVE_INFINITY) - standing.older >= mine.cost;
         await overtakenPause(run);
         if (keep) continue;
         if (mine) await releaseReservation(deps.db, mine);
