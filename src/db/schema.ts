@@ -897,19 +897,28 @@ export const supplierBalanceChecks = pgTable(
 );
 
 /**
- * the supplier balance guard's reservation counter, one row per supplier whose balance it
- * guards (docs/suppliers.md#the-balance-guard). `reserved` only ever grows: each guarded
- * Pay adds its cost in the statement that stores its order, on the condition that what it
- * read as the estimate, less what other Pays reserved since its read, still covers it. So a
- * Pay that never commits (refused, crashed) leaves nothing behind, and what an order holds of
- * the balance is still derived from its attempt (known-balance.ts): the counter only tells
- * concurrent Pays about each other
+ * the supplier balance guard's reservations (docs/suppliers.md#the-balance-guard): one row
+ * per Pay (or re-route) about to store an attempt at a guarded supplier, inserted and
+ * committed on its own before the Pay checks the estimate, so every Pay that checks later
+ * sees it. The statement that stores the order deletes it (the order's attempt then counts
+ * in its place, in the same commit: never both, never neither); a Pay refused deletes its
+ * own. A row left by a crash counts until `expires_at` and is swept after. No row is
+ * shared by two Pays, so no Pay waits on another's lock (issue 40)
  */
-export const supplierReservations = pgTable("supplier_reservations", {
-  /** the supplier's name (the first supplier's under its configured name) */
-  supplier: text("supplier").primaryKey(),
-  reserved: money("reserved").notNull().default(0),
-});
+export const supplierReservations = pgTable(
+  "supplier_reservations",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** the supplier's name (the first supplier's under its configured name) */
+    supplier: text("supplier").notNull(),
+    /** what the attempt would cost there */
+    cost: money("cost").notNull(),
+    createdAt: createdAt(),
+    /** counted by other Pays until then (the shop's clock); a Pay consumes its own only well before */
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [index("supplier_reservations_supplier").on(t.supplier, t.expiresAt)],
+);
 
 /** supplier reports (the supplier's callbacks) as received: stored once (inbox), then confirmed by /v1/status */
 export const supplierReports = pgTable(

@@ -33,8 +33,12 @@ import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
 // prepared statements a first order makes already exist.
 
 const BUDGET = {
-  /** Pay, from the tap's confirmQuote to the order request leaving for the supplier */
-  payToSupplier: 5,
+  /**
+   * Pay, from the tap's confirmQuote to the order request leaving for the supplier (5
+   * before: the guard's reservation is now its own committed statement, so no Pay waits on
+   * another's lock, and it needs the quote read before it)
+   */
+  payToSupplier: 6,
   /** a stored supplier report acted on: the order settled (captured), the report closed */
   reportSettled: 8,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
@@ -46,9 +50,10 @@ const BUDGET = {
   inboxPerFurtherUpdate: 1,
   /**
    * a signed H2H order answered (an instant supplier): the key and the ref_id looked up, the
-   * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled
+   * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled (19
+   * before: the Pay's one more statement, see payToSupplier)
    */
-  h2hOrder: 19,
+  h2hOrder: 20,
   /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one

@@ -29,35 +29,33 @@ function gate() {
 }
 
 type Gate = ReturnType<typeof gate>;
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
- * the engine with a database whose Pay transactions stop at the gate: `beforeCommit` once
- * the Pay's statements are done (its order, attempt and hold written, not committed);
- * `afterEstimates` right after the supplier balance guard read its estimates (the only
- * `execute` of a Pay's transaction), before the order's statement
+ * the engine with a database whose Pays stop at the gate: `beforeCommit` once the Pay's
+ * transaction did its statements (its order, attempt and hold written, its reservation
+ * consumed, not committed); `afterReservation` right after the supplier balance guard made
+ * its reservation (the first `execute` of a Pay, committed on its own), before the Pay's
+ * transaction
  */
-function heldEngine(deps: OrderEngine, at: "beforeCommit" | "afterEstimates", g: Gate) {
-  const stopAtEstimates = (tx: Tx): Tx =>
-    new Proxy(tx, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (prop !== "execute" || typeof value !== "function") return value;
-        return async (...args: unknown[]) => {
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          g.reached();
-          await g.opened;
-          return result;
-        };
-      },
-    });
+function heldEngine(deps: OrderEngine, at: "beforeCommit" | "afterReservation", g: Gate) {
+  let held = false;
   const db = new Proxy(deps.db, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      if (prop !== "transaction") return value;
+      if (prop === "execute" && at === "afterReservation" && typeof value === "function") {
+        return async (...args: unknown[]) => {
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (!held) {
+            held = true;
+            g.reached();
+            await g.opened;
+          }
+          return result;
+        };
+      }
+      if (prop !== "transaction" || at !== "beforeCommit") return value;
       const transaction: Database["transaction"] = (work, config) =>
         target.transaction(async (tx) => {
-          if (at === "afterEstimates") return work(stopAtEstimates(tx));
           const result = await work(tx);
           g.reached();
           await g.opened;
@@ -133,14 +131,15 @@ describe("two buyers' Pays run side by side (PostgreSQL)", () => {
     expect((await verifyLedger(h.database.handle)).ok).toBe(true);
   });
 
-  it("a Pay held after reading the guard's estimate does not stop another's; the first then sees what the second took", async () => {
-    // the reading covers one order and a half: both read the same estimate, one may go
-    await readingFor(1);
+  it("a Pay held open after its reservation does not stop another Pay to the same supplier", async () => {
+    // the reading covers two orders and a half: both may go, and the guard reserves for
+    // each; the second is stored and sent while the first's transaction is still open
+    await readingFor(2);
     const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
-    const [qa, qb] = [await h.quote(a, "081234567903"), await h.quote(b, "081234567904")];
+    const [qa, qb] = [await h.quote(a, "081234567911"), await h.quote(b, "081234567912")];
     const before = h.sandbox.requests().length;
     const g = gate();
-    const first = confirmQuote(heldEngine(h.deps, "afterEstimates", g), {
+    const first = confirmQuote(heldEngine(h.deps, "beforeCommit", g), {
       quoteId: qa.id,
       userId: a,
     });
@@ -152,9 +151,34 @@ describe("two buyers' Pays run side by side (PostgreSQL)", () => {
       g.open();
     }
     expect((await second).ok).toBe(true);
-    // the first read an estimate that covered it; the second has taken it since
-    expect(await first).toEqual({ ok: false, reason: "supplier_unavailable" });
-    expect(await walletBalance(h.deps.db, a)).toBe(100_000);
+    expect((await first).ok).toBe(true);
+    expect(h.sandbox.requests().slice(before)).toHaveLength(2);
+    expect(h.sandbox.account().balance).toBeGreaterThanOrEqual(0);
+    expect((await verifyLedger(h.database.handle)).ok).toBe(true);
+  });
+
+  it("a Pay held after its reservation does not stop another's, which finds the balance reserved", async () => {
+    // the reading covers one order and a half: the first reserved it, the second is told
+    // at once (it waits on no lock) that no supplier can take it
+    await readingFor(1);
+    const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
+    const [qa, qb] = [await h.quote(a, "081234567903"), await h.quote(b, "081234567904")];
+    const before = h.sandbox.requests().length;
+    const g = gate();
+    const first = confirmQuote(heldEngine(h.deps, "afterReservation", g), {
+      quoteId: qa.id,
+      userId: a,
+    });
+    await g.arrived;
+    const second = confirmQuote(h.deps, { quoteId: qb.id, userId: b });
+    try {
+      expect(await whileHeld(second)).toBe("done");
+    } finally {
+      g.open();
+    }
+    expect(await second).toEqual({ ok: false, reason: "supplier_unavailable" });
+    expect((await first).ok).toBe(true);
+    expect(await walletBalance(h.deps.db, b)).toBe(100_000);
     expect(h.sandbox.requests().slice(before)).toHaveLength(1);
     expect(h.sandbox.account().balance).toBeGreaterThanOrEqual(0);
     expect((await verifyLedger(h.database.handle)).ok).toBe(true);

@@ -16,6 +16,8 @@ import {
   type GuardedRoute,
   type KnownSupplierBalance,
   type Reservation,
+  releaseReservation,
+  reservationStanding,
   reservationStatement,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
@@ -40,14 +42,26 @@ class Refused extends Error {
 }
 
 /**
- * the supplier balance guard's reservation found the estimate taken by Pays that committed
- * after this one read it: the transaction is rolled back and the Pay runs again, reading
- * the estimate anew (a later route, or the refusal)
+ * the supplier balance guard's reservation failed its check where the order is stored (Pays
+ * that reserved meanwhile hold what it needs), or the route it reserved is no longer the
+ * quote's: the transaction is rolled back and the Pay runs again (reservationStanding says
+ * whether it keeps its reservation or reserves anew: a later route, or the refusal)
  */
-class Overtaken extends Error {}
+class Overtaken extends Error {
+  constructor(
+    /** the reservation no longer fits the quote's routes: reserve again */
+    readonly replan = false,
+  ) {
+    super("overtaken");
+  }
+}
 
 /** how many times a Pay is run again after being overtaken before it is refused */
-const OVERTAKEN_RETRIES = 5;
+const OVERTAKEN_RETRIES = 8;
+
+/** the pause before a run again: short, growing, jittered, so racing Pays fall apart */
+const overtakenPause = (run: number) =>
+  new Promise<void>((r) => setTimeout(r, Math.min(2 ** run, 32) * (0.5 + Math.random())));
 
 type Tx = Parameters<Parameters<OrderEngine["db"]["transaction"]>[0]>[0];
 type QuoteRow = typeof quotes.$inferSelect;
@@ -99,21 +113,76 @@ export async function confirmQuote(deps: OrderEngine, c: Confirmation): Promise<
 }
 
 /**
- * storeOrder in its transaction, run again while a concurrent Pay overtook its reservation
- * (each run after one that was overtaken sees that Pay committed, so it makes progress);
- * refused as no supplier able to take it when it keeps being overtaken
+ * the guard's reservation (committed on its own, before the transaction: known-balance.ts),
+ * then storeOrder in its transaction, which consumes it. Run again while Pays that reserved
+ * at the same time hold what this one needs: blocked by older reservations it withdraws and
+ * reserves again, blocked only by newer ones it keeps its place, so the oldest always goes;
+ * refused as no supplier able to take it when it keeps being overtaken. A reservation not
+ * consumed (refused, a repeated tap) is released; one left by a crash expires.
  */
 async function storeOrderOnce(deps: OrderEngine, c: Confirmation, now: Date): Promise<StoredOrder> {
-  for (let run = 0; ; run++) {
-    try {
-      return await deps.db.transaction((tx) => storeOrder(deps, tx, c, now));
-    } catch (err) {
-      if (!(err instanceof Overtaken)) throw err;
-      if (run >= OVERTAKEN_RETRIES) {
-        throw new Refused({ ok: false, reason: "supplier_unavailable" });
+  const guard = { firstSupplier: firstSupplierName(deps), now: now.getTime() };
+  let plan = await planReservation(deps, c, now);
+  let consumed = false;
+  try {
+    for (let run = 0; ; run++) {
+      try {
+        const current = plan;
+        const stored = await deps.db.transaction((tx) => storeOrder(deps, tx, c, now, current));
+        consumed = stored.fresh;
+        return stored;
+      } catch (err) {
+        if (!(err instanceof Overtaken)) throw err;
+        if (run >= OVERTAKEN_RETRIES) {
+          throw new Refused({ ok: false, reason: "supplier_unavailable" });
+        }
+        const mine = plan.reservation;
+        // blocked only by newer reservations: keep the place (they withdraw for it)
+        const standing =
+          mine && !err.replan ? await reservationStanding(deps.db, mine, guard) : undefined;
+        const keep =
+          mine !== undefined &&
+          standing?.live === true &&
+          (standing.known ?? Number.POSITIVE_INFINITY) - standing.older >= mine.cost;
+        await overtakenPause(run);
+        if (keep) continue;
+        if (mine) await releaseReservation(deps.db, mine);
+        plan = { route: undefined, reservation: undefined, short: [] };
+        plan = await planReservation(deps, c, now);
       }
     }
+  } finally {
+    if (plan.reservation && !consumed) await releaseReservation(deps.db, plan.reservation);
   }
+}
+
+/** what the guard let a Pay take before its transaction: the route and its reservation */
+interface Plan {
+  route: GuardedRoute | undefined;
+  reservation: Reservation | undefined;
+  short: readonly KnownSupplierBalance[];
+}
+
+/**
+ * the guard's reservation for this Pay, from the quote as read without a lock: none for a
+ * quote that has its order, a test order, or one storeOrder refuses anyway (it reads the
+ * quote again under its lock and refuses it there). Refused when no route's supplier
+ * balance can take it
+ */
+async function planReservation(deps: OrderEngine, c: Confirmation, now: Date): Promise<Plan> {
+  const none = { route: undefined, reservation: undefined, short: [] };
+  const read = await readQuote(deps.db, c, false);
+  const { quote } = read;
+  if (read.already || quote.cancelledAt || quote.testing) return none;
+  const sellable = refuseUnsellable(deps, quote, read.product ?? undefined, c.userId, now);
+  const routes =
+    quote.kind === "bill"
+      ? []
+      : quoteRoutes(deps, quote, sellable, read.routes, minMarginFrom(read.minMargin, deps));
+  if (quote.kind !== "bill" && routes.length === 0) {
+    throw new Refused({ ok: false, reason: "product_unavailable" });
+  }
+  return reserve(deps, guardedRoutes(deps, quote, routes), now);
 }
 
 interface StoredOrder {
@@ -137,8 +206,9 @@ async function storeOrder(
   tx: Tx,
   c: Confirmation,
   now: Date,
+  plan: Plan,
 ): Promise<StoredOrder> {
-  const read = await lockQuote(tx, c);
+  const read = await readQuote(tx, c, true);
   const { quote } = read;
   if (read.already) return { order: read.already, fresh: false, skippedShort: [] };
   if (quote.cancelledAt) throw new Refused({ ok: false, reason: "quote_cancelled" });
@@ -156,10 +226,10 @@ async function storeOrder(
   }
   const bill = quote.kind === "bill" ? await billOfQuote(deps, tx, quote, now) : undefined;
   // before the wallet's hold: a buyer is not sent to top up for an order no supplier
-  // balance can take. A route whose supplier is short is skipped for the next
+  // balance can take. A route whose supplier is short was skipped for the next
   const { route, reservation, short } = quote.testing
     ? { route: undefined, reservation: undefined, short: [] }
-    : await reserve(deps, tx, guardedRoutes(deps, quote, routes));
+    : plannedRoute(plan, guardedRoutes(deps, quote, routes));
   const first = firstRoute(deps, quote, routes, route);
   const { order, fresh } = await insertOrder(deps, tx, {
     quote,
@@ -169,6 +239,7 @@ async function storeOrder(
     messageId: c.messageId,
     route: first,
     reservation,
+    guard: { firstSupplier: firstSupplierName(deps), now: now.getTime() },
     // a test order moves no money
     hold: quote.testing ? undefined : { userId: quote.userId, amount: quote.price },
   });
@@ -176,27 +247,37 @@ async function storeOrder(
 }
 
 /**
- * the buyer's own quote, locked (a Cancel of the same card waits for this confirmation, or
- * this one for it), with the order it made already if any, its product, the minimum margin
- * setting and the product's routes, and the buyer's same-day lock: one statement
+ * the buyer's own quote with the order it made already if any, its product, the minimum
+ * margin setting and the product's routes: one statement. Locked (in the Pay's
+ * transaction), the quote's row is (a Cancel of the same card waits for this confirmation,
+ * or this one for it) and so is the buyer's same-day lock for it; unlocked it is what the
+ * guard reserves from
  */
-async function lockQuote(tx: Tx, c: Confirmation) {
-  const [row] = await tx
-    .select({
-      quote: quotes,
-      already: orders,
-      product: products,
-      minMargin: minMarginColumn,
-      routes: routesColumn(products.code),
-      // the buyer's lock for this product and destination, taken with the quote: the
-      // statement that stores the order counts every purchase of it committed before (repeat.ts)
-      sameDay: sameDayLockColumn,
-    })
+async function readQuote(exec: Tx | OrderEngine["db"], c: Confirmation, lock: boolean) {
+  const columns = {
+    quote: quotes,
+    already: orders,
+    product: products,
+    minMargin: minMarginColumn,
+    routes: routesColumn(products.code),
+  };
+  const query = exec
+    .select(
+      lock
+        ? {
+            ...columns,
+            // the buyer's lock for this product and destination, taken with the quote: the
+            // statement that stores the order counts every purchase of it committed before
+            // (repeat.ts)
+            sameDay: sameDayLockColumn,
+          }
+        : columns,
+    )
     .from(quotes)
     .leftJoin(orders, eq(orders.confirmKey, quotes.id))
     .leftJoin(products, eq(products.code, quotes.productCode))
-    .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)))
-    .for("update", { of: quotes });
+    .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)));
+  const [row] = await (lock ? query.for("update", { of: quotes }) : query);
   if (!row) throw new Refused({ ok: false, reason: "quote_not_found" });
   return row;
 }
@@ -287,24 +368,31 @@ function quoteRoutes(
 
 /**
  * the supplier balance guard's choice (known-balance.ts): the route the order may take and
- * the reservation the order's statement makes; refused when no route's supplier can cover it
+ * its reservation there, committed; refused when no route's supplier can cover it
  */
 async function reserve(
   deps: OrderEngine,
-  tx: Tx,
   routes: readonly GuardedRoute[],
-): Promise<{
-  route: GuardedRoute;
-  reservation: Reservation | undefined;
-  short: readonly KnownSupplierBalance[];
-}> {
-  const { route, reservation, short } = await reserveSupplierBalance(
-    tx,
-    routes,
-    firstSupplierName(deps),
-  );
+  now: Date,
+): Promise<Plan> {
+  const { route, reservation, short } = await reserveSupplierBalance(deps.db, routes, {
+    firstSupplier: firstSupplierName(deps),
+    now: now.getTime(),
+  });
   if (!route) throw new Refused({ ok: false, reason: "supplier_unavailable" }, short);
   return { route, reservation, short };
+}
+
+/**
+ * the route the guard reserved, when it is still one the quote may take at the same cost
+ * (its routes were read again under the quote's lock); else the Pay reserves again
+ */
+function plannedRoute(plan: Plan, routes: readonly GuardedRoute[]): Plan {
+  const { route } = plan;
+  if (!route || !routes.some((r) => r.supplier === route.supplier && r.cost === route.cost)) {
+    throw new Overtaken(true);
+  }
+  return plan;
 }
 
 /**
@@ -383,8 +471,10 @@ async function insertOrder(
     now: Date;
     messageId: number | undefined;
     route: Pick<Route, "supplier" | "supplierCode" | "cost">;
-    /** the supplier balance guard's reservation, made in the same statement (none: no guard) */
+    /** the supplier balance guard's reservation, consumed in the same statement (none: no guard) */
     reservation: Reservation | undefined;
+    /** the guard's first supplier and time, for the reservation's check */
+    guard: { firstSupplier: string; now: number };
     /** the buyer's hold, made in the same statement (none for a test order) */
     hold: { userId: number; amount: number } | undefined;
   },
@@ -426,14 +516,16 @@ async function insertOrder(
       .onConflictDoNothing()
       .returning(),
   );
-  // the guard's reservation, in the same statement (data-modifying CTEs all run)
+  // the guard's reservation checked and consumed, in the same statement (data-modifying
+  // CTEs all run): the attempt stored here takes its place in one commit
   const reserved = o.reservation
-    ? tx.$with("reserved", { ok: sql<unknown>`ok` }).as(reservationStatement(o.reservation))
+    ? tx
+        .$with("reserved", { ok: sql<unknown>`ok` })
+        .as(reservationStatement(o.reservation, o.guard))
     : undefined;
   // its first attempt (design rule 15) and the buyer's hold, in the same statement. The
-  // hold reads the reservation's row, so every Pay takes the supplier's counter before its
-  // buyer's wallet: two Pays of one buyer (other purchases) never wait on each other's
-  // locks in opposite orders. No reservation made: no hold, and the Pay runs again
+  // hold reads the reservation's row: no reservation consumed, no hold, and the Pay runs
+  // again
   const held = o.hold
     ? tx
         .$with("held", { held: sql<unknown>`held` })

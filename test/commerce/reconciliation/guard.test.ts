@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { firstSupplierName } from "../../../src/commerce/orders/routing.ts";
 import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
-import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
+import {
+  knownSupplierBalance,
+  RESERVATION_TTL_MS,
+} from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
-import { orders } from "../../../src/db/schema.ts";
+import { orders, supplierReservations } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 import { payBurst } from "../../helpers/pay-burst.ts";
@@ -46,7 +49,6 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
     const before = h.sandbox.requests().length;
     const results = await payBurst(
       h.deps.db,
-      [firstSupplierName(h.deps)],
       buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(2);
@@ -91,5 +93,41 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
       ok: false,
       reason: "supplier_unavailable",
     });
+  });
+
+  it("a reservation left by a crash holds the balance only until it expires, then is swept", async () => {
+    // two orders and a half, less the order the test before left stored: one and a half
+    await readingFor(2);
+    // a Pay that reserved and crashed before its transaction: its row, never consumed
+    const [left] = await h.deps.db
+      .insert(supplierReservations)
+      .values({
+        supplier: firstSupplierName(h.deps),
+        cost: cost(),
+        expiresAt: new Date(h.clock.now() + RESERVATION_TTL_MS),
+      })
+      .returning();
+    const buyer = await h.newUser(100_000);
+    const q = await h.quote(buyer, "081234567908");
+    // while it is live it counts: what is left covers one order, and that one is reserved
+    expect(await confirmQuote(h.deps, { quoteId: q.id, userId: buyer })).toEqual({
+      ok: false,
+      reason: "supplier_unavailable",
+    });
+    expect(await walletBalance(h.deps.db, buyer)).toBe(100_000);
+    // past its expiry nothing holds the money: the next Pay goes, and a later one sweeps it
+    h.clock.advance(RESERVATION_TTL_MS + 1);
+    const q2 = await h.quote(buyer, "081234567908");
+    const paid = await confirmQuote(h.deps, { quoteId: q2.id, userId: buyer });
+    expect(paid.ok).toBe(true);
+    h.clock.advance(2 * RESERVATION_TTL_MS);
+    await readingFor(2);
+    const q3 = await h.quote(buyer, "081234567909");
+    expect((await confirmQuote(h.deps, { quoteId: q3.id, userId: buyer })).ok).toBe(true);
+    const rows = await h.deps.db.select().from(supplierReservations);
+    expect(rows.map((r) => r.id)).not.toContain(left!.id);
+    // and no Pay left a reservation of its own behind
+    expect(rows).toEqual([]);
+    expect((await verifyLedger(h.database.handle)).ok).toBe(true);
   });
 });

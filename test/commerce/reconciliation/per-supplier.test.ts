@@ -263,7 +263,6 @@ describe(`books per supplier (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
     const before = h.backupSandbox.requests().length;
     const results = await payBurst(
       h!.deps.db,
-      ["main", "backup"],
       buyers.map((u, i) => () => confirmQuote(h!.engine, { quoteId: quotes[i]!.id, userId: u })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(2);
