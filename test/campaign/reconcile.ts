@@ -636,7 +636,9 @@ export const centerOneOrderPerRef: Check = (f) => {
         out.push(v("center-one-order", `refID ${member(r)}: ${m[4]} with no order stored`));
       continue;
     }
-    if (m[2] !== row.product || m[3] !== row.dest) {
+    // the reply names the shop's own code, found in any case (docs/center.md): the same
+    // product as the one sent, maybe not in the same case
+    if (m[2]?.toLowerCase() !== row.product.toLowerCase() || m[3] !== row.dest) {
       out.push(
         v(
           "center-one-order",
