@@ -642,7 +642,7 @@ export const centerOneOrderPerRef: Check = (f) => {
       out.push(
         v(
           "center-one-order",
-          `refID ${member(r)}: answered ${m[2]}.${m[3]}; its order is ${row.product}.${row.dest}`,
+          `refID ${member(r)}: answered ${m[2]}.${m[3]}; its stored request is ${row.product}.${row.dest} (order ${row.orderId ?? "none"}, ${row.status ?? "no order"}): ${r.text}`,
         ),
       );
     }
