@@ -19,6 +19,7 @@ import type { Order } from "../commerce/orders/types.ts";
 import type { PaymentEngine } from "../commerce/payments/engine.ts";
 import { registerPaymentJobs } from "../commerce/payments/jobs.ts";
 import { createGatewayReportRoute, GATEWAY_REPORT_PATH } from "../commerce/payments/route.ts";
+import { noteAnswerBalance } from "../commerce/reconciliation/answer-reading.ts";
 import { latestBalanceCheck } from "../commerce/reconciliation/balance-check.ts";
 import { registerReconciliationJobs } from "../commerce/reconciliation/jobs.ts";
 import {
@@ -290,7 +291,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           clock,
           logger,
           onReceived: (result) => metrics.supplierReports.inc({ result }),
-          // not yet: see createEngines (a false loss found by the campaign)
+          onBalance: (refId, balance) => noteAnswerBalance(engine, s.name, refId, balance),
         }),
       );
       const resellerDoors = (encryptionKey: string) => {

@@ -4,6 +4,7 @@ import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { Order } from "../commerce/orders/types.ts";
 import type { PaymentEngine } from "../commerce/payments/engine.ts";
 import { paymentJobPort } from "../commerce/payments/jobs.ts";
+import { noteAnswerBalance } from "../commerce/reconciliation/answer-reading.ts";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { PaymentGateway } from "../gateway/types.ts";
@@ -58,10 +59,8 @@ export function createEngines(config: Config, parts: EngineParts): Engines {
     ...(parts.onOrderFinal ? { onOrderFinal: parts.onOrderFinal } : {}),
     ...(parts.onOrderSubmitted ? { onOrderSubmitted: parts.onOrderSubmitted } : {}),
   };
-  // balances in answers (Digiflazz's buyer_last_saldo) are not stored as reconciliation
-  // checks in a running shop yet: the fault campaign found one such check claiming a false
-  // loss (docs/reliability.md), so until that is explained the hourly balance call alone
-  // makes the verdicts. The hook (noteAnswerBalance) is tested on its own.
+  // reconciliation depends on orders: the engine tells it of balances in answers by a hook
+  orders.onAnswerBalance = noteAnswerBalance;
   const payments: PaymentEngine | undefined = parts.gateway
     ? {
         gateway: parts.gateway,

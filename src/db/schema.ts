@@ -850,6 +850,15 @@ export const supplierBalanceChecks = pgTable(
     /** orders sent by readAt and not final then: the supplier may have charged them */
     openCount: integer("open_count").notNull(),
     openCost: money("open_cost").notNull(),
+    /**
+     * the attempts counted open (those in openCost): the next check settles exactly these,
+     * whatever time their final carries. A final's time is stamped before its transaction
+     * commits, so one stamped before readAt may still have been open to this check
+     */
+    openAttemptIds: bigint("open_attempt_ids", { mode: "number" })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
     /** the check before: the start of the window (null: the first check, a baseline) */
     previousId: bigint("previous_id", { mode: "number" }),
     topups: money("topups").notNull().default(0),

@@ -147,6 +147,33 @@ describe("campaign reconciliation", () => {
     expect(reconcile(books())).toEqual([]);
   });
 
+  it("center-one-order: a reply names the stored order's product (in any case) and dest", () => {
+    const withDoor = (text: string) => {
+      const f = books();
+      f.center = {
+        members: [{ memberId: "M1", userId: 7 }],
+        sent: [],
+        replies: [{ memberId: "M1", refId: "A1", status: 200, text }],
+        reports: [],
+        orders: [
+          {
+            memberId: "M1",
+            refId: "A1",
+            product: "TSEL10",
+            dest: "081200001901",
+            orderId: null,
+            status: null,
+          },
+        ],
+      };
+      return CHECKS.centerOneOrderPerRef(f);
+    };
+    // a Digiflazz-first shop's own code is the SKU in lower case: the same product
+    expect(withDoor("R#A1 tsel10.081200001901 PROSES. Harga 10.400. Saldo 5.000")).toEqual([]);
+    expect(withDoor("R#A1 XL10.081200001901 PROSES. Harga 10.400. Saldo 5.000")).toHaveLength(1);
+    expect(withDoor("R#A1 TSEL10.081200009999 PROSES. Harga 10.400. Saldo 5.000")).toHaveLength(1);
+  });
+
   it("ref-id-once: a ref_id created twice, or one kios never ordered", () => {
     const twice = books();
     twice.calls.push({

@@ -636,11 +636,13 @@ export const centerOneOrderPerRef: Check = (f) => {
         out.push(v("center-one-order", `refID ${member(r)}: ${m[4]} with no order stored`));
       continue;
     }
-    if (m[2] !== row.product || m[3] !== row.dest) {
+    // the reply names the shop's own code, found in any case (docs/center.md): the same
+    // product as the one sent, maybe not in the same case
+    if (m[2]?.toLowerCase() !== row.product.toLowerCase() || m[3] !== row.dest) {
       out.push(
         v(
           "center-one-order",
-          `refID ${member(r)}: answered ${m[2]}.${m[3]}; its order is ${row.product}.${row.dest}`,
+          `refID ${member(r)}: answered ${m[2]}.${m[3]}; its stored request is ${row.product}.${row.dest} (order ${row.orderId ?? "none"}, ${row.status ?? "no order"}): ${r.text}`,
         ),
       );
     }

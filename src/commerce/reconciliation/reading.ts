@@ -17,6 +17,7 @@ export type BalanceCheck = typeof supplierBalanceChecks.$inferSelect;
 interface WindowFigures {
   openCount: number;
   openCost: number;
+  openAttemptIds: number[];
   successCount: number;
   successCost: number;
   topups: number;
@@ -55,23 +56,31 @@ async function settledBetween(
 export const SENT_AT = sql.raw("greatest(a.created_at, o.submitted_at)");
 
 /**
- * what kios recorded at the book's supplier for the window (after, at]: `after` undefined
- * means from the start. Its attempts: open at `at` (sent, not final: counted as charged), or
- * successful in the window (at what the supplier said it charged, else the route's cost).
- * A rejected or failed attempt was never charged, or was refunded.
+ * what kios recorded at the book's supplier for the window from the check before
+ * (`previous`, undefined: from the start) to `at`. Its attempts: open at `at` (sent, not
+ * final: counted as charged), or successful in the window (at what the supplier said it
+ * charged, else the route's cost). A rejected or failed attempt was never charged, or was
+ * refunded.
+ *
+ * An attempt's final time is stamped before its transaction commits (often when its
+ * status check began), so the check before may have counted as open an attempt whose final
+ * time is older than that check: the window then holds the attempts that check counted open
+ * by id, whatever time their final carries, so each is settled once.
  */
 async function windowFigures(
   exec: Executor,
   book: SupplierBook,
-  after: Date | undefined,
+  previous: Pick<BalanceCheck, "readAt" | "openAttemptIds"> | undefined,
   at: Date,
 ): Promise<WindowFigures> {
-  const from = after?.toISOString() ?? null;
+  const from = previous?.readAt.toISOString() ?? null;
   const to = at.toISOString();
+  const before = `{${(previous?.openAttemptIds ?? []).join(",")}}`;
   const result = await exec.execute(sql`
     select
       count(*) filter (where open) as open_count,
       coalesce(sum(cost) filter (where open), 0) as open_cost,
+      coalesce(array_agg(id order by id) filter (where open), '{}') as open_ids,
       count(*) filter (where succeeded) as success_count,
       coalesce(sum(coalesce(supplier_price, cost)) filter (where succeeded), 0) as success_cost,
       (select coalesce(sum(amount), 0) from supplier_topups
@@ -79,24 +88,36 @@ async function windowFigures(
           and (${from}::timestamptz is null or effective_at > ${from}::timestamptz)
           and effective_at <= ${to}::timestamptz and reversed_at is null) as topups
     from (
-      select a.cost, o.supplier_price,
+      select a.id, a.cost, o.supplier_price,
         (a.final_at is null or a.final_at > ${to}::timestamptz) as open,
         (a.status = 'success' and a.final_at <= ${to}::timestamptz
-          and (${from}::timestamptz is null or a.final_at > ${from}::timestamptz)) as succeeded
+          and (${from}::timestamptz is null or a.final_at > ${from}::timestamptz
+            or a.id = any(${before}::bigint[]))) as succeeded
       from order_attempts a join orders o on o.id = a.order_id
       where a.supplier = ${book.name}::text and not o.testing and o.submitted_at is not null
         and ${SENT_AT} <= ${to}::timestamptz
         and (a.final_at is null or ${from}::timestamptz is null
-          or a.final_at > ${from}::timestamptz)
+          or a.final_at > ${from}::timestamptz or a.id = any(${before}::bigint[]))
     ) o`);
   const row = rowsOf(result)[0] ?? {};
   return {
     openCount: toNumber(row.open_count),
     openCost: toNumber(row.open_cost),
+    openAttemptIds: idsOf(row.open_ids),
     successCount: toNumber(row.success_count),
     successCost: toNumber(row.success_cost),
     topups: toNumber(row.topups),
   };
+}
+
+/** a bigint[] as either driver gives it (an array, or its text form) */
+function idsOf(raw: unknown): number[] {
+  if (Array.isArray(raw)) return raw.map((id) => Number(id));
+  if (typeof raw === "string") {
+    const inner = raw.replace(/^\{|\}$/g, "");
+    return inner === "" ? [] : inner.split(",").map((id) => Number(id));
+  }
+  return [];
 }
 
 /** the book's latest check (default: the first supplier's) */
@@ -153,7 +174,7 @@ export async function storeReading(
 ): Promise<BalanceCheck> {
   const { book } = o;
   const { balance, requestedAt, readAt } = reading;
-  const figures = await windowFigures(tx, book, previous?.readAt, readAt);
+  const figures = await windowFigures(tx, book, previous, readAt);
   const between = await settledBetween(tx, book, requestedAt, readAt);
   const band = {
     // open orders may be refunded already or not have arrived yet

@@ -12,7 +12,7 @@ import { bookOf } from "../../../src/commerce/reconciliation/books.ts";
 import { checkSuppliers } from "../../../src/commerce/reconciliation/every-supplier.ts";
 import { knownSupplierBalance } from "../../../src/commerce/supplier-balance/known-balance.ts";
 import { createSupplierReportRoute } from "../../../src/commerce/supplier-reports/route.ts";
-import { notifications, supplierBalanceChecks } from "../../../src/db/schema.ts";
+import { notifications, orderAttempts, supplierBalanceChecks } from "../../../src/db/schema.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { digiflazzReportReader } from "../../../src/supplier/digiflazz/webhook.ts";
 import { testDriver } from "../../helpers/db.ts";
@@ -173,6 +173,42 @@ describe(`balance readings from Digiflazz's answers (${testDriver})`, { timeout:
     );
     expect(lowOnes).toHaveLength(1);
     expect(lowOnes[0]!.payload).toMatchObject({ supplier: "backup" });
+  });
+
+  it("an order in flight at a reading whose final is stamped before it but committed after is settled once, not a false loss", async () => {
+    // the campaign's false loss (docs/reconciliation.md): an attempt's final time is stamped
+    // when its status check begins, before its transaction commits. A reading taken in
+    // between counted it open; the check after it must still count its success
+    h = await bootMainAndDigiflazz();
+    h.sandbox.setActive("TSEL10", false);
+    const pending = await buy("081234567803");
+    expect(pending).toMatchObject({ status: "pending", supplier: "backup" });
+    h.clock.advance(1_000);
+    // its status check begins: the final's time is taken now
+    const stampedAt = new Date(h.clock.now());
+    h.clock.advance(1_000);
+    // another order's answer is a reading while that one is still open
+    const other = await buy("081234567002");
+    expect(other.status).toBe("success");
+    const reading = (await readings()).at(-1);
+    // both open then: the answering order's own final is recorded after its answer
+    expect(reading).toMatchObject({ refId: other.refId, status: "ok", openCount: 2 });
+    expect(reading!.readAt.getTime()).toBeGreaterThan(stampedAt.getTime());
+    // the status check's transaction commits the success with the time it took
+    await h.deps.db
+      .update(orderAttempts)
+      .set({ status: "success", finalAt: stampedAt })
+      .where(eq(orderAttempts.orderId, pending.id));
+    h.clock.advance(1_000);
+    const results = await checkSuppliers(h.engine);
+    const backup = results.find((r) => r.book.name === "backup");
+    expect(backup && "check" in backup && backup.check).toMatchObject({
+      source: "balance",
+      status: "ok",
+      drift: 0,
+      successCount: 2,
+      openCost: 0,
+    });
   });
 
   it("a webhook's balance is a reading too, through the report route", async () => {

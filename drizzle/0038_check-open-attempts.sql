@@ -1,0 +1,1 @@
+ALTER TABLE "supplier_balance_checks" ADD COLUMN "open_attempt_ids" bigint[] DEFAULT '{}'::bigint[] NOT NULL;
