@@ -115,3 +115,57 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     await expectMoney(j, u, 100_000 - price);
   });
 });
+
+describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriver})`, () => {
+  let j: Journey;
+  let d: RunningDigiflazzSandbox;
+  let s: RunningSandbox;
+  beforeAll(async () => {
+    d = await startDigiflazzSandbox({ hostname: "127.0.0.1", settleDelayMs: 300 });
+    s = await startSandbox({ hostname: "127.0.0.1", port: 0, settleDelayMs: 300 });
+    j = await startJourney({
+      env: {
+        ...digiflazzEnv("SUPPLIER_", d),
+        SUPPLIER_NAME: "dflz",
+        ...seedEnv("SUPPLIER_2_", s),
+        SUPPLIER_2_NAME: "seed",
+      },
+    });
+    d.account().setWebhookUrl(`${j.app.baseUrl}/supplier/callback`);
+    s.account().setCallbackUrl(`${j.app.baseUrl}/supplier/seed/callback`);
+    // the shop's price (the first supplier's, no markup) leaves the minimum margin at the seed
+    const seedPrice = s.catalogue().find((p) => p.code === "TSEL10")!.price;
+    d.setProduct("tsel10", { price: seedPrice + 500 });
+    await sync(j);
+  });
+  afterAll(async () => {
+    await j?.stop();
+    await d?.stop();
+    await s?.close();
+  });
+
+  it("refused with nothing formed at Digiflazz (rc 68) is bought at the seed's supplier in one tap; Digiflazz never sees that ref again", async () => {
+    const u = 64_101;
+    j.user(u);
+    await j.fund(u, 100_000);
+    // ends in 868: Digiflazz refuses, out of stock, nothing formed; the seed sells it
+    const card = await airtimeCard(j, u, "081234567868");
+    const price = rupiahOf(card.text, "Harga");
+    j.tap(u, card, /Bayar/);
+    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+    const order = await lastOrder(j, u);
+    expect(order.status).toBe("success");
+    expect(done.text).toContain(`SN: ${order.sn}`);
+    // Digiflazz: one request, refused; the seed's supplier: the sale
+    const atDigiflazz = d.state.requests.filter((b) => b.customer_no === "081234567868");
+    expect(atDigiflazz).toHaveLength(1);
+    const refusedRef = String(atDigiflazz[0]!.ref_id);
+    expect(s.transactions().filter((t) => t.customerNo === "081234567868")).toHaveLength(1);
+    expect(s.transactions().find((t) => t.customerNo === "081234567868")?.status).toBe("success");
+    // later status checks and sweeps never send the refused ref again
+    j.clock.advance(120_000);
+    await expectMoney(j, u, 100_000 - price);
+    expect(transactionsTo(d, refusedRef)).toHaveLength(1);
+    expect(d.state.trapSprung).toEqual([]);
+  });
+});
