@@ -4,6 +4,7 @@ import type { Database } from "../../src/db/client.ts";
 import { supplierReservations } from "../../src/db/schema.ts";
 import { rowsOf, toNumber } from "../../src/db/sql-rows.ts";
 import { testDriver } from "./db.ts";
+import { patient } from "./patience.ts";
 
 /**
  * runs Pays as one burst: on PostgreSQL, holds these suppliers' reservation counters (as a
@@ -47,7 +48,7 @@ export async function payBurst<T>(
       );
       expect(toNumber(rowsOf(waiting)[0]?.n)).toBeGreaterThanOrEqual(pays.length);
     },
-    { timeout: 20_000, interval: 20 },
+    { timeout: patient(20_000), interval: 20 },
   );
   release();
   await holding;
