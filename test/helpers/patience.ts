@@ -15,7 +15,7 @@ export function loadFactor(): number {
 }
 
 /** the factor every cap is multiplied by */
-export function patienceFactor(): number {
+function patienceFactor(): number {
   const set = Number(process.env.KIOS_TEST_PATIENCE);
   return Math.max(Number.isFinite(set) && set > 0 ? set : 1, loadFactor());
 }
