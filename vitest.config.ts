@@ -1,4 +1,10 @@
 import { defineConfig } from "vitest/config";
+import { loadFactor } from "./test/helpers/patience.ts";
+
+// every cap a test waits under scales by one factor (test/helpers/patience.ts): the load per
+// core when the run starts, unless KIOS_TEST_PATIENCE says; the workers inherit it
+process.env.KIOS_TEST_PATIENCE ??= loadFactor().toFixed(2);
+const patience = Number(process.env.KIOS_TEST_PATIENCE);
 
 export default defineConfig({
   test: {
@@ -10,9 +16,12 @@ export default defineConfig({
       ? ["test/db/pglite.test.ts"]
       : ["test/scale/**", "test/budgets/**"],
     globalSetup: ["test/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    setupFiles: ["test/setup-patience.ts"],
+    testTimeout: Math.round(30_000 * patience),
+    hookTimeout: Math.round(60_000 * patience),
     pool: "forks",
+    // two cores: one file per core. A file that spawns `kios` adds a process; it runs the
+    // bundle the global setup keeps current, not the sources through tsx
     maxWorkers: 2,
     // a module's state must not leak between files
     isolate: true,

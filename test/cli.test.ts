@@ -6,14 +6,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { creditWallet } from "../src/commerce/wallet/ledger.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
-
-const BIN = join(import.meta.dirname, "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "./helpers/kios-cli.ts";
+import { patient } from "./helpers/patience.ts";
 
 function kios(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH, ...env },
-    timeout: 90_000,
+    timeout: patient(90_000),
   });
 }
 

@@ -1,12 +1,14 @@
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
+import { currentBundle } from "../bin/bundle.js";
 import { buildPgliteTemplate, prepareSchema } from "../src/app/open-database.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { schemaKey } from "../src/db/pglite.ts";
+import { buildBundle } from "./helpers/bundle.ts";
 import { withDatabase } from "./helpers/postgres-url.ts";
 
 // builds one migrated database (app tables + pg-boss schema) per run, which every test
@@ -16,6 +18,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
     postgresTemplate: string | null;
+    /** the `kios` entry tests spawn (test/helpers/kios-cli.ts) */
+    kiosEntry: string;
   }
 }
 
@@ -61,9 +65,27 @@ async function postgresTemplate(url: string, hash: string): Promise<string> {
   return name;
 }
 
+/**
+ * the bundle of today's sources, which a spawned `kios` runs: dist/ while it is current (as
+ * bin/kios.js chooses), else one built for this run. An edited checkout would otherwise run
+ * every spawned command from the sources through tsx, twice the CPU per spawn, which is what
+ * made the CLI tests time out on a loaded machine (docs/reliability.md#the-suite-under-contention).
+ */
+function kiosEntry(): { entry: string; built?: string } {
+  const current = currentBundle(join(import.meta.dirname, ".."));
+  if (current) return { entry: current };
+  const entry = buildBundle();
+  return { entry, built: dirname(entry) };
+}
+
 export default async function setup(project: TestProject) {
   const hash = schemaKey();
   project.provide("pgliteTemplate", await pgliteTemplateDump());
   const url = process.env.TEST_DATABASE_URL;
   project.provide("postgresTemplate", url ? await postgresTemplate(url, hash) : null);
+  const kios = kiosEntry();
+  project.provide("kiosEntry", kios.entry);
+  return () => {
+    if (kios.built) rmSync(kios.built, { recursive: true, force: true });
+  };
 }

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 const SECRET = "cli-test-h2h-encryption-key-0123456789";
 
 // `kios api-key`: the owner issues, rotates, revokes and sets a reseller's H2H key; the
@@ -24,14 +25,14 @@ describe("kios api-key", () => {
         [BIN, "api-key", ...args],
         {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: patient(60_000),
           env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data"), ...env },
         },
         (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
       );
     });
 
-  it("create, rotate, set, show, revoke", { timeout: 180_000 }, async () => {
+  it("create, rotate, set, show, revoke", { timeout: patient(180_000) }, async () => {
     const created = await kios(["create", "777001"]);
     expect(created.status, created.stderr).toBe(0);
     const key = JSON.parse(created.stdout);

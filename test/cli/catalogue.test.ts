@@ -6,8 +6,8 @@ import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../helpers/db.ts";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 // `kios sync` with a second supplier configured: the first supplier's catalogue, then the
 // second's linked to it as routes, as the sync job does (docs/suppliers.md#linking). The
@@ -15,7 +15,7 @@ const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 
 const BACKUP = { apiId: "B-ID", apiKey: "b-key", secretKey: "b-secret" };
 
-describe(`kios sync with two suppliers (${testDriver})`, { timeout: 120_000 }, () => {
+describe(`kios sync with two suppliers (${testDriver})`, { timeout: patient(120_000) }, () => {
   let t: TestDatabase | undefined;
   let dir: string;
   let main: RunningSandbox;
@@ -52,7 +52,7 @@ describe(`kios sync with two suppliers (${testDriver})`, { timeout: 120_000 }, (
       SUPPLIER_2_API_KEY: BACKUP.apiKey,
       SUPPLIER_2_SECRET_KEY: BACKUP.secretKey,
     };
-  }, 120_000);
+  }, patient(120_000));
   afterAll(async () => {
     await main?.close();
     await backup?.close();
@@ -65,7 +65,7 @@ describe(`kios sync with two suppliers (${testDriver})`, { timeout: 120_000 }, (
       const child = execFile(
         process.execPath,
         [BIN, ...args],
-        { encoding: "utf8", timeout: 90_000, env, maxBuffer: 16 * 1024 * 1024 },
+        { encoding: "utf8", timeout: patient(90_000), env, maxBuffer: 16 * 1024 * 1024 },
         (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
       );
     });

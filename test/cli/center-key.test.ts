@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 const SECRET = "cli-test-h2h-encryption-key-0123456789";
 
 // `kios center-key`: the owner issues a reseller's OtomaX-door credentials; memberID, pin
@@ -24,7 +25,7 @@ describe("kios center-key", () => {
         [BIN, ...args],
         {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: patient(60_000),
           env: {
             PATH: process.env.PATH,
             LOG_LEVEL: "warn",
@@ -36,7 +37,9 @@ describe("kios center-key", () => {
       );
     });
 
-  it("only for a reseller: create, rotate, set, show, revoke", { timeout: 240_000 }, async () => {
+  it("only for a reseller: create, rotate, set, show, revoke", {
+    timeout: patient(240_000),
+  }, async () => {
     const refused = await kios(["center-key", "create", "778001"]);
     expect(refused.status).toBe(1);
     expect(JSON.parse(refused.stdout).error).toMatch(/only a reseller/);

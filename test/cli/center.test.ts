@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 // `kios center alias`: the owner's words for the text commands' keywords, in the database
 
@@ -22,7 +22,7 @@ describe("kios center alias", () => {
         [BIN, ...args],
         {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: patient(60_000),
           env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") },
         },
         (_err, stdout) => resolve({ status: child.exitCode, stdout }),
@@ -30,7 +30,7 @@ describe("kios center alias", () => {
     });
 
   it("sets, lists and removes an alias; refuses what is not a keyword", {
-    timeout: 240_000,
+    timeout: patient(240_000),
   }, async () => {
     const set = await kios(["center", "alias", "SAL", "saldo"]);
     expect(set.status).toBe(0);

@@ -7,8 +7,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { orderAttempts, orders, products, users } from "../../src/db/schema.ts";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 // `kios export` on the embedded database: a period's orders as CSV or JSON on stdout or into
 // a file; bad arguments get the usage and exit 2.
@@ -21,7 +21,7 @@ describe("kios export", () => {
       const child = execFile(
         process.execPath,
         [BIN, ...args],
-        { encoding: "utf8", timeout: 60_000, env: env(), maxBuffer: 64 * 1024 * 1024 },
+        { encoding: "utf8", timeout: patient(60_000), env: env(), maxBuffer: 64 * 1024 * 1024 },
         (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
       );
     });
@@ -96,7 +96,7 @@ describe("kios export", () => {
       },
     ]);
     await db.close();
-  }, 120_000);
+  }, patient(120_000));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("writes a period's orders as CSV on stdout", async () => {

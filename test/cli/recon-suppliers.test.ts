@@ -8,8 +8,9 @@ import {
   startSandbox,
 } from "@kios/supplier-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 const BACKUP = { apiId: "BACKUP-ID", apiKey: "backup-api-key-1", secretKey: "backup-secret-key-1" };
 
 // `kios recon` with two suppliers: each is checked on its own (or the one --supplier names),
@@ -48,7 +49,7 @@ describe("kios recon with several suppliers", () => {
         [BIN, "recon", ...args],
         {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: patient(60_000),
           env: {
             PATH: process.env.PATH,
             LOG_LEVEL: "warn",
@@ -68,28 +69,32 @@ describe("kios recon with several suppliers", () => {
       );
     });
 
-  it("checks each supplier; --supplier one; exit 1 on drift at any; an unknown name is exit 2", async () => {
-    const baseline = await recon();
-    expect(baseline.stdout).toMatch(/^main: check #1 .*: baseline/m);
-    expect(baseline.stdout).toMatch(/^backup: check #2 .*: baseline/m);
-    expect(baseline.status).toBe(0);
-    backup.account().setBalance(backup.account().balance - 7_000);
-    const drift = await recon(["--json"]);
-    expect(drift.status).toBe(1);
-    const checks = JSON.parse(drift.stdout) as {
-      supplier: string;
-      status: string;
-      drift: number;
-    }[];
-    expect(checks.map((c) => [c.supplier, c.status, c.drift])).toEqual([
-      ["main", "ok", 0],
-      ["backup", "drift", -7_000],
-    ]);
-    const onlyMain = await recon(["--supplier", "main", "--json"]);
-    expect(onlyMain.status).toBe(0);
-    expect(JSON.parse(onlyMain.stdout)).toMatchObject({ supplier: "main", status: "ok" });
-    const unknown = await recon(["--supplier", "nosuch"]);
-    expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain("no supplier named nosuch; suppliers: main, backup");
-  }, 180_000);
+  it(
+    "checks each supplier; --supplier one; exit 1 on drift at any; an unknown name is exit 2",
+    async () => {
+      const baseline = await recon();
+      expect(baseline.stdout).toMatch(/^main: check #1 .*: baseline/m);
+      expect(baseline.stdout).toMatch(/^backup: check #2 .*: baseline/m);
+      expect(baseline.status).toBe(0);
+      backup.account().setBalance(backup.account().balance - 7_000);
+      const drift = await recon(["--json"]);
+      expect(drift.status).toBe(1);
+      const checks = JSON.parse(drift.stdout) as {
+        supplier: string;
+        status: string;
+        drift: number;
+      }[];
+      expect(checks.map((c) => [c.supplier, c.status, c.drift])).toEqual([
+        ["main", "ok", 0],
+        ["backup", "drift", -7_000],
+      ]);
+      const onlyMain = await recon(["--supplier", "main", "--json"]);
+      expect(onlyMain.status).toBe(0);
+      expect(JSON.parse(onlyMain.stdout)).toMatchObject({ supplier: "main", status: "ok" });
+      const unknown = await recon(["--supplier", "nosuch"]);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain("no supplier named nosuch; suppliers: main, backup");
+    },
+    patient(180_000),
+  );
 });

@@ -8,8 +8,8 @@ import {
   startSandbox,
 } from "@kios/supplier-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 // `kios recon` against a running sandbox supplier: the exit code is the verdict, for cron
 // jobs and monitoring (0: the books agree, 1: drift)
@@ -34,7 +34,7 @@ describe("kios recon", () => {
         [BIN, "recon", ...args],
         {
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: patient(60_000),
           env: {
             PATH: process.env.PATH,
             LOG_LEVEL: "warn",
@@ -49,19 +49,23 @@ describe("kios recon", () => {
       );
     });
 
-  it("exits 0 while the balance agrees, and 1 with the amount when it drifts", async () => {
-    const baseline = await recon();
-    expect(baseline.stdout).toMatch(/check #1 .*: baseline/);
-    expect(baseline.status).toBe(0);
-    const agrees = await recon();
-    expect(agrees.stdout).toMatch(/: ok\n/);
-    expect(agrees.status).toBe(0);
-    sandbox.account().setBalance(sandbox.account().balance - 12_345);
-    const drift = await recon(["--json"]);
-    expect(drift.status).toBe(1);
-    expect(JSON.parse(drift.stdout)).toMatchObject({ status: "drift", drift: -12_345 });
-    // three cold starts of the CLI on a loaded machine
-  }, 120_000);
+  it(
+    "exits 0 while the balance agrees, and 1 with the amount when it drifts",
+    async () => {
+      const baseline = await recon();
+      expect(baseline.stdout).toMatch(/check #1 .*: baseline/);
+      expect(baseline.status).toBe(0);
+      const agrees = await recon();
+      expect(agrees.stdout).toMatch(/: ok\n/);
+      expect(agrees.status).toBe(0);
+      sandbox.account().setBalance(sandbox.account().balance - 12_345);
+      const drift = await recon(["--json"]);
+      expect(drift.status).toBe(1);
+      expect(JSON.parse(drift.stdout)).toMatchObject({ status: "drift", drift: -12_345 });
+      // three cold starts of the CLI on a loaded machine
+    },
+    patient(120_000),
+  );
 
   it("answers bad flags with its usage and exit 2", async () => {
     const r = await recon(["--frobnicate"]);

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 // `kios reseller`: the owner moves users in the tree, promotes and demotes resellers, sets
 // the limits
@@ -19,7 +19,7 @@ describe("kios reseller", () => {
   const kios = (...args: string[]) =>
     spawnSync(process.execPath, [BIN, "reseller", ...args], {
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: patient(60_000),
       env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") },
     });
 
@@ -36,27 +36,31 @@ describe("kios reseller", () => {
     expect(kios("move", "x", "1").status).toBe(2);
   });
 
-  it("refuses an upline kios has never seen, demotes, and counts chains deeper than a lowered depth", () => {
-    const unseen = kios("move", "12", "99999");
-    expect(unseen.status).toBe(1);
-    expect(unseen.stderr).toContain("kios has never seen user 99999");
-    // a chain 21 → 22 → 23 → 24: three levels below its top
-    expect(kios("promote", "21").status).toBe(0);
-    for (const [user, upline] of [
-      ["22", "21"],
-      ["23", "22"],
-      ["24", "23"],
-    ]) {
-      expect(kios("promote", user!, "--under", upline!).stdout).toContain(`upline ${upline}`);
-    }
-    const lowered = kios("limits", "--depth", "2");
-    expect(lowered.stdout).toContain("1 chains are deeper than 2 levels");
-    expect(kios("limits", "--depth", "5").stdout).not.toContain("deeper than");
-    const demoted = kios("demote", "22");
-    expect(demoted.status).toBe(0);
-    expect(demoted.stdout).toContain(
-      "user 22: customer; their markups, margins and H2H access stop",
-    );
-    expect(demoted.stdout).toContain("1 direct downlines now pay what the level above charges");
-  }, 300_000);
+  it(
+    "refuses an upline kios has never seen, demotes, and counts chains deeper than a lowered depth",
+    () => {
+      const unseen = kios("move", "12", "99999");
+      expect(unseen.status).toBe(1);
+      expect(unseen.stderr).toContain("kios has never seen user 99999");
+      // a chain 21 → 22 → 23 → 24: three levels below its top
+      expect(kios("promote", "21").status).toBe(0);
+      for (const [user, upline] of [
+        ["22", "21"],
+        ["23", "22"],
+        ["24", "23"],
+      ]) {
+        expect(kios("promote", user!, "--under", upline!).stdout).toContain(`upline ${upline}`);
+      }
+      const lowered = kios("limits", "--depth", "2");
+      expect(lowered.stdout).toContain("1 chains are deeper than 2 levels");
+      expect(kios("limits", "--depth", "5").stdout).not.toContain("deeper than");
+      const demoted = kios("demote", "22");
+      expect(demoted.status).toBe(0);
+      expect(demoted.stdout).toContain(
+        "user 22: customer; their markups, margins and H2H access stop",
+      );
+      expect(demoted.stdout).toContain("1 direct downlines now pay what the level above charges");
+    },
+    patient(300_000),
+  );
 });

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../src/db/schema.ts";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 // `kios routes`: the CLI twin of /routes on the embedded database
 
@@ -18,7 +18,7 @@ describe("kios routes", () => {
       const child = execFile(
         process.execPath,
         [BIN, ...args],
-        { encoding: "utf8", timeout: 60_000, env: env() },
+        { encoding: "utf8", timeout: patient(60_000), env: env() },
         (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
       );
     });
@@ -65,7 +65,7 @@ describe("kios routes", () => {
       active: true,
     });
     await db.close();
-  }, 120_000);
+  }, patient(120_000));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("lists a product's routes in the order they are tried", async () => {
@@ -86,23 +86,27 @@ describe("kios routes", () => {
     expect(off.stdout).toMatch(/2\. main\s+TSEL10\s+Rp10\.100\s+disabled/);
   });
 
-  it("orders routes by cost when the owner says so, shows which order, and refuses a move then", async () => {
-    expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
-    const set = await kios(["routes", "--order", "cost"]);
-    expect(set.status).toBe(0);
-    expect(set.stdout).toMatch(/order: by cost .*; \d+ route\(s\) moved/);
-    const listed = await kios(["routes", "TSEL10"]);
-    expect(listed.stdout).toContain("order: by cost");
-    // the backup (Rp10.050) is cheaper than the main (Rp10.100)
-    expect(listed.stdout).toMatch(/1\. backup\s+BTSEL10\s+Rp10\.050\s+active/);
-    const moved = await kios(["routes", "TSEL10", "down", "backup"]);
-    expect(moved).toMatchObject({ status: 1 });
-    expect(moved.stderr).toContain("ordered by cost");
-    expect((await kios(["routes", "--order", "cheapest"])).status).toBe(2);
-    expect((await kios(["routes", "--order", "manual"])).status).toBe(0);
-    expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
-    // eight runs of the CLI
-  }, 180_000);
+  it(
+    "orders routes by cost when the owner says so, shows which order, and refuses a move then",
+    async () => {
+      expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
+      const set = await kios(["routes", "--order", "cost"]);
+      expect(set.status).toBe(0);
+      expect(set.stdout).toMatch(/order: by cost .*; \d+ route\(s\) moved/);
+      const listed = await kios(["routes", "TSEL10"]);
+      expect(listed.stdout).toContain("order: by cost");
+      // the backup (Rp10.050) is cheaper than the main (Rp10.100)
+      expect(listed.stdout).toMatch(/1\. backup\s+BTSEL10\s+Rp10\.050\s+active/);
+      const moved = await kios(["routes", "TSEL10", "down", "backup"]);
+      expect(moved).toMatchObject({ status: 1 });
+      expect(moved.stderr).toContain("ordered by cost");
+      expect((await kios(["routes", "--order", "cheapest"])).status).toBe(2);
+      expect((await kios(["routes", "--order", "manual"])).status).toBe(0);
+      expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
+      // eight runs of the CLI
+    },
+    patient(180_000),
+  );
 
   it("says what is wrong: no product, a bad action, a missing supplier", async () => {
     expect(await kios(["routes", "NOPE"])).toMatchObject({ status: 1 });

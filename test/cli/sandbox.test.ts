@@ -1,15 +1,14 @@
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { signedBody } from "@kios/kit";
 import { describe, expect, it } from "vitest";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { patient } from "../helpers/patience.ts";
 
 function kios(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH, ...env },
-    timeout: 30_000,
+    timeout: patient(30_000),
   });
 }
 
@@ -19,7 +18,7 @@ function kiosAsync(args: string[], env: Record<string, string> = {}) {
     const child = execFile(
       process.execPath,
       [BIN, ...args],
-      { encoding: "utf8", env: { PATH: process.env.PATH, ...env }, timeout: 30_000 },
+      { encoding: "utf8", env: { PATH: process.env.PATH, ...env }, timeout: patient(30_000) },
       (_err, _stdout, stderr) => resolve({ status: child.exitCode, stderr }),
     );
   });

@@ -9,6 +9,7 @@ import { h2hCallbacks } from "../../src/db/schema.ts";
 import { bootApp, type TestApp } from "../helpers/app.ts";
 import { testDriver } from "../helpers/db.ts";
 import { type Journey, startJourney } from "../helpers/e2e.ts";
+import { patient } from "../helpers/patience.ts";
 import {
   airtimeCard,
   callbacksFor,
@@ -68,9 +69,9 @@ describe(`a chain of two kios: B buys from A over H2H (${testDriver})`, () => {
         );
         expect(Number(rows[0]?.n)).toBeGreaterThan(1000);
       },
-      { timeout: 90_000, interval: 500 },
+      { timeout: patient(90_000), interval: 500 },
     );
-  }, 180_000);
+  }, patient(180_000));
   afterAll(async () => {
     await b?.stop();
     await a?.stop();

@@ -1,5 +1,6 @@
 import type { InlineKeyboardButton } from "@grammyjs/types";
 import type { BotApiServer, ChatView, MessageView } from "@kios/bot-api-server";
+import { patient } from "./patience.ts";
 
 // acting as Telegram users against the local Bot API server: what a person does in a
 // chat (write, press a button, read what the bot answered), for bot and end-to-end tests.
@@ -79,7 +80,7 @@ export function createChatDriver(telegram: BotApiServer, waitMs = 8000): ChatDri
       const c = await telegram.waitFor(
         userId,
         (v) => botMessages(v).some((m) => m.message_id > after && re.test(shownText(m))),
-        waitMs,
+        patient(waitMs),
       );
       return botMessages(c).find((m) => m.message_id > after && re.test(shownText(m)))!;
     },
@@ -90,7 +91,7 @@ export function createChatDriver(telegram: BotApiServer, waitMs = 8000): ChatDri
           const m = v.messages.find((x) => x.message_id === id);
           return m !== undefined && re.test(shownText(m));
         },
-        waitMs,
+        patient(waitMs),
       );
       return c.messages.find((m) => m.message_id === id)!;
     },
@@ -98,7 +99,7 @@ export function createChatDriver(telegram: BotApiServer, waitMs = 8000): ChatDri
       const c = await telegram.waitFor(
         userId,
         (v) => v.callback_answers.slice(seen).some((a) => re.test(a.text ?? "")),
-        waitMs,
+        patient(waitMs),
       );
       return c.callback_answers.slice(seen).find((a) => re.test(a.text ?? ""))!.text!;
     },
@@ -114,7 +115,7 @@ export function createChatDriver(telegram: BotApiServer, waitMs = 8000): ChatDri
         const c = await telegram.waitFor(
           userId,
           (v) => labels(v.messages.find((x) => x.message_id === m.message_id)!).join("|") !== shown,
-          waitMs,
+          patient(waitMs),
         );
         m = c.messages.find((x) => x.message_id === m.message_id)!;
       }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { expect, vi } from "vitest";
 import type { Executor } from "../../src/db/client.ts";
 import { notifications } from "../../src/db/schema.ts";
+import { patient } from "./patience.ts";
 
 /** an order's result notification went out: its outbox row is sent */
 export async function resultDelivered(db: Executor, orderId: number): Promise<void> {
@@ -15,6 +16,6 @@ export async function resultDelivered(db: Executor, orderId: number): Promise<vo
         );
       expect(rows.map((r) => r.status)).toEqual(["sent"]);
     },
-    { timeout: 30_000 },
+    { timeout: patient(30_000) },
   );
 }

@@ -4,6 +4,7 @@ import type { Database } from "../../src/db/client.ts";
 import { quotes } from "../../src/db/schema.ts";
 import { rowsOf, toNumber } from "../../src/db/sql-rows.ts";
 import { testDriver } from "./db.ts";
+import { patient } from "./patience.ts";
 
 /**
  * runs Pays as one burst: on PostgreSQL, holds every quote's row (as a Pay's transaction
@@ -42,7 +43,7 @@ export async function payBurst<T>(db: Database, pays: (() => Promise<T>)[]): Pro
       // a Pay the guard refused from the reservations already made never gets to the lock
       expect(toNumber(rowsOf(waiting)[0]?.n) + finished).toBeGreaterThanOrEqual(pays.length);
     },
-    { timeout: 20_000, interval: 20 },
+    { timeout: patient(20_000), interval: 20 },
   );
   release();
   await holding;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { bootApp, type TestApp } from "./app.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "./db.ts";
+import { patient } from "./patience.ts";
 
 /**
  * `npm start` again and again on one data folder: PGLITE_DIR in a scratch folder (its
@@ -64,7 +65,7 @@ export async function sayAs(app: TestApp, userId: number, text: string): Promise
     body: JSON.stringify({ user_id: userId, text }),
   });
   expect(sent.status).toBe(200);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + patient(20_000);
   while (Date.now() < deadline) {
     const now = await messages();
     if (now.length > before) return now[before]!;

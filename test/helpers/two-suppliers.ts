@@ -11,6 +11,7 @@ import {
   HARNESS_SLOW_REPLY_MS,
   HARNESS_SUPPLIER_TIMEOUT_MS,
 } from "./commerce.ts";
+import { patient } from "./patience.ts";
 
 // the commerce core with two sandbox suppliers: "main" (the first, its catalogue synced)
 // and "backup" (its own codes, B + the main's, its own account), linked as routes.
@@ -34,7 +35,7 @@ export interface TwoSuppliers extends CommerceHarness {
  * 30 s on a busy machine (2 cores shared by several suites), and the test failed on its
  * boot, not on what it checks
  */
-export const BOOTS_IN_EACH_TEST = { timeout: 120_000 } as const;
+export const BOOTS_IN_EACH_TEST = { timeout: patient(120_000) } as const;
 
 export async function bootTwoSuppliers(
   options: {

@@ -3,9 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
 import { envelope, startStub } from "./stub-server.ts";
-
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kios.js");
 
 /** runs the CLI without blocking this process (a stub server here must keep answering) */
 function kios(

@@ -2,7 +2,7 @@ import { getOrder } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
 import type { NotificationOf, RenderEnv } from "../notifications/sender.ts";
 import { cardInView } from "../storage/card-in-view.ts";
-import { showCard } from "../ui/cards.ts";
+import { cardMessages, showCard } from "../ui/cards.ts";
 import { orderCard, orderCopyKeyboard, orderPush } from "../ui/order-card.ts";
 
 /** the receipts feature as this one needs it, given by the renderers (features stay apart) */
@@ -20,6 +20,23 @@ export interface ResultReceipts {
       keyboard?: ReturnType<typeof orderCopyKeyboard> | undefined;
     },
   ): Promise<void>;
+}
+
+/**
+ * the result on every other card that shows this order (a second card of a bill whose Pay
+ * was answered with the payment under way): each moves forward too, never left at ⏳. A card
+ * that can't be edited any more is left; the order's own card carries the result.
+ */
+async function showOnOtherCards(
+  env: RenderEnv,
+  card: ReturnType<typeof orderCard>,
+  chatId: number,
+  messageId: number,
+): Promise<void> {
+  const others = (await cardMessages(env.db, { chatId, quoteId: card.quoteId })).filter(
+    (id) => id !== messageId,
+  );
+  for (const other of others) await showCard(env, { ...card, chatId, messageId: other });
 }
 
 /**
@@ -62,6 +79,7 @@ export async function renderOrderFinal(
       !n.recovered &&
       !(await cardInView(env.db, { chatId: n.chatId, messageId, notificationId: n.id }));
     const shown = await showCard(env, { ...card, chatId: n.chatId, messageId });
+    await showOnOtherCards(env, card, n.chatId, messageId);
     if (shown !== "gone") {
       if (receipt) await sendReceiptWith(messageId, push ? orderPush(t, order) : undefined);
       else if (push) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { chatCards } from "../../db/schema.ts";
 
@@ -126,4 +126,18 @@ export async function cardOfQuote(
     .orderBy(desc(chatCards.messageId))
     .limit(1);
   return row?.messageId;
+}
+
+/** every message that shows a quote's card in a chat, oldest first */
+export async function cardsOfQuote(
+  db: Executor,
+  chatId: number,
+  quoteId: string,
+): Promise<number[]> {
+  const rows = await db
+    .select({ messageId: chatCards.messageId })
+    .from(chatCards)
+    .where(and(eq(chatCards.chatId, chatId), eq(chatCards.quoteId, quoteId)))
+    .orderBy(asc(chatCards.messageId));
+  return rows.map((r) => r.messageId);
 }

@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Api, InlineKeyboard } from "grammy";
 import type { Database } from "../../db/client.ts";
-import { cardOfQuote, claimCard, markCardShown, recordCard, shownCard } from "../storage/cards.ts";
+import {
+  cardOfQuote,
+  cardsOfQuote,
+  claimCard,
+  markCardShown,
+  recordCard,
+  shownCard,
+} from "../storage/cards.ts";
 import { type EditResult, editMessage } from "./edit.ts";
 
 // a purchase's card (the message that goes quote → ⏳ → ✅/❌) only moves forward, whoever
@@ -118,4 +125,16 @@ export function cardMessage(
   chat: { chatId: number; quoteId: string },
 ): Promise<number | undefined> {
   return cardOfQuote(db, chat.chatId, chat.quoteId);
+}
+
+/**
+ * every message in a chat that shows a quote's card: the one its Pay was pressed on, and any
+ * other card whose Pay was answered with that same order (a bill's second card shows the
+ * payment already under way). A stage of the order moves them all.
+ */
+export function cardMessages(
+  db: Database,
+  chat: { chatId: number; quoteId: string },
+): Promise<number[]> {
+  return cardsOfQuote(db, chat.chatId, chat.quoteId);
 }

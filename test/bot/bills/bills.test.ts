@@ -130,7 +130,11 @@ describe("bills", () => {
     const order = (await listUserOrders(h.db, u, { limit: 5, offset: 0 })).items;
     expect(order).toHaveLength(1);
     await resolveOrder(h.orders, order[0]!.id);
-    await h.waitEdit(u, first.message_id, /Berhasil/);
+    const done = await h.waitEdit(u, first.message_id, /Berhasil/);
+    // the second card showed that payment's ⏳: it moves to the result too, never left at ⏳
+    const secondDone = await h.waitEdit(u, second.message_id, /Berhasil/);
+    expect(secondDone.text).toBe(done.text);
+    expect(secondDone.text).toContain(`Ref: ${ref}`);
     expect((await listUserOrders(h.db, u, { limit: 5, offset: 0 })).total).toBe(1);
     expect(await walletBalance(h.db, u)).toBe(2_000_000 - order[0]!.price);
   });

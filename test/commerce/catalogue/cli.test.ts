@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeMarkup, parsePercent } from "../../../src/cli/catalogue.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
-
-const BIN = join(import.meta.dirname, "..", "..", "..", "bin", "kios.js");
+import { KIOS_ENTRY as BIN } from "../../helpers/kios-cli.ts";
+import { patient } from "../../helpers/patience.ts";
 
 // each run starts a process (and a sandbox for sync): generous time on a busy machine
-describe(`kios sync and kios markup (${testDriver})`, { timeout: 120_000 }, () => {
+describe(`kios sync and kios markup (${testDriver})`, { timeout: patient(120_000) }, () => {
   let t: TestDatabase | undefined;
   let env: Record<string, string>;
 
@@ -27,7 +27,7 @@ describe(`kios sync and kios markup (${testDriver})`, { timeout: 120_000 }, () =
     spawnSync(process.execPath, [BIN, ...args], {
       encoding: "utf8",
       env: { PATH: process.env.PATH, ...env },
-      timeout: 60_000,
+      timeout: patient(60_000),
     });
 
   it("syncs from the embedded sandbox when no supplier is configured", () => {

@@ -103,7 +103,7 @@ describe(`the minimum margin (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
 // uplines' margins and the minimum margin all fit in what the buyer pays, on the first
 // route and on every re-route: the shop never pays its resellers' margins from its own pocket
 
-describe(`the shop's own margin under a reseller tree (${testDriver})`, () => {
+describe(`the shop's own margin under a reseller tree (${testDriver})`, BOOTS_IN_EACH_TEST, () => {
   let h: TwoSuppliers | undefined;
   afterEach(async () => {
     await h?.stop();
