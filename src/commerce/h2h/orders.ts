@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { h2hOrders, orders, products } from "../../db/schema.ts";
 import { cancelQuote } from "../orders/cancel.ts";
@@ -60,12 +60,17 @@ export async function findH2h(
   return found ? { row: found.row, order: found.order ?? undefined } : undefined;
 }
 
-/** the product a code names, for the protocol's PRODUCT_NOT_FOUND / PRODUCT_INACTIVE split */
+/**
+ * the product a code names, for the protocol's PRODUCT_NOT_FOUND / PRODUCT_INACTIVE split:
+ * the code as given first, then in any case (as the catalogue's byCode finds it: a
+ * Digiflazz-first shop's codes are its SKUs in lower case, a reseller's software sends them
+ * in upper case)
+ */
 export async function productKind(db: Executor, code: string) {
-  const [row] = await db
-    .select({ type: products.type, listed: products.listed })
-    .from(products)
-    .where(eq(products.code, code));
+  const read = (where: ReturnType<typeof eq>) =>
+    db.select({ type: products.type, listed: products.listed }).from(products).where(where);
+  const [exact] = await read(eq(products.code, code));
+  const [row] = exact ? [exact] : await read(eq(sql`lower(${products.code})`, code.toLowerCase()));
   return row?.listed ? row.type : undefined;
 }
 
@@ -238,6 +243,20 @@ export async function placeH2hOrder(
     ok: false,
     refusal: { code: "PRODUCT_NOT_FOUND", message: `no ${o.cmd} product with code ${o.code}` },
   };
+  // a refusal of this request's own quote is its answer only while the ref_id is still
+  // free: a request with the same ref_id that bound it meanwhile (the first of a burst, the
+  // software's request from before a restart) stands, and its order is the answer whatever
+  // product or destination this repeat names (docs/center.md)
+  const unlessTaken = async (refused: OrderAnswer): Promise<OrderAnswer> => {
+    const now = await findH2h(engine.db, caller.userId, o.refId);
+    if (now?.order) return { ok: true, order: now.order, row: now.row };
+    if (now?.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
+    if (now) {
+      const joined = await confirmOrRelease(engine, caller, now.row);
+      if (joined.ok) return joined;
+    }
+    return refused;
+  };
   // the quote first: it reads the product (a prepaid or game one, listed) as it prices it,
   // so the product's kind is read on its own only to tell a refusal's reason (not found, or
   // inactive). A quote of the other kind (a game's code sent as prepaid) is left to expire
@@ -250,10 +269,10 @@ export async function placeH2hOrder(
     repeat: false,
   });
   if (!quoted.ok) {
-    if ((await productKind(engine.db, o.code)) !== o.cmd) return notFound;
-    return { ok: false, refusal: quoteRefusal(quoted, o.code) };
+    if ((await productKind(engine.db, o.code)) !== o.cmd) return unlessTaken(notFound);
+    return unlessTaken({ ok: false, refusal: quoteRefusal(quoted, o.code) });
   }
-  if (quoted.quote.kind !== o.cmd) return notFound;
+  if (quoted.quote.kind !== o.cmd) return unlessTaken(notFound);
   const row = await bindRef(engine.db, caller, {
     refId: o.refId,
     kind: "order",
