@@ -68,6 +68,22 @@ describe("text orders", () => {
     expect(unknown).toEqual({ ok: false, reason: "unknown_code" });
   });
 
+  it("refuses a bill's code (bills take the menu's inquiry first): nothing held, R# free", async () => {
+    const u = await h.newUser(1_000_000, "reseller");
+    const before = await walletBalance(h.deps.db, u);
+    const refused = await placeTextOrder(h.deps, {
+      userId: u,
+      chatId: u,
+      code: "PLNPOST",
+      destination: "530000000001",
+      ref: "B-1",
+    });
+    expect(refused).toEqual({ ok: false, reason: "bill_code" });
+    expect(await findTextOrder(h.deps.db, u, "B-1")).toBeUndefined();
+    expect(await ordersOf(u)).toHaveLength(0);
+    expect(await walletBalance(h.deps.db, u)).toBe(before);
+  });
+
   it("keeps the repeat rule: a second today needs CODE.2.DEST", async () => {
     const u = await h.newUser(100_000, "reseller");
     const line = { userId: u, chatId: u, code: "TSEL10", destination: "081234567901" };
