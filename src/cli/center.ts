@@ -14,6 +14,7 @@ const REFUSED = {
   unknown_keyword: `the keywords are: ${KEYWORDS.join(", ")}`,
   bad_alias: "an alias is a letter, then up to 15 letters, digits, - or _",
   is_keyword: "a keyword can't be an alias of another",
+  is_product: "a product has this code: its text orders would become the keyword's",
 } as const;
 
 export const centerCommand: Command = {

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { centerAliases } from "../../db/schema.ts";
+import { centerAliases, products } from "../../db/schema.ts";
 import { KEYWORDS, type Keyword } from "./commands.ts";
 
 // the owner's own words for the center's keywords (`kios center alias SAL SALDO`), so the
@@ -9,7 +9,7 @@ import { KEYWORDS, type Keyword } from "./commands.ts";
 
 const ALIAS = /^[A-Z][A-Z0-9_-]{0,15}$/;
 
-export type AliasRefusal = "unknown_keyword" | "bad_alias" | "is_keyword";
+export type AliasRefusal = "unknown_keyword" | "bad_alias" | "is_keyword" | "is_product";
 
 function isKeyword(word: string): word is Keyword {
   return (KEYWORDS as readonly string[]).includes(word);
@@ -33,6 +33,14 @@ export async function setAlias(
   if (!isKeyword(k)) return { ok: false, reason: "unknown_keyword" };
   if (!ALIAS.test(a)) return { ok: false, reason: "bad_alias" };
   if (isKeyword(a)) return { ok: false, reason: "is_keyword" };
+  // keywords come before product codes (docs/center.md): an alias that is a product's code, in
+  // any case as codes are found, would take that product's text orders away from its buyers
+  const [product] = await db
+    .select({ code: products.code })
+    .from(products)
+    .where(sql`lower(${products.code}) = lower(${a})`)
+    .limit(1);
+  if (product) return { ok: false, reason: "is_product" };
   await db
     .insert(centerAliases)
     .values({ alias: a, keyword: k })
