@@ -14,6 +14,7 @@ import { botMessagesAfter, callbackDataOf, messageById } from "../campaign/chat.
 import { type KiosProcess, kiosProcess } from "../campaign/processes.ts";
 import { random } from "../campaign/rng.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../helpers/db.ts";
+import { patient } from "../helpers/patience.ts";
 import { type Delivery, startDelivery } from "./delivery.ts";
 
 // issue 14's proof: 2 web and 3 worker processes on one PostgreSQL, as separate OS
@@ -141,10 +142,10 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
       );
     }
     await Promise.all([
-      ...webs.map((w) => w.proc.start(60_000)),
-      ...workers.map((w) => w.start(60_000)),
+      ...webs.map((w) => w.proc.start(patient(60_000))),
+      ...workers.map((w) => w.start(patient(60_000))),
     ]);
-  }, 120_000);
+  }, patient(120_000));
 
   afterAll(async () => {
     await Promise.allSettled([...webs.map((w) => w.proc.stop()), ...workers.map((w) => w.stop())]);
@@ -162,7 +163,7 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
       userId,
       (v) =>
         botMessagesAfter(v, at).some((m) => callbackDataOf(m).some((d) => d.startsWith("pay:"))),
-      90_000,
+      patient(90_000),
     );
     const card = botMessagesAfter(found, at).find((m) =>
       callbackDataOf(m).some((d) => d.startsWith("pay:")),
@@ -177,7 +178,7 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
         const now = messageById(v, card.message_id);
         return now !== undefined && !callbackDataOf(now).includes(pay);
       },
-      90_000,
+      patient(90_000),
     );
   }
 
@@ -241,19 +242,19 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
       for (let kill = 0; kill < 3 && heldAtKill.length === 0; kill++) {
         heldAtKill = await killHolding(workers[0]!, 20_000);
         await new Promise((r) => setTimeout(r, 1000));
-        await workers[0]!.start(60_000);
+        await workers[0]!.start(patient(60_000));
       }
       await webs[1]!.proc.kill();
       await new Promise((r) => setTimeout(r, 1000));
-      await webs[1]!.proc.start(60_000);
+      await webs[1]!.proc.start(patient(60_000));
       await workers[1]!.kill();
-      await workers[1]!.start(60_000);
+      await workers[1]!.start(patient(60_000));
     })();
     await Promise.all([typing, buying, chaos]);
-    await delivery.idle(120_000);
+    await delivery.idle(patient(120_000));
 
     // every acknowledged update handled
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + patient(120_000);
     let open = -1;
     while (Date.now() < deadline) {
       const { rows } = await database.handle.executeSql(
