@@ -325,5 +325,5 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
       [heldAtKill],
     );
     expect(Number(retried[0]?.n)).toBeGreaterThan(0);
-  }, 300_000);
+  }, patient(300_000));
 });
