@@ -211,119 +211,123 @@ describe(`2 web and 3 worker processes on one PostgreSQL (${testDriver})`, () =>
     return heldBy(pid);
   }
 
-  it("handles every update once its 200 went out, each chat in order, money once", async () => {
-    const db = database.handle.db;
-    for (let i = 0; i < BUYERS; i++) {
-      const id = BUYER_BASE + i;
-      telegram.user(id, { first_name: `Buyer${i}` });
-      await db.insert(users).values({ telegramId: id, firstName: `Buyer${i}`, tier: "reseller" });
-      await creditWallet(db, { userId: id, amount: CREDIT, key: `scale:fund:${id}` });
-    }
-    for (let i = 0; i < CHATS; i++) telegram.user(CHAT_BASE + i, { first_name: `U${i}` });
-
-    // the chats type their scripts, fast, a few at a time; buyers buy meanwhile
-    const typing = (async () => {
-      for (let step = 0; step < SCRIPT.length; step++) {
-        for (let i = 0; i < CHATS; i++) telegram.sendText(CHAT_BASE + i, SCRIPT[step]!);
-        await new Promise((r) => setTimeout(r, 400));
+  it(
+    "handles every update once its 200 went out, each chat in order, money once",
+    async () => {
+      const db = database.handle.db;
+      for (let i = 0; i < BUYERS; i++) {
+        const id = BUYER_BASE + i;
+        telegram.user(id, { first_name: `Buyer${i}` });
+        await db.insert(users).values({ telegramId: id, firstName: `Buyer${i}`, tier: "reseller" });
+        await creditWallet(db, { userId: id, amount: CREDIT, key: `scale:fund:${id}` });
       }
-    })();
-    const buying = Promise.all(
-      Array.from({ length: BUYERS }, async (_, i) => {
-        await new Promise((r) => setTimeout(r, 200 * i));
-        await buy(BUYER_BASE + i);
-      }),
-    );
-    // mid-run: a worker, then a web instance, killed outright and started again
-    let heldAtKill: number[] = [];
-    const chaos = (async () => {
-      await new Promise((r) => setTimeout(r, 1500));
-      // killed until it dies with work in hand (a kill between two batches leaves none)
-      for (let kill = 0; kill < 3 && heldAtKill.length === 0; kill++) {
-        heldAtKill = await killHolding(workers[0]!, 20_000);
+      for (let i = 0; i < CHATS; i++) telegram.user(CHAT_BASE + i, { first_name: `U${i}` });
+
+      // the chats type their scripts, fast, a few at a time; buyers buy meanwhile
+      const typing = (async () => {
+        for (let step = 0; step < SCRIPT.length; step++) {
+          for (let i = 0; i < CHATS; i++) telegram.sendText(CHAT_BASE + i, SCRIPT[step]!);
+          await new Promise((r) => setTimeout(r, 400));
+        }
+      })();
+      const buying = Promise.all(
+        Array.from({ length: BUYERS }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, 200 * i));
+          await buy(BUYER_BASE + i);
+        }),
+      );
+      // mid-run: a worker, then a web instance, killed outright and started again
+      let heldAtKill: number[] = [];
+      const chaos = (async () => {
+        await new Promise((r) => setTimeout(r, 1500));
+        // killed until it dies with work in hand (a kill between two batches leaves none)
+        for (let kill = 0; kill < 3 && heldAtKill.length === 0; kill++) {
+          heldAtKill = await killHolding(workers[0]!, 20_000);
+          await new Promise((r) => setTimeout(r, 1000));
+          await workers[0]!.start(patient(60_000));
+        }
+        await webs[1]!.proc.kill();
         await new Promise((r) => setTimeout(r, 1000));
-        await workers[0]!.start(patient(60_000));
+        await webs[1]!.proc.start(patient(60_000));
+        await workers[1]!.kill();
+        await workers[1]!.start(patient(60_000));
+      })();
+      await Promise.all([typing, buying, chaos]);
+      await delivery.idle(patient(120_000));
+
+      // every acknowledged update handled
+      const deadline = Date.now() + patient(120_000);
+      let open = -1;
+      while (Date.now() < deadline) {
+        const { rows } = await database.handle.executeSql(
+          "select count(*)::int as n from telegram_updates where handled_at is null",
+        );
+        open = Number(rows[0]?.n);
+        if (open === 0) break;
+        await new Promise((r) => setTimeout(r, 200));
       }
-      await webs[1]!.proc.kill();
-      await new Promise((r) => setTimeout(r, 1000));
-      await webs[1]!.proc.start(patient(60_000));
-      await workers[1]!.kill();
-      await workers[1]!.start(patient(60_000));
-    })();
-    await Promise.all([typing, buying, chaos]);
-    await delivery.idle(patient(120_000));
-
-    // every acknowledged update handled
-    const deadline = Date.now() + patient(120_000);
-    let open = -1;
-    while (Date.now() < deadline) {
-      const { rows } = await database.handle.executeSql(
-        "select count(*)::int as n from telegram_updates where handled_at is null",
+      expect(open).toBe(0);
+      const acked = [...delivery.acknowledged.values()].flat();
+      const { rows: stored } = await database.handle.executeSql(
+        "select update_id, error from telegram_updates",
       );
-      open = Number(rows[0]?.n);
-      if (open === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(open).toBe(0);
-    const acked = [...delivery.acknowledged.values()].flat();
-    const { rows: stored } = await database.handle.executeSql(
-      "select update_id, error from telegram_updates",
-    );
-    const handled = new Set(stored.map((r) => Number(r.update_id)));
-    expect(acked.filter((id) => !handled.has(id))).toEqual([]);
-    expect(acked.length).toBeGreaterThanOrEqual(CHATS * SCRIPT.length + BUYERS * 3);
-    expect(stored.filter((r) => r.error !== null)).toEqual([]);
+      const handled = new Set(stored.map((r) => Number(r.update_id)));
+      expect(acked.filter((id) => !handled.has(id))).toEqual([]);
+      expect(acked.length).toBeGreaterThanOrEqual(CHATS * SCRIPT.length + BUYERS * 3);
+      expect(stored.filter((r) => r.error !== null)).toEqual([]);
 
-    // each chat's replies in the order of its updates, its flows intact, in every chat. An
-    // update whose worker was killed after it answered, before it was marked handled, is
-    // handled again: it may repeat its own answer (runs of one kind count once), never give
-    // another one (a re-run /cancel saying there was nothing to cancel). So every chat,
-    // re-run or not, shows exactly the expected answers.
-    const { rows: rerun } = await database.handle.executeSql(
-      "select count(distinct chat_id)::int as n from telegram_updates where attempts > 1",
-    );
-    const expected = collapse(SCRIPT.map((s) => EXPECTED[s]));
-    const wrong: string[] = [];
-    for (let i = 0; i < CHATS; i++) {
-      const chat = telegram.messages(CHAT_BASE + i);
-      const kinds = collapse(
-        chat.messages.filter((m) => m.sender === "bot").map((m) => kindOf(m.text ?? "")),
+      // each chat's replies in the order of its updates, its flows intact, in every chat. An
+      // update whose worker was killed after it answered, before it was marked handled, is
+      // handled again: it may repeat its own answer (runs of one kind count once), never give
+      // another one (a re-run /cancel saying there was nothing to cancel). So every chat,
+      // re-run or not, shows exactly the expected answers.
+      const { rows: rerun } = await database.handle.executeSql(
+        "select count(distinct chat_id)::int as n from telegram_updates where attempts > 1",
       );
-      if (JSON.stringify(kinds) !== JSON.stringify(expected)) {
-        wrong.push(`chat ${CHAT_BASE + i}: ${kinds.join(", ")}`);
+      const expected = collapse(SCRIPT.map((s) => EXPECTED[s]));
+      const wrong: string[] = [];
+      for (let i = 0; i < CHATS; i++) {
+        const chat = telegram.messages(CHAT_BASE + i);
+        const kinds = collapse(
+          chat.messages.filter((m) => m.sender === "bot").map((m) => kindOf(m.text ?? "")),
+        );
+        if (JSON.stringify(kinds) !== JSON.stringify(expected)) {
+          wrong.push(`chat ${CHAT_BASE + i}: ${kinds.join(", ")}`);
+        }
       }
-    }
-    expect(wrong.slice(0, 5)).toEqual([]);
-    // some chats' updates did run again: the check above covered re-runs
-    expect(Number(rerun[0]?.n)).toBeGreaterThan(0);
+      expect(wrong.slice(0, 5)).toEqual([]);
+      // some chats' updates did run again: the check above covered re-runs
+      expect(Number(rerun[0]?.n)).toBeGreaterThan(0);
 
-    // each buyer's two taps made one order, held once, and the books balance
-    const { rows: orders } = await database.handle.executeSql(
-      "select user_id, count(*)::int as n, sum(price)::int as price from orders group by user_id",
-    );
-    expect(orders).toHaveLength(BUYERS);
-    expect(orders.every((o) => Number(o.n) === 1)).toBe(true);
-    const { rows: holds } = await database.handle.executeSql(
-      `select count(*)::int as n, count(distinct key)::int as keys from transfers
+      // each buyer's two taps made one order, held once, and the books balance
+      const { rows: orders } = await database.handle.executeSql(
+        "select user_id, count(*)::int as n, sum(price)::int as price from orders group by user_id",
+      );
+      expect(orders).toHaveLength(BUYERS);
+      expect(orders.every((o) => Number(o.n) === 1)).toBe(true);
+      const { rows: holds } = await database.handle.executeSql(
+        `select count(*)::int as n, count(distinct key)::int as keys from transfers
            where kind = 'hold'`,
-    );
-    expect(Number(holds[0]?.n)).toBe(BUYERS);
-    const refIds = sandbox.transactions().map((t) => t.refId);
-    expect(new Set(refIds).size).toBe(refIds.length);
-    const ledger = await verifyLedger(database.handle);
-    expect(ledger.ok).toBe(true);
+      );
+      expect(Number(holds[0]?.n)).toBe(BUYERS);
+      const refIds = sandbox.transactions().map((t) => t.refId);
+      expect(new Set(refIds).size).toBe(refIds.length);
+      const ledger = await verifyLedger(database.handle);
+      expect(ledger.ok).toBe(true);
 
-    // the kills happened while work was in hand
-    expect(workers[0]!.starts).toBeGreaterThanOrEqual(2);
-    expect(webs[1]!.proc.starts).toBe(2);
-    // what the killed worker left under its claim was handled again by another: taken back
-    // when its lease was seen free, or when the claim ran out (either is correct)
-    expect(heldAtKill.length).toBeGreaterThan(0);
-    const { rows: retried } = await database.handle.executeSql(
-      `select count(*)::int as n from telegram_updates
+      // the kills happened while work was in hand
+      expect(workers[0]!.starts).toBeGreaterThanOrEqual(2);
+      expect(webs[1]!.proc.starts).toBe(2);
+      // what the killed worker left under its claim was handled again by another: taken back
+      // when its lease was seen free, or when the claim ran out (either is correct)
+      expect(heldAtKill.length).toBeGreaterThan(0);
+      const { rows: retried } = await database.handle.executeSql(
+        `select count(*)::int as n from telegram_updates
          where update_id = any($1::bigint[]) and handled_at is not null and attempts > 1`,
-      [heldAtKill],
-    );
-    expect(Number(retried[0]?.n)).toBeGreaterThan(0);
-  }, patient(300_000));
+        [heldAtKill],
+      );
+      expect(Number(retried[0]?.n)).toBeGreaterThan(0);
+    },
+    patient(300_000),
+  );
 });
