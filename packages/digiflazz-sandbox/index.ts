@@ -3,7 +3,7 @@
 // final with a signed webhook, and the trap: an unknown ref_id re-sent forms a transaction).
 // Depends on nothing of kios.
 
-export type { PascaItem, PrepaidItem } from "./src/catalogue.ts";
+export { defaultPrepaid, type PascaItem, type PrepaidItem } from "./src/catalogue.ts";
 export { type DigiflazzFaults, NO_DIGIFLAZZ_FAULTS } from "./src/faults.ts";
 export {
   createDigiflazzSandbox,

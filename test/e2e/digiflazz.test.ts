@@ -1,75 +1,52 @@
-import {
-  DIGIFLAZZ_SANDBOX_ACCOUNT,
-  type RunningDigiflazzSandbox,
-  startDigiflazzSandbox,
-} from "@kios/digiflazz-sandbox";
-import {
-  DEFAULT_SANDBOX_CREDENTIALS,
-  type RunningSandbox,
-  startSandbox,
-} from "@kios/supplier-sandbox";
+import { DEFAULT_BOT, signInitData } from "@kios/bot-api-server";
+import { NO_DIGIFLAZZ_FAULTS } from "@kios/digiflazz-sandbox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { syncAndLink } from "../../src/commerce/catalogue/sync-job.ts";
+import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
+import { createKey } from "../../src/commerce/h2h/keys.ts";
+import { setTier } from "../../src/commerce/users.ts";
+import { creditWallet, walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
+import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import { testDriver } from "../helpers/db.ts";
-import { type Journey, startJourney } from "../helpers/e2e.ts";
-import { airtimeCard, callbacksFor, expectMoney, lastOrder, rupiahOf } from "./steps.ts";
+import { type DigiflazzShop, startDigiflazzShop } from "../helpers/digiflazz-shop.ts";
+import {
+  airtimeCard,
+  attemptsOf,
+  callbacksFor,
+  expectMoney,
+  lastOrder,
+  rupiahOf,
+} from "./steps.ts";
 
 // issue 37, "Done when", end to end: kios's full start-up, the local Bot API server, and
 // the suppliers' sandboxes, all over real HTTP. Nothing here calls kios's code to buy: a
-// user taps, the suppliers' own books say what happened.
+// user taps (in chat, in the Mini App) or a reseller's server signs a request, and the
+// suppliers' own books say what happened. Digiflazz first here; the seed's supplier first:
+// digiflazz-backup.test.ts.
 
-const account = DIGIFLAZZ_SANDBOX_ACCOUNT;
+const H2H_KEY = "digiflazz-e2e-h2h-encryption-key-0123456789";
+/** a first send's answer held past the shop's timeout (SUPPLIER_TIMEOUT_MS) */
+const TIMEOUT_MS = 2_500;
+const SLOW_REPLY_MS = 4_000;
 
-function digiflazzEnv(prefix: string, d: RunningDigiflazzSandbox): Record<string, string> {
-  return {
-    [`${prefix}INTERFACE`]: "digiflazz",
-    [`${prefix}BASE_URL`]: d.url,
-    [`${prefix}USERNAME`]: account.username,
-    [`${prefix}API_KEY`]: account.apiKey,
-    [`${prefix}WEBHOOK_SECRET`]: account.webhookSecret,
-  };
-}
-
-function seedEnv(prefix: string, s: RunningSandbox): Record<string, string> {
-  return {
-    [`${prefix}INTERFACE`]: "signature",
-    [`${prefix}BASE_URL`]: s.url,
-    [`${prefix}API_ID`]: DEFAULT_SANDBOX_CREDENTIALS.apiId,
-    [`${prefix}API_KEY`]: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
-    [`${prefix}SECRET_KEY`]: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
-  };
-}
-
-/** the owner's `kios sync`: the first supplier's catalogue, the others linked as routes */
-async function sync(j: Journey): Promise<void> {
-  const registry = j.app.app.suppliers!;
-  await syncAndLink({
-    db: j.app.app.database.db,
-    supplier: registry.first.supplier,
-    firstSupplier: registry.first.name,
-    others: registry.all.slice(1).map((s) => ({ name: s.name, supplier: s.supplier })),
-    logger: j.app.app.logger,
-  });
-}
-
-const transactionsTo = (d: RunningDigiflazzSandbox, refId: string) =>
-  d.state.requests.filter((b) => b.ref_id === refId);
+// biome-ignore lint/suspicious/noExplicitAny: the Mini App's answers, read field by field by the assertions
+type Json = Record<string, any>;
 
 describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
-  let j: Journey;
-  let d: RunningDigiflazzSandbox;
+  let shop: DigiflazzShop;
   beforeAll(async () => {
-    d = await startDigiflazzSandbox({ hostname: "127.0.0.1", settleDelayMs: 300 });
-    j = await startJourney({ env: { ...digiflazzEnv("SUPPLIER_", d), SUPPLIER_NAME: "dflz" } });
-    d.account().setWebhookUrl(`${j.app.baseUrl}/supplier/callback`);
-    await sync(j);
+    shop = await startDigiflazzShop({
+      suppliers: ["digiflazz"],
+      env: { H2H_ENCRYPTION_KEY: H2H_KEY },
+    });
   });
-  afterAll(async () => {
-    await j?.stop();
-    await d?.stop();
-  });
+  afterAll(() => shop?.stop());
+
+  /** the one Digiflazz transaction of a ref_id, as its books hold it */
+  const txnOf = (refId: string) => [...shop.d.state.txns.values()].filter((t) => t.refId === refId);
 
   it("sells in chat: a Pay tap, the SN pushed back in place", async () => {
+    const { j } = shop;
     expect(j.app.app.supplier?.supplier.interface).toBe("digiflazz");
     const u = 64_001;
     j.user(u);
@@ -82,15 +59,13 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     expect(order.status).toBe("success");
     expect(done.text).toContain(`SN: ${order.sn}`);
     // Digiflazz's own books: one transaction for that ref, a success
-    expect(transactionsTo(d, order.refId)).toHaveLength(1);
-    expect(
-      d.state.txns.get(order.refId)?.status ??
-        [...d.state.txns.values()].find((t) => t.refId === order.refId)?.status,
-    ).toBe("Sukses");
+    expect(shop.sentTo(order.refId)).toHaveLength(1);
+    expect(txnOf(order.refId).map((t) => t.status)).toEqual(["Sukses"]);
     await expectMoney(j, u, 100_000 - price);
   });
 
   it("sells in chat when Digiflazz answers pending: its signed webhook, confirmed by a spaced re-send, settles ⏳ → ✅", async () => {
+    const { j } = shop;
     const u = 64_002;
     j.user(u);
     await j.fund(u, 100_000);
@@ -109,42 +84,127 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
     expect(done.text).toContain(`SN: ${(await lastOrder(j, u)).sn}`);
     // one first send and one spaced re-send of the same body, no other transaction
-    const sent = transactionsTo(d, order.refId);
+    const sent = shop.sentTo(order.refId);
     expect(sent.length).toBeLessThanOrEqual(2);
     expect(new Set(sent.map((b) => JSON.stringify(b))).size).toBe(1);
+    expect(txnOf(order.refId)).toHaveLength(1);
+    expect(shop.d.state.earlyResends).toEqual([]);
     await expectMoney(j, u, 100_000 - price);
+  });
+
+  it("sells in the Mini App: a checkout signed by Telegram's initData, ✅ with the SN, one transaction at Digiflazz", async () => {
+    const { j } = shop;
+    const u = 64_003;
+    const initData = signInitData(DEFAULT_BOT.token, {
+      user: { id: u, first_name: `User${u}`, language_code: "id" },
+      auth_date: Math.floor(j.clock.now() / 1000),
+    });
+    const call = async (path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
+      const res = await fetch(`${j.app.baseUrl}/app/api${path}`, {
+        method: body === undefined && !path.endsWith("/pay") ? "GET" : "POST",
+        headers: {
+          authorization: `tma ${initData}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    // the buyer has the bot's chat, where the checkout's card goes
+    j.user(u);
+    await j.waitMessage(u, /Halo/, j.say(u, "/start"));
+    await j.fund(u, 100_000);
+    // the catalogue the app searches is Digiflazz's, at the shop's price
+    const found = await call(`/products?q=${encodeURIComponent("telkomsel 10")}`);
+    const item = found.body.items.find((i: Json) => i.name === "Telkomsel 10.000");
+    expect(item).toBeDefined();
+    const before = j.lastId(u);
+    const quoted = await call("/quotes", { code: item.code, destination: "0812 3456 7201" });
+    expect(quoted.status).toBe(201);
+    const quote = quoted.body.quote;
+    expect(quote).toMatchObject({ productCode: item.code, price: item.price });
+    const card = await j.waitMessage(u, /Konfirmasi pembelian/, before);
+    const paid = await call(`/quotes/${quote.id}/pay`);
+    expect(paid).toMatchObject({ status: 200, body: { duplicate: false } });
+    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+    const order = await lastOrder(j, u);
+    expect(order).toMatchObject({ status: "success", destination: "081234567201" });
+    expect(done.text).toContain(`SN: ${order.sn}`);
+    // the app reads the same result
+    const read = await call(`/quotes/${quote.id}`);
+    expect(read.body.order).toMatchObject({ status: "success", final: true, sn: order.sn });
+    // Digiflazz: one transaction for the order's ref, for that number, a success
+    expect(shop.sentTo(order.refId)).toHaveLength(1);
+    expect(shop.sentFor("081234567201")).toHaveLength(1);
+    expect(txnOf(order.refId).map((t) => [t.status, t.sn])).toEqual([["Sukses", order.sn]]);
+    await expectMoney(j, u, 100_000 - quote.price);
+  });
+
+  it("sells over H2H: a reseller's signed /h2h/v1 order succeeds with the SN, one transaction at Digiflazz", async () => {
+    const { j } = shop;
+    const db = j.app.app.database.db;
+    const reseller = 64_004;
+    const issued = await createKey(db, createSecretBox(H2H_KEY), reseller);
+    if (!issued.ok) throw new Error(issued.reason);
+    await setTier(db, reseller, "reseller");
+    await creditWallet(db, { userId: reseller, amount: 1_000_000, key: "e2e:dflz:h2h" });
+    // the reseller's server: kios's own signature client, pointed at this shop's H2H API
+    const client = createSignatureSupplier({
+      baseUrl: `${j.app.baseUrl}/h2h/v1`,
+      apiId: issued.key.apiId,
+      apiKey: issued.key.apiKey,
+      secretKey: issued.key.secretKey,
+      clock: j.clock,
+      timeoutMs: 10_000,
+      readRetries: 0,
+    });
+    const listed = (await client.products("prepaid")).find((p) => p.name === "Telkomsel 10.000");
+    expect(listed).toBeDefined();
+    const refId = "reseller-ref-0001";
+    const customerNo = "081234567202";
+    const answer = await client.order({ cmd: "prepaid", code: listed!.code, customerNo, refId });
+    expect(answer.outcome).toBe("accepted");
+    // success at once, or pending and then success by the status the reseller asks for
+    const settled = await vi.waitFor(
+      async () => {
+        const status = await client.status(refId);
+        if (!status.found) throw new Error("not found");
+        expect(status.transaction.status).toBe("success");
+        return status.transaction;
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    expect(settled).toMatchObject({ refId, price: listed!.price });
+    expect(settled.sn).toBeTruthy();
+    // Digiflazz: one transaction for that number (under the shop's own ref), with that SN
+    const sent = shop.sentFor(customerNo);
+    expect(sent).toHaveLength(1);
+    const shopRef = String(sent[0]!.ref_id);
+    expect(txnOf(shopRef).map((t) => [t.status, t.sn])).toEqual([["Sukses", settled.sn]]);
+    expect(await walletBalance(db, reseller)).toBe(1_000_000 - listed!.price);
+    expect((await verifyLedger(j.app.app.database)).problems).toEqual([]);
   });
 });
 
 describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriver})`, () => {
-  let j: Journey;
-  let d: RunningDigiflazzSandbox;
-  let s: RunningSandbox;
+  let shop: DigiflazzShop;
   beforeAll(async () => {
-    d = await startDigiflazzSandbox({ hostname: "127.0.0.1", settleDelayMs: 300 });
-    s = await startSandbox({ hostname: "127.0.0.1", port: 0, settleDelayMs: 300 });
-    j = await startJourney({
-      env: {
-        ...digiflazzEnv("SUPPLIER_", d),
-        SUPPLIER_NAME: "dflz",
-        ...seedEnv("SUPPLIER_2_", s),
-        SUPPLIER_2_NAME: "seed",
+    shop = await startDigiflazzShop({
+      suppliers: ["digiflazz", "seed"],
+      env: { SUPPLIER_TIMEOUT_MS: String(TIMEOUT_MS) },
+      digiflazz: { slowReplyMs: SLOW_REPLY_MS },
+      // the shop's price (the first supplier's, no markup) leaves the minimum margin at the seed
+      beforeSync({ d, s }) {
+        const seedPrice = s!.catalogue().find((p) => p.code === "TSEL10")!.price;
+        d.setProduct("tsel10", { price: seedPrice + 500 });
       },
     });
-    d.account().setWebhookUrl(`${j.app.baseUrl}/supplier/callback`);
-    s.account().setCallbackUrl(`${j.app.baseUrl}/supplier/seed/callback`);
-    // the shop's price (the first supplier's, no markup) leaves the minimum margin at the seed
-    const seedPrice = s.catalogue().find((p) => p.code === "TSEL10")!.price;
-    d.setProduct("tsel10", { price: seedPrice + 500 });
-    await sync(j);
   });
-  afterAll(async () => {
-    await j?.stop();
-    await d?.stop();
-    await s?.close();
-  });
+  afterAll(() => shop?.stop());
 
   it("refused with nothing formed at Digiflazz (rc 68) is bought at the seed's supplier in one tap; Digiflazz never sees that ref again", async () => {
+    const { j, d } = shop;
+    const s = shop.s!;
     const u = 64_101;
     j.user(u);
     await j.fund(u, 100_000);
@@ -157,7 +217,7 @@ describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriv
     expect(order.status).toBe("success");
     expect(done.text).toContain(`SN: ${order.sn}`);
     // Digiflazz: one request, refused; the seed's supplier: the sale
-    const atDigiflazz = d.state.requests.filter((b) => b.customer_no === "081234567868");
+    const atDigiflazz = shop.sentFor("081234567868");
     expect(atDigiflazz).toHaveLength(1);
     const refusedRef = String(atDigiflazz[0]!.ref_id);
     expect(s.transactions().filter((t) => t.customerNo === "081234567868")).toHaveLength(1);
@@ -165,7 +225,55 @@ describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriv
     // later status checks and sweeps never send the refused ref again
     j.clock.advance(120_000);
     await expectMoney(j, u, 100_000 - price);
-    expect(transactionsTo(d, refusedRef)).toHaveLength(1);
+    expect(shop.sentTo(refusedRef)).toHaveLength(1);
     expect(d.state.trapSprung).toEqual([]);
+  });
+
+  it("a timeout at Digiflazz never reaches the seed's supplier: the order waits, and Digiflazz's own re-send of the same body settles it", async () => {
+    const { j, d } = shop;
+    const s = shop.s!;
+    const u = 64_102;
+    const customerNo = "081234567321";
+    j.user(u);
+    await j.fund(u, 100_000);
+    const card = await airtimeCard(j, u, customerNo);
+    const price = rupiahOf(card.text, "Harga");
+    // Digiflazz forms the transaction (a success) and holds its answer past the shop's timeout
+    d.faults = { ...NO_DIGIFLAZZ_FAULTS, timeoutRate: 1 };
+    j.tap(u, card, /Bayar/);
+    const unknown = await vi.waitFor(
+      async () => {
+        const o = await lastOrder(j, u);
+        expect(o.status).toBe("unknown");
+        return o;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    d.faults = NO_DIGIFLAZZ_FAULTS;
+    expect(shop.sentTo(unknown.refId)).toHaveLength(1);
+    expect(d.state.calls.filter((c) => c.refId === unknown.refId)).toMatchObject([
+      { result: "created", delivered: false },
+    ]);
+    // the status check is the order sent again: not within a minute (docs/suppliers.md#the-re-send-rule)
+    j.clock.advance(61_000);
+    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+    const order = await lastOrder(j, u);
+    expect(order).toMatchObject({ id: unknown.id, status: "success", refId: unknown.refId });
+    expect(done.text).toContain(`SN: ${order.sn}`);
+    // Digiflazz: the first send and one re-send, the same body, one transaction
+    const sent = shop.sentTo(order.refId);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(d.state.calls.filter((c) => c.refId === order.refId).map((c) => c.result)).toEqual([
+      "created",
+      "repeat",
+    ]);
+    expect([...d.state.txns.values()].filter((t) => t.customerNo === customerNo)).toHaveLength(1);
+    expect(d.state.earlyResends).toEqual([]);
+    // the seed's supplier never received it: one attempt only, nothing at the seed
+    expect((await attemptsOf(j, order.id)).map((a) => a.supplier)).toEqual(["dflz"]);
+    expect(s.transactions().filter((t) => t.customerNo === customerNo)).toEqual([]);
+    expect(s.refusals().filter((r) => r.refId === order.refId)).toEqual([]);
+    await expectMoney(j, u, 100_000 - price);
   });
 });

@@ -1,7 +1,11 @@
 import type { MessageView } from "@kios/bot-api-server";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { listUserOrders } from "../../src/commerce/orders/queries.ts";
+import {
+  type AttemptLine,
+  attemptsOfOrders,
+  listUserOrders,
+} from "../../src/commerce/orders/queries.ts";
 import type { Order } from "../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
@@ -27,15 +31,20 @@ export async function openMenu(j: Journey, u: number, entry: RegExp): Promise<Me
   return menu;
 }
 
-/** Pulsa & Data → number → Pulsa → Telkomsel 10.000 → the confirmation card */
-export async function airtimeCard(j: Journey, u: number, typed: string): Promise<MessageView> {
+/** Pulsa & Data → number → Pulsa → Telkomsel 10.000 (or `item`) → the confirmation card */
+export async function airtimeCard(
+  j: Journey,
+  u: number,
+  typed: string,
+  item: RegExp = /^Telkomsel 10\.000 ·/,
+): Promise<MessageView> {
   const menu = await openMenu(j, u, /Pulsa & Data/);
   await j.waitMessage(u, /nomor HP/, menu.message_id);
   const at = j.say(u, typed);
   const which = await j.waitMessage(u, /pulsa atau paket data/, at);
   j.tap(u, which, /^Pulsa$/);
   const list = await j.waitMessage(u, /^Pulsa Telkomsel untuk 08\d+:$/, which.message_id);
-  await j.tapItem(u, list, /^Telkomsel 10\.000 ·/);
+  await j.tapItem(u, list, item);
   return j.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
 }
 
@@ -54,6 +63,11 @@ export async function lastOrder(j: Journey, u: number): Promise<Order> {
   const { items } = await listUserOrders(j.app.app.database.db, u, { limit: 1, offset: 0 });
   if (!items[0]) throw new Error(`user ${u} has no order`);
   return items[0];
+}
+
+/** an order's attempts, in the order they were made (one per supplier it was sent to) */
+export async function attemptsOf(j: Journey, orderId: number): Promise<AttemptLine[]> {
+  return (await attemptsOfOrders(j.app.app.database.db, [orderId])).get(orderId) ?? [];
 }
 
 export async function callbacksFor(j: Journey, refId: string) {

@@ -47,13 +47,15 @@ export async function startJourney(
     adminStarted?: boolean;
     /** what the Bot API server takes in one upload (default Telegram's) */
     uploadLimits?: Partial<UploadLimits>;
+    /** the shop's clock (default a fresh one), for a sandbox that must keep the same time */
+    clock?: ManualClock;
   } = {},
 ): Promise<Journey> {
   const telegram = await startBotApiServer({
     rateLimits: { enabled: options.rateLimits ?? false },
     uploadLimits: options.uploadLimits,
   });
-  const clock = new ManualClock();
+  const clock = options.clock ?? new ManualClock();
   const env: Record<string, string> = {
     BOT_TOKEN: DEFAULT_BOT.token,
     TELEGRAM_API_ROOT: telegram.url,
