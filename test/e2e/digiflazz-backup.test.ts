@@ -19,10 +19,10 @@ import { airtimeCard, attemptsOf, expectMoney, lastOrder, rupiahOf } from "./ste
 // happened.
 
 /** a first send's answer held past the shop's timeout (SUPPLIER_TIMEOUT_MS) */
-const TIMEOUT_MS = 2_500;
-const SLOW_REPLY_MS = 4_000;
+const TIMEOUT_MS = 5_000;
+const SLOW_REPLY_MS = 7_000;
 /** the seed's pending orders settle after this (by the shared clock): past the timeout */
-const SEED_SETTLE_MS = 6_000;
+const SEED_SETTLE_MS = 9_000;
 const MARKUP_BP = 500;
 const MIN_MARGIN = 100;
 
@@ -46,16 +46,16 @@ describe(`e2e: the seed's signature supplier first, Digiflazz second (${testDriv
       env: { SUPPLIER_TIMEOUT_MS: String(TIMEOUT_MS), MIN_MARGIN: String(MIN_MARGIN) },
       seed: { slowReplyMs: SLOW_REPLY_MS, settleDelayMs: SEED_SETTLE_MS },
       digiflazz: { prepaid: [...defaultPrepaid(), onlyAtDigiflazz()] },
-      async beforeSync({ j, d, s }) {
+      beforeStart({ d, s }) {
         // Digiflazz no dearer than the seed for TSEL10, so its route fits under the margin
         d.setProduct("tsel10", { price: s!.catalogue().find((p) => p.code === "TSEL10")!.price });
-        // the owner's markup: 5 % for customers
-        await setMarkupRule(j.app.app.database.db, {
-          scope: "all",
-          tier: "customer",
-          percentBp: MARKUP_BP,
-        });
       },
+    });
+    // the owner's markup: 5 % for customers (prices are read through the rules)
+    await setMarkupRule(shop.j.app.app.database.db, {
+      scope: "all",
+      tier: "customer",
+      percentBp: MARKUP_BP,
     });
   });
   afterAll(() => shop?.stop());

@@ -26,8 +26,8 @@ import {
 
 const H2H_KEY = "digiflazz-e2e-h2h-encryption-key-0123456789";
 /** a first send's answer held past the shop's timeout (SUPPLIER_TIMEOUT_MS) */
-const TIMEOUT_MS = 2_500;
-const SLOW_REPLY_MS = 4_000;
+const TIMEOUT_MS = 5_000;
+const SLOW_REPLY_MS = 7_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: the Mini App's answers, read field by field by the assertions
 type Json = Record<string, any>;
@@ -194,7 +194,7 @@ describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriv
       env: { SUPPLIER_TIMEOUT_MS: String(TIMEOUT_MS) },
       digiflazz: { slowReplyMs: SLOW_REPLY_MS },
       // the shop's price (the first supplier's, no markup) leaves the minimum margin at the seed
-      beforeSync({ d, s }) {
+      beforeStart({ d, s }) {
         const seedPrice = s!.catalogue().find((p) => p.code === "TSEL10")!.price;
         d.setProduct("tsel10", { price: seedPrice + 500 });
       },

@@ -11,13 +11,17 @@ import {
   type SandboxOptions,
   startSandbox,
 } from "@kios/supplier-sandbox";
-import { syncAndLink } from "../../src/commerce/catalogue/sync-job.ts";
+import { vi } from "vitest";
 import { type Journey, startJourney } from "./e2e.ts";
+import { patient } from "./patience.ts";
 
 // a shop on kios's full start-up (the local Bot API server, real HTTP) buying from the
 // Digiflazz sandbox alone, or from it and the seed's signature sandbox in either order:
 // test/e2e/digiflazz*.test.ts. Both sandboxes keep the shop's clock, so the shop's minute
-// between Digiflazz re-sends is the sandbox's minute too (state.earlyResends).
+// between Digiflazz re-sends is the sandbox's minute too (state.earlyResends). The shop's
+// catalogue is its own first sync (the job a start runs on an empty catalogue): a second
+// sync of the test's own would ask Digiflazz for the whole list again, and within its
+// five minutes that is refused (rc 83) unless the first answer is still cached.
 
 export const DIGIFLAZZ_NAME = "dflz";
 export const SEED_NAME = "seed";
@@ -34,8 +38,6 @@ export interface DigiflazzShop {
   sentTo(refId: string): Record<string, unknown>[];
   /** every /transaction body Digiflazz was sent for one customer number */
   sentFor(customerNo: string): Record<string, unknown>[];
-  /** the owner's `kios sync`: the first supplier's catalogue, the others linked as routes */
-  sync(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -64,9 +66,10 @@ function envOf(kind: Kind, prefix: string, d: RunningDigiflazzSandbox, s?: Runni
 }
 
 /**
- * boots the shop with its suppliers in the order given, points each sandbox's reports at
- * its path (the first's `/supplier/callback`, a backup's `/supplier/<name>/callback`), runs
- * `beforeSync` (prices, products, markups), then syncs
+ * boots the shop with its suppliers in the order given (`beforeStart` changes the sandboxes
+ * before the shop first reads them), points each sandbox's reports at its path (the
+ * first's `/supplier/callback`, a backup's `/supplier/<name>/callback`) and returns once
+ * the start's catalogue sync has made the products and linked the second supplier's
  */
 export async function startDigiflazzShop(options: {
   suppliers: readonly ["digiflazz"] | readonly [Kind, Kind];
@@ -74,7 +77,7 @@ export async function startDigiflazzShop(options: {
   env?: Record<string, string>;
   digiflazz?: Omit<DigiflazzSandboxOptions, "clock">;
   seed?: Omit<SandboxOptions, "clock">;
-  beforeSync?: (shop: DigiflazzShop) => void | Promise<void>;
+  beforeStart?: (sandboxes: { d: RunningDigiflazzSandbox; s: RunningSandbox | undefined }) => void;
 }): Promise<DigiflazzShop> {
   const clock = new ManualClock();
   const d = await startDigiflazzSandbox({
@@ -93,6 +96,7 @@ export async function startDigiflazzShop(options: {
         clock,
       })
     : undefined;
+  options.beforeStart?.({ d, s });
   const [first, second] = options.suppliers;
   const env = {
     ...envOf(first, "SUPPLIER_", d, s),
@@ -119,23 +123,35 @@ export async function startDigiflazzShop(options: {
     s,
     sentTo: (refId) => d.state.requests.filter((b) => b.ref_id === refId),
     sentFor: (customerNo) => d.state.requests.filter((b) => b.customer_no === customerNo),
-    async sync() {
-      const registry = j.app.app.suppliers!;
-      await syncAndLink({
-        db: j.app.app.database.db,
-        supplier: registry.first.supplier,
-        firstSupplier: registry.first.name,
-        others: registry.all.slice(1).map((x) => ({ name: x.name, supplier: x.supplier })),
-        logger: j.app.app.logger,
-      });
-    },
     async stop() {
       await j.stop();
       await d.stop();
       await s?.close();
     },
   };
-  await options.beforeSync?.(shop);
-  await shop.sync();
+  const secondName =
+    second === undefined ? undefined : second === "seed" ? SEED_NAME : DIGIFLAZZ_NAME;
+  try {
+    await vi.waitFor(
+      async () => {
+        // the sync and each link commit in one transaction: products, then the routes
+        const { rows } = await j.app.app.database.executeSql(
+          secondName === undefined
+            ? "select count(*)::int as n from products"
+            : "select count(*)::int as n from product_routes where supplier = $1",
+          secondName === undefined ? [] : [secondName],
+        );
+        if (Number(rows[0]?.n ?? 0) === 0) throw new Error("the first catalogue sync is not done");
+      },
+      { timeout: patient(60_000), interval: 200 },
+    );
+  } catch (err) {
+    const failed = j.app
+      .logs()
+      .split("\n")
+      .filter((l) => /sync failed|linking a supplier/.test(l));
+    await shop.stop();
+    throw new Error(`${(err as Error).message}: ${failed.join("\n") || "no sync error logged"}`);
+  }
   return shop;
 }
