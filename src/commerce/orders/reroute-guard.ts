@@ -17,8 +17,8 @@ import { minMarginOf, routeCostCeiling } from "./min-margin.ts";
 import { alertSupplierShort, OVERTAKEN_RETRIES, overtakenPause } from "./supplier-short.ts";
 import type { Order } from "./types.ts";
 
-// the supplier balance guard for a re-route (design rules 15 and 20, docs/suppliers.md#the-
-// balance-guard). A re-route is decided inside its caller's transaction (the order's row
+// the supplier balance guard for a re-route (design rules 15 and 20;
+// docs/reconciliation.md#the-balance-guard). A re-route is decided inside its caller's transaction (the order's row
 // locked, sometimes with the status check's settlement), so, like a Pay, it reserves first:
 // a reservation committed on its own before that transaction (known-balance.ts), consumed
 // by the statement that stores the new attempt, which checks the supplier's estimate less
@@ -92,7 +92,7 @@ export type ReroutePlan =
  * order's routes changed since the plan: the caller's transaction is rolled back and run
  * again with a plan that stands
  */
-export class RerouteOvertaken extends Error {
+class RerouteOvertaken extends Error {
   constructor(
     /** the plan's route is not the order's any more: plan again */
     readonly replan = false,
@@ -106,7 +106,7 @@ export class RerouteOvertaken extends Error {
  * moves the order reads its routes again and holds the plan to them): its reservation at
  * the first route whose supplier covers the route's cost, committed
  */
-export async function planReroute(deps: OrderEngine, order: Order): Promise<ReroutePlan> {
+async function planReroute(deps: OrderEngine, order: Order): Promise<ReroutePlan> {
   if (order.testing) return { kind: "unguarded" };
   const { tried } = await attemptsSoFar(deps.db, order.id);
   const routes = await nextRoutes(deps, deps.db, order, tried);
@@ -191,7 +191,11 @@ export async function insertReroutedAttempt(
     select exists (select 1 from attempt) as ok`);
   const ok = rowsOf<{ ok: unknown }>(result)[0]?.ok;
   if (ok !== true && ok !== "t") throw new RerouteOvertaken();
+  consumed.add(reservation);
 }
+
+/** reservations a re-route's statement consumed (its transaction may still roll back) */
+const consumed = new WeakSet<Reservation>();
 
 /**
  * runs `move` (the caller's transaction, which re-routes the order with the plan, or
@@ -214,6 +218,9 @@ export async function guardedReroute<T>(
         const out = await move(plan);
         if (plan.kind === "short" || plan.kind === "route")
           await alertSupplierShort(deps, plan.short);
+        // committed: a consumed reservation is gone, and there is nothing to release
+        const mine = held();
+        if (mine && consumed.has(mine)) plan = { kind: "none" };
         return out;
       } catch (err) {
         if (!(err instanceof RerouteOvertaken)) throw err;
@@ -242,7 +249,7 @@ export async function guardedReroute<T>(
       }
     }
   } finally {
-    // consumed: deleted already, and this deletes nothing
+    // not consumed, or consumed by a transaction that rolled back
     const mine = held();
     if (mine) await releaseReservation(deps.db, mine);
   }
