@@ -178,7 +178,11 @@ export async function insertReroutedAttempt(
     return;
   }
   const result = await tx.execute(sql`
-    with reserved as (${reservationStatement(reservation, { firstSupplier: firstOf(deps), now: plan.now })}),
+    with reserved as (${reservationStatement(reservation, {
+      firstSupplier: firstOf(deps),
+      // the time it is consumed at: a reservation others stopped counting is not consumed
+      now: a.at.getTime(),
+    })}),
     attempt as (
       insert into ${orderAttempts}
         (order_id, seq, supplier, supplier_code, ref_id, cost, rerouted_for, created_at)
