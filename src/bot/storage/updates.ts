@@ -253,8 +253,25 @@ export async function claimUpdates(
   db: Executor,
   o: { worker: string; limit: number; leaseMs: number },
 ): Promise<ClaimedUpdate[]> {
-  const result = await db.execute(sql`with ${claimingCtes(o, null)} select * from claimed`);
+  const result = await againOnClaimConflict(() =>
+    db.execute(sql`with ${claimingCtes(o, null)} select * from claimed`),
+  );
   return claimedRows(rowsOf<ClaimedRow>(result), o.worker);
+}
+
+/**
+ * a claim statement run again when the table refused it a second claim in a chat (a store
+ * elsewhere claimed an update of that chat after this statement's snapshot, migration
+ * 0039): nothing of it committed, and the next run sees that claim
+ */
+async function againOnClaimConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 3 || !isExclusionConflict(err)) throw err;
+    }
+  }
 }
 
 /** a handled update's chat state, written in its finish */
@@ -297,7 +314,8 @@ export async function finishAndClaimUpdates(
   );
   const same = (a: string, b: string) =>
     sql.raw(`${a}.bot_id = ${b}.bot_id and ${a}.update_id = ${b}.update_id`);
-  const result = await db.execute(sql`
+  const result = await againOnClaimConflict(() =>
+    db.execute(sql`
     with writes as (
       select * from jsonb_to_recordset(${writes}::jsonb)
         as w(bot_id bigint, update_id bigint, key text, value jsonb, revision int)
@@ -344,7 +362,8 @@ export async function finishAndClaimUpdates(
           from finished) f
     cross join (select coalesce(jsonb_agg(jsonb_build_array(bot_id, update_id)), '[]'::jsonb)
           as keys from held) hk
-    left join claimed c on true`);
+    left join claimed c on true`),
+  );
   const rows = rowsOf<ClaimedRow & { finished_keys: unknown; held_keys: unknown }>(result);
   const keysOf = (v: unknown) =>
     (jsonOf<[unknown, unknown][]>(v) ?? []).map(([botId, updateId]) => ({

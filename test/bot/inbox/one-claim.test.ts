@@ -113,6 +113,50 @@ describe(`one live claim per chat (${testDriver})`, () => {
       expect(await liveClaims(db, CHAT)).toBe(1);
     });
 
+    it("a store that saw its chat free while a worker claimed the chat's older update stores its own unclaimed", async () => {
+      // the store's snapshot is taken, then it waits (a transaction holds a row of its key)
+      let release!: () => void;
+      let held!: () => void;
+      const holding = new Promise<void>((r) => {
+        held = r;
+      });
+      const blocker = db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
+            values (${BOT}, 52, 1, 1, '{}'::jsonb)`);
+          held();
+          await new Promise<void>((r) => {
+            release = r;
+          });
+          throw new Error("rolled back on purpose");
+        })
+        .catch(() => {});
+      await holding;
+      const store = storeAndClaimUpdate(db, {
+        botId: BOT,
+        update: textUpdate(52, CHAT),
+        worker: "web-process",
+        leaseMs: 30_000,
+      });
+      await vi.waitFor(
+        async () => {
+          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(1);
+        },
+        { timeout: patient(20_000), interval: 20 },
+      );
+      // meanwhile another process stored the chat's older update and a worker claimed it
+      await storeUpdates(db, BOT, [textUpdate(51, CHAT)]);
+      const claims = await claimUpdates(db, { worker: "w", limit: 10, leaseMs: 30_000 });
+      expect(claims.map((c) => c.updateId)).toEqual([51]);
+      release();
+      await blocker;
+      const stored = await store;
+      expect(stored).toEqual({ fresh: true, claimed: undefined });
+      expect(await liveClaims(db, CHAT)).toBe(1);
+    });
+
     it("the table refuses a second live claim in a chat", async () => {
       await storeUpdates(db, BOT, [textUpdate(21, CHAT), textUpdate(22, CHAT)]);
       await db.execute(sql`update telegram_updates set claimed_by = 'a',
