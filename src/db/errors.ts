@@ -34,3 +34,12 @@ export function dbErrorText(err: unknown): string {
 }
 
 export const isUniqueViolation = (err: unknown) => sqlState(err) === "23505";
+
+/**
+ * an exclusion constraint refused the statement (23P01), or two statements that would both
+ * have broken one waited on each other and the server cancelled this one (40P01)
+ */
+export const isExclusionConflict = (err: unknown) => {
+  const state = sqlState(err);
+  return state === "23P01" || state === "40P01";
+};

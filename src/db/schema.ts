@@ -1083,6 +1083,8 @@ export const telegramUpdates = pgTable(
     index("telegram_updates_waiting").on(t.updateId).where(sql`${t.handledAt} is null`),
     // what a chat sent since a card last moved (bot/storage/card-in-view.ts)
     index("telegram_updates_chat_received").on(t.chatId, t.receivedAt),
+    // and, written in migration 0039 (drizzle has no EXCLUDE): at most one claimed, unhandled
+    // update per chat (telegram_updates_one_claim_per_chat, checked at each statement's end)
   ],
 );
 

@@ -2,6 +2,7 @@ import { and, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Update } from "grammy/types";
 import type { User } from "../../commerce/users.ts";
 import type { Executor } from "../../db/client.ts";
+import { isExclusionConflict } from "../../db/errors.ts";
 import { telegramUpdates } from "../../db/schema.ts";
 import { jsonOf, rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { CONVERSATION_KEY_PREFIX } from "./chat-state.ts";
@@ -130,20 +131,37 @@ export async function storeUpdates(
  * under a claim fenced and leased like any other (a worker that dies leaves it to the
  * others' takeover). `claimed` is undefined when the update was a redelivery (nothing
  * stored) or its chat was busy (stored unclaimed: the chat's turn brings it, in order).
- * The chat check reads the snapshot the statement starts with; two updates of one chat
- * stored at the same instant by two processes may both be claimed (see docs/scaling.md),
- * and their state writes are still fenced by the revision.
+ * The chat check reads the snapshot the statement starts with, so two updates of one chat
+ * stored at the same instant by two processes may both try to claim: the table keeps one
+ * claim per chat (migration 0039), the statement that loses fails and its update is stored
+ * again unclaimed (docs/scaling.md).
  */
 export async function storeAndClaimUpdate(
   db: Executor,
   o: { botId: number; update: Update; worker: string; leaseMs: number },
+): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
+  try {
+    return await storeMaybeClaimed(db, o, true);
+  } catch (err) {
+    // another process claimed an update of the chat at the same instant (its store or its
+    // claim): the table holds one claim per chat (migration 0039), so this one is stored
+    // unclaimed, for the chat's turn (its statement wakes the workers)
+    if (!isExclusionConflict(err)) throw err;
+    return storeMaybeClaimed(db, o, false);
+  }
+}
+
+async function storeMaybeClaimed(
+  db: Executor,
+  o: { botId: number; update: Update; worker: string; leaseMs: number },
+  claim: boolean,
 ): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
   const u = o.update;
   const chatId = chatIdOf(u);
   const payload = JSON.stringify(redactForStorage(u));
   const result = await db.execute(sql`
     with busy as (
-      select exists (select 1 from telegram_updates e
+      select not ${claim} or exists (select 1 from telegram_updates e
         where e.chat_id = ${chatId} and e.handled_at is null) as busy
     ),
     stored as (
@@ -235,8 +253,25 @@ export async function claimUpdates(
   db: Executor,
   o: { worker: string; limit: number; leaseMs: number },
 ): Promise<ClaimedUpdate[]> {
-  const result = await db.execute(sql`with ${claimingCtes(o, null)} select * from claimed`);
+  const result = await againOnClaimConflict(() =>
+    db.execute(sql`with ${claimingCtes(o, null)} select * from claimed`),
+  );
   return claimedRows(rowsOf<ClaimedRow>(result), o.worker);
+}
+
+/**
+ * a claim statement run again when the table refused it a second claim in a chat (a store
+ * elsewhere claimed an update of that chat after this statement's snapshot, migration
+ * 0039): nothing of it committed, and the next run sees that claim
+ */
+async function againOnClaimConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 3 || !isExclusionConflict(err)) throw err;
+    }
+  }
 }
 
 /** a handled update's chat state, written in its finish */
@@ -279,7 +314,8 @@ export async function finishAndClaimUpdates(
   );
   const same = (a: string, b: string) =>
     sql.raw(`${a}.bot_id = ${b}.bot_id and ${a}.update_id = ${b}.update_id`);
-  const result = await db.execute(sql`
+  const result = await againOnClaimConflict(() =>
+    db.execute(sql`
     with writes as (
       select * from jsonb_to_recordset(${writes}::jsonb)
         as w(bot_id bigint, update_id bigint, key text, value jsonb, revision int)
@@ -326,7 +362,8 @@ export async function finishAndClaimUpdates(
           from finished) f
     cross join (select coalesce(jsonb_agg(jsonb_build_array(bot_id, update_id)), '[]'::jsonb)
           as keys from held) hk
-    left join claimed c on true`);
+    left join claimed c on true`),
+  );
   const rows = rowsOf<ClaimedRow & { finished_keys: unknown; held_keys: unknown }>(result);
   const keysOf = (v: unknown) =>
     (jsonOf<[unknown, unknown][]>(v) ?? []).map(([botId, updateId]) => ({
@@ -376,6 +413,8 @@ function claimingCtes(
     ? sql`and not exists (select 1 from ${finishing} f
             where f.bot_id = e.bot_id and f.update_id = e.update_id)`
     : sql``;
+  // a chat's claim is its one claimed update (the table allows one: migration 0039), taken
+  // over when its lease ran out; with none, its oldest unhandled update
   return sql`free as (
       select t.bot_id, t.update_id
       from telegram_updates t
@@ -384,7 +423,9 @@ function claimingCtes(
         and not exists (
           select 1 from telegram_updates e
           where e.chat_id = t.chat_id and e.handled_at is null
-            and (e.update_id < t.update_id or (e.update_id = t.update_id and e.bot_id < t.bot_id))
+            and (e.bot_id, e.update_id) <> (t.bot_id, t.update_id)
+            and (e.claimed_by is not null or (t.claimed_by is null
+              and (e.update_id < t.update_id or (e.update_id = t.update_id and e.bot_id < t.bot_id))))
             ${notFinishing}
         )
       order by t.update_id, t.bot_id

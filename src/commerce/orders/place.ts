@@ -21,7 +21,6 @@ import {
   reservationStatement,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
-import { alertLowBalance } from "../supplier-balance/low-balance.ts";
 import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
@@ -29,6 +28,7 @@ import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.t
 import { sameDayColumns, sameDayLockColumn, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
+import { alertSupplierShort, OVERTAKEN_RETRIES, overtakenPause } from "./supplier-short.ts";
 import type { ConfirmResult, Order } from "./types.ts";
 
 class Refused extends Error {
@@ -55,13 +55,6 @@ class Overtaken extends Error {
     super("overtaken");
   }
 }
-
-/** how many times a Pay is run again after being overtaken before it is refused */
-const OVERTAKEN_RETRIES = 8;
-
-/** the pause before a run again: short, growing, jittered, so racing Pays fall apart */
-const overtakenPause = (run: number) =>
-  new Promise<void>((r) => setTimeout(r, Math.min(2 ** run, 32) * (0.5 + Math.random())));
 
 type Tx = Parameters<Parameters<OrderEngine["db"]["transaction"]>[0]>[0];
 type QuoteRow = typeof quotes.$inferSelect;
@@ -596,26 +589,3 @@ function orderColumnsOf(cte: object): typeof ORDER_COLUMNS {
 }
 
 const ORDER_COLUMNS = getTableColumns(orders);
-
-/** suppliers the guard found short (skipped or refused): each admin is told, once per reading */
-async function alertSupplierShort(
-  deps: OrderEngine,
-  short: readonly KnownSupplierBalance[],
-): Promise<void> {
-  for (const estimate of short) {
-    deps.logger
-      .child({ component: "orders" })
-      .warn(
-        { supplier: estimate.supplier, known: estimate.known },
-        "supplier balance too low: route not taken",
-      );
-    for (const adminId of deps.adminIds ?? []) {
-      await alertLowBalance(deps.db, {
-        checkId: estimate.checkId,
-        known: estimate.known,
-        supplier: estimate.supplier,
-        adminId,
-      });
-    }
-  }
-}

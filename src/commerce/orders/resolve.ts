@@ -15,6 +15,7 @@ import {
   STUCK_AFTER_MS,
 } from "./engine.ts";
 import { type OrderFence, withOrderLock } from "./lock.ts";
+import { guardedReroute, type ReroutePlan } from "./reroute-guard.ts";
 import { billStatusBody, claimResend } from "./resend.ts";
 import { firstSupplierName, mayRerouteAfter, rerouteFailed, supplierOf } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
@@ -136,31 +137,37 @@ async function resolveUnlocked(
   const fin = finalisationOf(status.transaction);
   if (fin) {
     const mayReroute = mayRerouteAfter(order, status.transaction);
-    const settled = await deps.db.transaction(async (tx) => {
-      // a failure for the product's or the supplier's sake goes to the next route, if any
-      // (design rule 15); else, or for any other final word, the order settles with it
-      if (mayReroute) {
-        await fence(tx);
-        const next = await rerouteFailed(deps, tx, order, status.transaction);
-        if (next) return { next };
-      }
-      const moved = await finaliseOrder(tx, order, fin, now, true, {
-        adminIds: deps.adminIds,
-        pause: deps.productPause,
-        firstSupplier: firstSupplierName(deps),
-        onFinal: deps.onOrderFinal,
-        // the answer is about this attempt: an order re-routed meanwhile is not settled by it
-        attempt: order.refId,
-        // the fence is the move's own condition (and the move frees the lock), unless it
-        // ran already for the re-route's look
-        lock: mayReroute ? undefined : fence,
+    const settle = (plan: ReroutePlan | undefined) =>
+      deps.db.transaction(async (tx) => {
+        // a failure for the product's or the supplier's sake goes to the next route, if any
+        // (design rule 15); else, or for any other final word, the order settles with it
+        if (plan) {
+          await fence(tx);
+          const next = await rerouteFailed(deps, tx, order, status.transaction, plan);
+          if (next) return { next };
+        }
+        const moved = await finaliseOrder(tx, order, fin, now, true, {
+          adminIds: deps.adminIds,
+          pause: deps.productPause,
+          firstSupplier: firstSupplierName(deps),
+          onFinal: deps.onOrderFinal,
+          // the answer is about this attempt: an order re-routed meanwhile is not settled by it
+          attempt: order.refId,
+          // the fence is the move's own condition (and the move frees the lock), unless it
+          // ran already for the re-route's look
+          lock: mayReroute ? undefined : fence,
+        });
+        // nothing moved: the lock lost (the fence throws, and nothing commits), or the order
+        // settled already
+        if (!moved && !mayReroute) await fence(tx);
+        if (moved) await options.onSettled?.(tx, moved);
+        return { moved };
       });
-      // nothing moved: the lock lost (the fence throws, and nothing commits), or the order
-      // settled already
-      if (!moved && !mayReroute) await fence(tx);
-      if (moved) await options.onSettled?.(tx, moved);
-      return { moved };
-    });
+    // a re-route reserves its next route's supplier balance first (reroute-guard.ts): the
+    // transaction runs again when that reservation is overtaken
+    const settled = mayReroute
+      ? await guardedReroute(deps, order, settle)
+      : await settle(undefined);
     if (settled.moved && !mayReroute) fence.freed();
     if (settled.next) {
       log.warn(

@@ -1,11 +1,18 @@
 import { type AnyColumn, and, eq, inArray, sql, type WithSubquery } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orderAttempts, orders, products } from "../../db/schema.ts";
+import { orderAttempts, orders } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { Supplier, SupplierError, SupplierTransaction } from "../../supplier/types.ts";
-import { DEFAULT_FIRST_SUPPLIER, type Route, routesOf, usableRoutes } from "../catalogue/routes.ts";
+import { DEFAULT_FIRST_SUPPLIER } from "../catalogue/routes.ts";
 import type { OrderEngine } from "./engine.ts";
-import { minMarginOf, routeCostCeiling } from "./min-margin.ts";
+import {
+  attemptsSoFar,
+  guardedReroute,
+  insertReroutedAttempt,
+  nextRoutes,
+  type ReroutePlan,
+  routeOfPlan,
+} from "./reroute-guard.ts";
 import type { Order, OrderStatus } from "./types.ts";
 
 // which supplier an order goes to, its attempts, and when it may go to the next
@@ -85,35 +92,6 @@ const failureProofOf = (order: Pick<Order, "kind">, t: SupplierTransaction) =>
 /** whether this final word may send the order to its next route (rerouteFailed may act) */
 export const mayRerouteAfter = (order: Pick<Order, "kind">, t: SupplierTransaction): boolean =>
   failureProofOf(order, t) !== undefined;
-
-/**
- * the routes an order may still take, in order: each within what the buyer pays less every
- * upline's margin and the shop's minimum margin (design rule 21), as at
- * its first attempt
- */
-async function usableRoutesOf(
-  deps: OrderEngine,
-  tx: Executor,
-  o: Pick<Order, "productCode" | "price" | "margins" | "testing">,
-  tried: ReadonlySet<string> = new Set(),
-): Promise<Route[]> {
-  const [product] = await tx.select().from(products).where(eq(products.code, o.productCode));
-  if (!product) return [];
-  const routes = await routesOf(tx, product, firstSupplierName(deps));
-  return usableRoutes(routes, {
-    costCeiling: routeCostCeiling({
-      price: o.price,
-      margins: o.margins,
-      minMargin: await minMarginOf(tx, deps),
-    }),
-    tried,
-    testing: o.testing,
-    now: deps.clock.now(),
-  });
-}
-
-const nextRoutes = (deps: OrderEngine, tx: Executor, order: Order, tried: ReadonlySet<string>) =>
-  usableRoutesOf(deps, tx, order, tried);
 
 /**
  * the order's first attempt, stored with it before anything is sent (design rule 1), as a
@@ -197,35 +175,42 @@ export async function reroute(
   order: Order,
   proof: { code: string; message: string },
 ): Promise<Order | undefined> {
-  return deps.db.transaction((tx) =>
-    moveToNextRoute(deps, tx, order, {
-      proof: proof.code,
-      // only the submission that sent this attempt re-routes it, and only once
-      from: ["submitted"],
-      close: { status: "rejected", answerCode: proof.code, message: proof.message },
-    }),
+  // the next route's supplier balance reserved first (reroute-guard.ts)
+  return guardedReroute(deps, order, (plan) =>
+    deps.db.transaction((tx) =>
+      moveToNextRoute(deps, tx, order, plan, {
+        proof: proof.code,
+        // only the submission that sent this attempt re-routes it, and only once
+        from: ["submitted"],
+        close: { status: "rejected", answerCode: proof.code, message: proof.message },
+      }),
+    ),
   );
 }
 
 /**
  * the supplier reported a final failure of the order's open attempt for the product's or
  * its own sake (finalFailureProof), from its reply, a status check or a report: the attempt
- * is closed as failed and, when a route is left, the order moves to a new attempt with a
- * new ref_id, in the caller's transaction under the order's row lock. The order is
+ * is closed as failed and, when a route is left that the guard's plan lets it take (made
+ * before the caller's transaction: guardedReroute), the order moves to a new attempt with
+ * a new ref_id, in the caller's transaction under the order's row lock. The order is
  * `submitted` again (its new attempt is about to be sent; the buyer's hold stays). Returns
- * it ready to send, or undefined: no proof, no route left, or the order moved on meanwhile
- * (a late or repeated report of an attempt already closed); then the caller settles the
- * failure as before.
+ * it ready to send, or undefined: no proof, no route left (or none whose supplier's
+ * balance covers it), or the order moved on meanwhile (a late or repeated report of an
+ * attempt already closed); then the caller settles the failure as before. Throws
+ * RerouteOvertaken (the caller's transaction rolls back, guardedReroute runs it again)
+ * when the plan's reservation no longer holds.
  */
 export async function rerouteFailed(
   deps: OrderEngine,
   tx: Executor,
   order: Order,
   failed: SupplierTransaction,
+  plan: ReroutePlan,
 ): Promise<Order | undefined> {
   const proof = failureProofOf(order, failed);
   if (!proof) return undefined;
-  return moveToNextRoute(deps, tx, order, {
+  return moveToNextRoute(deps, tx, order, plan, {
     proof,
     from: ["submitted", "unknown", "pending"],
     close: {
@@ -242,6 +227,7 @@ async function moveToNextRoute(
   deps: OrderEngine,
   tx: Executor,
   order: Order,
+  plan: ReroutePlan,
   how: {
     proof: string;
     /** the states the order may be re-routed from */
@@ -260,9 +246,9 @@ async function moveToNextRoute(
   if (!locked || !how.from.includes(locked.status) || locked.refId !== order.refId) {
     return undefined;
   }
-  const attempts = await tx.select().from(orderAttempts).where(eq(orderAttempts.orderId, order.id));
-  const tried = new Set(attempts.map((a) => a.supplier));
-  const [route] = await nextRoutes(deps, tx, locked, tried);
+  const attempts = await attemptsSoFar(tx, order.id);
+  // the guard's plan held to the routes as they are now (it throws when they changed)
+  const route = routeOfPlan(plan, await nextRoutes(deps, tx, locked, attempts.tried));
   if (!route) return undefined;
   const closed = await tx
     .update(orderAttempts)
@@ -284,15 +270,14 @@ async function moveToNextRoute(
     .returning({ id: orderAttempts.id });
   if (closed.length === 0) return undefined;
   const refId = newRefId(now.getTime());
-  await tx.insert(orderAttempts).values({
+  // with the plan's reservation consumed in the same statement
+  await insertReroutedAttempt(deps, tx, plan, {
     orderId: order.id,
-    seq: attempts.length + 1,
-    supplier: route.supplier,
-    supplierCode: route.supplierCode,
+    seq: attempts.count + 1,
+    route,
     refId,
-    cost: route.cost,
-    reroutedFor: how.proof,
-    createdAt: now,
+    proof: how.proof,
+    at: now,
   });
   const [moved] = await tx
     .update(orders)

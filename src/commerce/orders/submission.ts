@@ -5,10 +5,12 @@ import { reportIfConflicting } from "./conflicts.ts";
 import { nextCheckDelay, type OrderEngine } from "./engine.ts";
 import { minMarginOf } from "./min-margin.ts";
 import { getOrder } from "./queries.ts";
+import { guardedReroute } from "./reroute-guard.ts";
 import { claimFirstSend } from "./resend.ts";
 import { orderCostCeiling } from "./route-ceiling.ts";
 import {
   firstSupplierName,
+  mayRerouteAfter,
   recordAnswer,
   reroute,
   rerouteFailed,
@@ -120,9 +122,13 @@ async function applySubmitOutcome(
     // a final failure for the product's or the supplier's sake (its record's reason): the
     // next route, with a new ref_id; a destination's failure, or one without a reason,
     // is the order's result below
-    const moved = await deps.db.transaction((tx) =>
-      rerouteFailed(deps, tx, order, outcome.transaction),
-    );
+    const failed = outcome.transaction;
+    const moved = mayRerouteAfter(order, failed)
+      ? // the next route's supplier balance reserved first (reroute-guard.ts)
+        await guardedReroute(deps, order, (plan) =>
+          deps.db.transaction((tx) => rerouteFailed(deps, tx, order, failed, plan)),
+        )
+      : undefined;
     if (moved) {
       log.warn(
         { reason: outcome.transaction.reason, to: moved.supplier },

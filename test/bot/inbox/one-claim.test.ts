@@ -1,0 +1,204 @@
+import type { Update } from "@grammyjs/types";
+import { DEFAULT_BOT } from "@kios/bot-api-server";
+import { sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  claimUpdates,
+  finishAndClaimUpdates,
+  storeAndClaimUpdate,
+  storeUpdates,
+} from "../../../src/bot/storage/updates.ts";
+import type { Database } from "../../../src/db/client.ts";
+import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
+import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
+import { patient } from "../../helpers/patience.ts";
+
+// one live claim per chat in the update inbox (docs/scaling.md#the-path-of-an-update): the
+// claim query takes only a chat's head, and a statement that stores an update claims it
+// only when its chat has nothing waiting. That check reads the statement's snapshot, so two
+// processes storing two updates of one chat at the same instant both saw the chat free and
+// both claimed: two workers ran one chat side by side. The table now refuses a second
+// claim (an exclusion constraint checked at the end of each statement, so a finish that
+// hands its chat's claim to the next update in the same statement passes), and the store
+// that loses stores its update unclaimed, for the chat's turn.
+
+const BOT = DEFAULT_BOT.id;
+const CHAT = 4242;
+
+function textUpdate(updateId: number, chatId: number): Update {
+  return {
+    update_id: updateId,
+    message: {
+      message_id: updateId,
+      date: 1_700_000_000,
+      chat: { id: chatId, type: "private", first_name: "T" },
+      from: { id: chatId, is_bot: false, first_name: "T" },
+      text: `#${updateId}`,
+    },
+  };
+}
+
+async function liveClaims(db: Database, chatId: number): Promise<number> {
+  const result = await db.execute(sql`select count(*) as n from telegram_updates
+    where chat_id = ${chatId} and claimed_by is not null and handled_at is null`);
+  return toNumber(rowsOf(result)[0]?.n);
+}
+
+describe(`one live claim per chat (${testDriver})`, () => {
+  let database: TestDatabase;
+  let db: Database;
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    db = database.handle.db;
+  });
+  afterEach(async () => {
+    await database.destroy();
+  });
+
+  if (testDriver === "postgres") {
+    it("two processes storing two updates of one free chat at the same instant: one claims, the other waits its turn", async () => {
+      // both stores start from the same snapshot: a transaction holds rows of their keys
+      // (uncommitted), so each store's insert waits on it after its snapshot was taken, and
+      // both go on together once it rolls back
+      let release!: () => void;
+      let held!: () => void;
+      const holding = new Promise<void>((r) => {
+        held = r;
+      });
+      const blocker = db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
+            values (${BOT}, 11, 1, 1, '{}'::jsonb), (${BOT}, 12, 1, 1, '{}'::jsonb)`);
+          held();
+          await new Promise<void>((r) => {
+            release = r;
+          });
+          throw new Error("rolled back on purpose");
+        })
+        .catch(() => {});
+      await holding;
+      const stores = [11, 12].map((id, i) =>
+        storeAndClaimUpdate(db, {
+          botId: BOT,
+          update: textUpdate(id, CHAT),
+          worker: `process-${i}`,
+          leaseMs: 30_000,
+        }),
+      );
+      await vi.waitFor(
+        async () => {
+          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(2);
+        },
+        { timeout: patient(20_000), interval: 20 },
+      );
+      release();
+      await blocker;
+      const results = await Promise.all(stores);
+      // both stored, one claimed
+      expect(results.map((r) => r.fresh)).toEqual([true, true]);
+      expect(results.filter((r) => r.claimed !== undefined)).toHaveLength(1);
+      expect(await liveClaims(db, CHAT)).toBe(1);
+      // the other comes when the claimed one is finished, in the same statement
+      const claimed = results.find((r) => r.claimed)!.claimed!;
+      const out = await finishAndClaimUpdates(db, {
+        worker: claimed.worker,
+        keys: [claimed],
+        limit: 5,
+        leaseMs: 30_000,
+      });
+      expect(out.finished).toEqual([{ botId: BOT, updateId: claimed.updateId }]);
+      expect(out.claimed.map((c) => c.updateId)).toEqual([claimed.updateId === 11 ? 12 : 11]);
+      expect(await liveClaims(db, CHAT)).toBe(1);
+    });
+
+    it("a store that saw its chat free while a worker claimed the chat's older update stores its own unclaimed", async () => {
+      // the store's snapshot is taken, then it waits (a transaction holds a row of its key)
+      let release!: () => void;
+      let held!: () => void;
+      const holding = new Promise<void>((r) => {
+        held = r;
+      });
+      const blocker = db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
+            values (${BOT}, 52, 1, 1, '{}'::jsonb)`);
+          held();
+          await new Promise<void>((r) => {
+            release = r;
+          });
+          throw new Error("rolled back on purpose");
+        })
+        .catch(() => {});
+      await holding;
+      const store = storeAndClaimUpdate(db, {
+        botId: BOT,
+        update: textUpdate(52, CHAT),
+        worker: "web-process",
+        leaseMs: 30_000,
+      });
+      await vi.waitFor(
+        async () => {
+          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(1);
+        },
+        { timeout: patient(20_000), interval: 20 },
+      );
+      // meanwhile another process stored the chat's older update and a worker claimed it
+      await storeUpdates(db, BOT, [textUpdate(51, CHAT)]);
+      const claims = await claimUpdates(db, { worker: "w", limit: 10, leaseMs: 30_000 });
+      expect(claims.map((c) => c.updateId)).toEqual([51]);
+      release();
+      await blocker;
+      const stored = await store;
+      expect(stored).toEqual({ fresh: true, claimed: undefined });
+      expect(await liveClaims(db, CHAT)).toBe(1);
+    });
+
+    it("the table refuses a second live claim in a chat", async () => {
+      await storeUpdates(db, BOT, [textUpdate(21, CHAT), textUpdate(22, CHAT)]);
+      await db.execute(sql`update telegram_updates set claimed_by = 'a',
+        claimed_until = now() + interval '30 seconds' where update_id = 21`);
+      await expect(
+        db.execute(sql`update telegram_updates set claimed_by = 'b',
+          claimed_until = now() + interval '30 seconds' where update_id = 22`),
+      ).rejects.toThrow();
+    });
+  }
+
+  it("a chat whose newer update holds its claim (stored claimed while an older one arrived) gives no second claim", async () => {
+    // the state the race above leaves when the newer update's store won: the older update
+    // unclaimed behind a claimed newer one
+    await storeUpdates(db, BOT, [textUpdate(31, CHAT)]);
+    const stored = await storeAndClaimUpdate(db, {
+      botId: BOT,
+      update: textUpdate(32, CHAT),
+      worker: "busy",
+      leaseMs: 30_000,
+    });
+    expect(stored.claimed).toBeUndefined();
+    await db.execute(sql`update telegram_updates set claimed_by = 'p', attempts = 1,
+      claimed_until = now() + interval '30 seconds' where update_id = 32`);
+    // another chat's head is claimed; this chat gives nothing while its claim is live
+    await storeUpdates(db, BOT, [textUpdate(33, CHAT + 1)]);
+    const claims = await claimUpdates(db, { worker: "w", limit: 10, leaseMs: 30_000 });
+    expect(claims.map((c) => c.updateId)).toEqual([33]);
+    expect(await liveClaims(db, CHAT)).toBe(1);
+    // its claim run out (a worker that hangs): taken over, still one
+    await db.execute(sql`update telegram_updates set claimed_until = now() - interval '1 second'
+      where update_id = 32`);
+    const taken = await claimUpdates(db, { worker: "w2", limit: 10, leaseMs: 30_000 });
+    expect(taken.map((c) => c.updateId)).toEqual([32]);
+    // finished, it hands the chat to the older one in the same statement
+    const out = await finishAndClaimUpdates(db, {
+      worker: "w2",
+      keys: [taken[0]!],
+      limit: 10,
+      leaseMs: 30_000,
+    });
+    expect(out.claimed.map((c) => c.updateId)).toEqual([31]);
+    expect(await liveClaims(db, CHAT)).toBe(1);
+  });
+});
