@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { IssuedCenterKey } from "../../src/commerce/center/keys.ts";
-import { placeH2hOrder, productKind } from "../../src/commerce/h2h/orders.ts";
+import { CLAIM_TAKEOVER_MS, placeH2hOrder, productKind } from "../../src/commerce/h2h/orders.ts";
 import * as quotes from "../../src/commerce/orders/quotes.ts";
 import { centerKeys, h2hOrders, orders, products } from "../../src/db/schema.ts";
 import type { CommerceHarness } from "../helpers/commerce.ts";
@@ -139,7 +139,7 @@ describe(`a repeated refID (${testDriver})`, () => {
     await hold.arrived;
     // young, the claim stands: the repeat is told it is in flight
     expect(await placeH2hOrder(h.deps, caller, t)).toMatchObject({ ok: true, order: null });
-    h.clock.advance(2 * 60_000);
+    h.clock.advance(CLAIM_TAKEOVER_MS + 1000);
     const taken = await placeH2hOrder(h.deps, caller, t);
     if (!taken.ok || !taken.order) throw new Error(`taken: ${JSON.stringify(taken)}`);
     hold.release();
@@ -148,6 +148,31 @@ describe(`a repeated refID (${testDriver})`, () => {
     expect(late.ok && late.order?.id).toBe(taken.order.id);
     expect(await ordersOf(k.userId)).toHaveLength(1);
     expect(await rowsOf(k.userId)).toHaveLength(1);
+  });
+
+  it("a request whose old claim was taken over by a refused repeat forms nothing when it comes back: the refID ends free, as the repeat's GAGAL said", async () => {
+    const k = await reseller();
+    const [key] = await h.deps.db.select().from(centerKeys).where(eq(centerKeys.userId, k.userId));
+    const caller = { userId: k.userId, centerKeyId: key!.id };
+    const t = {
+      cmd: "prepaid" as const,
+      code: "TSEL10",
+      customerNo: phone("901"),
+      refId: "crash-2",
+    };
+    const hold = holdQuote("TSEL10");
+    const stuck = placeH2hOrder(h.deps, caller, t);
+    await hold.arrived;
+    h.clock.advance(CLAIM_TAKEOVER_MS + 1000);
+    expect(await placeH2hOrder(h.deps, caller, { ...t, code: "NOPE99" })).toMatchObject({
+      ok: false,
+      refusal: { code: "PRODUCT_NOT_FOUND" },
+    });
+    expect(await rowsOf(k.userId)).toHaveLength(0);
+    hold.release();
+    expect(await stuck).toMatchObject({ ok: false, refusal: { code: "SERVER_ERROR" } });
+    expect(await ordersOf(k.userId)).toHaveLength(0);
+    expect(await rowsOf(k.userId)).toHaveLength(0);
   });
 
   it("productKind finds a code in any case, the exact code first", async () => {

@@ -224,8 +224,12 @@ const refTakenByBill: H2hRefusal = {
   message: "is already used by a bill inquiry",
 };
 
-/** a claim with no quote this old was left by a request that never came back: taken over */
-export const CLAIM_TAKEOVER_MS = 60_000;
+/**
+ * a claim with no quote this old was left by a request that never came back (a crashed
+ * process): the next request with its ref_id takes it over. Long beside a quote (ms), as a
+ * request on a loaded machine may still be alive: it then binds nothing (orderOnClaim)
+ */
+export const CLAIM_TAKEOVER_MS = 3 * 60_000;
 /**
  * how long a repeat waits for a young claim to become an order before it answers "in
  * flight": a request's quote takes milliseconds, so a burst of repeats mostly answers the
@@ -394,20 +398,34 @@ export async function placeH2hOrder(
   for (let round = 0; round < ROUNDS; round++) {
     const claim = await claimRef(engine, caller, o);
     if (!claim) continue;
-    const answer = claim.mine
-      ? await orderOnClaim(engine, caller, o, claim.row)
-      : await joinStored(engine, caller, claim.stored);
+    if (claim.mine) {
+      // a request whose claim was taken over meanwhile never forms anything of its own: the
+      // request that took it answered its client, and its order (or its refusal, which let
+      // the ref_id go) stands
+      const answer = await orderOnClaim(engine, caller, o, claim.row);
+      return answer ?? (await asItStands(engine, caller, o.refId));
+    }
+    const answer = await joinStored(engine, caller, claim.stored);
     if (answer) return answer;
   }
   // the ref_id changed hands every round: whatever holds it now is the answer
-  const now = await findH2h(engine.db, caller.userId, o.refId);
-  if (now?.order) return { ok: true, order: now.order, row: now.row };
-  if (now?.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
-  if (now) return { ok: true, order: null, row: now.row };
-  return {
-    ok: false,
-    refusal: { code: "SERVER_ERROR", message: "try again with the same ref_id" },
-  };
+  return asItStands(engine, caller, o.refId);
+}
+
+const tryAgain: OrderAnswer = {
+  ok: false,
+  refusal: { code: "SERVER_ERROR", message: "nothing was ordered; try again with the same ref_id" },
+};
+
+/** the ref_id's state as it stands, for a request that holds no claim on it */
+async function asItStands(
+  engine: OrderEngine,
+  caller: Caller,
+  refId: string,
+): Promise<OrderAnswer> {
+  const now = await findH2h(engine.db, caller.userId, refId);
+  if (!now) return tryAgain;
+  return (await joinStored(engine, caller, now)) ?? tryAgain;
 }
 
 /** cmd inquiry: the bill at the reseller's price, bound to their ref_id for the payment */
