@@ -28,7 +28,7 @@ export const rupiah = (s: string) => Number(s.replace(/\./g, ""));
 export const phone = (ending: string) =>
   `0812345${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}${ending}`;
 
-export interface DoorTrx {
+interface DoorTrx {
   product: string;
   dest: string;
   refId: string;
