@@ -41,6 +41,8 @@ export interface CenterOrderFact {
   dest: string;
   orderId: number | null;
   status: string | null;
+  /** when its order was made (ms since the epoch); null: no order */
+  orderedAt: number | null;
 }
 
 /** the OtomaX door's side of the run: what the resellers' software sent and received */
@@ -50,7 +52,7 @@ export interface CenterFacts {
   /** every refID sent */
   sent: { memberId: string; refId: string }[];
   /** every request's answer */
-  replies: { memberId: string; refId: string; status: number; text: string }[];
+  replies: { memberId: string; refId: string; status: number; text: string; sentAt: number }[];
   /** every GET that reached a report URL */
   reports: { memberId: string; refid: string; message: string; status: string; sn: string }[];
   orders: CenterOrderFact[];

@@ -244,11 +244,13 @@ export async function gatherFacts(o: {
         refId: r.refId,
         status: r.status,
         text: r.text,
+        sentAt: r.sentAt,
       })),
       reports: [...o.center.reports],
       orders: (
         await db.executeSql(
-          `select c.member_id, h.ref_id, h.product_code, h.customer_no, o.id as order_id, o.status
+          `select c.member_id, h.ref_id, h.product_code, h.customer_no, o.id as order_id, o.status,
+                  extract(epoch from o.created_at) * 1000 as ordered_ms
              from h2h_orders h join center_keys c on c.id = h.center_key_id
              left join orders o on o.confirm_key = h.quote_id
             order by h.id`,
@@ -261,6 +263,7 @@ export async function gatherFacts(o: {
           dest: String(r.customer_no),
           orderId: r.order_id === null ? null : Number(r.order_id),
           status: r.status === null ? null : String(r.status),
+          orderedAt: r.ordered_ms === null ? null : Number(r.ordered_ms),
         }),
       ),
     },

@@ -150,12 +150,12 @@ describe("campaign reconciliation", () => {
   });
 
   it("center-one-order: a reply names the stored order's product (in any case) and dest", () => {
-    const withDoor = (text: string) => {
+    const withDoor = (text: string, sentAt = NOW, orderedAt: number | null = null) => {
       const f = books();
       f.center = {
         members: [{ memberId: "M1", userId: 7 }],
         sent: [],
-        replies: [{ memberId: "M1", refId: "A1", status: 200, text }],
+        replies: [{ memberId: "M1", refId: "A1", status: 200, text, sentAt }],
         reports: [],
         orders: [
           {
@@ -163,13 +163,19 @@ describe("campaign reconciliation", () => {
             refId: "A1",
             product: "TSEL10",
             dest: "081200001901",
-            orderId: null,
-            status: null,
+            orderId: orderedAt === null ? null : 7,
+            status: orderedAt === null ? null : "success",
+            orderedAt,
           },
         ],
       };
       return CHECKS.centerOneOrderPerRef(f);
     };
+    // a refusal of another product left the refID free; a later request ordered under it.
+    // Refused once that order was made, it answered a bound refID
+    const refused = "R#A1 TSEL50.081200001901 GAGAL. Alasan: kode produk tidak ada. Saldo 5.000";
+    expect(withDoor(refused, NOW - 5_000, NOW)).toEqual([]);
+    expect(withDoor(refused, NOW + 5_000, NOW)).toHaveLength(1);
     // a Digiflazz-first shop's own code is the SKU in lower case: the same product
     expect(withDoor("R#A1 tsel10.081200001901 PROSES. Harga 10.400. Saldo 5.000")).toEqual([]);
     expect(withDoor("R#A1 XL10.081200001901 PROSES. Harga 10.400. Saldo 5.000")).toHaveLength(1);

@@ -637,6 +637,20 @@ export const centerOneOrderPerRef: Check = (f) => {
         out.push(v("center-one-order", `refID ${member(r)}: ${m[4]} with no order stored`));
       continue;
     }
+    // a refusal (a GAGAL that is not an order's failure) names its own request and left the
+    // refID free (issue #36 item 13): a later request with another product may then order
+    // under it. Sent once the refID's order was made, it would have met that order (the
+    // refID is claimed before its quote): a refusal then answered a bound refID
+    if (m[4] === "GAGAL" && m[6] !== "transaksi gagal, saldo dikembalikan") {
+      if (row.orderedAt !== null && r.sentAt > row.orderedAt)
+        out.push(
+          v(
+            "center-one-order",
+            `refID ${member(r)}: refused after its order ${row.orderId} was made: ${r.text}`,
+          ),
+        );
+      continue;
+    }
     // the reply names the shop's own code, found in any case (docs/center.md): the same
     // product as the one sent, maybe not in the same case
     if (m[2]?.toLowerCase() !== row.product.toLowerCase() || m[3] !== row.dest) {
