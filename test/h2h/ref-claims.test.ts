@@ -5,6 +5,7 @@ import * as quotes from "../../src/commerce/orders/quotes.ts";
 import { h2hOrders, orders } from "../../src/db/schema.ts";
 import { testDriver } from "../helpers/db.ts";
 import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
+import { patient } from "../helpers/patience.ts";
 
 // a ref_id is claimed when its request arrives, before its quote (docs/h2h.md): a repeat
 // while the first request is still before its quote is told ORDER_PENDING (read by kios's
@@ -30,7 +31,8 @@ describe(`H2H ref_id claims (${testDriver})`, () => {
 
   it("a repeat while the first request is before its quote is ORDER_PENDING at the reseller's price; then the first's order; one order", async () => {
     const key = await h.reseller(100_000);
-    const client = h.client(key);
+    // the repeat waits a moment for the first request's order before it answers pending
+    const client = h.client(key, { timeoutMs: patient(30_000) });
     const price = (await priceFor(h.deps.db, "TSEL10", "reseller"))!;
     const real = createQuote.getMockImplementation()!;
     let arrive!: () => void;
@@ -51,7 +53,7 @@ describe(`H2H ref_id claims (${testDriver})`, () => {
     const first = client.order(t);
     await arrived;
     const repeat = await client.order(t);
-    expect(repeat).toMatchObject({
+    expect(repeat, JSON.stringify(repeat)).toMatchObject({
       outcome: "accepted",
       transaction: { refId: "H-1", status: "pending", price, code: "TSEL10" },
     });
