@@ -2,7 +2,13 @@ import type { Clock } from "@kios/kit";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { centerKeyByMemberId, openCenterKey } from "../commerce/center/keys.ts";
-import { dotted, notFoundText, orderText, refusalText } from "../commerce/center/replies.ts";
+import {
+  dotted,
+  inFlightText,
+  notFoundText,
+  orderText,
+  refusalText,
+} from "../commerce/center/replies.ts";
 import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import { type Caller, findH2h, placeH2hOrder, productKind } from "../commerce/h2h/orders.ts";
 import { resellerBalance } from "../commerce/h2h/products.ts";
@@ -138,6 +144,10 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
     const balance = () => resellerBalance(db, caller.userId);
     if (f.get("check") === "1") {
       const stored = await findH2h(db, caller.userId, req.refId);
+      // a request with this refID still before its order (its claim): in flight
+      if (stored && !stored.order && stored.row.kind === "order") {
+        return { status: 200, text: inFlightText(stored.row, await balance()) };
+      }
       if (!stored?.order) {
         // not GAGAL: a request with this refID may still be on its way in
         return {
@@ -157,6 +167,8 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
       refId: req.refId,
     });
     if (!answer.ok) return { status: 200, text: refusalText(answer.refusal, req, await balance()) };
+    if (answer.order === null)
+      return { status: 200, text: inFlightText(answer.row, await balance()) };
     return { status: 200, text: orderText(answer.order, answer.row.refId, await balance()) };
   }
 

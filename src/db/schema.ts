@@ -1163,10 +1163,20 @@ export const h2hOrders = pgTable(
     kind: text("kind", { enum: ["order", "bill"] }).notNull(),
     productCode: text("product_code").notNull(),
     customerNo: text("customer_no").notNull(),
+    /**
+     * the quote the ref_id is bound to; none yet: the row is a claim, taken when the request
+     * arrived and committed before its quote, so a repeat meanwhile sees the ref_id taken
+     * (commerce/h2h/orders.ts). A bill's row is made with its inquiry's quote, never a claim
+     */
     quoteId: text("quote_id")
-      .notNull()
       .unique()
       .references(() => quotes.id),
+    /**
+     * when the request holding the ref_id took it (on arrival, or on taking over a claim a
+     * crashed request left): with the id, the holder's identity, so a request that lost its
+     * claim can't bind it; an old claim with no quote is taken over by the next request
+     */
+    claimedAt: tstz("claimed_at").notNull().defaultNow(),
     /** its final callback was queued (h2h_callbacks): the sweep that queues them skips it */
     finalQueuedAt: tstz("final_queued_at"),
     createdAt: createdAt(),
@@ -1175,6 +1185,7 @@ export const h2hOrders = pgTable(
     uniqueIndex("h2h_orders_user_ref").on(t.userId, t.refId),
     index("h2h_orders_unqueued").on(t.id).where(sql`${t.finalQueuedAt} is null`),
     check("h2h_orders_kind_known", sql`${t.kind} in ('order', 'bill')`),
+    check("h2h_orders_bill_quoted", sql`${t.kind} = 'order' or ${t.quoteId} is not null`),
     check("h2h_orders_one_door", sql`(${t.keyId} is null) <> (${t.centerKeyId} is null)`),
   ],
 );

@@ -44,6 +44,27 @@ export function transactionReply(
   return ok(code, message, wireRecord(order, refId, bill));
 }
 
+/**
+ * ORDER_PENDING for a ref_id held by a request still before its order (its claim): the
+ * request as that request named it, at the reseller's listed price for it (0 when the code
+ * lists nothing: that request will be refused and the ref_id let go)
+ */
+export function inFlightReply(
+  row: { refId: string; productCode: string; customerNo: string; claimedAt: Date },
+  product: { code: string; name: string; price: number } | undefined,
+): Reply {
+  return ok("ORDER_PENDING", MESSAGES.order.pending, {
+    ref_id: row.refId,
+    status: "Pending",
+    customer_no: row.customerNo,
+    code: product?.code ?? row.productCode,
+    name: product?.name ?? row.productCode,
+    price: product?.price ?? 0,
+    sn: null,
+    created_at: formatWib(row.claimedAt.getTime()),
+  });
+}
+
 /** INQUIRY_SUCCESS: the bill at the reseller's price */
 export function inquiryReply(quote: Quote, refId: string): Reply {
   const bill = quote.bill!;

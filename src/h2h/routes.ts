@@ -10,7 +10,11 @@ import {
   h2hPayBill,
   placeH2hOrder,
 } from "../commerce/h2h/orders.ts";
-import { productsForReseller, resellerBalance } from "../commerce/h2h/products.ts";
+import {
+  productForReseller,
+  productsForReseller,
+  resellerBalance,
+} from "../commerce/h2h/products.ts";
 import { billOfOrder } from "../commerce/h2h/records.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { Order } from "../commerce/orders/types.ts";
@@ -29,7 +33,7 @@ import {
   statusParams,
 } from "./params.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { inquiryReply, transactionReply } from "./replies.ts";
+import { inFlightReply, inquiryReply, transactionReply } from "./replies.ts";
 
 // kios as a supplier: POST /h2h/v1/balance, /products, /order, /status, speaking exactly
 // the signature interface of docs/supplier.md (the protocol kios itself buys with), so
@@ -157,6 +161,16 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
           ? await h2hPayBill(deps.orders, caller, request)
           : await placeH2hOrder(deps.orders, caller, { ...request, cmd: p.value.cmd });
       if (!answer.ok) return refusalReply(answer.refusal);
+      if (answer.order === null) {
+        // another request with this ref_id is still before its order: being processed
+        const listed = await productForReseller(
+          db,
+          caller.userId,
+          answer.row.productCode,
+          deps.clock.now(),
+        );
+        return inFlightReply(answer.row, listed);
+      }
       await deps.onOrderAnswered?.(answer.row.id);
       return transactionReply(answer.order, answer.row.refId, await billOf(answer.order), "submit");
     },

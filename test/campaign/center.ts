@@ -29,6 +29,8 @@ export interface CenterReply {
   /** HTTP status; 0: no answer (a killed web process) */
   status: number;
   text: string;
+  /** when the request was sent (ms since the epoch) */
+  sentAt: number;
 }
 
 /** one GET that reached the report URL */
@@ -104,7 +106,11 @@ const CENTER_CODES = ["TSEL5", "TSEL10", "TSEL50"] as const;
 /** the seed sandbox's endings (Digiflazz succeeds on each): success, failure, pending, out of stock, the destination's fault */
 const CENTER_ENDINGS = ["901", "902", "903", "904", "123", "941", "946"] as const;
 
-async function ask(run: CenterRun, r: CenterReseller, reply: Omit<CenterReply, "status" | "text">) {
+async function ask(
+  run: CenterRun,
+  r: CenterReseller,
+  reply: Omit<CenterReply, "status" | "text" | "sentAt">,
+) {
   const sign = centerSign(r, reply);
   const q = new URLSearchParams({
     memberID: r.memberId,
@@ -115,6 +121,7 @@ async function ask(run: CenterRun, r: CenterReseller, reply: Omit<CenterReply, "
   });
   let status = 0;
   let text = "";
+  const sentAt = Date.now();
   try {
     const res = await fetch(`${run.webUrl}/h2h/otomax/trx?${q}`, {
       signal: AbortSignal.timeout(30_000),
@@ -124,7 +131,7 @@ async function ask(run: CenterRun, r: CenterReseller, reply: Omit<CenterReply, "
   } catch (err) {
     text = err instanceof Error ? err.message : String(err);
   }
-  run.journal.replies.push({ ...reply, status, text });
+  run.journal.replies.push({ ...reply, status, text, sentAt });
   return status;
 }
 

@@ -29,6 +29,8 @@ export interface OrderFact {
   margins: { userId: number; amount: number }[];
   /** placed through an H2H door (its results go there, not to the chat) */
   h2h: boolean;
+  /** placed by a center text command in chat (its answers are `R#…` lines, texts checks) */
+  text: boolean;
 }
 
 /** an order the OtomaX door stored for a reseller's refID (h2h_orders), with its kios order */
@@ -39,6 +41,8 @@ export interface CenterOrderFact {
   dest: string;
   orderId: number | null;
   status: string | null;
+  /** when its order was made (ms since the epoch); null: no order */
+  orderedAt: number | null;
 }
 
 /** the OtomaX door's side of the run: what the resellers' software sent and received */
@@ -48,10 +52,31 @@ export interface CenterFacts {
   /** every refID sent */
   sent: { memberId: string; refId: string }[];
   /** every request's answer */
-  replies: { memberId: string; refId: string; status: number; text: string }[];
+  replies: { memberId: string; refId: string; status: number; text: string; sentAt: number }[];
   /** every GET that reached a report URL */
   reports: { memberId: string; refid: string; message: string; status: string; sn: string }[];
   orders: CenterOrderFact[];
+}
+
+/** a center text command's order (text_orders), with its kios order */
+export interface TextOrderFact {
+  userId: number;
+  ref: string | null;
+  orderId: number | null;
+  product: string | null;
+  dest: string | null;
+  status: string | null;
+  price: number | null;
+}
+
+/** the text-command resellers' side of the run (test/campaign/texts.ts) */
+export interface TextFacts {
+  members: number[];
+  /** each R# typed, with its first text's product and dest */
+  sent: { userId: number; ref: string; product: string; dest: string }[];
+  /** `S.PIN` after the settle: what it said */
+  finalBalances: { userId: number; said: number | undefined }[];
+  orders: TextOrderFact[];
 }
 
 export interface NotificationFact {
@@ -232,6 +257,7 @@ export interface Facts {
   cancelThenPay: { userId: number; quoteId: string; cancelAnswered: boolean }[];
   ledger: { ok: boolean; problems: string[] };
   center: CenterFacts;
+  texts: TextFacts;
   /** when the books were read (ms since the epoch) */
   now: number;
 }

@@ -10,9 +10,11 @@ import type {
   NotificationFact,
   OrderFact,
   PaymentFact,
+  TextOrderFact,
   TopupFact,
 } from "./facts.ts";
 import { runKiosCommand } from "./processes.ts";
+import type { TextJournal } from "./texts.ts";
 import type { World } from "./world.ts";
 
 // reads the books for the reconciliation: kios's database, the sandbox's store, the Bot
@@ -23,6 +25,8 @@ export async function gatherFacts(o: {
   journal: Journal;
   center: CenterJournal;
   centerMembers: { memberId: string; userId: number }[];
+  texts: TextJournal;
+  textMembers: number[];
   adminIds: number[];
   ownerTopups: Facts["ownerTopups"];
 }): Promise<Facts> {
@@ -35,7 +39,8 @@ export async function gatherFacts(o: {
               flagged_at is not null as flagged, testing,
               extract(epoch from submitted_at) * 1000 as submitted_ms,
               extract(epoch from next_check_at) * 1000 as next_check_ms, margins,
-              exists(select 1 from h2h_orders h where h.quote_id = orders.confirm_key) as h2h
+              exists(select 1 from h2h_orders h where h.quote_id = orders.confirm_key) as h2h,
+              exists(select 1 from text_orders t where t.quote_id = orders.confirm_key) as text
          from orders order by id`,
       [first],
     )
@@ -64,6 +69,7 @@ export async function gatherFacts(o: {
         }[]
       ).map((m) => ({ userId: Number(m.userId), amount: Number(m.amount) })),
       h2h: r.h2h === true,
+      text: r.text === true,
     }),
   );
   const notifications = (
@@ -238,11 +244,13 @@ export async function gatherFacts(o: {
         refId: r.refId,
         status: r.status,
         text: r.text,
+        sentAt: r.sentAt,
       })),
       reports: [...o.center.reports],
       orders: (
         await db.executeSql(
-          `select c.member_id, h.ref_id, h.product_code, h.customer_no, o.id as order_id, o.status
+          `select c.member_id, h.ref_id, h.product_code, h.customer_no, o.id as order_id, o.status,
+                  extract(epoch from o.created_at) * 1000 as ordered_ms
              from h2h_orders h join center_keys c on c.id = h.center_key_id
              left join orders o on o.confirm_key = h.quote_id
             order by h.id`,
@@ -255,6 +263,29 @@ export async function gatherFacts(o: {
           dest: String(r.customer_no),
           orderId: r.order_id === null ? null : Number(r.order_id),
           status: r.status === null ? null : String(r.status),
+          orderedAt: r.ordered_ms === null ? null : Number(r.ordered_ms),
+        }),
+      ),
+    },
+    texts: {
+      members: o.textMembers,
+      sent: [...o.texts.sent],
+      finalBalances: [...o.texts.finalBalances],
+      orders: (
+        await db.executeSql(
+          `select t.user_id, t.ref, o.id as order_id, o.product_code, o.destination, o.status, o.price
+             from text_orders t left join orders o on o.confirm_key = t.quote_id
+            order by t.id`,
+        )
+      ).rows.map(
+        (r): TextOrderFact => ({
+          userId: Number(r.user_id),
+          ref: r.ref === null ? null : String(r.ref),
+          orderId: r.order_id === null ? null : Number(r.order_id),
+          product: r.product_code === null ? null : String(r.product_code),
+          dest: r.destination === null ? null : String(r.destination),
+          status: r.status === null ? null : String(r.status),
+          price: r.price === null ? null : Number(r.price),
         }),
       ),
     },

@@ -29,6 +29,7 @@ function order(over: Partial<OrderFact> = {}): OrderFact {
     nextCheckAt: null,
     margins: [],
     h2h: false,
+    text: false,
     ...over,
   };
 }
@@ -136,6 +137,7 @@ function books(): Facts {
     cancelThenPay: [],
     ledger: { ok: true, problems: [] },
     center: { members: [], sent: [], replies: [], reports: [], orders: [] },
+    texts: { members: [], sent: [], finalBalances: [], orders: [] },
     now: NOW,
   };
 }
@@ -148,12 +150,12 @@ describe("campaign reconciliation", () => {
   });
 
   it("center-one-order: a reply names the stored order's product (in any case) and dest", () => {
-    const withDoor = (text: string) => {
+    const withDoor = (text: string, sentAt = NOW, orderedAt: number | null = null) => {
       const f = books();
       f.center = {
         members: [{ memberId: "M1", userId: 7 }],
         sent: [],
-        replies: [{ memberId: "M1", refId: "A1", status: 200, text }],
+        replies: [{ memberId: "M1", refId: "A1", status: 200, text, sentAt }],
         reports: [],
         orders: [
           {
@@ -161,17 +163,68 @@ describe("campaign reconciliation", () => {
             refId: "A1",
             product: "TSEL10",
             dest: "081200001901",
-            orderId: null,
-            status: null,
+            orderId: orderedAt === null ? null : 7,
+            status: orderedAt === null ? null : "success",
+            orderedAt,
           },
         ],
       };
       return CHECKS.centerOneOrderPerRef(f);
     };
+    // a refusal of another product left the refID free; a later request ordered under it.
+    // Refused once that order was made, it answered a bound refID
+    const refused = "R#A1 TSEL50.081200001901 GAGAL. Alasan: kode produk tidak ada. Saldo 5.000";
+    expect(withDoor(refused, NOW - 5_000, NOW)).toEqual([]);
+    expect(withDoor(refused, NOW + 5_000, NOW)).toHaveLength(1);
     // a Digiflazz-first shop's own code is the SKU in lower case: the same product
     expect(withDoor("R#A1 tsel10.081200001901 PROSES. Harga 10.400. Saldo 5.000")).toEqual([]);
     expect(withDoor("R#A1 XL10.081200001901 PROSES. Harga 10.400. Saldo 5.000")).toHaveLength(1);
     expect(withDoor("R#A1 TSEL10.081200009999 PROSES. Harga 10.400. Saldo 5.000")).toHaveLength(1);
+  });
+
+  it("text-one-order / text-reply / text-balance: a text reseller's R# answers and balances", () => {
+    const T = 8_800_000;
+    const withTexts = (messages: string[], over: { status?: string; said?: number } = {}) => {
+      const f = books();
+      f.orders.push(
+        order({ id: 2, refId: "K2", confirmKey: "Q2", userId: T, chatId: T, text: true }),
+      );
+      f.orders[1]!.status = (over.status ?? "success") as OrderFact["status"];
+      f.credits.set(T, 100_000);
+      f.wallets.set(T, 100_000 - 10_400);
+      f.chats.set(
+        T,
+        messages.map((text, i) => ({ id: 100 + i, text, history: [] })),
+      );
+      f.texts = {
+        members: [T],
+        sent: [{ userId: T, ref: "A1", product: "TSEL10", dest: "081200001901" }],
+        finalBalances: [{ userId: T, said: over.said ?? 100_000 - 10_400 }],
+        orders: [
+          {
+            userId: T,
+            ref: "A1",
+            orderId: 2,
+            product: "TSEL10",
+            dest: "081200001901",
+            status: over.status ?? "success",
+            price: 10_400,
+          },
+        ],
+      };
+      return [...CHECKS.textOneOrderPerRef(f), ...CHECKS.textBalances(f)].map((x) => x.check);
+    };
+    const proses = "R#A1 TSEL10.081200001901 PROSES. Harga 10.400. Saldo 89.600";
+    const sukses = "R#A1 TSEL10.081200001901 SUKSES. SN: 123. Harga 10.400. Saldo 89.600";
+    expect(withTexts([proses, sukses, "Saldo 89.600"])).toEqual([]);
+    // its final never said; a SUKSES for a failed order; another product; unreadable
+    expect(withTexts([proses])).toEqual(["text-one-order"]);
+    expect(withTexts([proses, sukses], { status: "failed" })).toContain("text-one-order");
+    expect(withTexts([sukses.replace("TSEL10", "XL10")])).toContain("text-one-order");
+    expect(withTexts([sukses, "R#A1 TSEL10 SUKSES"])).toEqual(["text-reply"]);
+    // a balance above the credit, and an S.PIN that disagrees with the ledger
+    expect(withTexts([sukses, "Saldo 100.001"])).toEqual(["text-balance"]);
+    expect(withTexts([sukses], { said: 90_000 })).toEqual(["text-balance"]);
   });
 
   it("ref-id-once: a ref_id created twice, or one kios never ordered", () => {

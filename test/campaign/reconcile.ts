@@ -281,8 +281,9 @@ function pushPattern(o: OrderFact): RegExp {
 export const oneFinalMessage: Check = (f) => {
   const out: Violation[] = [];
   for (const o of f.orders) {
-    // an H2H door's order is answered and reported there (centerReportPerFinal)
-    if (!isFinal(o) || o.h2h) continue;
+    // an H2H door's order is answered and reported there (centerReportPerFinal); a text
+    // command's in `R#…` lines (textOneOrderPerRef)
+    if (!isFinal(o) || o.h2h || o.text) continue;
     const status = o.status as "success" | "failed";
     const messages = f.chats.get(o.chatId) ?? [];
     const ref = `Ref: ${o.refId}`;
@@ -636,6 +637,20 @@ export const centerOneOrderPerRef: Check = (f) => {
         out.push(v("center-one-order", `refID ${member(r)}: ${m[4]} with no order stored`));
       continue;
     }
+    // a refusal (a GAGAL that is not an order's failure) names its own request and left the
+    // refID free (issue #36 item 13): a later request with another product may then order
+    // under it. Sent once the refID's order was made, it would have met that order (the
+    // refID is claimed before its quote): a refusal then answered a bound refID
+    if (m[4] === "GAGAL" && m[6] !== "transaksi gagal, saldo dikembalikan") {
+      if (row.orderedAt !== null && r.sentAt > row.orderedAt)
+        out.push(
+          v(
+            "center-one-order",
+            `refID ${member(r)}: refused after its order ${row.orderId} was made: ${r.text}`,
+          ),
+        );
+      continue;
+    }
     // the reply names the shop's own code, found in any case (docs/center.md): the same
     // product as the one sent, maybe not in the same case
     if (m[2]?.toLowerCase() !== row.product.toLowerCase() || m[3] !== row.dest) {
@@ -701,6 +716,124 @@ export const centerReportPerFinal: Check = (f) => {
   }
   for (const key of byRef.keys()) {
     if (!rows.has(key)) out.push(v("center-report", `a report for ${key}, which has no order`));
+  }
+  return out;
+};
+
+/** a text answer's balance: `Saldo 989.650` (docs/center.md) */
+const TEXT_SALDO = /Saldo (?:Rp)?(-?[\d.]+)/;
+
+const textAnswers = (f: Facts, userId: number) =>
+  (f.chats.get(userId) ?? []).filter((m) => m.text.startsWith("R#"));
+
+/**
+ * the text-command resellers (docs/center.md#text-commands): one order per R# however often
+ * it is typed, every order of theirs under an R#, every `R#…` answer read by the door's
+ * pattern and naming its R#'s order, a SUKSES or "transaksi gagal" only as that order ended,
+ * and each final order's final said in the chat
+ */
+export const textOneOrderPerRef: Check = (f) => {
+  const out: Violation[] = [];
+  const members = new Set(f.texts.members);
+  const byRef = new Map<string, typeof f.texts.orders>();
+  for (const o of f.texts.orders.filter((x) => members.has(x.userId))) {
+    if (o.ref === null) continue;
+    const key = `${o.userId} ${o.ref}`;
+    byRef.set(key, [...(byRef.get(key) ?? []), o]);
+  }
+  for (const [ref, rows] of byRef) {
+    const orders = new Set(rows.map((r) => r.orderId).filter((id) => id !== null));
+    if (rows.length > 1 || orders.size > 1)
+      out.push(v("text-one-order", `R# ${ref}: ${rows.length} stored, ${orders.size} orders`));
+  }
+  const underRef = new Set(
+    f.texts.orders.filter((o) => o.ref !== null && o.orderId !== null).map((o) => o.orderId),
+  );
+  for (const o of f.orders.filter((x) => members.has(x.userId) && !underRef.has(x.id))) {
+    out.push(v("text-one-order", `order ${o.id} of a text reseller belongs to no R#`));
+  }
+  for (const userId of members) {
+    const answers = textAnswers(f, userId);
+    for (const m of answers) {
+      const p = CENTER_REPLY.exec(m.text);
+      if (!p) {
+        out.push(v("text-reply", `user ${userId}: an answer the pattern does not read: ${m.text}`));
+        continue;
+      }
+      const row = byRef.get(`${userId} ${p[1]}`)?.[0];
+      if (!row || row.orderId === null) {
+        if (p[4] !== "GAGAL")
+          out.push(v("text-one-order", `R# ${userId} ${p[1]}: ${p[4]} with no order stored`));
+        continue;
+      }
+      if (p[2]?.toLowerCase() !== row.product?.toLowerCase() || p[3] !== row.dest) {
+        out.push(
+          v(
+            "text-one-order",
+            `R# ${userId} ${p[1]}: answered ${p[2]}.${p[3]}; its order ${row.orderId} is ${row.product}.${row.dest}: ${m.text}`,
+          ),
+        );
+      }
+      const saidFailed = p[4] === "GAGAL" && p[6] === "transaksi gagal, saldo dikembalikan";
+      if (
+        (p[4] === "SUKSES" && row.status !== "success") ||
+        (saidFailed && row.status !== "failed")
+      )
+        out.push(
+          v(
+            "text-one-order",
+            `R# ${userId} ${p[1]}: said ${p[4]}; order ${row.orderId} is ${row.status}`,
+          ),
+        );
+    }
+    for (const [key, rows] of byRef) {
+      const row = rows[0]!;
+      if (row.userId !== userId || (row.status !== "success" && row.status !== "failed")) continue;
+      const word = row.status === "success" ? "SUKSES" : "GAGAL";
+      const told = answers.some((m) => {
+        const p = CENTER_REPLY.exec(m.text);
+        return p?.[1] === row.ref && p[4] === word;
+      });
+      if (!told) out.push(v("text-one-order", `R# ${key} (${row.status}): its final never said`));
+    }
+  }
+  return out;
+};
+
+/**
+ * every `Saldo …` a text reseller is told lies between what was credited and that less every
+ * order of theirs; the `S.PIN` asked after the settle says the ledger's balance (when all
+ * their orders are final: nothing can move it then)
+ */
+export const textBalances: Check = (f) => {
+  const out: Violation[] = [];
+  for (const userId of f.texts.members) {
+    const credit = f.credits.get(userId) ?? 0;
+    const mine = f.orders.filter((o) => o.userId === userId);
+    const spent = mine.reduce((sum, o) => sum + o.price, 0);
+    for (const m of f.chats.get(userId) ?? []) {
+      const s = TEXT_SALDO.exec(m.text);
+      if (!s) continue;
+      const said = Number(s[1]!.replace(/\./g, ""));
+      if (said > credit || said < credit - spent)
+        out.push(
+          v(
+            "text-balance",
+            `user ${userId}: told ${said}, outside ${credit - spent}..${credit}: ${m.text}`,
+          ),
+        );
+    }
+    const settled = mine.every((o) => o.status === "success" || o.status === "failed");
+    for (const b of f.texts.finalBalances.filter((x) => x.userId === userId)) {
+      if (b.said === undefined) out.push(v("text-balance", `user ${userId}: S.PIN unanswered`));
+      else if (settled && b.said !== (f.wallets.get(userId) ?? 0))
+        out.push(
+          v(
+            "text-balance",
+            `user ${userId}: S.PIN said ${b.said}; the ledger has ${f.wallets.get(userId)}`,
+          ),
+        );
+    }
   }
   return out;
 };
@@ -773,6 +906,8 @@ export const CHECKS = {
   noResendToDigiflazz,
   centerOneOrderPerRef,
   centerReportPerFinal,
+  textOneOrderPerRef,
+  textBalances,
   shopMarginsNotNegative,
 } as const;
 

@@ -20,6 +20,13 @@ import { emptyOwnerJournal, owner } from "./owner.ts";
 import { reconcile, smallestShopMargin, waitingByRule } from "./reconcile.ts";
 import { random } from "./rng.ts";
 import { settle } from "./settle.ts";
+import {
+  askFinalBalance,
+  emptyTextJournal,
+  runTextReseller,
+  type TextReseller,
+  type TextRun,
+} from "./texts.ts";
 import { ADMIN_ID, CAMPAIGN_GATEWAY_FAULTS, STAFF_ID, startWorld, type World } from "./world.ts";
 
 // `npm run campaign`: the fault campaign. Real kios processes on real PostgreSQL, the
@@ -31,6 +38,7 @@ const WALLET_CREDIT = 20_000_000;
 const FIRST_CUSTOMER_ID = 8_100_000;
 const FIRST_DEPOSITOR_ID = 8_500_000;
 const FIRST_CENTER_ID = 8_700_000;
+const FIRST_TEXT_ID = 8_800_000;
 /** each depositor tops up this many times by QRIS */
 const DEPOSITS_EACH = 3;
 /** what the owner puts into the supplier account during the run */
@@ -158,6 +166,25 @@ async function main(): Promise<number> {
     }
     say(`${centerResellers.length} resellers at the OtomaX door`);
 
+    // resellers who type the center's text commands in chat (docs/center.md#text-commands),
+    // each with a PIN: the PIN ends every command
+    const texts = emptyTextJournal();
+    const textResellers: TextReseller[] = [];
+    for (let i = 0; i < Math.max(2, Math.round(options.customers / 10)); i++) {
+      const id = FIRST_TEXT_ID + i;
+      w.telegram.user(id, { first_name: `Center${i}`, language_code: "id" });
+      await creditWallet(w.db.db, {
+        userId: id,
+        amount: WALLET_CREDIT,
+        key: `campaign:credit:${id}`,
+      });
+      journal.credits.set(id, WALLET_CREDIT);
+      await setRole(w.db.db, id, "reseller");
+      const pin = String(200_000 + i * 3_917);
+      await setFirstPin(w.db.db, id, pin);
+      textResellers.push({ userId: id, pin });
+    }
+
     // each supplier its own fault mix (world.ts)
     for (const s of w.suppliers) s.faultsOn();
     w.gateway.setFaults(CAMPAIGN_GATEWAY_FAULTS);
@@ -191,6 +218,13 @@ async function main(): Promise<number> {
     for (const id of depositors) {
       w.telegram.user(id, { first_name: `Payer${id - FIRST_DEPOSITOR_ID}`, language_code: "id" });
     }
+    const textRun = (pauseMs: number): TextRun => ({
+      telegram: w.telegram,
+      journal: texts,
+      takeOrder: () => run.takeOrder(),
+      answerMs: options.answerSeconds * 1000,
+      pauseMs,
+    });
     const customersDone = Promise.all([
       ...customers.map((c) => runCustomer(run, c, rng.fork(c.index + 1))),
       ...centerResellers.map((r, i) =>
@@ -204,6 +238,9 @@ async function main(): Promise<number> {
           r,
           rng.fork(20_000 + i),
         ),
+      ),
+      ...textResellers.map((r, i) =>
+        runTextReseller(textRun(300 + i * 100), r, rng.fork(30_000 + i)),
       ),
       ...depositors.map((id, i) =>
         runDepositor({
@@ -248,11 +285,15 @@ async function main(): Promise<number> {
     say(`settle: ${JSON.stringify(settled)}`);
     // and a last reading once everything settled: it must agree with the books
     await shop.recon();
+    // the text resellers' balances, asked as they would ask it
+    await Promise.all(textResellers.map((r) => askFinalBalance(textRun(0), r)));
     const facts = await gatherFacts({
       world: w,
       journal,
       center,
       centerMembers: centerResellers.map((r) => ({ memberId: r.memberId, userId: r.userId })),
+      texts,
+      textMembers: textResellers.map((r) => r.userId),
       adminIds: [ADMIN_ID],
       ownerTopups: owners.topups,
     });
@@ -311,6 +352,16 @@ async function main(): Promise<number> {
       center_unanswered: center.replies.filter((r) => r.status === 0).length,
       center_orders: facts.center.orders.filter((o) => o.orderId !== null).length,
       center_reports: center.reports.length,
+      // the text-command resellers: R#s typed, their orders, the R# answers in their chats
+      text_resellers: textResellers.length,
+      text_refs: texts.sent.length,
+      text_orders: facts.texts.orders.filter(
+        (o) => o.orderId !== null && facts.texts.members.includes(o.userId),
+      ).length,
+      text_answers: facts.texts.members.reduce(
+        (n, id) => n + (facts.chats.get(id) ?? []).filter((m) => m.text.startsWith("R#")).length,
+        0,
+      ),
       // Digiflazz's books: refusals (nothing formed) and the trap sprung (a refused ref_id
       // formed by a later send: only after a refusal kios never read)
       ...digiflazzFigures(w),

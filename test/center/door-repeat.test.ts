@@ -1,121 +1,101 @@
-import { createHash } from "node:crypto";
-import { listen, type RunningServer } from "@kios/kit";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CENTER_PREFIX, createCenterRoutes } from "../../src/center/routes.ts";
-import { createCenterKey, type IssuedCenterKey } from "../../src/commerce/center/keys.ts";
-import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
-import { placeH2hOrder, productKind } from "../../src/commerce/h2h/orders.ts";
+import type { IssuedCenterKey } from "../../src/commerce/center/keys.ts";
+import { CLAIM_TAKEOVER_MS, placeH2hOrder, productKind } from "../../src/commerce/h2h/orders.ts";
 import * as quotes from "../../src/commerce/orders/quotes.ts";
 import { centerKeys, h2hOrders, orders, products } from "../../src/db/schema.ts";
-import { createRateLimiter } from "../../src/h2h/rate-limit.ts";
-import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+import type { CommerceHarness } from "../helpers/commerce.ts";
 import { testDriver } from "../helpers/db.ts";
+import { bootDoor, type DoorHarness, phone, REPLY } from "../helpers/door.ts";
 
-// docs/reliability.md's door finding: a repeat of a refID naming another product, whose own
-// quote is refused while the refID's first request binds it and forms its order, answered
-// "GAGAL. Alasan: kode produk tidak ada" as if the refID were free. The interleaving is made
-// exact by running the first request inside the repeat's quote (between the repeat's read
-// of the refID and its refusal), as two processes would interleave.
+// docs/reliability.md's door findings, each interleaving made exact by a hook in the quote
+// step (createQuote), as two processes would interleave:
+// - a repeat of a refID naming another product, whose own quote is refused while the
+//   refID's first request binds it and forms its order, answered "GAGAL. Alasan: kode
+//   produk tidak ada" as if the refID were free (the first request runs inside the repeat's
+//   quote);
+// - a repeat arriving while the first request is still before its quote found the refID
+//   free: refused for its own product it answered GAGAL, or with the same product it made
+//   the order itself. The first request now claims the refID on arrival (h2h_orders with no
+//   quote yet), so the repeat answers PROSES (the first request held inside its quote).
 
 vi.mock("../../src/commerce/orders/quotes.ts", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/commerce/orders/quotes.ts")>();
   return { ...real, createQuote: vi.fn(real.createQuote) };
 });
 
-const REPLY =
-  /^R#(\S+) ([^.\s]+)\.(\S+) (SUKSES|GAGAL|PROSES)\.(?: SN: (.*?)\.)?(?: Alasan: (.*?)\.)?(?: Harga ([\d.]+)\.)? Saldo (-?[\d.]+)/;
-
-const sign = (parts: string[]) =>
-  createHash("sha1")
-    .update(["OtomaX", ...parts].join("|"))
-    .digest("base64")
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-
-const phone = (ending: string) =>
-  `0812345${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}${ending}`;
-
-describe(`a repeated refID naming another product (${testDriver})`, () => {
+describe(`a repeated refID (${testDriver})`, () => {
+  let door: DoorHarness;
   let h: CommerceHarness;
-  let server: RunningServer;
-  let base: string;
-  const box = createSecretBox("test-h2h-encryption-key-0123456789abcdef");
   const createQuote = vi.mocked(quotes.createQuote);
 
   beforeAll(async () => {
-    h = await bootCommerce();
-    const app = createCenterRoutes({
-      orders: h.deps,
-      box,
-      clock: h.clock,
-      logger: h.deps.logger,
-      limiter: createRateLimiter(),
-    });
-    server = await listen(app, 0, "127.0.0.1", { keepIdleConnections: true });
-    base = `http://127.0.0.1:${server.port}${CENTER_PREFIX}`;
+    door = await bootDoor();
+    h = door.h;
   });
   afterAll(async () => {
-    await server.close();
-    await h.stop();
+    await door.stop();
   });
 
-  async function reseller(): Promise<IssuedCenterKey> {
-    const userId = await h.newUser(1_000_000, "reseller");
-    const made = await createCenterKey(h.deps.db, box, userId);
-    if (!made.ok) throw new Error(made.reason);
-    return made.key;
-  }
+  const reseller = (): Promise<IssuedCenterKey> => door.reseller();
   const trxUrl = (k: IssuedCenterKey, t: { product: string; dest: string; refId: string }) =>
-    `${base}/trx?${new URLSearchParams({
-      memberID: k.memberId,
-      product: t.product,
-      dest: t.dest,
-      refID: t.refId,
-      sign: sign([k.memberId, t.product, t.dest, t.refId, k.pin, k.password]),
-    })}`;
+    door.trxUrl(k, t);
+  const ordersOf = (userId: number) =>
+    h.deps.db.select().from(orders).where(eq(orders.userId, userId));
+  const rowsOf = (userId: number) =>
+    h.deps.db.select().from(h2hOrders).where(eq(h2hOrders.userId, userId));
 
-  /** the first request (TSEL10) runs to its order inside the repeat's refused quote */
-  function firstRequestDuring(
-    refusedCode: string,
-    first: () => Promise<unknown>,
-  ): { done: Promise<unknown> } {
+  /**
+   * the first quote of `code` waits inside createQuote (the request has arrived, its quote
+   * not made yet) until released, as a request waiting for a connection under load would
+   */
+  function holdQuote(code: string): { arrived: Promise<void>; release(): void } {
     const real = createQuote.getMockImplementation()!;
-    const state: { done: Promise<unknown> } = { done: Promise.resolve() };
+    let arrive!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((r) => {
+      arrive = r;
+    });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     createQuote.mockImplementation(async (engine, q) => {
-      if (q.productCode !== refusedCode) return real(engine, q);
+      if (q.productCode !== code) return real(engine, q);
       createQuote.mockImplementation(real);
-      state.done = first();
-      await state.done;
+      arrive();
+      await gate;
       return real(engine, q);
     });
-    return state;
+    return { arrived, release };
   }
 
-  it("over the door: the repeat answers the stored order, and no second order is formed", async () => {
-    const k = await reseller();
-    const t = { product: "TSEL10", dest: phone("901"), refId: "rep-1" };
-    const first = firstRequestDuring("NOPE99", () => fetch(trxUrl(k, t)).then((r) => r.text()));
-    const repeat = await (await fetch(trxUrl(k, { ...t, product: "NOPE99" }))).text();
-    const firstText = (await first.done) as string;
-    expect(REPLY.exec(firstText)?.[4], firstText).toBe("SUKSES");
-    const m = REPLY.exec(repeat);
-    expect({ product: m?.[2], dest: m?.[3], word: m?.[4] }, repeat).toEqual({
-      product: "TSEL10",
-      dest: t.dest,
-      word: "SUKSES",
+  for (const other of ["NOPE99", "TSEL10"]) {
+    it(`over the door: a repeat (${other}) while the first request is before its quote answers PROSES, then the first's final; one order`, async () => {
+      const k = await reseller();
+      const t = { product: "TSEL10", dest: phone("901"), refId: `held-${other}` };
+      const hold = holdQuote("TSEL10");
+      const firstReply = door.get(trxUrl(k, t));
+      await hold.arrived;
+      const repeat = await door.get(trxUrl(k, { ...t, product: other }));
+      const m = REPLY.exec(repeat.text);
+      expect({ refId: m?.[1], product: m?.[2], dest: m?.[3], word: m?.[4] }, repeat.text).toEqual({
+        refId: t.refId,
+        product: "TSEL10",
+        dest: t.dest,
+        word: "PROSES",
+      });
+      expect(await ordersOf(k.userId)).toHaveLength(0);
+      hold.release();
+      const first = await firstReply;
+      expect(REPLY.exec(first.text)?.[4], first.text).toBe("SUKSES");
+      const later = await door.get(trxUrl(k, { ...t, product: other }));
+      expect(later.text).toBe(first.text);
+      expect(await ordersOf(k.userId)).toHaveLength(1);
+      expect(await rowsOf(k.userId)).toHaveLength(1);
     });
-    expect(repeat).toBe(firstText);
-    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
-      1,
-    );
-    expect(
-      await h.deps.db.select().from(h2hOrders).where(eq(h2hOrders.userId, k.userId)),
-    ).toHaveLength(1);
-  });
+  }
 
-  it("over the JSON API's path (placeH2hOrder): the same, for a refused quote and a quote of the other kind", async () => {
+  it("over the JSON API's path (placeH2hOrder): a repeat naming a game's code while the first is before its quote is in flight, then the first's order", async () => {
     const k = await reseller();
     const [key] = await h.deps.db.select().from(centerKeys).where(eq(centerKeys.userId, k.userId));
     const caller = { userId: k.userId, centerKeyId: key!.id };
@@ -125,28 +105,74 @@ describe(`a repeated refID naming another product (${testDriver})`, () => {
       .where(and(eq(products.type, "game"), eq(products.listed, true)))
       .limit(1);
     expect(game, "the harness lists a game product").toBeDefined();
-    // a refused quote, and a game's code sent as prepaid: quoted, but of the other kind
-    for (const [n, other] of [
-      [1, "NOPE99"],
-      [2, game!.code],
-    ] as const) {
-      const t = {
-        cmd: "prepaid" as const,
-        code: "TSEL10",
-        customerNo: phone("901"),
-        refId: `json-${n}`,
-      };
-      const first = firstRequestDuring(other, () => placeH2hOrder(h.deps, caller, t));
-      const repeat = await placeH2hOrder(h.deps, caller, { ...t, code: other });
-      const firstAnswer = await first.done;
-      expect(repeat.ok, JSON.stringify(repeat)).toBe(true);
-      if (!repeat.ok || !(firstAnswer as { ok: boolean }).ok) throw new Error("refused");
-      expect(repeat.order.id).toBe((firstAnswer as { order: { id: number } }).order.id);
-      expect(repeat.order.productCode).toBe("TSEL10");
-    }
-    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
-      2,
-    );
+    const t = {
+      cmd: "prepaid" as const,
+      code: "TSEL10",
+      customerNo: phone("901"),
+      refId: "json-1",
+    };
+    const hold = holdQuote("TSEL10");
+    const firstAnswer = placeH2hOrder(h.deps, caller, t);
+    await hold.arrived;
+    const repeat = await placeH2hOrder(h.deps, caller, { ...t, code: game!.code });
+    expect(repeat).toMatchObject({ ok: true, order: null, row: { productCode: "TSEL10" } });
+    hold.release();
+    const first = await firstAnswer;
+    if (!first.ok || !first.order) throw new Error(`first: ${JSON.stringify(first)}`);
+    const later = await placeH2hOrder(h.deps, caller, { ...t, code: game!.code });
+    expect(later.ok && later.order?.id).toBe(first.order.id);
+    expect(await ordersOf(k.userId)).toHaveLength(1);
+  });
+
+  it("a claim left by a request that never came back (a crashed process) is taken over once old; the late request then answers the order made", async () => {
+    const k = await reseller();
+    const [key] = await h.deps.db.select().from(centerKeys).where(eq(centerKeys.userId, k.userId));
+    const caller = { userId: k.userId, centerKeyId: key!.id };
+    const t = {
+      cmd: "prepaid" as const,
+      code: "TSEL10",
+      customerNo: phone("901"),
+      refId: "crash-1",
+    };
+    const hold = holdQuote("TSEL10");
+    const stuck = placeH2hOrder(h.deps, caller, t);
+    await hold.arrived;
+    // young, the claim stands: the repeat is told it is in flight
+    expect(await placeH2hOrder(h.deps, caller, t)).toMatchObject({ ok: true, order: null });
+    h.clock.advance(CLAIM_TAKEOVER_MS + 1000);
+    const taken = await placeH2hOrder(h.deps, caller, t);
+    if (!taken.ok || !taken.order) throw new Error(`taken: ${JSON.stringify(taken)}`);
+    hold.release();
+    // the request that lost its claim binds nothing: the refID's order is its answer too
+    const late = await stuck;
+    expect(late.ok && late.order?.id).toBe(taken.order.id);
+    expect(await ordersOf(k.userId)).toHaveLength(1);
+    expect(await rowsOf(k.userId)).toHaveLength(1);
+  });
+
+  it("a request whose old claim was taken over by a refused repeat forms nothing when it comes back: the refID ends free, as the repeat's GAGAL said", async () => {
+    const k = await reseller();
+    const [key] = await h.deps.db.select().from(centerKeys).where(eq(centerKeys.userId, k.userId));
+    const caller = { userId: k.userId, centerKeyId: key!.id };
+    const t = {
+      cmd: "prepaid" as const,
+      code: "TSEL10",
+      customerNo: phone("901"),
+      refId: "crash-2",
+    };
+    const hold = holdQuote("TSEL10");
+    const stuck = placeH2hOrder(h.deps, caller, t);
+    await hold.arrived;
+    h.clock.advance(CLAIM_TAKEOVER_MS + 1000);
+    expect(await placeH2hOrder(h.deps, caller, { ...t, code: "NOPE99" })).toMatchObject({
+      ok: false,
+      refusal: { code: "PRODUCT_NOT_FOUND" },
+    });
+    expect(await rowsOf(k.userId)).toHaveLength(0);
+    hold.release();
+    expect(await stuck).toMatchObject({ ok: false, refusal: { code: "SERVER_ERROR" } });
+    expect(await ordersOf(k.userId)).toHaveLength(0);
+    expect(await rowsOf(k.userId)).toHaveLength(0);
   });
 
   it("productKind finds a code in any case, the exact code first", async () => {

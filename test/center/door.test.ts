@@ -1,100 +1,50 @@
-import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { listen, type RunningServer } from "@kios/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CENTER_PREFIX, createCenterRoutes } from "../../src/center/routes.ts";
 import { priceFor } from "../../src/commerce/catalogue/prices.ts";
-import {
-  createCenterKey,
-  type IssuedCenterKey,
-  updateCenterKeySettings,
-} from "../../src/commerce/center/keys.ts";
+import { createCenterKey, updateCenterKeySettings } from "../../src/commerce/center/keys.ts";
 import {
   callbackOf,
   deliverDueCallbacks,
   queueFinalCallbacks,
 } from "../../src/commerce/h2h/callbacks.ts";
-import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
 import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { h2hOrders, orders } from "../../src/db/schema.ts";
-import { createRateLimiter } from "../../src/h2h/rate-limit.ts";
-import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+import type { CommerceHarness } from "../helpers/commerce.ts";
 import { testDriver } from "../helpers/db.ts";
+import {
+  bootDoor,
+  type DoorHarness,
+  otomaxTestSign,
+  phone,
+  REPLY,
+  rupiah,
+} from "../helpers/door.ts";
 
-// the OtomaX-family door over real HTTP, by a client of its own: its own signer (SHA-1,
-// base64 made URL-safe by hand), its own query strings, and the one pattern docs/center.md
-// gives for reading the replies.
-
-const REPLY =
-  /^R#(\S+) ([^.\s]+)\.(\S+) (SUKSES|GAGAL|PROSES)\.(?: SN: (.*?)\.)?(?: Alasan: (.*?)\.)?(?: Harga ([\d.]+)\.)? Saldo (-?[\d.]+)/;
-
-function sign(parts: string[]): string {
-  return createHash("sha1")
-    .update(["OtomaX", ...parts].join("|"))
-    .digest("base64")
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-const rupiah = (s: string) => Number(s.replace(/\./g, ""));
-const phone = (ending: string) =>
-  `0812345${String(Math.floor(Math.random() * 1000)).padStart(3, "0")}${ending}`;
+// the OtomaX-family door over real HTTP, by a client of its own (test/helpers/door.ts): its
+// own signer, its own query strings, and the one pattern docs/center.md gives for reading
+// the replies.
 
 describe(`the OtomaX door (${testDriver})`, () => {
+  let door: DoorHarness;
   let h: CommerceHarness;
-  let server: RunningServer;
   let base: string;
-  const box = createSecretBox("test-h2h-encryption-key-0123456789abcdef");
+  let box: DoorHarness["box"];
 
   beforeAll(async () => {
-    h = await bootCommerce();
-    const app = createCenterRoutes({
-      orders: h.deps,
-      box,
-      clock: h.clock,
-      logger: h.deps.logger,
-      limiter: createRateLimiter(),
-    });
-    server = await listen(app, 0, "127.0.0.1", { keepIdleConnections: true });
-    base = `http://127.0.0.1:${server.port}${CENTER_PREFIX}`;
+    door = await bootDoor();
+    ({ h, base, box } = door);
   });
   afterAll(async () => {
-    await server.close();
-    await h.stop();
+    await door.stop();
   });
 
-  async function reseller(balance = 1_000_000): Promise<IssuedCenterKey> {
-    const userId = await h.newUser(balance, "reseller");
-    const made = await createCenterKey(h.deps.db, box, userId);
-    if (!made.ok) throw new Error(made.reason);
-    return made.key;
-  }
-
-  function trxUrl(
-    k: IssuedCenterKey,
-    t: { product: string; dest: string; refId: string },
-    extra: Record<string, string> = {},
-  ) {
-    const q = new URLSearchParams({
-      memberID: k.memberId,
-      product: t.product,
-      dest: t.dest,
-      refID: t.refId,
-      sign: sign([k.memberId, t.product, t.dest, t.refId, k.pin, k.password]),
-      ...extra,
-    });
-    return `${base}/trx?${q}`;
-  }
-  const balanceUrl = (k: IssuedCenterKey, signWith = k.password) =>
-    `${base}/balance?${new URLSearchParams({ memberID: k.memberId, sign: sign([k.memberId, "", "", "", k.pin, signWith]) })}`;
-  const get = async (url: string) => {
-    const r = await fetch(url);
-    return { status: r.status, text: await r.text(), type: r.headers.get("content-type") };
-  };
+  const reseller = (balance?: number) => door.reseller(balance);
+  const trxUrl: DoorHarness["trxUrl"] = (k, t, extra) => door.trxUrl(k, t, extra);
+  const balanceUrl: DoorHarness["balanceUrl"] = (k, signWith) => door.balanceUrl(k, signWith);
+  const get = (url: string) => door.get(url);
 
   it("an order over GET: held at the reseller's price, answered in one parseable line, a repeat answers it", async () => {
     const k = await reseller(100_000);
@@ -132,7 +82,7 @@ describe(`the OtomaX door (${testDriver})`, () => {
       product: t.product,
       dest: t.dest,
       refID: t.refId,
-      sign: sign([k.memberId, t.product, t.dest, t.refId, k.pin, k.password]),
+      sign: otomaxTestSign([k.memberId, t.product, t.dest, t.refId, k.pin, k.password]),
     });
     const r = await fetch(`${base}/trx`, { method: "POST", body });
     const text = await r.text();
@@ -175,6 +125,10 @@ describe(`the OtomaX door (${testDriver})`, () => {
     ).toHaveLength(0);
     const unknown = await get(trxUrl(k, { ...t, product: "NOPE99", refId: "poor-2" }));
     expect(REPLY.exec(unknown.text)?.[6], unknown.text).toBe("kode produk tidak ada");
+    // the claim each request took on arrival went with its refusal
+    expect(
+      await h.deps.db.select().from(h2hOrders).where(eq(h2hOrders.userId, k.userId)),
+    ).toHaveLength(0);
   });
 
   it("a wrong sign, a wrong pin or an unknown memberID is refused with a 4xx and spends no rate limit", async () => {

@@ -39,6 +39,17 @@ export function orderText(order: Order, refId: string, balance: number): string 
   return `${head}${sn} Harga ${dotted(order.price)}. Saldo ${dotted(balance)}`;
 }
 
+/**
+ * a refID held by a request still before its order (its claim): PROSES for the request as
+ * that request named it; its order's answer (a repeat, check=1) and report follow
+ */
+export function inFlightText(
+  row: { refId: string; productCode: string; customerNo: string },
+  balance: number,
+): string {
+  return `R#${row.refId} ${row.productCode}.${row.customerNo} PROSES. Saldo ${dotted(balance)}`;
+}
+
 const REASONS: Record<H2hRefusal["code"], string> = {
   PRODUCT_NOT_FOUND: "kode produk tidak ada",
   PRODUCT_INACTIVE: "produk sedang gangguan",

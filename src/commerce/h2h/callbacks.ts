@@ -113,7 +113,8 @@ export async function queueFinalCallbacks(
 const ORDERLESS_AFTER_MS = 60 * 60_000;
 
 /**
- * an inquiry never paid (an order refused keeps no row: orders.ts lets its ref_id go): once
+ * an inquiry never paid, or a claim a crashed request left with no quote (an order refused
+ * keeps no row: orders.ts lets its ref_id go; a claim taken over or bound is unmarked): once
  * its quote has lapsed (no payment can come of it; a repeat of its ref_id binds a fresh
  * inquiry and clears the mark, orders.ts) it leaves the queue's scan, so unpaid inquiries
  * don't pile up in it
@@ -122,8 +123,9 @@ async function settleOrderless(db: Database, now: Date): Promise<void> {
   const before = new Date(now.getTime() - ORDERLESS_AFTER_MS).toISOString();
   await db.execute(sql`update ${h2hOrders} set final_queued_at = ${now.toISOString()}::timestamptz
     where ${h2hOrders.finalQueuedAt} is null
-      and exists (select 1 from ${quotes} q where q.id = ${h2hOrders.quoteId} and q.expires_at < ${before}::timestamptz)
-      and not exists (select 1 from ${orders} o where o.confirm_key = ${h2hOrders.quoteId})`);
+      and ((exists (select 1 from ${quotes} q where q.id = ${h2hOrders.quoteId} and q.expires_at < ${before}::timestamptz)
+            and not exists (select 1 from ${orders} o where o.confirm_key = ${h2hOrders.quoteId}))
+        or (${h2hOrders.quoteId} is null and ${h2hOrders.claimedAt} < ${before}::timestamptz))`);
 }
 
 /** a final's report fields (docs/center.md#reports), stored as the callback's body */

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { h2hOrders, orders, products } from "../../db/schema.ts";
 import { cancelQuote } from "../orders/cancel.ts";
@@ -42,6 +42,11 @@ export type H2hRefusal =
 
 export type OrderAnswer =
   | { ok: true; order: Order; row: H2hOrderRow }
+  /**
+   * the ref_id is held by a request still before its order (its claim, maybe with its quote
+   * bound): being processed, its answer comes by a repeat, status or the final's callback
+   */
+  | { ok: true; order: null; row: H2hOrderRow }
   | { ok: false; refusal: H2hRefusal };
 export type InquiryAnswer =
   | { ok: true; quote: Quote; row: H2hOrderRow }
@@ -135,9 +140,8 @@ function confirmRefusal(
 }
 
 /**
- * binds the reseller's ref_id to a quote: this one, or the quote of a concurrent request
- * with the same ref_id that got there first (then that request's quote is the one confirmed,
- * so one ref_id makes one order and one hold however many requests race)
+ * binds a bill's ref_id to its inquiry's quote: this one, or the row of a concurrent request
+ * with the same ref_id that got there first (an order's claim, or another inquiry's)
  */
 async function bindRef(
   db: Executor,
@@ -171,7 +175,7 @@ async function bindRef(
 async function confirm(
   engine: OrderEngine,
   caller: Caller,
-  row: H2hOrderRow,
+  row: H2hOrderRow & { quoteId: string },
 ): Promise<OrderAnswer> {
   const result = await confirmQuote(engine, { quoteId: row.quoteId, userId: caller.userId });
   if (result.ok) return { ok: true, order: result.order, row };
@@ -188,7 +192,7 @@ async function confirm(
 async function releaseRef(
   engine: OrderEngine,
   caller: Caller,
-  row: H2hOrderRow,
+  row: H2hOrderRow & { quoteId: string },
 ): Promise<Order | undefined> {
   const voided = await cancelQuote(engine.db, {
     quoteId: row.quoteId,
@@ -206,7 +210,7 @@ async function releaseRef(
 async function confirmOrRelease(
   engine: OrderEngine,
   caller: Caller,
-  row: H2hOrderRow,
+  row: H2hOrderRow & { quoteId: string },
 ): Promise<OrderAnswer> {
   const answer = await confirm(engine, caller, row);
   if (answer.ok) return answer;
@@ -221,44 +225,108 @@ const refTakenByBill: H2hRefusal = {
 };
 
 /**
- * cmd prepaid | game: a repeated ref_id returns its stored transaction; a ref_id whose
- * request was refused (nothing formed) is free, and this request is a new one
+ * a claim with no quote this old was left by a request that never came back (a crashed
+ * process): the next request with its ref_id takes it over. Long beside a quote (ms), as a
+ * request on a loaded machine may still be alive: it then binds nothing (orderOnClaim)
  */
-export async function placeH2hOrder(
+export const CLAIM_TAKEOVER_MS = 3 * 60_000;
+/**
+ * how long a repeat waits for a young claim to become an order before it answers "in
+ * flight": a request's quote takes milliseconds, so a burst of repeats mostly answers the
+ * order itself; under load the wait ends and the answer is PROSES / ORDER_PENDING
+ */
+const CLAIM_WAITS_MS = [20, 50, 100, 200, 400, 800, 1000];
+/** each round either answers or saw the ref_id change hands (released, taken over) */
+const ROUNDS = 5;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const bound = (row: H2hOrderRow): row is H2hOrderRow & { quoteId: string } => row.quoteId !== null;
+
+type Claim =
+  /** this request holds the ref_id: (id, claimedAt) is its identity */
+  | { mine: true; row: H2hOrderRow }
+  /** another request's: its row and order as read */
+  | { mine: false; stored: StoredH2h };
+
+/**
+ * takes the ref_id for this request on arrival, before its quote: a row with no quote,
+ * committed at once, so a repeat meanwhile sees the ref_id taken and never answers as if it
+ * were free. A claim a request left with no quote for CLAIM_TAKEOVER_MS (a crashed process)
+ * is taken over, once (conditional on the claim read). Undefined: the row went or changed
+ * hands between two reads; look again.
+ */
+async function claimRef(
   engine: OrderEngine,
   caller: Caller,
-  o: { cmd: "prepaid" | "game"; code: string; customerNo: string; refId: string },
-): Promise<OrderAnswer> {
+  o: { code: string; customerNo: string; refId: string },
+): Promise<Claim | undefined> {
+  const claimedAt = new Date(engine.clock.now());
+  const request = {
+    keyId: caller.keyId ?? null,
+    centerKeyId: caller.centerKeyId ?? null,
+    productCode: o.code.trim(),
+    customerNo: o.customerNo.trim(),
+    claimedAt,
+  };
+  const [row] = await engine.db
+    .insert(h2hOrders)
+    .values({ userId: caller.userId, refId: o.refId, kind: "order", quoteId: null, ...request })
+    .onConflictDoNothing({ target: [h2hOrders.userId, h2hOrders.refId] })
+    .returning();
+  if (row) return { mine: true, row };
   const stored = await findH2h(engine.db, caller.userId, o.refId);
-  if (stored?.order) return { ok: true, order: stored.order, row: stored.row };
-  if (stored?.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
-  if (stored) {
-    // a request with this ref_id still in flight (its quote not confirmed yet): confirming
-    // its quote ends in its one order, which is the answer. Refused, it formed nothing and
-    // let the ref_id go: this request goes on as a new one
-    const joined = await confirmOrRelease(engine, caller, stored.row);
-    if (joined.ok) return joined;
-  }
-  const notFound: OrderAnswer = {
-    ok: false,
-    refusal: { code: "PRODUCT_NOT_FOUND", message: `no ${o.cmd} product with code ${o.code}` },
+  if (!stored) return undefined;
+  if (stored.row.quoteId !== null || !stale(engine, stored.row)) return { mine: false, stored };
+  const [taken] = await engine.db
+    .update(h2hOrders)
+    .set({ ...request, finalQueuedAt: null })
+    .where(
+      and(
+        eq(h2hOrders.id, stored.row.id),
+        isNull(h2hOrders.quoteId),
+        eq(h2hOrders.claimedAt, stored.row.claimedAt),
+      ),
+    )
+    .returning();
+  return taken ? { mine: true, row: taken } : undefined;
+}
+
+const stale = (engine: OrderEngine, row: H2hOrderRow) =>
+  row.claimedAt.getTime() < engine.clock.now() - CLAIM_TAKEOVER_MS;
+
+/** the claim this request holds, if it still does (not taken over) */
+const heldBy = (row: H2hOrderRow) =>
+  and(eq(h2hOrders.id, row.id), isNull(h2hOrders.quoteId), eq(h2hOrders.claimedAt, row.claimedAt));
+
+/**
+ * a refusal of this request's own quote formed nothing: its claim goes in the same step, so
+ * the ref_id is free (issue 36 item 13). False: the claim was taken over meanwhile, and the
+ * ref_id's state, not this refusal, is the answer.
+ */
+async function releaseClaim(db: Executor, row: H2hOrderRow): Promise<boolean> {
+  const gone = await db.delete(h2hOrders).where(heldBy(row)).returning({ id: h2hOrders.id });
+  return gone.length > 0;
+}
+
+/**
+ * the quote for a claim this request holds, bound to it (unless the claim was taken over:
+ * then undefined, and the quote is left to expire), then confirmed
+ */
+async function orderOnClaim(
+  engine: OrderEngine,
+  caller: Caller,
+  o: { cmd: "prepaid" | "game"; code: string; customerNo: string },
+  claim: H2hOrderRow,
+): Promise<OrderAnswer | undefined> {
+  const refuse = async (refusal: H2hRefusal): Promise<OrderAnswer | undefined> =>
+    (await releaseClaim(engine.db, claim)) ? { ok: false, refusal } : undefined;
+  const notFound: H2hRefusal = {
+    code: "PRODUCT_NOT_FOUND",
+    message: `no ${o.cmd} product with code ${o.code}`,
   };
-  // a refusal of this request's own quote is its answer only while the ref_id is still
-  // free: a request with the same ref_id that bound it meanwhile (the first of a burst, the
-  // software's request from before a restart) stands, and its order is the answer whatever
-  // product or destination this repeat names (docs/center.md)
-  const unlessTaken = async (refused: OrderAnswer): Promise<OrderAnswer> => {
-    const now = await findH2h(engine.db, caller.userId, o.refId);
-    if (now?.order) return { ok: true, order: now.order, row: now.row };
-    if (now?.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
-    if (now) {
-      const joined = await confirmOrRelease(engine, caller, now.row);
-      if (joined.ok) return joined;
-    }
-    return refused;
-  };
-  // the quote first: it reads the product (a prepaid or game one, listed) as it prices it,
-  // so the product's kind is read on its own only to tell a refusal's reason (not found, or
+  // the quote reads the product (a prepaid or game one, listed) as it prices it, so the
+  // product's kind is read on its own only to tell a refusal's reason (not found, or
   // inactive). A quote of the other kind (a game's code sent as prepaid) is left to expire
   const quoted = await createQuote(engine, {
     userId: caller.userId,
@@ -269,19 +337,95 @@ export async function placeH2hOrder(
     repeat: false,
   });
   if (!quoted.ok) {
-    if ((await productKind(engine.db, o.code)) !== o.cmd) return unlessTaken(notFound);
-    return unlessTaken({ ok: false, refusal: quoteRefusal(quoted, o.code) });
+    if ((await productKind(engine.db, o.code)) !== o.cmd) return refuse(notFound);
+    return refuse(quoteRefusal(quoted, o.code));
   }
-  if (quoted.quote.kind !== o.cmd) return unlessTaken(notFound);
-  const row = await bindRef(engine.db, caller, {
-    refId: o.refId,
-    kind: "order",
-    productCode: o.code,
-    customerNo: quoted.quote.destination,
-    quoteId: quoted.quote.id,
-  });
-  if (row.kind !== "order") return { ok: false, refusal: refTakenByBill };
+  if (quoted.quote.kind !== o.cmd) return refuse(notFound);
+  const [row] = await engine.db
+    .update(h2hOrders)
+    .set({
+      quoteId: quoted.quote.id,
+      productCode: o.code,
+      customerNo: quoted.quote.destination,
+      finalQueuedAt: null,
+    })
+    .where(heldBy(claim))
+    .returning();
+  if (!row || !bound(row)) return undefined;
   return confirmOrRelease(engine, caller, row);
+}
+
+/**
+ * a ref_id another request holds: its order; a bill's is refused; a quote bound and not yet
+ * confirmed is confirmed (its one order is the answer, as every racing request's); a young
+ * claim is waited for a moment, then answered as in flight. Undefined: the ref_id was let go
+ * (that request was refused, nothing formed) and this request goes on as a new one.
+ */
+async function joinStored(
+  engine: OrderEngine,
+  caller: Caller,
+  first: StoredH2h,
+): Promise<OrderAnswer | undefined> {
+  let stored: StoredH2h | undefined = first;
+  for (const wait of [0, ...CLAIM_WAITS_MS]) {
+    if (wait > 0) {
+      await sleep(wait);
+      stored = await findH2h(engine.db, caller.userId, first.row.refId);
+    }
+    if (!stored) return undefined;
+    if (stored.order) return { ok: true, order: stored.order, row: stored.row };
+    if (stored.row.kind === "bill") return { ok: false, refusal: refTakenByBill };
+    if (bound(stored.row)) {
+      const joined = await confirmOrRelease(engine, caller, stored.row);
+      return joined.ok ? joined : undefined;
+    }
+    if (stale(engine, stored.row)) return undefined;
+  }
+  return { ok: true, order: null, row: stored!.row };
+}
+
+/**
+ * cmd prepaid | game: the ref_id is claimed on arrival, before the quote (claimRef); a
+ * repeated ref_id returns its stored transaction, or is told it is in flight, whatever
+ * product or destination the repeat names (docs/center.md); a ref_id whose request was
+ * refused (nothing formed) is free, and this request is a new one
+ */
+export async function placeH2hOrder(
+  engine: OrderEngine,
+  caller: Caller,
+  o: { cmd: "prepaid" | "game"; code: string; customerNo: string; refId: string },
+): Promise<OrderAnswer> {
+  for (let round = 0; round < ROUNDS; round++) {
+    const claim = await claimRef(engine, caller, o);
+    if (!claim) continue;
+    if (claim.mine) {
+      // a request whose claim was taken over meanwhile never forms anything of its own: the
+      // request that took it answered its client, and its order (or its refusal, which let
+      // the ref_id go) stands
+      const answer = await orderOnClaim(engine, caller, o, claim.row);
+      return answer ?? (await asItStands(engine, caller, o.refId));
+    }
+    const answer = await joinStored(engine, caller, claim.stored);
+    if (answer) return answer;
+  }
+  // the ref_id changed hands every round: whatever holds it now is the answer
+  return asItStands(engine, caller, o.refId);
+}
+
+const tryAgain: OrderAnswer = {
+  ok: false,
+  refusal: { code: "SERVER_ERROR", message: "nothing was ordered; try again with the same ref_id" },
+};
+
+/** the ref_id's state as it stands, for a request that holds no claim on it */
+async function asItStands(
+  engine: OrderEngine,
+  caller: Caller,
+  refId: string,
+): Promise<OrderAnswer> {
+  const now = await findH2h(engine.db, caller.userId, refId);
+  if (!now) return tryAgain;
+  return (await joinStored(engine, caller, now)) ?? tryAgain;
 }
 
 /** cmd inquiry: the bill at the reseller's price, bound to their ref_id for the payment */
@@ -313,7 +457,8 @@ export async function h2hInquiry(
         },
       };
     }
-    const quote = await loadQuote(engine.db, stored.row.quoteId);
+    // (a bill's row is made with its quote: never a claim, h2h_orders_bill_quoted)
+    const quote = bound(stored.row) ? await loadQuote(engine.db, stored.row.quoteId) : undefined;
     // while its inquiry is open a payment may be under way with it: the same inquiry again
     if (quote && quote.expiresAt.getTime() > engine.clock.now()) {
       if (
@@ -368,7 +513,9 @@ export async function h2hInquiry(
     };
   }
   const quote =
-    row.quoteId === quoted.quote.id ? quoted.quote : await loadQuote(engine.db, row.quoteId);
+    row.quoteId === quoted.quote.id || !bound(row)
+      ? quoted.quote
+      : await loadQuote(engine.db, row.quoteId);
   return { ok: true, quote: quote!, row };
 }
 
@@ -382,7 +529,12 @@ async function rebindInquiry(db: Executor, row: H2hOrderRow, quote: Quote): Prom
       customerNo: quote.destination,
       finalQueuedAt: null,
     })
-    .where(and(eq(h2hOrders.id, row.id), eq(h2hOrders.quoteId, row.quoteId)))
+    .where(
+      and(
+        eq(h2hOrders.id, row.id),
+        row.quoteId === null ? isNull(h2hOrders.quoteId) : eq(h2hOrders.quoteId, row.quoteId),
+      ),
+    )
     .returning();
   if (moved) return moved;
   const [now] = await db.select().from(h2hOrders).where(eq(h2hOrders.id, row.id));
@@ -415,6 +567,12 @@ export async function h2hPayBill(
     };
   }
   if (stored.order) return { ok: true, order: stored.order, row: stored.row };
+  if (!bound(stored.row)) {
+    return {
+      ok: false,
+      refusal: { code: "INQUIRY_NOT_FOUND", message: "no inquiry with this ref_id" },
+    };
+  }
   const answer = await confirm(engine, caller, stored.row);
   if (answer.ok) return answer;
   // a repeat that waited while another request stored this payment is refused as "being

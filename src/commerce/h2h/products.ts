@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import type { ProductType } from "../../supplier/types.ts";
@@ -66,6 +66,31 @@ export async function productsForReseller(
     });
   }
   return out;
+}
+
+/**
+ * one product (its code in any case) at the price /order charges this reseller, as listed;
+ * undefined: no listed product of that code
+ */
+export async function productForReseller(
+  db: Executor,
+  userId: number,
+  code: string,
+  nowMs: number,
+): Promise<H2hProduct | undefined> {
+  const [row] = await db
+    .select({ type: products.type })
+    .from(products)
+    .where(
+      and(eq(sql`lower(${products.code})`, code.trim().toLowerCase()), eq(products.listed, true)),
+    )
+    .limit(1);
+  if (!row) return undefined;
+  const list = await productsForReseller(db, userId, row.type, nowMs);
+  return (
+    list.find((p) => p.code === code.trim()) ??
+    list.find((p) => p.code.toLowerCase() === code.trim().toLowerCase())
+  );
 }
 
 export function resellerBalance(db: Executor, userId: number): Promise<number> {
