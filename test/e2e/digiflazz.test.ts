@@ -3,6 +3,7 @@ import { NO_DIGIFLAZZ_FAULTS } from "@kios/digiflazz-sandbox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
 import { createKey } from "../../src/commerce/h2h/keys.ts";
+import { sweepOpenOrders } from "../../src/commerce/orders/resolve.ts";
 import { setTier } from "../../src/commerce/users.ts";
 import { creditWallet, walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
@@ -90,6 +91,9 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     expect(shop.sentTo(order.refId)).toHaveLength(1);
     // a minute on, the status check re-sends the stored body and settles the order
     j.clock.advance(61_000);
+    // the check that came due is taken now, as the sweep would: on a loaded machine the first
+    // check may have run before the clock moved and wait a real minute for its next turn
+    await sweepOpenOrders(j.app.app.orders!);
     const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
     expect(done.text).toContain(`SN: ${(await lastOrder(j, u)).sn}`);
     // one first send and one spaced re-send of the same body, no other transaction
@@ -265,6 +269,9 @@ describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriv
     ]);
     // the status check is the order sent again: not within a minute (docs/suppliers.md#the-re-send-rule)
     j.clock.advance(61_000);
+    // the check that came due is taken now, as the sweep would: on a loaded machine the first
+    // check may have run before the clock moved and wait a real minute for its next turn
+    await sweepOpenOrders(j.app.app.orders!);
     const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
     const order = await lastOrder(j, u);
     expect(order).toMatchObject({ id: unknown.id, status: "success", refId: unknown.refId });
