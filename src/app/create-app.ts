@@ -74,6 +74,8 @@ export interface BotService {
   health?(): Promise<HealthReport["checks"]>;
   /** the Mini App the bot opens: served at /app by the web role */
   miniApp?: MiniAppHost;
+  /** resolves once the updates waiting when it started are answered */
+  caughtUp?(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -144,6 +146,22 @@ export interface App {
   health(): Promise<HealthReport>;
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** how long a start on PGlite lets the updates waiting at its start go first */
+const FIRST_ANSWERS_MS = 5_000;
+
+/** `answered`, or FIRST_ANSWERS_MS, whichever comes first (a flood must not hold the start) */
+async function firstAnswers(answered: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, FIRST_ANSWERS_MS);
+  });
+  try {
+    await Promise.race([answered, cap]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** the composition root: builds every part from explicit dependencies; start() runs them. */
@@ -352,6 +370,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     // check, a notification's kick) waits in jobs.send() until the queues below exist
     await bot?.start();
     botStarted = true;
+    // PGlite runs one statement at a time, and what follows (pg-boss's set-up, the queues,
+    // a new shop's first catalogue in one transaction) takes it for seconds: the updates
+    // waiting now (a /start sent while the shop was starting) are answered first, for at
+    // most FIRST_ANSWERS_MS. On PostgreSQL they run side by side on their own connections.
+    if (database.kind === "pglite" && bot?.caughtUp) await firstAnswers(bot.caughtUp());
 
     // pg-boss's set-up and the queues, one process at a time (web and worker starting
     // together on a new database would deadlock creating them)

@@ -156,6 +156,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
           },
         };
       },
+      caughtUp: () => pipeline?.caughtUp() ?? Promise.resolve(),
       async housekeeping(now) {
         // telegram never redelivers an update after a day; idle flows lapse after an hour
         await pruneHandledUpdates(orders.db, new Date(now.getTime() - 2 * 86_400_000));

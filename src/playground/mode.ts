@@ -136,6 +136,7 @@ export function playgroundBotService(o: PlaygroundOptions): BotServiceFactory {
       housekeeping: bot.housekeeping,
       health: bot.health,
       miniApp: bot.miniApp,
+      caughtUp: bot.caughtUp,
       async start() {
         const db = core.orders.db;
         for (const u of [PLAYGROUND_CUSTOMER, PLAYGROUND_ADMIN]) {

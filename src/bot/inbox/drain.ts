@@ -73,6 +73,12 @@ export interface InboxDrain {
   intake(): { worker: string; leaseMs: number } | undefined;
   /** hands the drain an update claimed under what intake() gave: it runs it at once */
   adopt(claimed: ClaimedUpdate): void;
+  /**
+   * resolves once the inbox had nothing more for this drain after the call: a claim made
+   * after it came back short and every update in hand is done (a start waits on it so
+   * that the updates waiting then are answered before its own work takes the database)
+   */
+  settled(): Promise<void>;
   start(): Promise<void>;
   /** stops claiming, and resolves once the updates in hand are handled */
   stop(): Promise<void>;
@@ -106,6 +112,17 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
   let loop: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   const timers: (() => void)[] = [];
+  /** claim rounds begun, and the last one whose claim came back short */
+  let rounds = 0;
+  let lastShortRound = 0;
+  const settling: { after: number; resolve: () => void }[] = [];
+  function checkSettled() {
+    if (inFlight.size > 0) return;
+    for (const w of settling.filter((w) => lastShortRound > w.after)) {
+      settling.splice(settling.indexOf(w), 1);
+      w.resolve();
+    }
+  }
 
   // updates finishing together are marked handled in one statement: with many chats in
   // hand, completions come in bursts (the Bot API's answers), and one write serves them all.
@@ -250,6 +267,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       )
       .finally(() => {
         inFlight.delete(key);
+        checkSettled();
         // a finish the claim loop made already claimed into this slot
         if (!finishedByLoop.delete(key)) wakeup.wake();
       });
@@ -263,6 +281,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     claiming = true;
     try {
       while (!stopped && !lease.signal.aborted) {
+        const round = ++rounds;
         const done = takeFinishing(worker);
         // the updates finishing here free their slots for this very claim
         const room = o.concurrency - inFlight.size + done.length;
@@ -290,6 +309,10 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
           continue;
         }
         for (const c of claimed) begin(c);
+        if (claimed.length < room) {
+          lastShortRound = round;
+          checkSettled();
+        }
         if (claimed.length < room || room <= 0) await wakeup.wait(idleMs);
       }
     } finally {
@@ -392,6 +415,14 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
         (err: unknown) => log.error({ err, updateId: c.updateId }, "handing an update back failed"),
       );
     },
+    settled() {
+      if (stopped) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        settling.push({ after: rounds, resolve });
+        // a round begun from now on answers it, rather than the next idle poll
+        wakeup.wake();
+      });
+    },
     async start() {
       if (!stopped) return;
       stopped = false;
@@ -417,6 +448,7 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
       if (stopped) return;
       stopped = true;
       wakeup.wake();
+      for (const w of settling.splice(0)) w.resolve();
       await loop;
       // only now: an update still in hand keeps its claim until it is done
       closed = true;

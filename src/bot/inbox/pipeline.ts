@@ -10,6 +10,8 @@ import { createPoller, type Poller } from "./poller.ts";
 export interface UpdatePipeline {
   readonly drain: InboxDrain;
   readonly poller: Poller | undefined;
+  /** resolves once the updates waiting at the start are answered (see the drain's settled) */
+  caughtUp(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -45,6 +47,11 @@ export function createUpdatePipeline(o: {
   return {
     drain,
     poller,
+    async caughtUp() {
+      // polling: first what Telegram held for the bot is in the inbox, then the inbox is done
+      await poller?.firstPoll();
+      await drain.settled();
+    },
     async start() {
       await o.bot.init();
       await drain.start();

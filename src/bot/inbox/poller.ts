@@ -35,6 +35,12 @@ export interface PollerOptions {
 export interface Poller {
   /** true while this process is the one polling */
   readonly polling: boolean;
+  /**
+   * resolves once this process has asked for the updates waiting at its start and stored
+   * them (the first getUpdates, which does not wait for new ones), or that ask failed, or
+   * the poller stopped. A process that is not the poller never resolves it.
+   */
+  firstPoll(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -52,6 +58,10 @@ export function createPoller(o: PollerOptions): Poller {
   let polling = false;
   let abort = new AbortController();
   let loop: Promise<void> | undefined;
+  let firstPolled!: () => void;
+  const firstPoll = new Promise<void>((resolve) => {
+    firstPolled = resolve;
+  });
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -80,12 +90,15 @@ export function createPoller(o: PollerOptions): Poller {
       await o.api.deleteWebhook(undefined, signalFor(abort));
       let offset: number | undefined;
       let failures = 0;
+      // the first ask takes what is waiting without waiting for more: the start goes on
+      // with its own work once those are answered (create-app.ts)
+      let first = true;
       while (!stopped && !lease.signal.aborted) {
         try {
           const updates = await o.api.getUpdates(
             {
               offset,
-              timeout: o.timeoutSeconds ?? 30,
+              timeout: first ? 0 : (o.timeoutSeconds ?? 30),
               limit: 100,
               allowed_updates: [...ALLOWED_UPDATES],
             },
@@ -96,9 +109,12 @@ export function createPoller(o: PollerOptions): Poller {
             offset = updates[updates.length - 1]!.update_id + 1;
           }
           failures = 0;
+          first = false;
+          firstPolled();
         } catch (err) {
           if (stopped || lease.signal.aborted) return;
           failures += 1;
+          firstPolled();
           // 409: another getUpdates or a webhook; a network error: Telegram is unreachable
           const conflict = err instanceof GrammyError && err.error_code === 409;
           log.warn({ err, failures }, conflict ? "getUpdates conflict" : "getUpdates failed");
@@ -132,6 +148,7 @@ export function createPoller(o: PollerOptions): Poller {
     get polling() {
       return polling;
     },
+    firstPoll: () => firstPoll,
     start() {
       if (!stopped) return;
       stopped = false;
@@ -142,6 +159,7 @@ export function createPoller(o: PollerOptions): Poller {
       if (stopped) return;
       stopped = true;
       abort.abort();
+      firstPolled();
       await loop;
     },
   };

@@ -10,6 +10,7 @@ import { latestBalanceCheck } from "../../commerce/reconciliation/balance-check.
 import type { Database } from "../../db/client.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
+import { failureReasonText } from "./failure-reasons.ts";
 
 // the owner's figures: /stats on demand, and the daily report at 07:00 WIB (yesterday's
 // orders, revenue, margin, failures by reason, the supplier balance and its reconciliation)
@@ -34,7 +35,7 @@ async function failuresText(db: Database, t: Translate, since: Date, until: Date
   if (failures.length === 0) return undefined;
   return [
     t("report-failures"),
-    ...failures.slice(0, 8).map((f) => `• ${escapeHtml(f.reason)}: ${f.count}`),
+    ...failures.slice(0, 8).map((f) => `• ${failureReasonText(t, f.reason)}: ${f.count}`),
   ].join("\n");
 }
 

@@ -114,7 +114,9 @@ describe("reconciliation in chat", () => {
 
     const stats = await admin("/stats", /Statistik/);
     expect(stats.text).toContain("Kemarin");
-    expect(stats.text).toMatch(/Kegagalan menurut penyebab\n• \S+: 1/);
+    // the reason in the shop's words, not the supplier's code (ORDER_FAILED)
+    expect(stats.text).toMatch(/Kegagalan menurut penyebab\n• digagalkan supplier: 1/);
+    expect(stats.text).not.toContain("ORDER_FAILED");
     expect(stats.text).toMatch(/Saldo supplier Rp[\d.]+ \(dibaca .*\): /);
 
     // tomorrow at 07:00 the report covers today; queued twice, sent once
