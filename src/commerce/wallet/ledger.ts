@@ -120,7 +120,7 @@ export class LedgerError extends Error {
   override name = "LedgerError";
 }
 
-const userAccountKey = (userId: number) => `user:${userId}`;
+export const userAccountKey = (userId: number) => `user:${userId}`;
 
 export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
@@ -228,11 +228,12 @@ export async function walletBalance(exec: Executor, userId: number): Promise<num
 
 /**
  * a user's wallet balance as a column of another statement (a user's account keeps a running
- * balance; none yet: 0), so a read that goes with a write costs no round trip of its own
+ * balance; none yet: 0), so a read that goes with a write costs no round trip of its own;
+ * `key` the wallet's account key (userAccountKey), a placeholder of a statement built once
  */
-export function walletBalanceColumn(userId: number) {
+export function walletBalanceOfKey(key: SQL) {
   return sql<number>`coalesce((select ${accounts.balance} from ${accounts}
-    where ${accounts.key} = ${userAccountKey(userId)}), 0)`.mapWith(Number);
+    where ${accounts.key} = ${key}), 0)`.mapWith(Number);
 }
 
 export async function accountBalance(exec: Executor, key: string): Promise<number> {
