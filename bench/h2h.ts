@@ -13,7 +13,9 @@
 // Every order must be answered ORDER_SUCCESS and stored once, or the run fails. Medians of
 // `--reps` runs, fresh databases and processes each; which side goes first alternates.
 // run: npx tsx bench/h2h.ts [--orders 1000] [--resellers 50] [--reps 1] [--warmup 100]
-//      [--processes 1,2] [--supplier-ms 0,50];
+//      [--processes 1,2] [--supplier-ms 0,50] [--builds before=/tmp/kios-before,after=.];
+//      --builds runs each side with each named checkout's bin/kios.js (its dist/ built), in
+//      the same run and interleaved: a change's before and after on the same machine load;
 //      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/h2hprof" profiles the kios processes;
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
@@ -21,7 +23,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_BOT } from "@kios/bot-api-server";
 import {
@@ -57,6 +59,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "100" },
     processes: { type: "string", default: "1,2" },
     "supplier-ms": { type: "string", default: "0,50" },
+    builds: { type: "string", default: "" },
   },
 });
 const listOf = (text: string, name: string) =>
@@ -67,6 +70,15 @@ const listOf = (text: string, name: string) =>
   });
 const PROCESSES = listOf(values.processes, "processes");
 const SUPPLIER_MS = listOf(values["supplier-ms"], "supplier-ms");
+/** name=checkout pairs; none: this checkout only, unnamed */
+const BUILDS: { name: string; bin: string | undefined }[] =
+  values.builds === ""
+    ? [{ name: "", bin: undefined }]
+    : values.builds.split(",").map((pair) => {
+        const [name, dir] = pair.split("=");
+        if (!name || !dir) throw new Error(`--builds: ${pair} (want name=checkout)`);
+        return { name, bin: join(resolve(dir), "bin", "kios.js") };
+      });
 const ORDERS = Number(values.orders);
 const RESELLERS = Number(values.resellers);
 const REPS = Number(values.reps);
@@ -197,10 +209,11 @@ function orderShots(keys: IssuedKey[], prefix: string, n: number): Shot[][] {
 interface Side {
   processes: number;
   supplierMs: number;
+  build: { name: string; bin: string | undefined };
 }
 
 const sideName = (s: Side) =>
-  `kios, ${s.processes} process${s.processes > 1 ? "es" : ""}, supplier ${s.supplierMs === 0 ? "instant" : `${s.supplierMs} ms`}`;
+  `kios${s.build.name ? ` ${s.build.name}` : ""}, ${s.processes} process${s.processes > 1 ? "es" : ""}, supplier ${s.supplierMs === 0 ? "instant" : `${s.supplierMs} ms`}`;
 
 async function kios(side: Side, rep: number, logDir: string): Promise<Run> {
   return withFreshDatabase(async (url, count, name) => {
@@ -235,8 +248,12 @@ async function kios(side: Side, rep: number, logDir: string): Promise<Run> {
       kiosProcess({
         role: i === 0 ? "all" : "web",
         env: { ...env, PORT: String(port), ...listeners[i]!.env },
-        logPath: join(logDir, `p${side.processes}-s${side.supplierMs}-rep${rep}-${i}.log`),
+        logPath: join(
+          logDir,
+          `${side.build.name || "kios"}-p${side.processes}-s${side.supplierMs}-rep${rep}-${i}.log`,
+        ),
         nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
+        ...(side.build.bin ? { bin: side.build.bin } : {}),
       }),
     );
     const handle = await openDatabase({ databaseUrl: url, maxConnections: 2 });
@@ -346,14 +363,17 @@ async function floor(rep: number): Promise<Run> {
 }
 
 const logDir = mkdtempSync(join(tmpdir(), "kios-bench-h2h-"));
+// each build beside the other for every combination, so a before and an after stand together
 const sides: Side[] = SUPPLIER_MS.flatMap((supplierMs) =>
-  PROCESSES.map((processes) => ({ processes, supplierMs })),
+  PROCESSES.flatMap((processes) => BUILDS.map((build) => ({ processes, supplierMs, build }))),
 );
 const kiosRuns: Run[][] = sides.map(() => []);
 const floorRuns: Run[] = [];
 for (let rep = 0; rep < REPS; rep++) {
   // the floor between the kios sides, alternating where it stands
+  // odd repetitions run the sides in reverse: neither build always goes first
   const order = sides.map((_, i) => i);
+  if (rep % 2 === 1) order.reverse();
   const floorAt = rep % 2 === 0 ? Math.floor(order.length / 2) : 0;
   for (const [at, i] of order.entries()) {
     if (at === floorAt) floorRuns.push(await floor(rep));
@@ -375,7 +395,9 @@ const ms = (runs: Run[], pick: (r: Run) => number | undefined) => {
   return values.length > 0 ? median(values).toFixed(2) : "";
 };
 const oneProcess = (s: Side) =>
-  sides.findIndex((o) => o.supplierMs === s.supplierMs && o.processes === 1);
+  sides.findIndex(
+    (o) => o.supplierMs === s.supplierMs && o.processes === 1 && o.build.name === s.build.name,
+  );
 printTable(
   `signed H2H orders answered/s: ${ORDERS} orders (after ${WARMUP} warm-up) from ${RESELLERS} resellers, each on its own keep-alive connection; kios on PostgreSQL, every order stored, held, bought from the sandbox (its own process), settled and answered; the floor verifies a signature and INSERTs once; latency in ms, CPU in ms per order; medians of ${REPS}`,
   [

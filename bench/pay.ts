@@ -20,14 +20,15 @@
 // statements per tap, settlements and all, are printed beside them.
 // run: npx tsx bench/pay.ts [--resellers 100] [--rate 20] [--latency 80] [--reps 3]
 //      [--mode webhook|polling] [--warmup 5] [--concurrency 256] [--settle-ms 2000]
-//      [--counted 10]
+//      [--counted 10] [--checkout /tmp/kios-before]: kios from another checkout (its dist/
+//      built), to run a change's before and after one after the other
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server);
 //      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/payprof" profiles the kios processes
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_BOT, type MessageView } from "@kios/bot-api-server";
 import { freePort, listen, systemClock } from "@kios/kit";
@@ -63,8 +64,11 @@ const { values } = parseArgs({
     "settle-ms": { type: "string", default: "2000" },
     counted: { type: "string", default: "10" },
     processes: { type: "string", default: "1" },
+    checkout: { type: "string", default: "" },
   },
 });
+/** another checkout's bin/kios.js (its dist/ built): a change's before, run beside its after */
+const KIOS_BIN = values.checkout ? join(resolve(values.checkout), "bin", "kios.js") : undefined;
 /** the worker processes draining the inbox, where Pays run (webhook mode: beside one web process) */
 const PROCESSES = Number(values.processes);
 if (!(Number.isInteger(PROCESSES) && PROCESSES > 0))
@@ -584,6 +588,7 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
       env: { ...env, ...listeners[i]!.env },
       logPath: join(logDir, `rep${rep}-${role}${i}.log`),
       nodeArgs: process.env.KIOS_NODE_ARGS?.split(" ").filter(Boolean),
+      ...(KIOS_BIN ? { bin: KIOS_BIN } : {}),
     }),
   );
   let db: DatabaseHandle | undefined;

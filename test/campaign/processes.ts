@@ -30,6 +30,8 @@ export function kiosProcess(o: {
   logPath: string;
   /** node's own flags (a benchmark's --cpu-prof) */
   nodeArgs?: string[];
+  /** another checkout's bin/kios.js (a benchmark's before/after builds); default this one's */
+  bin?: string;
 }): KiosProcess {
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -53,7 +55,7 @@ export function kiosProcess(o: {
       starts += 1;
       log ??= createWriteStream(o.logPath, { flags: "a" });
       logLine(`--- campaign: start #${starts} of ${o.role} at ${new Date().toISOString()}`);
-      const args = [...(o.nodeArgs ?? []), KIOS_BIN, "start", "--role", o.role];
+      const args = [...(o.nodeArgs ?? []), o.bin ?? KIOS_BIN, "start", "--role", o.role];
       const proc = spawn(process.execPath, args, {
         env: o.env,
         stdio: ["ignore", "pipe", "pipe"],

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { builtOnce } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
 import { h2hOrders, orders, products } from "../../db/schema.ts";
 import { cancelQuote } from "../orders/cancel.ts";
@@ -57,13 +58,23 @@ export async function findH2h(
   userId: number,
   refId: string,
 ): Promise<StoredH2h | undefined> {
-  const [found] = await db
+  const [found] = await h2hRead(db, { userId, refId });
+  return found ? { row: found.row, order: found.order ?? undefined } : undefined;
+}
+
+// built once (db/built-once.ts): every H2H order and every status query reads it
+const h2hRead = builtOnce((db) =>
+  db
     .select({ row: h2hOrders, order: orders })
     .from(h2hOrders)
     .leftJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
-    .where(and(eq(h2hOrders.userId, userId), eq(h2hOrders.refId, refId)));
-  return found ? { row: found.row, order: found.order ?? undefined } : undefined;
-}
+    .where(
+      and(
+        eq(h2hOrders.userId, sql.placeholder("userId")),
+        eq(h2hOrders.refId, sql.placeholder("refId")),
+      ),
+    ),
+);
 
 /**
  * the product a code names, for the protocol's PRODUCT_NOT_FOUND / PRODUCT_INACTIVE split:

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { Order } from "./types.ts";
@@ -69,10 +69,12 @@ export class OrderLockLostError extends Error {
  */
 export interface OrderFence {
   (tx: Executor): Promise<void>;
-  /** the condition an UPDATE of the order adds: the lock is still this holder's */
-  readonly holds: SQL;
-  /** what that UPDATE sets to free the lock with its own write */
-  readonly free: { lockHolder: null; lockUntil: null };
+  /**
+   * the lock's holder: an UPDATE of the order that adds `lock_holder = holder` to its
+   * condition matches only while the lock is this holder's, and frees it by setting
+   * lock_holder and lock_until to null with its own write (finaliseOrder)
+   */
+  readonly holder: string;
   /** the lock was freed by such an UPDATE, now committed: nothing is left to free */
   freed(): void;
 }
@@ -126,8 +128,7 @@ export async function withOrderLock<T>(
       if (lost) throw new OrderLockLostError(orderId);
     },
     {
-      holds: sql`${orders.lockHolder} = ${holder}`,
-      free: { lockHolder: null, lockUntil: null },
+      holder,
       freed: () => {
         done = true;
       },

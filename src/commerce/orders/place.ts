@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { builtOnce, builtOncePerShape } from "../../db/built-once.ts";
 import { inquiries, type OrderBill, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails } from "../../supplier/types.ts";
@@ -19,13 +20,19 @@ import {
   releaseReservation,
   reservationStanding,
   reservationStatement,
+  reservationValues,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
-import { holdCallOf, holdResultOf, InsufficientFundsError } from "../wallet/ledger.ts";
+import {
+  holdCallOf,
+  holdCallValues,
+  holdResultOf,
+  InsufficientFundsError,
+} from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
-import { sameDayColumns, sameDayLockColumn, unconfirmedRepeat } from "./repeat.ts";
+import { sameDayColumns, sameDayLockColumn, sameDaySince, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
 import { alertSupplierShort, OVERTAKEN_RETRIES, overtakenPause } from "./supplier-short.ts";
@@ -247,33 +254,49 @@ async function storeOrder(
  * guard reserves from
  */
 async function readQuote(exec: Tx | OrderEngine["db"], c: Confirmation, lock: boolean) {
-  const columns = {
-    quote: quotes,
-    already: orders,
-    product: products,
-    minMargin: minMarginColumn,
-    routes: routesColumn(products.code),
-  };
-  const query = exec
-    .select(
-      lock
-        ? {
-            ...columns,
-            // the buyer's lock for this product and destination, taken with the quote: the
-            // statement that stores the order counts every purchase of it committed before
-            // (repeat.ts)
-            sameDay: sameDayLockColumn,
-          }
-        : columns,
-    )
-    .from(quotes)
-    .leftJoin(orders, eq(orders.confirmKey, quotes.id))
-    .leftJoin(products, eq(products.code, quotes.productCode))
-    .where(and(eq(quotes.id, c.quoteId), eq(quotes.userId, c.userId)));
-  const [row] = await (lock ? query.for("update", { of: quotes }) : query);
+  const values = { quoteId: c.quoteId, userId: c.userId };
+  const [row] = await (lock ? lockedQuoteRead(exec, values) : quoteRead(exec, values));
   if (!row) throw new Refused({ ok: false, reason: "quote_not_found" });
   return row;
 }
+
+const quoteColumns = {
+  quote: quotes,
+  already: orders,
+  product: products,
+  minMargin: minMarginColumn,
+  routes: routesColumn(products.code),
+};
+
+// both reads built once (db/built-once.ts): the quote and its buyer are the placeholders
+const quoteRead = builtOnce((exec) =>
+  exec
+    .select(quoteColumns)
+    .from(quotes)
+    .leftJoin(orders, eq(orders.confirmKey, quotes.id))
+    .leftJoin(products, eq(products.code, quotes.productCode))
+    .where(
+      and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.userId, sql.placeholder("userId"))),
+    ),
+);
+
+const lockedQuoteRead = builtOnce((exec) =>
+  exec
+    .select({
+      ...quoteColumns,
+      // the buyer's lock for this product and destination, taken with the quote: the
+      // statement that stores the order counts every purchase of it committed before
+      // (repeat.ts)
+      sameDay: sameDayLockColumn,
+    })
+    .from(quotes)
+    .leftJoin(orders, eq(orders.confirmKey, quotes.id))
+    .leftJoin(products, eq(products.code, quotes.productCode))
+    .where(
+      and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.userId, sql.placeholder("userId"))),
+    )
+    .for("update", { of: quotes }),
+);
 
 function expired(quote: QuoteRow): Refused {
   return new Refused({
@@ -477,77 +500,35 @@ async function insertOrder(
   // the first supplier under the product's own code is where an order goes unless routed
   const routed =
     route.supplier !== firstSupplierName(deps) || route.supplierCode !== quote.productCode;
-  const stored = tx.$with("stored").as(
-    tx
-      .insert(orders)
-      .values({
-        refId: o.bill?.refId ?? newRefId(now.getTime()),
-        confirmKey: quote.id,
-        userId: quote.userId,
-        chatId: quote.chatId,
-        messageId: o.messageId ?? null,
-        kind: quote.kind,
-        productCode: quote.productCode,
-        productName: o.product.name,
-        destination: quote.destination,
-        price: quote.price,
-        cost: routed ? route.cost : quote.cost,
-        ...(routed ? { supplier: route.supplier, routeCode: route.supplierCode } : {}),
-        margins: quote.margins,
-        status: "submitted",
-        testing: quote.testing,
-        inquiryId: quote.inquiryId,
-        billKey,
-        bill: o.bill?.shown ?? null,
-        createdAt: now,
-        submittedAt: now,
-        // the request is signed with this time: the supplier's 5-minute window then bounds
-        // "never arrived"
-        requestTimestamp: Math.floor(now.getTime() / 1000),
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning(),
-  );
-  // the guard's reservation checked and consumed, in the same statement (data-modifying
-  // CTEs all run): the attempt stored here takes its place in one commit
-  const reserved = o.reservation
-    ? tx
-        .$with("reserved", { ok: sql<unknown>`ok` })
-        .as(reservationStatement(o.reservation, o.guard))
-    : undefined;
-  // its first attempt (design rule 15) and the buyer's hold, in the same statement. The
-  // hold reads the reservation's row: no reservation consumed, no hold, and the Pay runs
-  // again
-  const held = o.hold
-    ? tx
-        .$with("held", { held: sql<unknown>`held` })
-        .as(
-          sql`select ${holdCallOf(sql`${stored.id}`, o.hold)} as held from ${stored}${
-            reserved ? sql`, ${reserved}` : sql``
-          }`,
-        )
-    : undefined;
-  const [row] = await tx
-    .with(
-      stored,
-      firstAttemptOf(tx, stored, route),
-      ...(reserved ? [reserved] : []),
-      ...(held ? [held] : []),
-    )
-    .select({
-      ...orderColumnsOf(stored),
-      held: held ? sql<unknown>`(select held from ${held})` : sql<unknown>`null`,
-      reserved: reserved ? sql<boolean>`exists (select 1 from ${reserved})` : sql<boolean>`true`,
-      // the same-day repeat rule, counted where the order is stored (repeat.ts)
-      ...sameDayColumns({
-        userId: quote.userId,
-        productCode: quote.productCode,
-        destination: quote.destination,
-        now: now.getTime(),
-      }),
-    })
-    .from(stored);
+  const shape = { routed, reservation: o.reservation !== undefined, hold: o.hold !== undefined };
+  const [row] = await orderStatement(tx, shape, {
+    refId: o.bill?.refId ?? newRefId(now.getTime()),
+    confirmKey: quote.id,
+    userId: quote.userId,
+    chatId: quote.chatId,
+    messageId: o.messageId ?? null,
+    kind: quote.kind,
+    productCode: quote.productCode,
+    productName: o.product.name,
+    destination: quote.destination,
+    price: quote.price,
+    cost: routed ? route.cost : quote.cost,
+    supplier: route.supplier,
+    routeCode: route.supplierCode,
+    attemptCost: route.cost,
+    margins: quote.margins,
+    testing: quote.testing,
+    inquiryId: quote.inquiryId,
+    billKey,
+    bill: o.bill?.shown ?? null,
+    now,
+    // the request is signed with this time: the supplier's 5-minute window then bounds
+    // "never arrived"
+    requestTimestamp: Math.floor(now.getTime() / 1000),
+    sameDaySince: sameDaySince(now.getTime()),
+    ...(o.reservation ? prefixed("res", reservationValues(o.reservation, o.guard)) : {}),
+    ...(o.hold ? prefixed("hold", holdCallValues(o.hold)) : {}),
+  });
   if (row) {
     const { held: holdValue, reserved: reservedOk, sameDayCount, sameDayLast, ...order } = row;
     // Pays that committed since this one read the estimate took what it needed
@@ -563,6 +544,119 @@ async function insertOrder(
   if (paying) throw new Refused(alreadyPaid(paying, quote.userId));
   throw new Refused({ ok: false, reason: "quote_not_found" });
 }
+
+/** values named for one CTE's placeholders: `prefix` + the name, capitalised */
+function prefixed(prefix: string, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [`${prefix}${k[0]?.toUpperCase()}${k.slice(1)}`, v]),
+  );
+}
+
+const p = (name: string) => sql`${sql.placeholder(name)}`;
+
+/** what varies Pay's order statement: one built statement per shape (db/built-once.ts) */
+interface OrderShape {
+  /** the order leaves the first supplier's own code: its supplier and route are stored */
+  routed: boolean;
+  /** the guard's reservation is checked and consumed in it */
+  reservation: boolean;
+  /** the buyer's hold is made in it (none for a test order) */
+  hold: boolean;
+}
+
+/**
+ * Pay's statement that stores the order: the order, its first attempt, the guard's
+ * reservation checked and consumed, the buyer's hold and the same-day count, in one
+ * statement of data-modifying CTEs, built once per shape with every value a placeholder
+ */
+const orderStatement = builtOncePerShape(
+  (s: OrderShape) => `${s.routed}|${s.reservation}|${s.hold}`,
+  (tx, s) => {
+    const stored = tx.$with("stored").as(
+      tx
+        .insert(orders)
+        .values({
+          refId: sql.placeholder("refId"),
+          confirmKey: sql.placeholder("confirmKey"),
+          userId: sql.placeholder("userId"),
+          chatId: sql.placeholder("chatId"),
+          messageId: sql.placeholder("messageId"),
+          kind: sql.placeholder("kind"),
+          productCode: sql.placeholder("productCode"),
+          productName: sql.placeholder("productName"),
+          destination: sql.placeholder("destination"),
+          price: sql.placeholder("price"),
+          cost: sql.placeholder("cost"),
+          ...(s.routed
+            ? { supplier: sql.placeholder("supplier"), routeCode: sql.placeholder("routeCode") }
+            : {}),
+          margins: sql.placeholder("margins"),
+          status: "submitted",
+          testing: sql.placeholder("testing"),
+          inquiryId: sql.placeholder("inquiryId"),
+          billKey: sql.placeholder("billKey"),
+          bill: sql.placeholder("bill"),
+          createdAt: sql.placeholder("now"),
+          submittedAt: sql.placeholder("now"),
+          requestTimestamp: sql.placeholder("requestTimestamp"),
+          updatedAt: sql.placeholder("now"),
+        })
+        .onConflictDoNothing()
+        .returning(),
+    );
+    // the guard's reservation checked and consumed, in the same statement (data-modifying
+    // CTEs all run): the attempt stored here takes its place in one commit
+    const reserved = s.reservation
+      ? tx.$with("reserved", { ok: sql<unknown>`ok` }).as(
+          reservationStatement({
+            id: p("resId"),
+            supplier: p("resSupplier"),
+            cost: p("resCost"),
+            first: p("resFirst"),
+            now: p("resNow"),
+            consumeBy: p("resConsumeBy"),
+          }),
+        )
+      : undefined;
+    // its first attempt (design rule 15) and the buyer's hold, in the same statement. The
+    // hold reads the reservation's row: no reservation consumed, no hold, and the Pay runs
+    // again
+    const held = s.hold
+      ? tx.$with("held", { held: sql<unknown>`held` }).as(
+          sql`select ${holdCallOf(sql`${stored.id}`, {
+            kind: p("holdKind"),
+            actorId: p("holdActorId"),
+            legs: p("holdLegs"),
+            requires: p("holdRequires"),
+          })} as held from ${stored}${reserved ? sql`, ${reserved}` : sql``}`,
+        )
+      : undefined;
+    return tx
+      .with(
+        stored,
+        firstAttemptOf(tx, stored, {
+          supplier: p("supplier"),
+          supplierCode: p("routeCode"),
+          cost: p("attemptCost"),
+        }),
+        ...(reserved ? [reserved] : []),
+        ...(held ? [held] : []),
+      )
+      .select({
+        ...orderColumnsOf(stored),
+        held: held ? sql<unknown>`(select held from ${held})` : sql<unknown>`null`,
+        reserved: reserved ? sql<boolean>`exists (select 1 from ${reserved})` : sql<boolean>`true`,
+        // the same-day repeat rule, counted where the order is stored (repeat.ts)
+        ...sameDayColumns({
+          userId: p("userId"),
+          productCode: p("productCode"),
+          destination: p("destination"),
+          since: sql`${sql.param(sql.placeholder("sameDaySince"), orders.createdAt)}`,
+        }),
+      })
+      .from(stored);
+  },
+);
 
 /** the buyer's hold, as the order's statement made it: refused (the whole Pay) when the wallet can't cover the price */
 function holdOf(value: unknown, o: { orderId: number; userId: number; amount: number }): void {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { builtOnce } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
 import { inquiries, products, quotes, type UplineMargin } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
@@ -8,7 +9,7 @@ import { closureOf } from "../catalogue/availability.ts";
 import { buyerPrice, loadPricing, type PricingContext } from "../catalogue/prices.ts";
 import { productByCode } from "../catalogue/queries.ts";
 import { findUser } from "../users.ts";
-import { walletBalance, walletBalanceColumn } from "../wallet/ledger.ts";
+import { userAccountKey, walletBalance, walletBalanceOfKey } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
 import type { OrderEngine } from "./engine.ts";
@@ -81,30 +82,21 @@ export async function createQuote(
       })
     : undefined;
   const nth = q.repeat === false ? undefined : q.repeat?.nth;
-  // the quote stored and the buyer's balance read in one statement
-  const inserted = deps.db.$with("inserted").as(
-    deps.db
-      .insert(quotes)
-      .values({
-        id,
-        userId: q.userId,
-        chatId: q.chatId,
-        kind,
-        productCode: item.code,
-        destination,
-        price: item.price,
-        cost: item.supplierPrice,
-        margins: testing ? [] : chained.margins,
-        testing,
-        expiresAt,
-        sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
-      })
-      .returning({ id: quotes.id }),
-  );
-  const [stored] = await deps.db
-    .with(inserted)
-    .select({ balance: walletBalanceColumn(q.userId) })
-    .from(inserted);
+  const [stored] = await quoteInsert(deps.db, {
+    id,
+    userId: q.userId,
+    chatId: q.chatId,
+    kind,
+    productCode: item.code,
+    destination,
+    price: item.price,
+    cost: item.supplierPrice,
+    margins: testing ? [] : chained.margins,
+    testing,
+    expiresAt,
+    sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
+    accountKey: userAccountKey(q.userId),
+  });
   if (!stored) throw new Error(`quote ${id} was not stored`);
   const { balance } = stored;
   return {
@@ -124,6 +116,33 @@ export async function createQuote(
     },
   };
 }
+
+/** the quote stored and the buyer's balance read, in one statement built once (db/built-once.ts) */
+const quoteInsert = builtOnce((db) => {
+  const inserted = db.$with("inserted").as(
+    db
+      .insert(quotes)
+      .values({
+        id: sql.placeholder("id"),
+        userId: sql.placeholder("userId"),
+        chatId: sql.placeholder("chatId"),
+        kind: sql.placeholder("kind"),
+        productCode: sql.placeholder("productCode"),
+        destination: sql.placeholder("destination"),
+        price: sql.placeholder("price"),
+        cost: sql.placeholder("cost"),
+        margins: sql.placeholder("margins"),
+        testing: sql.placeholder("testing"),
+        expiresAt: sql.placeholder("expiresAt"),
+        sameDayAllowed: sql.placeholder("sameDayAllowed"),
+      })
+      .returning({ id: quotes.id }),
+  );
+  return db
+    .with(inserted)
+    .select({ balance: walletBalanceOfKey(sql`${sql.placeholder("accountKey")}`) })
+    .from(inserted);
+});
 
 /**
  * asks the supplier for a bill (inquiry) and prices it: the bill as it is, plus the admin

@@ -17,15 +17,31 @@ interface SameDayQuery {
   now: number;
 }
 
+/** the rule's condition: values, or placeholders of a statement built once (db/built-once.ts) */
+interface SameDayCondition {
+  userId: number | SQL;
+  productCode: string | SQL;
+  destination: string | SQL;
+  /** the start of today in WIB */
+  since: Date | SQL;
+}
+
+const conditionOf = (q: SameDayQuery): SameDayCondition => ({
+  userId: q.userId,
+  productCode: q.productCode,
+  destination: q.destination,
+  since: startOfDayWib(new Date(q.now)),
+});
+
 /** the orders the rule counts: the buyer's, of this product for this destination, today */
-function sameDayWhere(q: SameDayQuery): SQL | undefined {
+function sameDayWhere(q: SameDayCondition): SQL | undefined {
   return and(
     eq(orders.userId, q.userId),
     eq(orders.productCode, q.productCode),
     eq(orders.destination, q.destination),
     ne(orders.status, "failed"),
     eq(orders.testing, false),
-    gte(orders.createdAt, startOfDayWib(new Date(q.now))),
+    gte(orders.createdAt, q.since),
   );
 }
 
@@ -37,7 +53,7 @@ export async function sameDayPurchases(
   const [row] = await db
     .select({ count: count(), last: max(orders.createdAt) })
     .from(orders)
-    .where(sameDayWhere(q));
+    .where(sameDayWhere(conditionOf(q)));
   return row?.last ? { count: row.count, last: row.last } : undefined;
 }
 
@@ -59,7 +75,7 @@ export const sameDayLockColumn = sql<unknown>`pg_advisory_xact_lock(hashtextexte
  * this one, and two cards paid at once are counted one after the other; the order being
  * stored is not in it
  */
-export function sameDayColumns(q: SameDayQuery) {
+export function sameDayColumns(q: SameDayCondition) {
   const today = sql`(select count(*) from ${orders} where ${sameDayWhere(q)})`;
   const last = sql`(select max(${orders.createdAt}) from ${orders} where ${sameDayWhere(q)})`;
   return {
@@ -67,6 +83,9 @@ export function sameDayColumns(q: SameDayQuery) {
     sameDayLast: sql<Date | null>`${last}`.mapWith(orders.createdAt),
   };
 }
+
+/** where the rule's day starts for a Pay at `now` (its statement's `since`) */
+export const sameDaySince = (now: number): Date => startOfDayWib(new Date(now));
 
 /** the refusal of a Pay whose card allowed fewer of today's purchases than are stored */
 export function unconfirmedRepeat(

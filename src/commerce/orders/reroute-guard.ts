@@ -10,6 +10,7 @@ import {
   releaseReservation,
   reservationStanding,
   reservationStatement,
+  reservationValues,
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import type { OrderEngine } from "./engine.ts";
@@ -178,11 +179,7 @@ export async function insertReroutedAttempt(
     return;
   }
   const result = await tx.execute(sql`
-    with reserved as (${reservationStatement(reservation, {
-      firstSupplier: firstOf(deps),
-      // the time it is consumed at: a reservation others stopped counting is not consumed
-      now: a.at.getTime(),
-    })}),
+    with reserved as (${reservationStatement(valuesOf(reservation, firstOf(deps), a.at))}),
     attempt as (
       insert into ${orderAttempts}
         (order_id, seq, supplier, supplier_code, ref_id, cost, rerouted_for, created_at)
@@ -257,4 +254,21 @@ export async function guardedReroute<T>(
     const mine = held();
     if (mine) await releaseReservation(deps.db, mine);
   }
+}
+
+/**
+ * the reservation's values as bound parameters: a re-route is rare, so its statement is built
+ * each time (Pay's is built once, with placeholders). The time is the one it is consumed at: a
+ * reservation others stopped counting is not consumed
+ */
+function valuesOf(reservation: Reservation, firstSupplier: string | undefined, at: Date) {
+  const v = reservationValues(reservation, { firstSupplier, now: at.getTime() });
+  return {
+    id: sql`${v.id}`,
+    supplier: sql`${v.supplier}`,
+    cost: sql`${v.cost}`,
+    first: sql`${v.first}`,
+    now: sql`${v.now}`,
+    consumeBy: sql`${v.consumeBy}`,
+  };
 }

@@ -1,4 +1,4 @@
-import { type AnyColumn, and, eq, inArray, sql, type WithSubquery } from "drizzle-orm";
+import { type AnyColumn, and, eq, inArray, type SQL, sql, type WithSubquery } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { orderAttempts, orders } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
@@ -102,7 +102,8 @@ export const mayRerouteAfter = (order: Pick<Order, "kind">, t: SupplierTransacti
 export function firstAttemptOf(
   tx: Executor,
   stored: WithSubquery & { id: AnyColumn; refId: AnyColumn; createdAt: AnyColumn },
-  route: { supplier: string; supplierCode: string; cost: number },
+  /** placeholders of the statement built once (place.ts) */
+  route: { supplier: SQL; supplierCode: SQL; cost: SQL },
 ) {
   return tx.$with("first_attempt", { id: sql<number>`id` }).as(sql`
     insert into ${orderAttempts} (order_id, seq, supplier, supplier_code, ref_id, cost, created_at)
@@ -137,21 +138,18 @@ export async function recordAnswer(
 export function closeAttemptOf(
   tx: Executor,
   moved: WithSubquery & { id: AnyColumn },
-  status: "success" | "failed",
-  at: Date,
-  code: string | null,
-  /** a failure's machine-readable reason, when the supplier gave one */
-  reason: string | null = null,
+  /** the attempt's status, time, code and reason: placeholders of a statement built once */
+  v: { status: SQL; at: SQL; code: SQL; reason: SQL },
 ) {
   return tx.$with("closed_attempt").as(
     tx
       .update(orderAttempts)
       .set({
-        status,
-        finalAt: at,
-        reason,
-        answerCode: sql`coalesce(${code}, ${orderAttempts.answerCode})`,
-        answeredAt: sql`coalesce(${orderAttempts.answeredAt}, ${at.toISOString()}::timestamptz)`,
+        status: v.status,
+        finalAt: v.at,
+        reason: v.reason,
+        answerCode: sql`coalesce(${v.code}, ${orderAttempts.answerCode})`,
+        answeredAt: sql`coalesce(${orderAttempts.answeredAt}, ${v.at})`,
       })
       .where(
         and(

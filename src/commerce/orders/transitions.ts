@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
 import { orders } from "../../db/schema.ts";
 import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
@@ -37,6 +38,60 @@ export interface Finalisation {
   supplierReason?: string | null;
 }
 
+/** what varies a move's statement: one built statement per shape (db/built-once.ts) */
+interface MoveShape {
+  from: readonly OrderStatus[];
+  /** moved only while this attempt is the order's current one */
+  attempt: boolean;
+  /** the settlement lock's fence in the condition, the lock freed in the same write */
+  lock: boolean;
+}
+
+const at = (name: string) => sql`${sql.param(sql.placeholder(name), orders.finalAt)}`;
+const value = (name: string) => sql`${sql.placeholder(name)}`;
+
+/**
+ * the order moved and its open attempt final with it, in one statement (design rule 15:
+ * the one that could still succeed): built once per shape, every value a placeholder
+ */
+const moveStatement = builtOncePerShape(
+  (s: MoveShape) => `${s.from.join(",")}|${s.attempt}|${s.lock}`,
+  (tx, s) => {
+    const move = tx.$with("moved").as(
+      tx
+        .update(orders)
+        .set({
+          status: value("status"),
+          sn: value("sn"),
+          failureReason: value("failureReason"),
+          supplierCode: value("supplierCode"),
+          supplierMessage: value("supplierMessage"),
+          supplierPrice: value("supplierPrice"),
+          finalAt: at("now"),
+          nextCheckAt: null,
+          updatedAt: at("now"),
+          ...(s.lock ? { lockHolder: null, lockUntil: null } : {}),
+        })
+        .where(
+          and(
+            eq(orders.id, sql.placeholder("id")),
+            inArray(orders.status, [...s.from]),
+            s.attempt ? eq(orders.refId, sql.placeholder("attempt")) : undefined,
+            s.lock ? eq(orders.lockHolder, sql.placeholder("holder")) : undefined,
+          ),
+        )
+        .returning(),
+    );
+    const closed = closeAttemptOf(tx, move, {
+      status: value("status"),
+      at: at("now"),
+      code: value("supplierCode"),
+      reason: value("supplierReason"),
+    });
+    return tx.with(move, closed).select().from(move);
+  },
+);
+
 /**
  * moves an open order to success or failed, settling its hold once (capture or release)
  * and queueing its notification. Returns the order, or undefined when it was already
@@ -73,46 +128,24 @@ export async function finaliseOrder(
      * the settlement lock's fence, folded into the move (lock.ts): it matches only while
      * the lock is the caller's, and frees it with the move
      */
-    lock?: Pick<OrderFence, "holds" | "free"> | undefined;
+    lock?: Pick<OrderFence, "holder"> | undefined;
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
-  const move = tx.$with("moved").as(
-    tx
-      .update(orders)
-      .set({
-        status: f.status,
-        sn: f.status === "success" ? (f.sn ?? null) : null,
-        failureReason: f.status === "failed" ? (f.reason ?? null) : null,
-        supplierCode: f.supplierCode ?? null,
-        supplierMessage: f.supplierMessage ?? null,
-        supplierPrice: f.supplierPrice ?? null,
-        finalAt: now,
-        nextCheckAt: null,
-        updatedAt: now,
-        ...options.lock?.free,
-      })
-      .where(
-        and(
-          eq(orders.id, order.id),
-          inArray(orders.status, [...from]),
-          options.attempt === undefined ? undefined : eq(orders.refId, options.attempt),
-          options.lock?.holds,
-        ),
-      )
-      .returning(),
-  );
-  // its open attempt is final with it, in the same statement (design rule 15: the one that
-  // could still succeed)
-  const closed = closeAttemptOf(
-    tx,
-    move,
-    f.status,
+  const shape = { from, attempt: options.attempt !== undefined, lock: options.lock !== undefined };
+  let [moved] = await moveStatement(tx, shape, {
+    id: order.id,
+    status: f.status,
+    sn: f.status === "success" ? (f.sn ?? null) : null,
+    failureReason: f.status === "failed" ? (f.reason ?? null) : null,
+    supplierCode: f.supplierCode ?? null,
+    supplierMessage: f.supplierMessage ?? null,
+    supplierPrice: f.supplierPrice ?? null,
     now,
-    f.supplierCode ?? null,
-    f.supplierReason ?? null,
-  );
-  let [moved] = await tx.with(move, closed).select().from(move);
+    attempt: options.attempt ?? null,
+    holder: options.lock?.holder ?? null,
+    supplierReason: f.supplierReason ?? null,
+  });
   if (!moved) return undefined;
 
   if (!moved.testing) {

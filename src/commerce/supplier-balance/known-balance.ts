@@ -35,7 +35,7 @@ const RESERVATION_SWEEP_AFTER_MS = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** the supplier's latest balance reading (the first supplier's carry a null supplier) */
-function latestCheck(name: SQL, first: string) {
+function latestCheck(name: SQL, first: string | SQL) {
   return sql`(select id, balance, read_at, supplier from supplier_balance_checks
       where case when ${name} = ${first}::text then supplier is null else supplier = ${name} end
       order by id desc limit 1)`;
@@ -45,7 +45,7 @@ function latestCheck(name: SQL, first: string) {
  * the estimate of the supplier `name` from its reading `c`: the reading, less what kios
  * stored or sent to it since, plus its top-ups since (reservations apart)
  */
-function knownFrom(name: SQL, first: string, except: number | null) {
+function knownFrom(name: SQL, first: string | SQL, except: number | null) {
   return sql`c.balance
       -- stored and about to be sent counts too: it will be (its current supplier's)
       - coalesce((select sum(coalesce(o.supplier_price, o.cost)) from orders o
@@ -67,9 +67,10 @@ function knownFrom(name: SQL, first: string, except: number | null) {
 }
 
 /** the live reservations at the supplier `name` (those of id `except` apart), as a sum */
-function reservedAt(name: SQL, now: number, where: SQL = sql`true`) {
+function reservedAt(name: SQL, now: number | SQL, where: SQL = sql`true`) {
+  const at = typeof now === "number" ? iso(now) : now;
   return sql`coalesce((select sum(r.cost) from ${supplierReservations} r
-      where r.supplier = ${name} and r.expires_at > ${iso(now)}::timestamptz and ${where}), 0)`;
+      where r.supplier = ${name} and r.expires_at > ${at}::timestamptz and ${where}), 0)`;
 }
 
 /**
@@ -236,19 +237,42 @@ const dedupe = (short: KnownSupplierBalance[]) =>
  * lock. The order's attempt is inserted in the same statement, so at any commit the cost
  * counts once: as this reservation before, as the attempt after
  */
-export function reservationStatement(
+export function reservationStatement(p: {
+  id: SQL;
+  supplier: SQL;
+  cost: SQL;
+  /** the first supplier's name */
+  first: SQL;
+  /** the Pay's time (an ISO string), and that time plus RESERVATION_CONSUME_MARGIN_MS */
+  now: SQL;
+  consumeBy: SQL;
+}) {
+  const name = sql`${p.supplier}::text`;
+  const id = sql`${p.id}::bigint`;
+  const cost = sql`${p.cost}::bigint`;
+  const others = reservedAt(name, p.now, sql`r.id <> ${id}`);
+  return sql`delete from ${supplierReservations}
+    where id = ${id}
+      and expires_at > ${p.consumeBy}::timestamptz
+      and coalesce((select ${knownFrom(name, p.first, null)} from ${latestCheck(name, p.first)} c),
+          ${cost} + ${others})
+        - ${others} >= ${cost}
+    returning 1 as ok`;
+}
+
+/** the values of reservationStatement's placeholders for reservation `r` at `now` */
+export function reservationValues(
   r: Reservation,
   o: { firstSupplier?: string | undefined; now: number },
 ) {
-  const first = o.firstSupplier ?? DEFAULT_FIRST;
-  const name = sql`${r.supplier}::text`;
-  return sql`delete from ${supplierReservations}
-    where id = ${r.id}::bigint
-      and expires_at > ${iso(o.now + RESERVATION_CONSUME_MARGIN_MS)}::timestamptz
-      and coalesce((select ${knownFrom(name, first, null)} from ${latestCheck(name, first)} c),
-          ${r.cost}::bigint + ${reservedAt(name, o.now, sql`r.id <> ${r.id}::bigint`)})
-        - ${reservedAt(name, o.now, sql`r.id <> ${r.id}::bigint`)} >= ${r.cost}::bigint
-    returning 1 as ok`;
+  return {
+    id: r.id,
+    supplier: r.supplier,
+    cost: r.cost,
+    first: o.firstSupplier ?? DEFAULT_FIRST,
+    now: iso(o.now),
+    consumeBy: iso(o.now + RESERVATION_CONSUME_MARGIN_MS),
+  };
 }
 
 /**

@@ -120,7 +120,7 @@ export class LedgerError extends Error {
   override name = "LedgerError";
 }
 
-const userAccountKey = (userId: number) => `user:${userId}`;
+export const userAccountKey = (userId: number) => `user:${userId}`;
 
 export function assertAmount(amount: number, what: string, max = Number.MAX_SAFE_INTEGER): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
@@ -167,6 +167,13 @@ export async function transfer(exec: Executor, spec: TransferSpec): Promise<Tran
  * as SQL, which may be computed in that statement); the legs checked first
  */
 function transferCall(spec: TransferSpec, key: SQL, memo: SQL = sql`${spec.memo ?? ""}`): SQL {
+  const a = transferArgs(spec);
+  return sql`kios_transfer(${key}::text, ${a.kind}::text, ${memo}::text,
+    ${a.actorId}::bigint, ${a.legs}::jsonb, ${a.requires}::jsonb)`;
+}
+
+/** kios_transfer's arguments for `spec` but its key and memo, checked: the legs balance */
+function transferArgs(spec: TransferSpec) {
   if (spec.legs.length < 2) throw new LedgerError("a transfer needs at least two legs");
   for (const leg of spec.legs) {
     if (!Number.isSafeInteger(leg.amount) || leg.amount === 0) {
@@ -183,9 +190,12 @@ function transferCall(spec: TransferSpec, key: SQL, memo: SQL = sql`${spec.memo 
     allowNegative: MAY_GO_NEGATIVE.has(leg.account),
     derived: DERIVED_ACCOUNTS.has(leg.account),
   }));
-  return sql`kios_transfer(${key}::text, ${spec.kind}::text, ${memo}::text,
-    ${spec.actorId ?? null}::bigint, ${JSON.stringify(legs)}::jsonb,
-    ${spec.requires ? JSON.stringify(spec.requires) : null}::jsonb)`;
+  return {
+    kind: spec.kind,
+    actorId: spec.actorId ?? null,
+    legs: JSON.stringify(legs),
+    requires: spec.requires ? JSON.stringify(spec.requires) : null,
+  };
 }
 
 /** what kios_transfer answered for `spec`: the transfer, or the refusal thrown */
@@ -218,11 +228,12 @@ export async function walletBalance(exec: Executor, userId: number): Promise<num
 
 /**
  * a user's wallet balance as a column of another statement (a user's account keeps a running
- * balance; none yet: 0), so a read that goes with a write costs no round trip of its own
+ * balance; none yet: 0), so a read that goes with a write costs no round trip of its own;
+ * `key` the wallet's account key (userAccountKey), a placeholder of a statement built once
  */
-export function walletBalanceColumn(userId: number) {
+export function walletBalanceOfKey(key: SQL) {
   return sql<number>`coalesce((select ${accounts.balance} from ${accounts}
-    where ${accounts.key} = ${userAccountKey(userId)}), 0)`.mapWith(Number);
+    where ${accounts.key} = ${key}), 0)`.mapWith(Number);
 }
 
 export async function accountBalance(exec: Executor, key: string): Promise<number> {
@@ -388,11 +399,23 @@ export async function holdForOrder(
  * an order's hold as an expression of the statement that stores the order (Pay: one round
  * trip for both), `orderId` that statement's id of it; holdResultOf() reads its value
  */
-export function holdCallOf(orderId: SQL, o: { userId: number; amount: number }): SQL {
+export function holdCallOf(orderId: SQL, p: HoldCallPlaceholders): SQL {
   // the key and memo are the order's; the legs do not depend on its id
-  const spec = holdSpec({ orderId: 0, ...o });
-  return transferCall(spec, sql`'order:' || ${orderId} || ':hold'`, sql`'order ' || ${orderId}`);
+  return sql`kios_transfer('order:' || ${orderId} || ':hold', ${p.kind}::text,
+    'order ' || ${orderId}, ${p.actorId}::bigint, ${p.legs}::jsonb, ${p.requires}::jsonb)`;
 }
+
+/** holdCallOf's placeholders in a statement built once (db/built-once.ts) */
+interface HoldCallPlaceholders {
+  kind: SQL;
+  actorId: SQL;
+  legs: SQL;
+  requires: SQL;
+}
+
+/** the values of holdCallOf's placeholders for this hold (checked as any transfer's) */
+export const holdCallValues = (o: { userId: number; amount: number }) =>
+  transferArgs(holdSpec({ orderId: 0, ...o }));
 
 /** what holdCallOf's value says of order `orderId`'s hold: made, or refused (thrown) */
 export function holdResultOf(
