@@ -31,7 +31,10 @@ export type TextOrderResult =
       ok: true;
       order: Order;
       row: TextOrderRow;
-      /** a repeated R#: the stored order, nothing new was placed */
+      /**
+       * this text placed nothing: its R#'s order was already made, by an earlier text or by a
+       * concurrent one that confirmed the R#'s quote first (exactly one text forms it)
+       */
       repeat: boolean;
     }
   | { ok: false; reason: TextRefusal; boughtToday?: number };
@@ -141,8 +144,9 @@ export async function placeTextOrder(
     if (stored) {
       // a text with this R# still in flight: its quote's one order is the answer; refused,
       // it let the R# go and this text goes on as a new one
+      // (whichever of the texts confirms that quote first formed the order: only it says so)
       const joined = await confirmRow(engine, stored.row);
-      if (joined.ok) return { ...joined, repeat: true };
+      if (joined.ok) return joined;
     }
   }
   const kind = await productKind(engine.db, o.code);
@@ -165,6 +169,5 @@ export async function placeTextOrder(
   // a concurrent text with the same R# bound it first: its quote is the one confirmed
   const row = mine ?? (await findTextOrder(engine.db, o.userId, o.ref!))?.row;
   if (!row) return { ok: false, reason: "try_again" };
-  const result = await confirmRow(engine, row);
-  return result.ok && row.quoteId !== quoted.quote.id ? { ...result, repeat: true } : result;
+  return confirmRow(engine, row);
 }

@@ -28,6 +28,7 @@ import { botState, telegramUpdates } from "../../../src/db/schema.ts";
 import { createLeases, type Leases } from "../../../src/jobs/lease.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
+import { patient } from "../../helpers/patience.ts";
 
 // the update inbox: stored before acknowledged, each chat one update at a time and in order
 // across workers, a dead worker's updates taken back, retries bounded, one poller at a time.
@@ -69,8 +70,9 @@ async function writeState(db: Database, c: ClaimedUpdate, value: string): Promis
   await state.write({ note: [value] } as never);
 }
 
+// ms is a quiet machine's cap: it scales with the load (helpers/patience.ts)
 async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + patient(ms);
   while (!(await check())) {
     if (Date.now() > end) throw new Error("timed out");
     await sleep(20);
