@@ -1,6 +1,6 @@
 import { defaultPrepaid, type PrepaidItem } from "@kios/digiflazz-sandbox";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMarkupRules, setMarkupRule } from "../../src/commerce/catalogue/markup-rules.ts";
 import { markedUp } from "../../src/commerce/catalogue/pricing.ts";
 import { productRoutes, products } from "../../src/db/schema.ts";
@@ -11,6 +11,7 @@ import {
   SEED_NAME,
   startDigiflazzShop,
 } from "../helpers/digiflazz-shop.ts";
+import { patient } from "../helpers/patience.ts";
 import { airtimeCard, attemptsOf, expectMoney, lastOrder, rupiahOf } from "./steps.ts";
 
 // issue 37, "Done when", end to end with the seed's signature supplier first and Digiflazz
@@ -112,40 +113,45 @@ describe(`e2e: the seed's signature supplier first, Digiflazz second (${testDriv
     }
   });
 
-  it("a timeout at the seed's supplier never reaches Digiflazz: the order waits, and the seed's own status settles it", async () => {
-    const { j } = shop;
-    const s = shop.s!;
-    const u = 65_002;
-    // ends in 906: the seed forms the order and holds its answer past the shop's timeout
-    const customerNo = "081234567906";
-    j.user(u);
-    await j.fund(u, 100_000);
-    const card = await airtimeCard(j, u, customerNo);
-    const price = rupiahOf(card.text, "Harga");
-    j.tap(u, card, /Bayar/);
-    const unknown = await vi.waitFor(
-      async () => {
-        const o = await lastOrder(j, u);
-        expect(o.status).toBe("unknown");
-        return o;
-      },
-      { timeout: 20_000, interval: 50 },
-    );
-    expect(shop.sentFor(customerNo)).toEqual([]);
-    // settled at the seed after its delay, told by its report and its status
-    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
-    const order = await lastOrder(j, u);
-    expect(order).toMatchObject({ id: unknown.id, status: "success", refId: unknown.refId });
-    expect(done.text).toContain(`SN: ${order.sn}`);
-    expect(s.transactions().filter((t) => t.customerNo === customerNo)).toMatchObject([
-      { refId: order.refId, status: "success" },
-    ]);
-    // Digiflazz never received it: one attempt, nothing sent there for that number or ref
-    expect((await attemptsOf(j, order.id)).map((a) => a.supplier)).toEqual([SEED_NAME]);
-    expect(shop.sentFor(customerNo)).toEqual([]);
-    expect(shop.sentTo(order.refId)).toEqual([]);
-    await expectMoney(j, u, 100_000 - price);
-  });
+  it(
+    "a timeout at the seed's supplier never reaches Digiflazz: the order waits, and the seed's own status settles it",
+    async () => {
+      const { j } = shop;
+      const s = shop.s!;
+      const u = 65_002;
+      // ends in 906: the seed forms the order and holds its answer past the shop's timeout
+      const customerNo = "081234567906";
+      j.user(u);
+      await j.fund(u, 100_000);
+      const card = await airtimeCard(j, u, customerNo);
+      const price = rupiahOf(card.text, "Harga");
+      j.tap(u, card, /Bayar/);
+      // settled at the seed after its delay, told by its report and its status
+      const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+      const order = await lastOrder(j, u);
+      expect(order).toMatchObject({ status: "success" });
+      // the seed's answer came too late: the order was unknown on the way. How long it stayed so
+      // depends on the machine (its report may settle it at once), so the log says it
+      const unknownLines = j.app
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes("order outcome unknown") && l.includes(order.refId));
+      expect(unknownLines).toHaveLength(1);
+      expect(shop.sentFor(customerNo)).toEqual([]);
+      expect(done.text).toContain(`SN: ${order.sn}`);
+      expect(s.transactions().filter((t) => t.customerNo === customerNo)).toMatchObject([
+        { refId: order.refId, status: "success" },
+      ]);
+      // Digiflazz never received it: one attempt, nothing sent there for that number or ref
+      expect((await attemptsOf(j, order.id)).map((a) => a.supplier)).toEqual([SEED_NAME]);
+      expect(shop.sentFor(customerNo)).toEqual([]);
+      expect(shop.sentTo(order.refId)).toEqual([]);
+      await expectMoney(j, u, 100_000 - price);
+      // the seed holds its answer past the timeout, then its status schedule (5, 10, 20 s) settles
+      // it: longer than a default test on a loaded machine
+    },
+    patient(90_000),
+  );
 
   it("a product only Digiflazz sells is a kios product of its own: in the menu at the marked-up price, bought there in one tap", async () => {
     const { j, d } = shop;

@@ -48,11 +48,11 @@ export async function airtimeCard(
   return j.waitMessage(u, /Konfirmasi pembelian/, list.message_id);
 }
 
-/** Tagihan → PLN PASCABAYAR → customer number → the bill card */
+/** Tagihan → PLN Pascabayar → customer number → the bill card */
 export async function plnBillCard(j: Journey, u: number, number: string): Promise<MessageView> {
   const menu = await openMenu(j, u, /Tagihan/);
   const kinds = await j.waitMessage(u, /Pilih jenis tagihan/, menu.message_id);
-  await j.tapItem(u, kinds, /^PLN PASCABAYAR$/);
+  await j.tapItem(u, kinds, /^PLN Pascabayar$/);
   await j.waitMessage(u, /Masukkan nomor pelanggan/, kinds.message_id);
   const at = j.say(u, number);
   await j.waitMessage(u, /Mengecek tagihan/, at);

@@ -200,7 +200,7 @@ describe(`the screens #38 changed, in the playground, in Chromium (${testDriver}
     await (await answer(/Halo/)).getByTestId("button").filter({ hasText: "Tagihan" }).click();
     await (await answer(/Pilih jenis tagihan/))
       .getByTestId("button")
-      .filter({ hasText: /^PLN PASCABAYAR$/ })
+      .filter({ hasText: /^PLN Pascabayar$/ })
       .click();
     await answer(/Masukkan nomor pelanggan/);
     await send(page, "532100000012");
