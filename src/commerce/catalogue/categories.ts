@@ -1,6 +1,20 @@
 // supplier categories are stored in one spelling per known category, so a case change in
 // the supplier's feed ("PULSA" vs "Pulsa") neither splits a list nor defeats the indexes.
 
+/** the postpaid categories, one per bill kind, as the catalogue spells them */
+export const BILL_KINDS = [
+  "PLN PASCABAYAR",
+  "BPJS KESEHATAN",
+  "BPJS KETENAGAKERJAAN",
+  "PDAM",
+  "TELKOM",
+  "PBB",
+  "MULTIFINANCE",
+  "HP PASCABAYAR",
+  "INTERNET PASCABAYAR",
+  "GAS NEGARA",
+] as const;
+
 const KNOWN_CATEGORIES = [
   // prepaid and game
   "Pulsa",
@@ -12,17 +26,8 @@ const KNOWN_CATEGORIES = [
   "Paket SMS & Telpon",
   "Masa Aktif",
   "Streaming",
-  // pasca (bill kinds)
-  "PLN PASCABAYAR",
-  "BPJS KESEHATAN",
-  "BPJS KETENAGAKERJAAN",
-  "PDAM",
-  "TELKOM",
-  "PBB",
-  "MULTIFINANCE",
-  "HP PASCABAYAR",
-  "INTERNET PASCABAYAR",
-  "GAS NEGARA",
+  // pasca
+  ...BILL_KINDS,
 ] as const;
 
 /** the categories whose destination is a phone number: their recent numbers are offered to each other */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { failureReasonText } from "../../../src/bot/reports/failure-reasons.ts";
 import { billKindName } from "../../../src/bot/ui/bill-kinds.ts";
 import { createI18n, LANGUAGES, translator } from "../../../src/bot/ui/i18n.ts";
-import { canonicalCategory } from "../../../src/commerce/catalogue/categories.ts";
+import { BILL_KINDS, canonicalCategory } from "../../../src/commerce/catalogue/categories.ts";
 
 // what the owner and the buyer read of the supplier's codes and capitals: words of the
 // shop's language from the locale files, in each language (#38)
@@ -57,21 +57,9 @@ describe("bill kinds in the shop's words", () => {
   });
 
   it("has words for every bill kind of the catalogue, in every language", () => {
-    const kinds = [
-      "PLN PASCABAYAR",
-      "BPJS KESEHATAN",
-      "BPJS KETENAGAKERJAAN",
-      "PDAM",
-      "TELKOM",
-      "PBB",
-      "MULTIFINANCE",
-      "HP PASCABAYAR",
-      "INTERNET PASCABAYAR",
-      "GAS NEGARA",
-    ];
     for (const lang of LANGUAGES) {
       const t = translator(i18n, lang);
-      for (const kind of kinds) {
+      for (const kind of BILL_KINDS) {
         const name = billKindName(t, kind);
         // not the supplier's capitals (PDAM, PBB and PGN are names that are capitals)
         expect(name, `${lang} ${kind}`).not.toBe(kind.includes(" ") ? kind : "-");
