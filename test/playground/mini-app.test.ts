@@ -225,7 +225,7 @@ describe(`the Mini App in the playground, in Chromium (${testDriver})`, () => {
           (p) => /([A-Z][A-Z.]*) · Data/.exec(p)?.[1],
         ),
       );
-    await expect.poll(operatorsShown).toEqual(new Set(["TELKOMSEL"]));
+    await expect.poll(operatorsShown, { timeout: 30_000 }).toEqual(new Set(["TELKOMSEL"]));
     await expect(frame.getByTestId("product").first().textContent()).resolves.toMatch(
       /^Telkomsel Data (Malam )?10GB 30 Hari/,
     );

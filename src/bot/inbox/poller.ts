@@ -63,17 +63,20 @@ export function createPoller(o: PollerOptions): Poller {
     firstPolled = resolve;
   });
 
+  // a wait that ends by its timer lets go of the signal: a process that is not the poller
+  // waits here every electionMs for as long as it runs
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      abort.signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      const signal = abort.signal;
+      const woken = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener("abort", woken);
+        resolve();
+      }, ms);
+      signal.addEventListener("abort", woken, { once: true });
     });
 
   async function pollAsLeader(lease: Lease): Promise<void> {

@@ -3,7 +3,16 @@ import type { Update } from "@grammyjs/types";
 import { DEFAULT_BOT, startBotApiServer } from "@kios/bot-api-server";
 import { eq, sql } from "drizzle-orm";
 import { Api, type Context } from "grammy";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  onTestFailed,
+} from "vitest";
 import {
   createInboxDrain,
   type InboxDrain,
@@ -27,6 +36,7 @@ import type { Database, DatabaseHandle } from "../../../src/db/client.ts";
 import { botState, telegramUpdates } from "../../../src/db/schema.ts";
 import { createLeases, type Leases } from "../../../src/jobs/lease.ts";
 import { createLogger } from "../../../src/logger.ts";
+import { memorySink } from "../../helpers/app.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
 import { patient } from "../../helpers/patience.ts";
 
@@ -528,11 +538,15 @@ describe(`polling into the inbox (${testDriver})`, () => {
   function poller(db: Database = database.handle.db) {
     const leases = createLeases(database.handle);
     leaseSets.push(leases);
+    // what the poller said, shown if the test fails (a PostgreSQL run under load once timed
+    // out here with nothing to say why)
+    const said = memorySink();
+    onTestFailed(() => console.error(`the poller's log:\n${said.text()}`));
     const p = createPoller({
       api: new Api(DEFAULT_BOT.token, { apiRoot: telegram.url }),
       db,
       leases,
-      logger,
+      logger: createLogger({ level: "debug", destination: said.stream }),
       timeoutSeconds: 1,
       electionMs: 200,
     });
