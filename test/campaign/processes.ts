@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { patient } from "../helpers/patience.ts";
 
 // real kios processes (`node bin/kios.js start --role …`) that the campaign starts, kills
 // with SIGKILL and starts again. Their logs go to one file per role.
@@ -65,9 +66,13 @@ export function kiosProcess(o: {
       proc.stderr?.pipe(log, { end: false });
       return new Promise<void>((resolve, reject) => {
         let buffered = "";
+        // a cap, scaled by the load at this start: a restarted worker resolves the orders its
+        // crash left open before it says it started, one at a time, and on a loaded machine
+        // (a full campaign beside other suites) that took over 90 s
+        const capMs = patient(timeoutMs);
         const timer = setTimeout(() => {
-          reject(new Error(`kios ${o.role} did not start within ${timeoutMs} ms (${o.logPath})`));
-        }, timeoutMs);
+          reject(new Error(`kios ${o.role} did not start within ${capMs} ms (${o.logPath})`));
+        }, capMs);
         proc.stdout?.on("data", (chunk: Buffer) => {
           log?.write(chunk);
           buffered += chunk.toString("utf8");
