@@ -174,12 +174,12 @@ describe("/api", () => {
     await h.waitEdit(r, none.message_id, /Status: aktif/);
     await h.waitMessage(
       r,
-      /ditolak: must be https/,
+      /^URL callback ditolak: harus https\.$/,
       h.say(r, "/api callback http://reseller.example/cb"),
     );
     await h.waitMessage(
       r,
-      /ditolak: must not be a private/,
+      /^URL callback ditolak: tidak boleh alamat privat, loopback atau link-local\.$/,
       h.say(r, "/api callback https://10.0.0.8/cb"),
     );
     const set = await h.waitMessage(
