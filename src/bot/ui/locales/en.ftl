@@ -31,6 +31,7 @@ help-cancel = /cancel: cancel what is in progress
 help-reseller-title =
     <b>Reseller</b>
     Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, for example <code>TSEL10.081234567890</code>.
+    Text commands with your PIN last: <code>CODE.DEST.PIN</code> buys at once without a card, <code>S.PIN</code> shows your balance, <code>CEK.DEST.PIN</code> today's orders to that number (needs /pin).
     Your /saldo also shows today's spending.
 help-downline = /downline: your sign-up link and downlines
 help-markup = /markup: your downlines' prices (admins: the shop's markup rules)

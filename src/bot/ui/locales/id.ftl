@@ -31,6 +31,7 @@ help-cancel = /cancel: batalkan proses yang sedang berjalan
 help-reseller-title =
     <b>Reseller</b>
     Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
+    Perintah teks dengan PIN di akhir: <code>KODE.TUJUAN.PIN</code> langsung membeli tanpa kartu, <code>S.PIN</code> saldo, <code>CEK.TUJUAN.PIN</code> pesanan hari ini ke nomor itu (perlu /pin).
     Di /saldo terlihat juga belanja hari ini.
 help-downline = /downline: link pendaftaran dan downline-mu
 help-markup = /markup: harga untuk downline-mu (admin: aturan markup toko)
