@@ -170,7 +170,7 @@ describe("user-facing text", () => {
       'ctx.reply(ctx.t("api-callback-refused", { reason: escapeHtml(verdict.reason) }));',
       'ctx.answerCallbackQuery({ text: ctx.t("x", { reason: url.reason }) });',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: source code as text
-      "ctx.reply(`${ctx.t(\"x\")} ${verdict.reason}`);",
+      'ctx.reply(`${ctx.t("x")} ${verdict.reason}`);',
       // what passes: translations, emoji-only labels, the language names
       'ctx.reply(ctx.t("hello"));',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: source code as text
@@ -178,7 +178,7 @@ describe("user-facing text", () => {
       'kb.text("🇬🇧 English", "en");',
       // a verdict's code as a locale key passes
       'ctx.reply(ctx.t("api-callback-refused", { reason: ctx.t(URL_REFUSED[verdict.code]) }));',
-      'ctx.reply(ctx.t(REFUSED[issued.reason]));',
+      "ctx.reply(ctx.t(REFUSED[issued.reason]));",
     ].join("\n");
     expect(userFacingLiterals([{ file: "src/bot/x.ts", text }])).toEqual([
       "src/bot/x.ts:1: order failed",
