@@ -651,7 +651,10 @@ api-state-on = active
 api-state-off = switched off by the admin
 api-state-revoked = revoked (rotate the key to use it again)
 api-callback = Callback: { $url }
-api-chat-results = H2H results in chat: { $on }
+api-chat-results = H2H results in chat: { $on ->
+        [on] on
+       *[off] off
+    }
 api-failures = ⚠️ Latest failed callbacks:
 api-failures-all = ⚠️ Latest failed callbacks (all resellers):
 api-btn-rotate = 🔄 Rotate key

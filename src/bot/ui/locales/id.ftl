@@ -651,7 +651,10 @@ api-state-on = aktif
 api-state-off = dimatikan admin
 api-state-revoked = dicabut (ganti kunci untuk mengaktifkan lagi)
 api-callback = Callback: { $url }
-api-chat-results = Hasil H2H di chat: { $on }
+api-chat-results = Hasil H2H di chat: { $on ->
+        [on] aktif
+       *[off] mati
+    }
 api-failures = ⚠️ Callback gagal terakhir:
 api-failures-all = ⚠️ Callback gagal terakhir (semua reseller):
 api-btn-rotate = 🔄 Ganti kunci
