@@ -355,6 +355,17 @@ const EXAMPLES: Record<string, string> = {
 
 type Parsed = z.infer<typeof schema>;
 
+/**
+ * what each variable is when unset, by its name: the one source of the defaults the README's
+ * configuration table states (test/config-defaults.test.ts compares them)
+ */
+export function environmentDefaults(): Record<string, unknown> {
+  const parsed: Record<string, unknown> = schema.parse({});
+  // the one default parseConfig applies itself
+  parsed.SUPPLIER_NAME ??= FIRST_SUPPLIER_NAME;
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, parsed[name]]));
+}
+
 /** SUPPLIER_<n>_*: a second, third, … supplier, the same settings as the first's plus NAME */
 const numberedSupplierSchema = z.object({
   BASE_URL: supplierBaseUrl,

@@ -188,6 +188,7 @@ describe(`H2H callbacks (${testDriver})`, () => {
     expect(checkCallbackUrl("https://reseller.example/cb", shop).ok).toBe(true);
     expect(checkCallbackUrl("http://reseller.example/cb", shop)).toEqual({
       ok: false,
+      code: "not_https",
       reason: "must be https",
     });
     expect(checkCallbackUrl("http://127.0.0.1:9/cb", shop).ok).toBe(false);

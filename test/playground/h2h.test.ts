@@ -51,7 +51,7 @@ describe(`the playground's H2H API (${testDriver})`, () => {
   });
   afterAll(() => data?.destroy());
 
-  it("answers /api for the demo admin, and a restart opens the keys made before", {
+  it("answers /api for the demo admin and reseller, and a restart opens the keys made before", {
     timeout: 120_000,
   }, async () => {
     const first = await data.start();
@@ -59,6 +59,11 @@ describe(`the playground's H2H API (${testDriver})`, () => {
     expect(answer).not.toMatch(/belum aktif/);
     expect(answer).toMatch(/belum punya kunci API/);
     expect(answer).toContain("/h2h/v1");
+    // and for the demo reseller, whom the page's ready requests speak for
+    const reseller = await sayAs(first, PLAYGROUND_RESELLER.id, "/api");
+    expect(reseller).not.toMatch(/belum aktif/);
+    expect(reseller).toMatch(/kunci API|api_id/);
+    expect(reseller).toContain("/h2h/v1");
     // the API itself is served: an unsigned call is refused, not unknown
     const unsigned = await fetch(`${first.baseUrl}/h2h/v1/balance`, {
       method: "POST",

@@ -99,7 +99,8 @@ export function adminWallet(): Composer<BotContext> {
     await setTier(ctx.deps.db, userId, tier);
     // a role change happened to the user too: told, in their language; their menu follows
     if (before && before.tier !== tier) await tellRoleChange(ctx, userId, tier);
-    const done = ctx.t("admin-role-done", { user: String(userId), tier });
+    // the tier in the admin's words ("pelanggan"), as the user is told it, not its stored name
+    const done = ctx.t("admin-role-done", { user: String(userId), tier: ctx.t(`tier-${tier}`) });
     // a demoted reseller leaves the trade (design rule 19): the admin is told what that does
     const downlines = tier === "customer" ? await downlineCount(ctx.deps.db, userId) : 0;
     await ctx.reply(
@@ -129,7 +130,7 @@ export function adminWallet(): Composer<BotContext> {
         user: String(userId),
         name: escapeHtml(user.firstName || "-"),
         username: user.username ? `@${escapeHtml(user.username)}` : "-",
-        tier: user.tier,
+        tier: ctx.t(`tier-${user.tier}`),
         language: user.language,
         balance: rupiah(balance),
         orders: recent.total,

@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { checkCallbackUrl } from "../../commerce/h2h/callback-url.ts";
+import { checkCallbackUrl, type UrlRefusal } from "../../commerce/h2h/callback-url.ts";
 import { recentCallbackFailures } from "../../commerce/h2h/callbacks.ts";
 import {
   createKey,
@@ -15,6 +15,7 @@ import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, wibDateTime } from "../ui/format.ts";
 import { pinGate, pinGateReply } from "../ui/pin-pad.ts";
 import { applyCenterAction, CENTER_ACTIONS, centerKeyButton, centerKeyCommand } from "./center.ts";
+import { urlRefusedText } from "./url-refusal.ts";
 
 // /api: a reseller's H2H key in the chat (docs/h2h.md#keys). The secrets are shown once, in
 // a message with copy buttons that deletes itself after a minute (expiring_messages, so a
@@ -141,9 +142,7 @@ export function apiKeysFeature(): Composer<BotContext> {
         return void (await ctx.reply(ctx.t("api-no-key")));
       const url = callbackUrlOf(ctx, arg);
       if (typeof url === "object" && url !== null) {
-        return void (await ctx.reply(
-          ctx.t("api-callback-refused", { reason: escapeHtml(url.refused) }),
-        ));
+        return void (await ctx.reply(urlRefusedText(ctx.t, url.refused)));
       }
       // where the results (SNs, voucher codes) go is a key setting: behind the PIN
       const confirm = ctx.t("api-callback-confirm", { url: escapeHtml(url ?? "—") });
@@ -174,12 +173,12 @@ export function apiKeysFeature(): Composer<BotContext> {
 }
 
 /** a callback URL as /api callback names it: the URL, null for none, or why it is refused */
-function callbackUrlOf(ctx: BotContext, arg: string): string | null | { refused: string } {
+function callbackUrlOf(ctx: BotContext, arg: string): string | null | { refused: UrlRefusal } {
   if (arg === "none") return null;
   const verdict = checkCallbackUrl(arg, {
     allowLoopbackHttp: ctx.deps.config.h2h?.allowLoopbackHttp ?? false,
   });
-  return verdict.ok ? verdict.url.toString() : { refused: verdict.reason };
+  return verdict.ok ? verdict.url.toString() : { refused: verdict.code };
 }
 
 /**
@@ -205,7 +204,7 @@ export async function applyKeyAction(
     const url = callbackUrlOf(ctx, detail ?? "");
     if (typeof url === "object" && url !== null) {
       await ctx.answerCallbackQuery({
-        text: ctx.t("api-callback-refused", { reason: url.refused }),
+        text: urlRefusedText(ctx.t, url.refused),
         show_alert: true,
       });
       return;

@@ -8,12 +8,13 @@ import {
   rotateCenterKey,
   updateCenterKeySettings,
 } from "../../commerce/center/keys.ts";
-import { checkCallbackUrl } from "../../commerce/h2h/callback-url.ts";
+import { checkCallbackUrl, type UrlRefusal } from "../../commerce/h2h/callback-url.ts";
 import type { BotContext } from "../context.ts";
 import { expireMessageAt } from "../storage/expiring.ts";
 import { editPressed } from "../ui/edit.ts";
 import { escapeHtml } from "../ui/format.ts";
 import { pinGate, pinGateReply } from "../ui/pin-pad.ts";
+import { urlRefusedText } from "./url-refusal.ts";
 
 // /api center: the reseller's OtomaX-door credentials (docs/center.md#credentials) in the
 // chat, the same operations as `kios center-key`: show, create, rotate, revoke, and the
@@ -88,12 +89,12 @@ function ipsOf(arg: string): string[] | undefined {
   return list.length > 0 && list.every((ip) => /^[0-9a-fA-F.:]{2,45}$/.test(ip)) ? list : undefined;
 }
 
-function reportUrlOf(ctx: BotContext, arg: string): string | null | { refused: string } {
+function reportUrlOf(ctx: BotContext, arg: string): string | null | { refused: UrlRefusal } {
   if (arg === "none") return null;
   const verdict = checkCallbackUrl(arg, {
     allowLoopbackHttp: ctx.deps.config.h2h?.allowLoopbackHttp ?? false,
   });
-  return verdict.ok ? verdict.url.toString() : { refused: verdict.reason };
+  return verdict.ok ? verdict.url.toString() : { refused: verdict.code };
 }
 
 /** /api center [report <url|none> | ips <A,B|none>] (the caller checked h2h and the tier) */
@@ -109,9 +110,7 @@ export async function centerKeyCommand(ctx: BotContext, args: string[]): Promise
     if (what === "report") {
       const url = reportUrlOf(ctx, arg);
       if (typeof url === "object" && url !== null) {
-        return void (await ctx.reply(
-          ctx.t("api-callback-refused", { reason: escapeHtml(url.refused) }),
-        ));
+        return void (await ctx.reply(urlRefusedText(ctx.t, url.refused)));
       }
       const confirm = ctx.t("center-key-report-confirm", { url: escapeHtml(url ?? "—") });
       if (!(await pinGateReply(ctx, `${PREFIX}:mreport`, confirm, url ?? "none"))) return;
@@ -166,7 +165,7 @@ export async function applyCenterAction(
     // checked again: the rules may have changed while the keypad was open
     const url = reportUrlOf(ctx, detail ?? "");
     if (typeof url === "object" && url !== null) {
-      toast = ctx.t("api-callback-refused", { reason: url.refused });
+      toast = urlRefusedText(ctx.t, url.refused);
     } else await updateCenterKeySettings(db, userId, { reportUrl: url });
   } else if (action === "mips") {
     const ips = ipsOf(detail ?? "");

@@ -62,6 +62,24 @@ export const COMMANDS: Readonly<Record<CommandRole, readonly string[]>> = {
   ],
 };
 
+/**
+ * commands the bot answers that neither the menu nor /help lists, each with why: another
+ * name of a listed command (typed from habit or in the other language), and /menu, the main
+ * menu that /start shows too. Every registered command is in COMMANDS or here
+ * (test/bot/ui/commands.test.ts).
+ */
+export const HIDDEN_COMMANDS: Readonly<Record<string, string>> = {
+  menu: "the main menu again: /start shows it, and one line for it is enough",
+  history: "/riwayat in English",
+  topup: "/deposit in English",
+  language: "/lang spelled out",
+  bahasa: "/lang in Indonesian",
+  bantuan: "/help in Indonesian",
+  prices: "/harga in English",
+  trf: "/transfer shortened",
+  commission: "/komisi in English",
+};
+
 /** a person's roles, in the table's order */
 export function rolesOf(who: { reseller: boolean; admin: boolean }): CommandRole[] {
   return [

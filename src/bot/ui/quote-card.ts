@@ -22,9 +22,14 @@ export interface QuoteView {
   bill?: BillQuote | undefined;
   /** bought today already (the same-day repeat rule): the card asks before it is bought again */
   sameDay?: { count: number; last: number } | undefined;
+  /**
+   * the buyer typed which purchase of the day this is (CODE.n.DEST): that was the one
+   * confirmation, so the card does not ask again (its Pay still allows only n - 1 before it)
+   */
+  countTyped?: boolean | undefined;
 }
 
-export function quoteView(q: Quote): QuoteView {
+export function quoteView(q: Quote, opts: { countTyped?: boolean } = {}): QuoteView {
   return {
     id: q.id,
     kind: q.kind,
@@ -38,6 +43,7 @@ export function quoteView(q: Quote): QuoteView {
     balanceAfter: q.balanceAfter,
     bill: q.bill ? JSON.parse(JSON.stringify(q.bill)) : undefined,
     sameDay: q.sameDay ? { count: q.sameDay.count, last: q.sameDay.last.getTime() } : undefined,
+    countTyped: opts.countTyped || undefined,
   };
 }
 
@@ -92,8 +98,9 @@ function billLines(t: Translate, q: QuoteView, bill: BillQuote): string[] {
 export function quoteCard(t: Translate, q: QuoteView): Card {
   const short = q.balanceAfter < 0 && !q.testing;
   const text = lines(
-    // the same-day repeat rule: the card is the question, its Pay the yes (Pay checks it)
-    q.sameDay && `${t("repeat-warning", { time: wibTime(q.sameDay.last) })}\n`,
+    // the same-day repeat rule: the card is the question, its Pay the yes (Pay checks it);
+    // a count typed on purpose (CODE.2.DEST) already answered it
+    q.sameDay && !q.countTyped && `${t("repeat-warning", { time: wibTime(q.sameDay.last) })}\n`,
     q.bill ? t("card-bill-title", { product: escapeHtml(q.productName) }) : t("card-title"),
     !q.bill && t("card-product", { product: escapeHtml(q.productName) }),
     !q.bill && t("card-destination", { destination: escapeHtml(q.destination) }),

@@ -41,7 +41,9 @@ export async function requestQuote(orders: OrderEngine, r: QuoteRequest): Promis
         testing: r.testing,
         repeat: { nth: r.nth },
       });
-  return result.ok ? { ok: true, quote: quoteView(result.quote) } : result;
+  return result.ok
+    ? { ok: true, quote: quoteView(result.quote, { countTyped: r.nth !== undefined }) }
+    : result;
 }
 
 /** what the buyer is told when no quote could be made */

@@ -11,7 +11,30 @@ export interface UrlPolicy {
   allowLoopbackHttp: boolean;
 }
 
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+/** why a URL is refused: the chat says it in the user's words (a locale key per code) */
+export type UrlRefusal =
+  | "not_url"
+  | "credentials"
+  | "too_long"
+  | "not_https"
+  | "local_name"
+  | "private_address";
+
+/** `reason`: the refusal in English, for logs and the command line; people read `code` */
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; code: UrlRefusal; reason: string };
+
+const REASONS: Readonly<Record<UrlRefusal, string>> = {
+  not_url: "not a URL",
+  credentials: "must not carry a user or password",
+  too_long: "longer than 500 characters",
+  not_https: "must be https",
+  local_name: "must not name this machine or the local network",
+  private_address: "must not be a private, loopback or link-local address",
+};
+
+function refused(code: UrlRefusal): UrlVerdict {
+  return { ok: false, code, reason: REASONS[code] };
+}
 
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -80,24 +103,23 @@ export function checkCallbackUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, reason: "not a URL" };
+    return refused("not_url");
   }
-  if (url.username || url.password)
-    return { ok: false, reason: "must not carry a user or password" };
-  if (raw.length > 500) return { ok: false, reason: "longer than 500 characters" };
+  if (url.username || url.password) return refused("credentials");
+  if (raw.length > 500) return refused("too_long");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const hostIsLoopback = host === "localhost" || (isIP(host) !== 0 && isLoopback(host));
   if (url.protocol === "http:") {
     if (policy.allowLoopbackHttp && hostIsLoopback) return { ok: true, url };
-    return { ok: false, reason: "must be https" };
+    return refused("not_https");
   }
-  if (url.protocol !== "https:") return { ok: false, reason: "must be https" };
+  if (url.protocol !== "https:") return refused("not_https");
   if (policy.allowLoopbackHttp && hostIsLoopback) return { ok: true, url };
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) {
-    return { ok: false, reason: "must not name this machine or the local network" };
+    return refused("local_name");
   }
   if (isIP(host) !== 0 && isForbiddenAddress(host)) {
-    return { ok: false, reason: "must not be a private, loopback or link-local address" };
+    return refused("private_address");
   }
   return { ok: true, url };
 }

@@ -35,12 +35,12 @@ describe("the admin's tree commands", () => {
     await setTier(h.db, 7411, "reseller");
     expect((await moveUser(h.db, { userId: 7412, uplineId: 7411 })).ok).toBe(true);
     expect((await moveUser(h.db, { userId: 7413, uplineId: 7411 })).ok).toBe(true);
-    const m = await admin("/role 7411 customer", /sekarang customer/);
+    const m = await admin("/role 7411 customer", /sekarang pelanggan/);
     expect(m.text).toContain("2 downline langsungnya membayar harga tingkat di atasnya");
     expect(m.text).toContain("Komisi dan akses H2H-nya juga berhenti");
     // without downlines, the plain answer
-    const plain = await admin("/role 7412 customer", /User 7412 sekarang customer/);
-    expect(plain.text).toBe("✅ User 7412 sekarang customer.");
+    const plain = await admin("/role 7412 customer", /User 7412 sekarang pelanggan/);
+    expect(plain.text).toBe("✅ User 7412 sekarang pelanggan.");
   });
 
   it("/role and /promote tell the user in their language, and their menu follows", async () => {
@@ -59,7 +59,7 @@ describe("the admin's tree commands", () => {
       .toEqual(expect.arrayContaining(["downline", "markup", "api"]));
     // a demotion is told too, and the reseller's commands leave the menu
     at = h.say(A, `/role ${u} customer`);
-    await h.waitMessage(A, new RegExp(`User ${u} sekarang customer`), at);
+    await h.waitMessage(A, new RegExp(`User ${u} sekarang pelanggan`), at);
     const down = await h.waitMessage(u, /no longer available/, up.message_id);
     expect(down.text).toMatch(/customer/);
     await expect
@@ -67,7 +67,7 @@ describe("the admin's tree commands", () => {
       .not.toContain("downline");
     // the same role again changes nothing and tells no one
     at = h.say(A, `/role ${u} customer`);
-    await h.waitMessage(A, new RegExp(`User ${u} sekarang customer`), at);
+    await h.waitMessage(A, new RegExp(`User ${u} sekarang pelanggan`), at);
     // /promote of a user kios never saw: the admin is answered, nobody else to tell
     const m = await admin("/promote 7429", /User 7429 sekarang reseller/);
     expect(m.text).toContain("tanpa upline");

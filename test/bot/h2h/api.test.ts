@@ -174,12 +174,12 @@ describe("/api", () => {
     await h.waitEdit(r, none.message_id, /Status: aktif/);
     await h.waitMessage(
       r,
-      /ditolak: must be https/,
+      /^URL callback ditolak: harus https\.$/,
       h.say(r, "/api callback http://reseller.example/cb"),
     );
     await h.waitMessage(
       r,
-      /ditolak: must not be a private/,
+      /^URL callback ditolak: tidak boleh alamat privat, loopback atau link-local\.$/,
       h.say(r, "/api callback https://10.0.0.8/cb"),
     );
     const set = await h.waitMessage(
@@ -188,6 +188,9 @@ describe("/api", () => {
       h.say(r, "/api callback https://reseller.example/cb"),
     );
     expect(set.text).toContain("Status: aktif");
+    // the switch in the chat's language, not the code's "on"/"off"
+    const chat = (await keyOfUser(h.db, r))!.chatResults ? "aktif" : "mati";
+    expect(set.text).toContain(`Hasil H2H di chat: ${chat}`);
     expect((await keyOfUser(h.db, r))!.callbackUrl).toBe("https://reseller.example/cb");
     await h.waitMessage(r, /Callback: —/, h.say(r, "/api callback none"));
     await h.waitMessage(r, /Pakai \/api/, h.say(r, "/api whatever"));

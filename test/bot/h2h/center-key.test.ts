@@ -73,7 +73,8 @@ describe("/api center", () => {
       /ditolak/,
       h.say(r, "/api center report http://10.0.0.1/x"),
     );
-    expect(refused.text).toBeTruthy();
+    // the URL rule's reason in the chat's language, never the commerce layer's English
+    expect(refused.text).toBe("URL callback ditolak: harus https.");
     const ask = await h.waitMessage(
       r,
       /URL laporan ke https:\/\/reseller\.example\/report/,

@@ -68,6 +68,8 @@ describe("help and the command menu, from one table", () => {
     await h.waitMessage(RESELLER, /Halo/, h.say(RESELLER, "/start"));
     const help = await helpOf(RESELLER);
     expect(help).toContain("Pesan cepat: kirim KODE.TUJUAN");
+    // the center's text commands (docs/center.md), one line
+    expect(help).toMatch(/\nPerintah teks dengan PIN di akhir: KODE\.TUJUAN\.PIN .*\n/);
     await expect
       .poll(() => h.telegram.commandsFor(RESELLER).map((c) => c.command))
       .toEqual(listed(help));

@@ -84,6 +84,74 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     expect(labels(ask)).toEqual(["081234567901", "❌ Batal"]);
   });
 
+  it("a game's quick picks are that game's own ids, never another game's or a phone", async () => {
+    const u = 4010;
+    h.user(u);
+    await h.fund(u, 200_000);
+    /** Voucher Game → the game → its first item → the account id prompt */
+    const askId = async (game: string) => {
+      const after = await menuEntry(u, /Voucher Game/);
+      const games = await h.waitMessage(u, /Pilih game/, after);
+      await h.tapItem(u, games, new RegExp(`^${game}$`));
+      const items = await h.waitMessage(u, new RegExp(`Pilih item ${game}`), games.message_id);
+      h.tap(u, items, "i:0");
+      return h.waitMessage(u, new RegExp(`Masukkan ID akun ${game}`), items.message_id);
+    };
+    const buy = async (card: Awaited<ReturnType<typeof h.waitMessage>>) => {
+      h.tap(u, card, /Bayar/);
+      await h.waitEdit(u, card.message_id, /Berhasil/);
+    };
+    let ask = await askId("MOBILE LEGENDS");
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+    await h.waitMessage(u, /Zone ID/, h.say(u, "12345678"));
+    await buy(await h.waitMessage(u, /Konfirmasi pembelian/, h.say(u, "(2901)")));
+    // another game does not offer Mobile Legends' id
+    ask = await askId("FREE FIRE");
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+    await buy(await h.waitMessage(u, /Konfirmasi pembelian/, h.say(u, "987654901")));
+    // each game offers its own, Mobile Legends' with its zone
+    ask = await askId("MOBILE LEGENDS");
+    expect(labels(ask)).toEqual(["12345678(2901)", "❌ Batal"]);
+    await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
+    ask = await askId("FREE FIRE");
+    expect(labels(ask)).toEqual(["987654901", "❌ Batal"]);
+    await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
+    // and airtime offers no game id
+    const after = await menuEntry(u, /Pulsa & Data/);
+    ask = await h.waitMessage(u, /nomor HP/, after);
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+  });
+
+  it("a bill kind's quick picks are that kind's own numbers, never a meter's prompt's", async () => {
+    const u = 4011;
+    h.user(u);
+    await h.fund(u, 2_000_000);
+    /** Tagihan → the kind → the customer number prompt (these kinds have one product) */
+    const askNumber = async (kind: RegExp) => {
+      const after = await menuEntry(u, /Tagihan/);
+      const kinds = await h.waitMessage(u, /Pilih jenis tagihan/, after);
+      await h.tapItem(u, kinds, kind);
+      return h.waitMessage(u, /Masukkan nomor pelanggan/, kinds.message_id);
+    };
+    let ask = await askNumber(/^PLN Pascabayar$/);
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+    const bill = await h.waitMessage(u, /Tagihan .*\n/, h.say(u, "532100000012"));
+    h.tap(u, bill, /Bayar/);
+    await h.waitEdit(u, bill.message_id, /Diproses|Berhasil/);
+    // another bill kind does not offer the PLN customer number
+    ask = await askNumber(/^BPJS Kesehatan$/);
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+    await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
+    // its own kind does
+    ask = await askNumber(/^PLN Pascabayar$/);
+    expect(labels(ask)).toEqual(["532100000012", "❌ Batal"]);
+    await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
+    // a prepaid token's meter prompt does not either, though the number has a meter's length
+    const after = await menuEntry(u, /Token PLN/);
+    ask = await h.waitMessage(u, /nomor meter/, after);
+    expect(labels(ask)).toEqual(["❌ Batal"]);
+  });
+
   it("e-wallet: provider → amount → number → card → ✅", async () => {
     const u = 4002;
     h.user(u);

@@ -6,7 +6,8 @@ import { setTier } from "../../../src/commerce/users.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
 // same number, same product, same day (WIB): the card asks first, and the quick order
-// CODE.DESTINATION needs CODE.2.DESTINATION for a deliberate second one
+// CODE.DESTINATION needs CODE.2.DESTINATION for a deliberate second one, whose card then
+// asks nothing more (the count typed was the confirmation; Pay still holds it to its count)
 
 describe("the repeat rule", () => {
   let h: BotHarness;
@@ -45,16 +46,21 @@ describe("the repeat rule", () => {
     const refused = await h.waitMessage(u, /Sudah dibeli hari ini pukul \d\d:\d\d WIB/, at);
     expect(refused.text).toContain("TSEL10.2.081234567901");
 
+    // the count typed is the one confirmation: its card does not ask again, its Pay buys
     at = h.say(u, "TSEL10.2.081234567901");
+    card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(card.text).not.toContain("sudah membeli");
+    expect(card.text).not.toContain("Beli lagi?");
+    h.tap(u, card, /Bayar/);
+    await h.waitEdit(u, card.message_id, /✅ Berhasil/);
+    expect(await ordersOf(u)).toHaveLength(2);
+
+    // a link's card asks; another number does not
+    at = h.say(u, "/start p_TSEL10_081234567901");
     card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
     expect(card.text).toMatch(
       /sudah membeli ini untuk nomor ini hari ini pukul \d\d:\d\d WIB\. Beli lagi\?/,
     );
-
-    // a link's card asks the same; another number does not
-    at = h.say(u, "/start p_TSEL10_081234567901");
-    card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
-    expect(card.text).toContain("Beli lagi?");
     at = h.say(u, "TSEL10.081234560901");
     card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
     expect(card.text).not.toContain("Beli lagi?");
@@ -98,6 +104,29 @@ describe("the repeat rule", () => {
     const at = h.say(u, "TSEL10.2.081234567901");
     const refused = await h.waitMessage(u, /Sudah dibeli hari ini/, at);
     expect(refused.text).toContain("TSEL10.3.081234567901");
+  });
+
+  it("a typed count's card that asks nothing is still held to its count at Pay", async () => {
+    const u = 8405;
+    h.user(u);
+    await setTier(h.db, u, "reseller");
+    await h.fund(u, 100_000);
+    let at = h.say(u, "TSEL10.081234567901");
+    const first = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    h.tap(u, first, /Bayar/);
+    await h.waitEdit(u, first.message_id, /✅ Berhasil/);
+    // the 2nd of the day, typed: no question on its card
+    at = h.say(u, "TSEL10.2.081234567901");
+    const typed = await h.waitMessage(u, /Konfirmasi pembelian/, at);
+    expect(typed.text).not.toContain("Beli lagi?");
+    // another card buys the 2nd first; the typed card's Pay then refuses a 3rd
+    at = h.say(u, "/start p_TSEL10_081234567901");
+    const other = await h.waitMessage(u, /Beli lagi\?/, at);
+    h.tap(u, other, /Bayar/);
+    await h.waitEdit(u, other.message_id, /✅ Berhasil/);
+    h.tap(u, typed, /Bayar/);
+    await h.waitEdit(u, typed.message_id, /Belum dibayar/);
+    expect(await ordersOf(u)).toHaveLength(2);
   });
 
   it("counts only today in WIB, and never a failed order", async () => {

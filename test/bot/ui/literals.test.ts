@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 // every word a user reads comes from the locale files (id.ftl, en.ftl): this scans the bot's
 // source for text handed to Telegram as a literal, and for an error's own (English) message
-// handed to the chat, so a new one fails here instead of reaching an Indonesian shop in English
+// handed to the chat (or a commerce verdict's English `reason`), so a new one fails here instead of reaching an Indonesian shop in English
 
 const ROOT = join(import.meta.dirname, "../../..");
 const SRC = join(ROOT, "src/bot");
@@ -55,6 +55,13 @@ const ALLOWED_LITERALS = new Set([
  */
 const ALLOWED_MESSAGES = new Set(["src/bot/reconciliation/topups.ts"]);
 
+/**
+ * fields that hold English for people who read code and logs: an error's `message`, and the
+ * `reason` of a commerce verdict (checkCallbackUrl's, a key's refusal); a value shown as it is
+ * is one of these unless it goes through a locale key
+ */
+const ENGLISH_FIELDS = new Set(["message", "reason"]);
+
 /** the letters of a literal's own text, markup and entities aside */
 function hasWords(text: string): boolean {
   const bare = text.replace(/<[^>]*>/g, "").replace(/&[a-z]+;/g, "");
@@ -103,9 +110,11 @@ function userFacingLiterals(sources: { file: string; text: string }[]): string[]
           if (translated || SHOWN_PROPS.has(name)) check(p.initializer, translated);
         }
       }
+      // an error's message, or a commerce verdict's `reason` (English, for logs and the
+      // command line): the chat says a code's words instead (`t(KEYS[verdict.code])`)
       if (
         ts.isPropertyAccessExpression(n) &&
-        n.name.text === "message" &&
+        ENGLISH_FIELDS.has(n.name.text) &&
         !ALLOWED_MESSAGES.has(file)
       ) {
         found.push(`${at(n)}: ${n.getText(sf)}`);
@@ -157,11 +166,19 @@ describe("user-facing text", () => {
       'kb.text("Back", "x");',
       'ctx.answerCallbackQuery({ text: "success" });',
       'ctx.reply(ctx.t("refused", { reason: escapeHtml(err.message) }));',
+      // a commerce verdict's English reason, in a reply, a toast and a template
+      'ctx.reply(ctx.t("api-callback-refused", { reason: escapeHtml(verdict.reason) }));',
+      'ctx.answerCallbackQuery({ text: ctx.t("x", { reason: url.reason }) });',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source code as text
+      'ctx.reply(`${ctx.t("x")} ${verdict.reason}`);',
       // what passes: translations, emoji-only labels, the language names
       'ctx.reply(ctx.t("hello"));',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: source code as text
       'kb.text("◀️", "p").text(`${page}/${pages}`, "n");',
       'kb.text("🇬🇧 English", "en");',
+      // a verdict's code as a locale key passes
+      'ctx.reply(ctx.t("api-callback-refused", { reason: ctx.t(URL_REFUSED[verdict.code]) }));',
+      "ctx.reply(ctx.t(REFUSED[issued.reason]));",
     ].join("\n");
     expect(userFacingLiterals([{ file: "src/bot/x.ts", text }])).toEqual([
       "src/bot/x.ts:1: order failed",
@@ -169,6 +186,9 @@ describe("user-facing text", () => {
       "src/bot/x.ts:3: Back",
       "src/bot/x.ts:4: success",
       "src/bot/x.ts:5: err.message",
+      "src/bot/x.ts:6: verdict.reason",
+      "src/bot/x.ts:7: url.reason",
+      "src/bot/x.ts:8: verdict.reason",
     ]);
   });
 });

@@ -31,6 +31,7 @@ help-cancel = /cancel: cancel what is in progress
 help-reseller-title =
     <b>Reseller</b>
     Quick order: send <code>CODE.DESTINATION</code> or <code>CODE DESTINATION</code>, for example <code>TSEL10.081234567890</code>.
+    Text commands with your PIN last: <code>CODE.DEST.PIN</code> buys at once without a card, <code>S.PIN</code> shows your balance, <code>CEK.DEST.PIN</code> today's orders to that number (needs /pin).
     Your /saldo also shows today's spending.
 help-downline = /downline: your sign-up link and downlines
 help-markup = /markup: your downlines' prices (admins: the shop's markup rules)
@@ -301,6 +302,9 @@ admin-debit-done = ✅ Took { $amount } from user { $user }. Balance: { $balance
 admin-debit-insufficient = ⚠️ The user's balance is too low ({ $balance }).
 admin-role-usage = Use: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } is now a { $tier }.
+# a price tier in words (/role's answer, /user): the word the user is told, not the stored value
+tier-customer = customer
+tier-reseller = reseller
 admin-role-demoted = Their markups stop now: their { $count } direct downlines pay what the level above charges. Their margins and H2H access stop too. The downlines stay under them until moved (/upline).
 role-now-reseller =
     🎉 You are now a <b>reseller</b>: reseller prices apply to your purchases.
@@ -647,7 +651,10 @@ api-state-on = active
 api-state-off = switched off by the admin
 api-state-revoked = revoked (rotate the key to use it again)
 api-callback = Callback: { $url }
-api-chat-results = H2H results in chat: { $on }
+api-chat-results = H2H results in chat: { $on ->
+        [on] on
+       *[off] off
+    }
 api-failures = ⚠️ Latest failed callbacks:
 api-failures-all = ⚠️ Latest failed callbacks (all resellers):
 api-btn-rotate = 🔄 Rotate key
@@ -780,6 +787,13 @@ downline-ask-pin = 🔐 Protect your balance: set a PIN with /pin.
 api-usage = Use /api, or /api callback &lt;https://your-server-address&gt; (none: remove it).
 api-no-key = Create an API key first with /api.
 api-callback-refused = Callback URL refused: { $reason }.
+# why a callback or report URL is refused (checkCallbackUrl's codes, api-keys/url-refusal.ts)
+url-refused-not-url = not a URL
+url-refused-credentials = it must not carry a user name or password
+url-refused-too-long = longer than 500 characters
+url-refused-not-https = it must be https
+url-refused-local-name = it must not name this machine or the local network
+url-refused-private-address = it must not be a private, loopback or link-local address
 api-callback-confirm = Change the callback address to { $url }? Enter your PIN to save it.
 repeat-warning = ⚠️ You bought this for this number today at { $time }. Buy again?
 quick-repeat = ⚠️ Already bought today at { $time }. To buy it again, send <code>{ $again }</code>.

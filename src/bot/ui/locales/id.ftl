@@ -31,6 +31,7 @@ help-cancel = /cancel: batalkan proses yang sedang berjalan
 help-reseller-title =
     <b>Reseller</b>
     Pesan cepat: kirim <code>KODE.TUJUAN</code> atau <code>KODE TUJUAN</code>, misalnya <code>TSEL10.081234567890</code>.
+    Perintah teks dengan PIN di akhir: <code>KODE.TUJUAN.PIN</code> langsung membeli tanpa kartu, <code>S.PIN</code> saldo, <code>CEK.TUJUAN.PIN</code> pesanan hari ini ke nomor itu (perlu /pin).
     Di /saldo terlihat juga belanja hari ini.
 help-downline = /downline: link pendaftaran dan downline-mu
 help-markup = /markup: harga untuk downline-mu (admin: aturan markup toko)
@@ -301,6 +302,9 @@ admin-debit-done = ✅ Saldo user { $user } dikurangi { $amount }. Saldo: { $bal
 admin-debit-insufficient = ⚠️ Saldo user tidak cukup ({ $balance }).
 admin-role-usage = Gunakan: /role &lt;telegram_user_id&gt; customer|reseller
 admin-role-done = ✅ User { $user } sekarang { $tier }.
+# a price tier in words (/role's answer, /user): the word the user is told, not the stored value
+tier-customer = pelanggan
+tier-reseller = reseller
 admin-role-demoted = Markup-nya berhenti berlaku sekarang: { $count } downline langsungnya membayar harga tingkat di atasnya. Komisi dan akses H2H-nya juga berhenti. Downline-nya tetap di bawahnya sampai dipindah (/upline).
 role-now-reseller =
     🎉 Kamu sekarang <b>reseller</b>: harga reseller berlaku untuk pembelianmu.
@@ -647,7 +651,10 @@ api-state-on = aktif
 api-state-off = dimatikan admin
 api-state-revoked = dicabut (ganti kunci untuk mengaktifkan lagi)
 api-callback = Callback: { $url }
-api-chat-results = Hasil H2H di chat: { $on }
+api-chat-results = Hasil H2H di chat: { $on ->
+        [on] aktif
+       *[off] mati
+    }
 api-failures = ⚠️ Callback gagal terakhir:
 api-failures-all = ⚠️ Callback gagal terakhir (semua reseller):
 api-btn-rotate = 🔄 Ganti kunci
@@ -780,6 +787,13 @@ downline-ask-pin = 🔐 Lindungi saldomu: atur PIN dengan /pin.
 api-usage = Pakai /api, atau /api callback &lt;https://alamat-server-kamu&gt; (none: hapus).
 api-no-key = Buat kunci API dulu dengan /api.
 api-callback-refused = URL callback ditolak: { $reason }.
+# why a callback or report URL is refused (checkCallbackUrl's codes, api-keys/url-refusal.ts)
+url-refused-not-url = bukan URL
+url-refused-credentials = tidak boleh memuat nama pengguna atau kata sandi
+url-refused-too-long = lebih dari 500 karakter
+url-refused-not-https = harus https
+url-refused-local-name = tidak boleh menunjuk mesin ini atau jaringan lokal
+url-refused-private-address = tidak boleh alamat privat, loopback atau link-local
 api-callback-confirm = Ubah alamat callback ke { $url }? Masukkan PIN untuk menyimpan.
 repeat-warning = ⚠️ Kamu sudah membeli ini untuk nomor ini hari ini pukul { $time }. Beli lagi?
 quick-repeat = ⚠️ Sudah dibeli hari ini pukul { $time }. Untuk membeli lagi, kirim <code>{ $again }</code>.
