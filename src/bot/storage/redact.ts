@@ -40,14 +40,18 @@ function sealedMessage<M extends Message>(message: M, box: SecretBox | undefined
   return out;
 }
 
-/** the update as the inbox may store it */
-export function redactForStorage(update: Update, botId?: number): Update {
+/**
+ * the update as the inbox may store it. The bot id is required: it names the box the PINs
+ * are sealed with, and a store without it would remove them (the command then refused as
+ * unreadable), as the webhook's store-and-claim once did
+ */
+export function redactForStorage(update: Update, botId: number): Update {
   const query = update.callback_query;
   if (query?.data?.startsWith(`${CB.pinKey}:`) && query.message) {
     const { reply_markup: _keypad, ...message } = query.message;
     return { ...update, callback_query: { ...query, message } };
   }
-  const box = botId === undefined ? undefined : boxes.get(botId);
+  const box = boxes.get(botId);
   if (update.message) {
     const message = sealedMessage(update.message, box);
     if (message !== update.message) return { ...update, message };
