@@ -5,8 +5,10 @@ import {
   type CenterCommand,
   type CenterError,
   KEYWORDS,
+  numericCodesIn,
   parseCenterCommand,
 } from "../../commerce/center/commands.ts";
+import { numericProductCodes } from "../../commerce/center/lookups.ts";
 import { askTransfer, confirmTransfer, findRecipient } from "../../commerce/resellers/transfers.ts";
 import { findUser } from "../../commerce/users.ts";
 import { checkPin, type PinChange, replacePin } from "../../commerce/wallet/pin.ts";
@@ -176,8 +178,15 @@ export function centerCommandsFeature(): Composer<BotContext> {
   composer.on("message:text", async (ctx, next) => {
     // only a dotted text can be one: the aliases are read for those alone
     if (!DOTTED.test(ctx.message.text)) return next();
+    const text = ctx.message.text;
     const aliases = await loadAliases(ctx.deps.db);
-    const parsed = parseCenterCommand(ctx.message.text, aliases);
+    // an all-digit code is a product's only when the shop sells it and no flow waits for an
+    // answer (a phone or meter typed with dots, 0812.3456.7890, is the flow's)
+    const digits = numericCodesIn(text);
+    const flowWaits = Object.keys(ctx.conversation.active()).length > 0;
+    const numericCodes =
+      digits.length === 0 || flowWaits ? undefined : await numericProductCodes(ctx.deps.db, digits);
+    const parsed = parseCenterCommand(text, aliases, { numericCodes });
     if (!parsed) return next();
     // the PIN was read: the message that carried it goes
     await deleteCarrier(ctx);

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orders, textOrders } from "../../db/schema.ts";
+import { orders, products, textOrders } from "../../db/schema.ts";
 import { startOfDayWib } from "../orders/queries.ts";
 import type { Order } from "../orders/types.ts";
 
@@ -100,4 +100,20 @@ export async function dayRecap(
       ),
     );
   return row ?? { success: 0, failed: 0, pending: 0, spent: 0 };
+}
+
+/**
+ * which of these all-digit codes are product codes of the shop's (a supplier's code may be
+ * all digits; none of the sandboxes' is): the others are numbers typed with dots
+ */
+export async function numericProductCodes(
+  db: Executor,
+  codes: readonly string[],
+): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const rows = await db
+    .select({ code: products.code })
+    .from(products)
+    .where(inArray(products.code, [...new Set(codes)]));
+  return new Set(rows.map((r) => r.code));
 }

@@ -200,4 +200,29 @@ describe("the center's text commands in chat", () => {
     await deleted(c, at);
     expect([...(await ordersOf(u)), ...(await ordersOf(c))]).toHaveLength(0);
   });
+
+  it("a number typed with dots is the open flow's answer, never a command: kept, not deleted", async () => {
+    const u = 8810;
+    await reseller(u);
+    let at = h.say(u, "/start");
+    let menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Pulsa & Data/);
+    await h.waitMessage(u, /nomor HP/, menu.message_id);
+    at = h.say(u, "0812.3456.7890");
+    const which = await h.waitMessage(u, /pulsa atau paket data|PIN|GAGAL/, at);
+    expect(which.text).toMatch(/pulsa atau paket data/);
+    h.tap(u, which, /^Pulsa$/);
+    await h.waitMessage(u, /^Pulsa Telkomsel untuk 081234567890:$/, which.message_id);
+    expect(h.chat(u).messages.find((m) => m.message_id === at)?.deleted).toBeFalsy();
+    // a meter with dots, in the PLN token flow
+    at = h.say(u, "/start");
+    menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Token PLN/);
+    await h.waitMessage(u, /nomor meter/, menu.message_id);
+    at = h.say(u, "5321.0000.0012");
+    const list = await h.waitMessage(u, /meter 532100000012|PIN|GAGAL|digit/, at);
+    expect(list.text).toMatch(/Pilih nominal token untuk meter 532100000012/);
+    expect(h.chat(u).messages.find((m) => m.message_id === at)?.deleted).toBeFalsy();
+    expect(await ordersOf(u)).toHaveLength(0);
+  });
 });
