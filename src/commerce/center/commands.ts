@@ -173,6 +173,37 @@ function orderLine(
   };
 }
 
+/** an order of a text as typed, for an answer when it was not run (never its PIN) */
+export interface TypedOrder {
+  product: string;
+  dest: string;
+  ref?: string;
+}
+
+/**
+ * the orders of an order text as typed (product, destination, R#), for the answers of a
+ * text that was refused or whose PIN was not right: one line each, so the reseller's
+ * software matches each R# (docs/center.md#text-commands). The PIN is never among them.
+ */
+export function typedOrders(text: string): TypedOrder[] {
+  const parts = partsOf(text) ?? [];
+  const pin = parts.at(-1)?.segments.at(-1);
+  return parts.map((part, i) => {
+    const s = part.segments;
+    const last = i === parts.length - 1;
+    // the PIN at the end of the text, or typed after an earlier order too
+    const pinned =
+      last || (s.length >= 3 && PIN.test(s.at(-1)!) && !(s.length === 3 && COUNT.test(s[1]!)));
+    const rest = pinned ? s.slice(0, -1) : s;
+    const dest = rest.length >= 2 ? rest.at(-1)! : "-";
+    return {
+      product: s[0]!.toUpperCase(),
+      dest: dest === pin ? "-" : dest,
+      ...(part.ref === undefined ? {} : { ref: part.ref.slice(0, 64) }),
+    };
+  });
+}
+
 /** the last segment is a PIN (4–6 digits): the one mark of a center command */
 function endsInPin(segments: string[]): boolean {
   return segments.length >= 2 && PIN.test(segments.at(-1)!);

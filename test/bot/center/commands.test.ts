@@ -104,7 +104,8 @@ describe("the center's text commands in chat", () => {
     expect(PATTERN.exec(two.text!)?.slice(4, 7)).toEqual([
       "GAGAL",
       undefined,
-      "transaksi gagal, saldo dikembalikan",
+      // the sandbox's 941 ending: out of stock, the supplier's reason on the attempt
+      "stok produk habis, saldo dikembalikan",
     ]);
     expect(await ordersOf(u)).toHaveLength(4);
     // CEK: today's orders to that number
@@ -156,7 +157,7 @@ describe("the center's text commands in chat", () => {
       ["TSEL10.081234567901 R#Z,TSEL10.081234567902.1357 R#Z", /dipakai dua kali/],
       ["REKAP.31-02-2026.1357", /Format salah/],
       ["NOPE99.081234567901.1357", /kode produk tidak ada/],
-      ["TSEL10.081.1357", /Format salah/],
+      ["TSEL10.081.1357", /^R#- TSEL10\.081 GAGAL\. Alasan: format salah/],
       ["S.12", /PIN adalah 4–6 angka/],
     ];
     for (const [text, re] of cases) {
@@ -165,6 +166,81 @@ describe("the center's text commands in chat", () => {
     }
     expect(await ordersOf(u)).toHaveLength(0);
     expect(await walletBalance(h.db, u)).toBe(100_000);
+  });
+
+  it("an order text not run (its PIN, its form) answers each order GAGAL in the pattern, R# echoed", async () => {
+    const u = 8811;
+    await reseller(u);
+    /** the answer to `text`, each of its lines read with the pattern */
+    async function answer(text: string, first: RegExp): Promise<RegExpExecArray[]> {
+      const at = h.say(u, text);
+      const got = await h.waitMessage(u, first, at);
+      expect(got.text).not.toContain("1357");
+      expect(got.text).not.toContain("0000");
+      return got.text!.split("\n").map((line) => {
+        const m = PATTERN.exec(line);
+        expect(m, line).not.toBeNull();
+        return m!;
+      });
+    }
+    const [wrong] = await answer("TSEL10.081234567901.0000 R#E1", /^R#E1 /);
+    expect(wrong!.slice(1, 7)).toEqual([
+      "E1",
+      "TSEL10",
+      "081234567901",
+      "GAGAL",
+      undefined,
+      "PIN salah (sisa 4)",
+    ]);
+    expect(wrong![8]).toBe("100.000");
+    const [format] = await answer("TSEL10.081.1357 R#E2", /^R#E2 /);
+    expect(format!.slice(1, 7)).toEqual([
+      "E2",
+      "TSEL10",
+      "081",
+      "GAGAL",
+      undefined,
+      "format salah, pakai KODE.TUJUAN.PIN",
+    ]);
+    // several orders: one line each, with its own R#, and never the PIN typed twice
+    const twice = await answer(
+      "TSEL10.081234567901.1357 R#E3,XL5.2.081234567902.1357 R#E4",
+      /^R#E3 /,
+    );
+    expect(twice.map((m) => m.slice(1, 5))).toEqual([
+      ["E3", "TSEL10", "081234567901", "GAGAL"],
+      ["E4", "XL5", "081234567902", "GAGAL"],
+    ]);
+    expect(twice[0]![6]).toBe("PIN cukup sekali, di akhir pesan");
+    const repeated = await answer("TSEL10.081234567901 R#Z,TSEL10.081234567902.1357 R#Z", /^R#Z /);
+    expect(repeated.map((m) => m[6])).toEqual([
+      "R#Z dipakai dua kali dalam satu pesan",
+      "R#Z dipakai dua kali dalam satu pesan",
+    ]);
+    for (const left of [3, 2, 1]) {
+      const [m] = await answer(`TSEL10.081234567901.0000 R#W${left}`, new RegExp(`^R#W${left} `));
+      expect(m![6]).toBe(`PIN salah (sisa ${left})`);
+    }
+    const [locking] = await answer("TSEL10.081234567901.0000 R#L1", /^R#L1 /);
+    expect(locking![6]).toMatch(/^PIN salah 5 kali, terkunci sampai \d\d:\d\d WIB$/);
+    const [locked] = await answer("TSEL10.081234567901.1357 R#L2", /^R#L2 /);
+    expect(locked![6]).toMatch(/^PIN terkunci sampai \d\d:\d\d WIB$/);
+    // no PIN set: the same form
+    const v = 8812;
+    h.user(v);
+    await setTier(h.db, v, "reseller");
+    await h.fund(v, 5_000);
+    const at = h.say(v, "TSEL10.081234567901.1357 R#N1");
+    const none = await h.waitMessage(v, /^R#N1 /, at);
+    expect(PATTERN.exec(none.text!)?.slice(1, 7)).toEqual([
+      "N1",
+      "TSEL10",
+      "081234567901",
+      "GAGAL",
+      undefined,
+      "PIN belum dibuat, buat dengan /pin",
+    ]);
+    expect([...(await ordersOf(u)), ...(await ordersOf(v))]).toHaveLength(0);
   });
 
   it("five wrong PINs lock the text commands for 15 minutes, the right one included", async () => {
@@ -177,7 +253,7 @@ describe("the center's text commands in chat", () => {
     let at = h.say(u, "S.0000");
     await h.waitMessage(u, /PIN salah 5 kali/, at);
     at = h.say(u, "TSEL10.081234567901.1357");
-    await h.waitMessage(u, /Terkunci/, at);
+    await h.waitMessage(u, /PIN terkunci sampai \d\d:\d\d WIB/, at);
     expect(await ordersOf(u)).toHaveLength(0);
     h.clock.advance(15 * 60_000 + 1);
     at = h.say(u, "TSEL10.081234567901.1357");
@@ -190,7 +266,7 @@ describe("the center's text commands in chat", () => {
     await setTier(h.db, u, "reseller");
     await h.fund(u, 50_000);
     let at = h.say(u, "TSEL10.081234567901.1357");
-    await h.waitMessage(u, /Buat PIN dulu/, at);
+    await h.waitMessage(u, /^R#- TSEL10\.081234567901 GAGAL\. Alasan: PIN belum dibuat/, at);
     await deleted(u, at);
     const c = 8809;
     h.user(c);

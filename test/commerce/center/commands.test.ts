@@ -4,6 +4,7 @@ import {
   type Keyword,
   numericCodesIn,
   parseCenterCommand,
+  typedOrders,
 } from "../../../src/commerce/center/commands.ts";
 
 // the center's text grammar, every command and every refusal: a refusal is a clear error
@@ -150,6 +151,24 @@ describe("the center's text grammar", () => {
       "0812",
       "12345",
     ]);
+  });
+
+  it("an order text's orders as typed (for a refusal's answers), never with the PIN", () => {
+    expect(typedOrders("TSEL10.081234567890.1234 R#A1")).toEqual([
+      { product: "TSEL10", dest: "081234567890", ref: "A1" },
+    ]);
+    expect(typedOrders("tsel10.081.1234")).toEqual([{ product: "TSEL10", dest: "081" }]);
+    expect(typedOrders("TSEL10.081234567890.1234 R#A1,XL5.2.081299990000.1234 R#A2")).toEqual([
+      { product: "TSEL10", dest: "081234567890", ref: "A1" },
+      { product: "XL5", dest: "081299990000", ref: "A2" },
+    ]);
+    expect(typedOrders("TSEL10.2.0812345678,TSEL10.1.2.0812345679.1234")).toEqual([
+      { product: "TSEL10", dest: "0812345678" },
+      { product: "TSEL10", dest: "0812345679" },
+    ]);
+    // a destination that is the PIN itself is not repeated back
+    expect(typedOrders("TSEL10.1234.1234")).toEqual([{ product: "TSEL10", dest: "-" }]);
+    expect(typedOrders("TSEL10.1234")).toEqual([{ product: "TSEL10", dest: "-" }]);
   });
 
   it("an alias is the owner's only: without it the word is unknown", () => {
