@@ -120,7 +120,7 @@ export async function numericProductCodes(
 }
 
 /** a failed order's last attempt's machine-readable reason (OUT_OF_STOCK, …), else null */
-export async function failedOrderReason(db: Executor, order: Order): Promise<string | null> {
+async function failedOrderReason(db: Executor, order: Order): Promise<string | null> {
   if (order.status !== "failed") return null;
   const [row] = await db
     .select({ reason: orderAttempts.reason })

@@ -127,7 +127,7 @@ describe("/api center", () => {
     const [row] = await h.db
       .select({ payload: telegramUpdates.payload })
       .from(telegramUpdates)
-      .where(eq(telegramUpdates.updateId, sent.update_id));
+      .where(eq(telegramUpdates.updateId, sent.update_id ?? -1));
     const stored = (row!.payload as Update).message!;
     expect(stored.text).toBe("ini dipakai di mana?");
     expect(stored.reply_to_message).toEqual({
