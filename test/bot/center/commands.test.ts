@@ -6,7 +6,7 @@ import { moveUser } from "../../../src/commerce/resellers/tree.ts";
 import { setTier } from "../../../src/commerce/users.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { checkPin, setFirstPin } from "../../../src/commerce/wallet/pin.ts";
-import { orders } from "../../../src/db/schema.ts";
+import { orders, products } from "../../../src/db/schema.ts";
 import { type BotHarness, startBotHarness } from "../../helpers/bot.ts";
 
 // the center's text commands through the bot: typed in the chat (local Bot API server,
@@ -300,5 +300,26 @@ describe("the center's text commands in chat", () => {
     expect(list.text).toMatch(/Pilih nominal token untuk meter 532100000012/);
     expect(h.chat(u).messages.find((m) => m.message_id === at)?.deleted).toBeFalsy();
     expect(await ordersOf(u)).toHaveLength(0);
+  });
+
+  it("an all-digit code the shop sells is a command, unless a flow waits for an answer", async () => {
+    const u = 8813;
+    await reseller(u);
+    const [tsel] = await h.db.select().from(products).where(eq(products.code, "TSEL10"));
+    const { searchText: _generated, ...row } = tsel!;
+    await h.db.insert(products).values({ ...row, code: "55510", name: "Kode angka 10.000" });
+    let at = h.say(u, "55510.081234567901.1357 R#D1");
+    const answer = await h.waitMessage(u, /^R#D1 /, at);
+    expect(PATTERN.exec(answer.text!)?.slice(1, 4)).toEqual(["D1", "55510", "081234567901"]);
+    await deleted(u, at);
+    // the Pulsa flow waits for a number: the same text is its answer, and stays
+    at = h.say(u, "/start");
+    const menu = await h.waitMessage(u, /Halo/, at);
+    h.tap(u, menu, /Pulsa & Data/);
+    await h.waitMessage(u, /nomor HP/, menu.message_id);
+    at = h.say(u, "55510.081234567901.1357 R#D2");
+    const reply = await h.waitMessage(u, /./, at);
+    expect(reply.text).not.toMatch(/^R#D2 /);
+    expect(h.chat(u).messages.find((m) => m.message_id === at)?.deleted).toBeFalsy();
   });
 });
