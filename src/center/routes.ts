@@ -2,13 +2,8 @@ import type { Clock } from "@kios/kit";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { centerKeyByMemberId, openCenterKey } from "../commerce/center/keys.ts";
-import {
-  dotted,
-  inFlightText,
-  notFoundText,
-  orderText,
-  refusalText,
-} from "../commerce/center/replies.ts";
+import { orderReply } from "../commerce/center/lookups.ts";
+import { dotted, inFlightText, notFoundText, refusalText } from "../commerce/center/replies.ts";
 import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import { type Caller, findH2h, placeH2hOrder, productKind } from "../commerce/h2h/orders.ts";
 import { resellerBalance } from "../commerce/h2h/products.ts";
@@ -155,7 +150,10 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
           text: notFoundText(req.refId, await balance()),
         };
       }
-      return { status: 200, text: orderText(stored.order, stored.row.refId, await balance()) };
+      return {
+        status: 200,
+        text: await orderReply(db, stored.order, stored.row.refId, await balance()),
+      };
     }
     if (!req.product || !req.dest) return refused(400, "product dan dest wajib");
     const kind = await productKind(db, req.product);
@@ -169,7 +167,10 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
     if (!answer.ok) return { status: 200, text: refusalText(answer.refusal, req, await balance()) };
     if (answer.order === null)
       return { status: 200, text: inFlightText(answer.row, await balance()) };
-    return { status: 200, text: orderText(answer.order, answer.row.refId, await balance()) };
+    return {
+      status: 200,
+      text: await orderReply(db, answer.order, answer.row.refId, await balance()),
+    };
   }
 
   async function balanceOf(c: Context<AppEnv>): Promise<TextReply> {

@@ -1,3 +1,4 @@
+import { FAILED_ORDER_REASONS } from "../../src/commerce/center/replies.ts";
 import {
   CHECK_SLACK_MS,
   type Facts,
@@ -641,7 +642,7 @@ export const centerOneOrderPerRef: Check = (f) => {
     // refID free (issue #36 item 13): a later request with another product may then order
     // under it. Sent once the refID's order was made, it would have met that order (the
     // refID is claimed before its quote): a refusal then answered a bound refID
-    if (m[4] === "GAGAL" && m[6] !== "transaksi gagal, saldo dikembalikan") {
+    if (m[4] === "GAGAL" && !FAILED_ORDER_REASONS.includes(m[6] ?? "")) {
       if (row.orderedAt !== null && r.sentAt > row.orderedAt)
         out.push(
           v(
@@ -729,8 +730,9 @@ const textAnswers = (f: Facts, userId: number) =>
 /**
  * the text-command resellers (docs/center.md#text-commands): one order per R# however often
  * it is typed, every order of theirs under an R#, every `R#…` answer read by the door's
- * pattern and naming its R#'s order, a SUKSES or "transaksi gagal" only as that order ended,
- * and each final order's final said in the chat
+ * pattern and naming its R#'s order, a SUKSES or an order's failure reason (replies.ts
+ * FAILED_ORDER_REASONS) only as that order ended, and each final order's final said in the
+ * chat
  */
 export const textOneOrderPerRef: Check = (f) => {
   const out: Violation[] = [];
@@ -774,7 +776,7 @@ export const textOneOrderPerRef: Check = (f) => {
           ),
         );
       }
-      const saidFailed = p[4] === "GAGAL" && p[6] === "transaksi gagal, saldo dikembalikan";
+      const saidFailed = p[4] === "GAGAL" && FAILED_ORDER_REASONS.includes(p[6] ?? "");
       if (
         (p[4] === "SUKSES" && row.status !== "success") ||
         (saidFailed && row.status !== "failed")

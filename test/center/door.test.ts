@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { priceFor } from "../../src/commerce/catalogue/prices.ts";
-import { createCenterKey, updateCenterKeySettings } from "../../src/commerce/center/keys.ts";
+import {
+  createCenterKey,
+  revokeCenterKey,
+  rotateCenterKey,
+  updateCenterKeySettings,
+} from "../../src/commerce/center/keys.ts";
 import {
   callbackOf,
   deliverDueCallbacks,
@@ -12,6 +17,7 @@ import {
 import { setTier } from "../../src/commerce/users.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { h2hOrders, orders } from "../../src/db/schema.ts";
+import { createClientAddress } from "../../src/h2h/client-address.ts";
 import type { CommerceHarness } from "../helpers/commerce.ts";
 import { testDriver } from "../helpers/db.ts";
 import {
@@ -161,8 +167,38 @@ describe(`the OtomaX door (${testDriver})`, () => {
     expect((await get(balanceUrl(k))).status).toBe(200);
     await updateCenterKeySettings(h.deps.db, k.userId, { ipAllowlist: ["203.0.113.9"] });
     expect((await get(balanceUrl(k))).status).toBe(403);
+    // without TRUST_PROXY a forwarding header is anyone's say, and ignored
+    expect((await door.get(balanceUrl(k), { "x-forwarded-for": "203.0.113.9" })).status).toBe(403);
     await updateCenterKeySettings(h.deps.db, k.userId, { ipAllowlist: ["127.0.0.1"] });
     expect((await get(balanceUrl(k))).status).toBe(200);
+  });
+
+  it("switched-off or revoked credentials are refused over HTTP, and nothing is ordered", async () => {
+    const k = await reseller(100_000);
+    const t = { product: "TSEL10", dest: phone("901"), refId: "off-1" };
+    const refusedNow = async (key = k) => {
+      for (const url of [balanceUrl(key), trxUrl(key, t)]) {
+        const r = await get(url);
+        expect(r.status, r.text).toBe(401);
+        expect(r.text).toBe("DITOLAK. Alasan: akses dicabut atau dimatikan");
+      }
+    };
+    await updateCenterKeySettings(h.deps.db, k.userId, { enabled: false });
+    await refusedNow();
+    await updateCenterKeySettings(h.deps.db, k.userId, { enabled: true });
+    expect((await get(balanceUrl(k))).status).toBe(200);
+    await revokeCenterKey(h.deps.db, k.userId, new Date(h.clock.now()));
+    await refusedNow();
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      0,
+    );
+    // rotated: the new set works, the old one's sign no longer matches
+    const rotated = await rotateCenterKey(h.deps.db, box, k.userId, new Date(h.clock.now()));
+    if (!rotated.ok) throw new Error(rotated.reason);
+    expect((await get(balanceUrl(rotated.key))).status).toBe(200);
+    const old = await get(balanceUrl(k));
+    expect(old.status).toBe(401);
+    expect(old.text).toBe("DITOLAK. Alasan: memberID atau sign salah");
   });
 
   it("only a reseller can hold credentials", async () => {
@@ -237,5 +273,80 @@ describe(`the OtomaX door (${testDriver})`, () => {
     } finally {
       await new Promise<void>((r) => rx.close(() => r()));
     }
+  });
+
+  it("a failed order's reply and report: GAGAL with the reason a reseller can act on, sn empty", async () => {
+    const got: URL[] = [];
+    const rx = createServer((req, res) => {
+      got.push(new URL(req.url ?? "/", "http://x"));
+      res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((r) => rx.listen(0, "127.0.0.1", r));
+    const port = (rx.address() as AddressInfo).port;
+    try {
+      const k = await reseller(100_000);
+      await updateCenterKeySettings(h.deps.db, k.userId, {
+        reportUrl: `http://127.0.0.1:${port}/report`,
+      });
+      // the sandbox's 946 ending: the supplier says the number is wrong
+      const t = { product: "TSEL10", dest: phone("946"), refId: "fail-1" };
+      const placed = await get(trxUrl(k, t));
+      const m = REPLY.exec(placed.text);
+      expect(m?.slice(1, 7), placed.text).toEqual([
+        "fail-1",
+        "TSEL10",
+        t.dest,
+        "GAGAL",
+        undefined,
+        "nomor tujuan salah, saldo dikembalikan",
+      ]);
+      // refunded: the balance is what it was
+      expect(rupiah(m![8]!)).toBe(100_000);
+      const deps = {
+        db: h.deps.db,
+        box,
+        clock: h.clock,
+        logger: h.deps.logger,
+        policy: { allowLoopbackHttp: true },
+        timeoutMs: 20_000,
+      };
+      await queueFinalCallbacks(deps);
+      expect(await deliverDueCallbacks(deps)).toBe(1);
+      expect(got).toHaveLength(1);
+      const q = got[0]!.searchParams;
+      expect([...q.keys()].sort()).toEqual(["message", "refid", "sn", "status"]);
+      expect(q.get("refid")).toBe("fail-1");
+      expect(q.get("status")).toBe("GAGAL");
+      expect(q.get("sn")).toBe("");
+      expect(q.get("message")).toBe(placed.text);
+      expect(q.get("message")).toBe((await get(trxUrl(k, t, { check: "1" }))).text);
+    } finally {
+      await new Promise<void>((r) => rx.close(() => r()));
+    }
+  });
+});
+
+describe(`the OtomaX door behind a trusted proxy (${testDriver})`, () => {
+  let door: DoorHarness;
+  beforeAll(async () => {
+    // TRUST_PROXY=127.0.0.1: the test's own requests come through "the proxy"
+    door = await bootDoor({ clientAddress: createClientAddress(["127.0.0.1"]) });
+  });
+  afterAll(async () => {
+    await door?.stop();
+  });
+
+  it("the allowlist matches the caller X-Forwarded-For names past the proxy, never the proxy", async () => {
+    const k = await door.reseller(10_000);
+    await updateCenterKeySettings(door.h.deps.db, k.userId, { ipAllowlist: ["203.0.113.9"] });
+    const from = (xff?: string) =>
+      door.get(door.balanceUrl(k), xff ? { "x-forwarded-for": xff } : undefined);
+    expect((await from("203.0.113.9")).status).toBe(200);
+    // what the caller says left of the proxy's hop is not believed
+    expect((await from("203.0.113.9, 198.51.100.7")).status).toBe(403);
+    expect((await from("198.51.100.7")).status).toBe(403);
+    // no header: the caller is the proxy itself, not in the list
+    expect((await from()).status).toBe(403);
+    expect((await from("not-an-ip")).status).toBe(403);
   });
 });

@@ -3,6 +3,7 @@ import { listen, type RunningServer } from "@kios/kit";
 import { CENTER_PREFIX, createCenterRoutes } from "../../src/center/routes.ts";
 import { createCenterKey, type IssuedCenterKey } from "../../src/commerce/center/keys.ts";
 import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
+import type { ClientAddress } from "../../src/h2h/client-address.ts";
 import { createRateLimiter } from "../../src/h2h/rate-limit.ts";
 import { bootCommerce, type CommerceHarness } from "./commerce.ts";
 
@@ -43,11 +44,16 @@ export interface DoorHarness {
   reseller(balance?: number): Promise<IssuedCenterKey>;
   trxUrl(k: IssuedCenterKey, t: DoorTrx, extra?: Record<string, string>): string;
   balanceUrl(k: IssuedCenterKey, signWith?: string): string;
-  get(url: string): Promise<{ status: number; text: string; type: string | null }>;
+  get(
+    url: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string; type: string | null }>;
   stop(): Promise<void>;
 }
 
-export async function bootDoor(): Promise<DoorHarness> {
+export async function bootDoor(
+  options: { clientAddress?: ClientAddress } = {},
+): Promise<DoorHarness> {
   const h = await bootCommerce();
   const box = createSecretBox("test-h2h-encryption-key-0123456789abcdef");
   const app = createCenterRoutes({
@@ -56,6 +62,7 @@ export async function bootDoor(): Promise<DoorHarness> {
     clock: h.clock,
     logger: h.deps.logger,
     limiter: createRateLimiter(),
+    clientAddress: options.clientAddress,
   });
   const server: RunningServer = await listen(app, 0, "127.0.0.1", { keepIdleConnections: true });
   const base = `http://127.0.0.1:${server.port}${CENTER_PREFIX}`;
@@ -87,8 +94,8 @@ export async function bootDoor(): Promise<DoorHarness> {
       });
       return `${base}/balance?${q}`;
     },
-    async get(url) {
-      const r = await fetch(url);
+    async get(url, headers) {
+      const r = await fetch(url, headers ? { headers } : {});
       return { status: r.status, text: await r.text(), type: r.headers.get("content-type") };
     },
     async stop() {

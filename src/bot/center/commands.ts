@@ -5,10 +5,16 @@ import {
   type CenterCommand,
   type CenterError,
   KEYWORDS,
+  numericCodesIn,
   parseCenterCommand,
+  type TypedOrder,
+  typedOrders,
 } from "../../commerce/center/commands.ts";
+import { numericProductCodes } from "../../commerce/center/lookups.ts";
+import { notRunText, type OrderNotRun } from "../../commerce/center/replies.ts";
 import { askTransfer, confirmTransfer, findRecipient } from "../../commerce/resellers/transfers.ts";
 import { findUser } from "../../commerce/users.ts";
+import { walletBalance } from "../../commerce/wallet/ledger.ts";
 import { checkPin, type PinChange, replacePin } from "../../commerce/wallet/pin.ts";
 import type { BotContext } from "../context.ts";
 import { offerDeposit } from "../deposits/qris.ts";
@@ -53,9 +59,38 @@ function errorText(ctx: BotContext, e: CenterError, aliases: Map<string, string>
   }
 }
 
-/** the PIN's answer when it is not right (a wrong one, the lock, none set); true when right */
-async function pinAnswered(ctx: BotContext, checked: PinChange): Promise<boolean> {
+/** the PIN check's failure as an order's reason (an order text's answers) */
+function pinNotRun(checked: Exclude<PinChange, { ok: true }>): OrderNotRun {
+  switch (checked.reason) {
+    case "no_pin":
+      return { why: "no_pin" };
+    case "wrong":
+      return { why: "pin_wrong", left: checked.triesLeft };
+    case "locked":
+      return {
+        why: "pin_locked",
+        until: wibTime(checked.until.getTime()),
+        justLocked: checked.justLocked,
+      };
+    case "changed":
+      return { why: "pin_changed" };
+  }
+}
+
+/**
+ * the PIN's answer when it is not right (a wrong one, the lock, none set); true when right.
+ * `orders`: the text's orders, answered each in the order form with its R# (one message)
+ */
+async function pinAnswered(
+  ctx: BotContext,
+  checked: PinChange,
+  orders?: readonly TypedOrder[],
+): Promise<boolean> {
   if (checked.ok) return true;
+  if (orders) {
+    await notRunAnswer(ctx, orders, pinNotRun(checked));
+    return false;
+  }
   switch (checked.reason) {
     case "no_pin":
       await ctx.reply(ctx.t("center-no-pin"));
@@ -73,6 +108,32 @@ async function pinAnswered(ctx: BotContext, checked: PinChange): Promise<boolean
       break;
   }
   return false;
+}
+
+/** an order text not run: each order GAGAL with the reason and its R#, in one message */
+async function notRunAnswer(
+  ctx: BotContext,
+  orders: readonly TypedOrder[],
+  r: OrderNotRun,
+): Promise<void> {
+  const balance = await walletBalance(ctx.deps.db, ctx.from!.id);
+  await ctx.reply(escapeHtml(notRunText(orders, r, balance)));
+}
+
+/** an order text's refusal by the grammar, as the reason of each of its orders */
+function orderErrorNotRun(e: CenterError): OrderNotRun | undefined {
+  switch (e.error) {
+    case "format":
+      return e.keyword === "buy" ? { why: "format" } : undefined;
+    case "pin_only_last":
+      return { why: "pin_only_last" };
+    case "ref_repeated":
+      return { why: "ref_repeated", ref: e.ref };
+    case "too_many":
+      return { why: "too_many", max: e.max };
+    default:
+      return undefined;
+  }
 }
 
 async function priceAnswer(ctx: BotContext, code: string): Promise<void> {
@@ -147,7 +208,16 @@ async function run(ctx: BotContext, command: CenterCommand): Promise<void> {
     if (await pinAnswered(ctx, changed)) await ctx.reply(ctx.t("center-pin-changed"));
     return;
   }
-  if (!(await pinAnswered(ctx, await checkPin(db, userId, command.pin, clock.now())))) return;
+  const orders =
+    command.kind === "buy"
+      ? command.lines.map((l) => ({
+          product: l.code,
+          dest: l.destination,
+          ...(l.ref === undefined ? {} : { ref: l.ref }),
+        }))
+      : undefined;
+  const checked = await checkPin(db, userId, command.pin, clock.now());
+  if (!(await pinAnswered(ctx, checked, orders))) return;
   switch (command.kind) {
     case "buy":
       for (const line of command.lines) await buyLine(ctx, line);
@@ -176,8 +246,15 @@ export function centerCommandsFeature(): Composer<BotContext> {
   composer.on("message:text", async (ctx, next) => {
     // only a dotted text can be one: the aliases are read for those alone
     if (!DOTTED.test(ctx.message.text)) return next();
+    const text = ctx.message.text;
     const aliases = await loadAliases(ctx.deps.db);
-    const parsed = parseCenterCommand(ctx.message.text, aliases);
+    // an all-digit code is a product's only when the shop sells it and no flow waits for an
+    // answer (a phone or meter typed with dots, 0812.3456.7890, is the flow's)
+    const digits = numericCodesIn(text);
+    const flowWaits = Object.keys(ctx.conversation.active()).length > 0;
+    const numericCodes =
+      digits.length === 0 || flowWaits ? undefined : await numericProductCodes(ctx.deps.db, digits);
+    const parsed = parseCenterCommand(text, aliases, { numericCodes });
     if (!parsed) return next();
     // the PIN was read: the message that carried it goes
     await deleteCarrier(ctx);
@@ -186,7 +263,10 @@ export function centerCommandsFeature(): Composer<BotContext> {
       return;
     }
     if (!parsed.ok) {
-      await ctx.reply(errorText(ctx, parsed, aliases));
+      // an order text: each of its orders answered in the order form, its R# echoed
+      const notRun = orderErrorNotRun(parsed);
+      if (notRun) await notRunAnswer(ctx, typedOrders(text), notRun);
+      else await ctx.reply(errorText(ctx, parsed, aliases));
       return;
     }
     await run(ctx, parsed.command);

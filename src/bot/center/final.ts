@@ -1,4 +1,4 @@
-import { orderText } from "../../commerce/center/replies.ts";
+import { orderReply } from "../../commerce/center/lookups.ts";
 import { textOrderOf } from "../../commerce/center/text-orders.ts";
 import { getOrder } from "../../commerce/orders/queries.ts";
 import type { Order } from "../../commerce/orders/types.ts";
@@ -34,7 +34,7 @@ export async function renderTextOrderFinal(
   const balance = await walletBalance(env.db, order.userId);
   await env.api.sendMessage(
     n.chatId,
-    escapeHtml(orderText(order, row.ref ?? order.refId, balance)),
+    escapeHtml(await orderReply(env.db, order, row.ref ?? order.refId, balance)),
   );
   return { order };
 }

@@ -1,9 +1,8 @@
 import type { TextOrderLine } from "../../commerce/center/commands.ts";
-import { dayRecap, orderByRef, todayOrdersTo } from "../../commerce/center/lookups.ts";
+import { dayRecap, orderByRef, orderReply, todayOrdersTo } from "../../commerce/center/lookups.ts";
 import {
   balanceText,
   notFoundText,
-  orderText,
   statusWord,
   textRefusalText,
 } from "../../commerce/center/replies.ts";
@@ -42,7 +41,10 @@ export async function buyLine(ctx: BotContext, line: TextOrderLine): Promise<voi
   }
   // the order as it is now: it may have become final since it was placed
   const order = (await getOrder(db, placed.order.id)) ?? placed.order;
-  await say(ctx, orderText(order, line.ref ?? order.refId, await walletBalance(db, userId)));
+  await say(
+    ctx,
+    await orderReply(db, order, line.ref ?? order.refId, await walletBalance(db, userId)),
+  );
   // only a PROSES answer is followed by the final (center/final.ts)
   await markAnswered(db, placed.row.id, statusWord(order));
 }
@@ -61,7 +63,8 @@ export async function checkAnswer(ctx: BotContext, destination: string): Promise
     await ctx.reply(ctx.t("center-check-none", { dest: escapeHtml(destination) }));
     return;
   }
-  await say(ctx, found.map((f) => orderText(f.order, f.ref, balance)).join("\n"));
+  const lines = await Promise.all(found.map((f) => orderReply(db, f.order, f.ref, balance)));
+  await say(ctx, lines.join("\n"));
 }
 
 /** STA.REF: the order of that reference, as its answer was */
@@ -70,7 +73,10 @@ export async function statusAnswer(ctx: BotContext, ref: string): Promise<void> 
   const userId = ctx.from!.id;
   const found = await orderByRef(db, userId, ref);
   const balance = await walletBalance(db, userId);
-  await say(ctx, found ? orderText(found.order, found.ref, balance) : notFoundText(ref, balance));
+  await say(
+    ctx,
+    found ? await orderReply(db, found.order, found.ref, balance) : notFoundText(ref, balance),
+  );
 }
 
 /** REKAP / REKAP.DD-MM-YYYY: the day's orders counted, and what the successful ones cost */

@@ -158,7 +158,7 @@ async function storeMaybeClaimed(
 ): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
   const u = o.update;
   const chatId = chatIdOf(u);
-  const payload = JSON.stringify(redactForStorage(u));
+  const payload = JSON.stringify(redactForStorage(u, o.botId));
   const result = await db.execute(sql`
     with busy as (
       select not ${claim} or exists (select 1 from telegram_updates e

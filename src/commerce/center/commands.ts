@@ -130,10 +130,32 @@ function keywordCommand(keyword: Keyword, args: string[], ref: string | undefine
   }
 }
 
+/** an all-digit first segment: a phone (0812.3456.7890) or meter typed with dots, mostly */
+const DIGITS = /^\d+$/;
+
+export interface ParseOptions {
+  /**
+   * the all-digit codes that are product codes here (the shop's catalogue has them, and no
+   * flow is waiting for an answer): any other all-digit "code" makes the text no command,
+   * for it is a number typed with dots (0812.3456.7890 is not product 0812 to 3456, PIN 7890)
+   */
+  numericCodes?: ReadonlySet<string> | undefined;
+}
+
+/** the all-digit first segments of a text's parts (the codes the chat must look up) */
+export function numericCodesIn(text: string): string[] {
+  return (partsOf(text) ?? []).map((p) => p.segments[0]!).filter((c) => DIGITS.test(c));
+}
+
 /** one order's segments (without the PIN): CODE.DEST or CODE.n.DEST */
-function orderLine(segments: string[], ref: string | undefined): TextOrderLine | undefined {
+function orderLine(
+  segments: string[],
+  ref: string | undefined,
+  numericCodes: ReadonlySet<string>,
+): TextOrderLine | undefined {
   const [code, ...rest] = segments;
   if (!code || !CODE.test(code)) return undefined;
+  if (DIGITS.test(code) && !numericCodes.has(code)) return undefined;
   let nth: number | undefined;
   let dest: string | undefined;
   if (rest.length === 1) dest = rest[0];
@@ -151,6 +173,37 @@ function orderLine(segments: string[], ref: string | undefined): TextOrderLine |
   };
 }
 
+/** an order of a text as typed, for an answer when it was not run (never its PIN) */
+export interface TypedOrder {
+  product: string;
+  dest: string;
+  ref?: string;
+}
+
+/**
+ * the orders of an order text as typed (product, destination, R#), for the answers of a
+ * text that was refused or whose PIN was not right: one line each, so the reseller's
+ * software matches each R# (docs/center.md#text-commands). The PIN is never among them.
+ */
+export function typedOrders(text: string): TypedOrder[] {
+  const parts = partsOf(text) ?? [];
+  const pin = parts.at(-1)?.segments.at(-1);
+  return parts.map((part, i) => {
+    const s = part.segments;
+    const last = i === parts.length - 1;
+    // the PIN at the end of the text, or typed after an earlier order too
+    const pinned =
+      last || (s.length >= 3 && PIN.test(s.at(-1)!) && !(s.length === 3 && COUNT.test(s[1]!)));
+    const rest = pinned ? s.slice(0, -1) : s;
+    const dest = rest.length >= 2 ? rest.at(-1)! : "-";
+    return {
+      product: s[0]!.toUpperCase(),
+      dest: dest === pin ? "-" : dest,
+      ...(part.ref === undefined ? {} : { ref: part.ref.slice(0, 64) }),
+    };
+  });
+}
+
 /** the last segment is a PIN (4–6 digits): the one mark of a center command */
 function endsInPin(segments: string[]): boolean {
   return segments.length >= 2 && PIN.test(segments.at(-1)!);
@@ -163,10 +216,15 @@ function endsInPin(segments: string[]): boolean {
 export function parseCenterCommand(
   text: string,
   aliases: ReadonlyMap<string, Keyword> = new Map(),
+  options: ParseOptions = {},
 ): CenterParse | undefined {
   const parts = partsOf(text);
   if (!parts || parts.length === 0) return undefined;
+  const numericCodes = options.numericCodes ?? new Set<string>();
   const first = parts[0]!;
+  // a number typed with dots (the open flow's answer, or a stray one): not a command at all
+  const code = first.segments[0]!;
+  if (DIGITS.test(code) && !numericCodes.has(code)) return undefined;
   const keyword = keywordOf(first.segments[0]!, aliases);
   if (keyword && parts.length === 1 && first.segments.length >= 2) {
     return keywordCommand(keyword, first.segments.slice(1), first.ref);
@@ -189,10 +247,11 @@ export function parseCenterCommand(
   const lines: TextOrderLine[] = [];
   for (const [i, part] of parts.entries()) {
     const segments = i === parts.length - 1 ? part.segments.slice(0, -1) : part.segments;
-    const line = orderLine(segments, part.ref);
+    const line = orderLine(segments, part.ref, numericCodes);
     if (!line) {
       // CODE.DEST.PIN before the last part: the PIN is typed once, at the end
-      const withPin = i < parts.length - 1 && orderLine(part.segments.slice(0, -1), part.ref);
+      const withPin =
+        i < parts.length - 1 && orderLine(part.segments.slice(0, -1), part.ref, numericCodes);
       return withPin
         ? { ok: false, error: "pin_only_last" }
         : { ok: false, error: "format", keyword: "buy" };

@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { orders, textOrders } from "../../db/schema.ts";
+import { orderAttempts, orders, products, textOrders } from "../../db/schema.ts";
 import { startOfDayWib } from "../orders/queries.ts";
 import type { Order } from "../orders/types.ts";
+import { orderText } from "./replies.ts";
 
 // what the status and recap commands read (docs/center.md#text-commands): a reseller's own
 // orders only, each with the R# it was placed with (if any), for the answer's reference
@@ -100,4 +101,41 @@ export async function dayRecap(
       ),
     );
   return row ?? { success: 0, failed: 0, pending: 0, spent: 0 };
+}
+
+/**
+ * which of these all-digit codes are product codes of the shop's (a supplier's code may be
+ * all digits; none of the sandboxes' is): the others are numbers typed with dots
+ */
+export async function numericProductCodes(
+  db: Executor,
+  codes: readonly string[],
+): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const rows = await db
+    .select({ code: products.code })
+    .from(products)
+    .where(inArray(products.code, [...new Set(codes)]));
+  return new Set(rows.map((r) => r.code));
+}
+
+/** a failed order's last attempt's machine-readable reason (OUT_OF_STOCK, …), else null */
+async function failedOrderReason(db: Executor, order: Order): Promise<string | null> {
+  if (order.status !== "failed") return null;
+  const [row] = await db
+    .select({ reason: orderAttempts.reason })
+    .from(orderAttempts)
+    .where(and(eq(orderAttempts.orderId, order.id), eq(orderAttempts.refId, order.refId)))
+    .limit(1);
+  return row?.reason ?? null;
+}
+
+/** an order's answer line (replies.ts orderText), a failure's reason read with it */
+export async function orderReply(
+  db: Executor,
+  order: Order,
+  refId: string,
+  balance: number,
+): Promise<string> {
+  return orderText(order, refId, balance, await failedOrderReason(db, order));
 }

@@ -1,6 +1,8 @@
 import { formatRupiah } from "../../supplier/amounts.ts";
+import type { FailureReason } from "../../supplier/types.ts";
 import type { H2hRefusal } from "../h2h/orders.ts";
 import { wireStatusOf } from "../h2h/records.ts";
+import { type Failure, failureOf } from "../orders/failure.ts";
 import type { Order } from "../orders/types.ts";
 import type { TextRefusal } from "./text-orders.ts";
 
@@ -29,11 +31,65 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }
 
-export function orderText(order: Order, refId: string, balance: number): string {
+// why a failed order failed, in words a reseller can act on (send to another number, pick
+// another product, try later): the supplier's reason on the order's last attempt when it
+// gave one (OUT_OF_STOCK, WRONG_OPERATOR, …), else the kind the chat tells the buyer
+// (orders/failure.ts). Never the supplier's own text: it is for admins only.
+
+const ATTEMPT_REASON_WORDS: Record<FailureReason, string> = {
+  OUT_OF_STOCK: "stok produk habis",
+  PRODUCT_DISRUPTED: "produk sedang gangguan",
+  SUPPLIER_ERROR: "gangguan di supplier, coba lagi nanti",
+  INVALID_CUSTOMER_NO: "nomor tujuan salah",
+  WRONG_OPERATOR: "nomor bukan operator produk ini",
+  WRONG_METER: "nomor meter salah",
+};
+
+const KIND_WORDS: Record<Failure["kind"], string> = {
+  destination: "nomor tujuan salah",
+  product: "produk tidak tersedia atau sedang cut-off",
+  bill: "sesi tagihan habis, cek ulang tagihannya",
+  "not-processed": "tidak diproses supplier",
+  service: "layanan supplier sedang gangguan, coba lagi nanti",
+  supplier: "gagal di supplier",
+  unknown: "transaksi gagal",
+};
+
+/** every reason a failed order's answer may give (docs/center.md lists them) */
+export const FAILED_ORDER_REASONS: readonly string[] = [
+  ...new Set([...Object.values(ATTEMPT_REASON_WORDS), ...Object.values(KIND_WORDS)]),
+  "dibatalkan admin",
+].map((w) => `${w}, saldo dikembalikan`);
+
+/**
+ * a failed order's reason; `attemptReason` is its last attempt's machine-readable reason
+ * (order_attempts.reason, lookups.ts failedOrderReason), null when the supplier gave none
+ */
+export function failedReasonText(order: Order, attemptReason?: string | null): string {
+  const given =
+    attemptReason && attemptReason in ATTEMPT_REASON_WORDS
+      ? ATTEMPT_REASON_WORDS[attemptReason as FailureReason]
+      : undefined;
+  const admin = order.failureReason?.startsWith("refunded by admin")
+    ? "dibatalkan admin"
+    : undefined;
+  return `${given ?? admin ?? KIND_WORDS[failureOf(order).kind]}, saldo dikembalikan`;
+}
+
+/**
+ * an order's answer line. `attemptReason`: see failedReasonText; the callers read it with
+ * the order (lookups.ts orderReply), so every answer and report of a failure says why
+ */
+export function orderText(
+  order: Order,
+  refId: string,
+  balance: number,
+  attemptReason?: string | null,
+): string {
   const status = wireStatusOf(order);
   const head = `R#${refId} ${order.productCode}.${order.destination} ${STATUS_WORD[status]}.`;
   if (status === "failed") {
-    return `${head} Alasan: transaksi gagal, saldo dikembalikan. Saldo ${dotted(balance)}`;
+    return `${head} Alasan: ${failedReasonText(order, attemptReason)}. Saldo ${dotted(balance)}`;
   }
   const sn = status === "success" ? ` SN: ${oneLine(order.sn ?? "-")}.` : "";
   return `${head}${sn} Harga ${dotted(order.price)}. Saldo ${dotted(balance)}`;
@@ -96,6 +152,59 @@ export function textRefusalText(
       ? `sudah dibeli ${req.boughtToday}x hari ini, ulangi dengan ${req.product}.${req.boughtToday + 1}.${req.dest}.PIN`
       : TEXT_REASONS[reason];
   return `R#${req.ref ?? "-"} ${req.product}.${req.dest} GAGAL. Alasan: ${oneLine(why)}. Saldo ${dotted(balance)}`;
+}
+
+/**
+ * why an order text was not run at all (its PIN, or its form): each of its orders is
+ * answered GAGAL with this, its R# echoed, so the reseller's software matches the answer
+ */
+export type OrderNotRun =
+  | { why: "pin_wrong"; left: number }
+  /** until: a WIB time ("14:05 WIB"); justLocked: this very text's wrong PIN locked it */
+  | { why: "pin_locked"; until: string; justLocked: boolean }
+  | { why: "no_pin" }
+  | { why: "pin_changed" }
+  | { why: "format" }
+  | { why: "pin_only_last" }
+  | { why: "ref_repeated"; ref: string }
+  | { why: "too_many"; max: number };
+
+function notRunWords(r: OrderNotRun): string {
+  switch (r.why) {
+    case "pin_wrong":
+      return `PIN salah (sisa ${r.left})`;
+    case "pin_locked":
+      return r.justLocked
+        ? `PIN salah 5 kali, terkunci sampai ${r.until}`
+        : `PIN terkunci sampai ${r.until}`;
+    case "no_pin":
+      return "PIN belum dibuat, buat dengan /pin";
+    case "pin_changed":
+      return "PIN baru saja diganti, kirim lagi";
+    case "format":
+      return "format salah, pakai KODE.TUJUAN.PIN";
+    case "pin_only_last":
+      return "PIN cukup sekali, di akhir pesan";
+    case "ref_repeated":
+      return `R#${r.ref} dipakai dua kali dalam satu pesan`;
+    case "too_many":
+      return `paling banyak ${r.max} pesanan dalam satu pesan`;
+  }
+}
+
+/** the answer of an order text that was not run: one GAGAL line per order, nothing held */
+export function notRunText(
+  lines: readonly { ref?: string | undefined; product: string; dest: string }[],
+  r: OrderNotRun,
+  balance: number,
+): string {
+  const why = oneLine(notRunWords(r));
+  return lines
+    .map(
+      (l) =>
+        `R#${oneLine(l.ref ?? "-")} ${l.product}.${l.dest} GAGAL. Alasan: ${why}. Saldo ${dotted(balance)}`,
+    )
+    .join("\n");
 }
 
 /** the balance line both doors answer */

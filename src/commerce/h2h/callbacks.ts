@@ -13,7 +13,7 @@ import {
   quotes,
 } from "../../db/schema.ts";
 import type { Logger } from "../../logger.ts";
-import { orderText } from "../center/replies.ts";
+import { orderReply } from "../center/lookups.ts";
 import type { Order } from "../orders/types.ts";
 import { checkCallbackUrl, type UrlPolicy } from "./callback-url.ts";
 import type { SecretBox } from "./cipher.ts";
@@ -86,7 +86,7 @@ export async function queueFinalCallbacks(
             event: "transaction.final",
             data: wireRecord(order, h2h.refId, await billOfOrder(deps.db, order)),
           })
-        : reportQuery(order, h2h.refId, await resellerBalance(deps.db, h2h.userId));
+        : await reportQuery(deps.db, order, h2h.refId, await resellerBalance(deps.db, h2h.userId));
     await deps.db.transaction(async (tx) => {
       await tx
         .insert(h2hCallbacks)
@@ -129,11 +129,16 @@ async function settleOrderless(db: Database, now: Date): Promise<void> {
 }
 
 /** a final's report fields (docs/center.md#reports), stored as the callback's body */
-function reportQuery(order: Order, refId: string, balance: number): string {
+async function reportQuery(
+  db: Executor,
+  order: Order,
+  refId: string,
+  balance: number,
+): Promise<string> {
   const status = wireStatusOf(order);
   return new URLSearchParams({
     refid: refId,
-    message: orderText(order, refId, balance),
+    message: await orderReply(db, order, refId, balance),
     status: status === "success" ? "SUKSES" : "GAGAL",
     sn: status === "success" ? (order.sn ?? "") : "",
   }).toString();

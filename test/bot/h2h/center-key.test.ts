@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteDueMessages } from "../../../src/bot/service.ts";
 import { dueMessages } from "../../../src/bot/storage/expiring.ts";
@@ -5,7 +7,9 @@ import { centerKeyOfUser, openCenterKey } from "../../../src/commerce/center/key
 import { createSecretBox } from "../../../src/commerce/h2h/cipher.ts";
 import { setTier } from "../../../src/commerce/users.ts";
 import { setFirstPin } from "../../../src/commerce/wallet/pin.ts";
+import { telegramUpdates } from "../../../src/db/schema.ts";
 import { type BotHarness, copyTexts, labels, startBotHarness } from "../../helpers/bot.ts";
+import { findInDatabase } from "../../helpers/secrets.ts";
 
 // /api center: the OtomaX door's credentials in the chat, the operations of
 // `kios center-key` (show, create, rotate, revoke, report URL, IPs), each behind the PIN;
@@ -105,6 +109,37 @@ describe("/api center", () => {
     await typePin(r, last.message_id, "4826");
     await h.waitToast(r, /Akses pusat dicabut/);
     expect((await centerKeyOfUser(h.db, r))!.revokedAt).not.toBeNull();
+  });
+
+  it("a reply quoting the credentials' message stores none of them: the quoted message's ids only", async () => {
+    const r = 6_103;
+    h.user(r);
+    await setTier(h.db, r, "reseller");
+    await setFirstPin(h.db, r, "4826");
+    const none = await h.waitMessage(r, /belum punya akses pusat/, h.say(r, "/api center"));
+    h.tap(r, none, /Buat akses pusat/);
+    await typePin(r, none.message_id, "4826");
+    const secrets = await h.waitMessage(r, /Akses pusat kamu/, none.message_id);
+    const { pin, password } = openCenterKey(box, (await centerKeyOfUser(h.db, r))!);
+    // Telegram sends the quoted message whole: its text and its copy buttons
+    const sent = h.telegram.sendText(r, "ini dipakai di mana?", { replyTo: secrets.message_id });
+    expect(JSON.stringify(sent.message.reply_to_message)).toContain(password);
+    await h.waitMessage(r, /./, sent.message.message_id);
+    const [row] = await h.db
+      .select({ payload: telegramUpdates.payload })
+      .from(telegramUpdates)
+      .where(eq(telegramUpdates.updateId, sent.update_id ?? -1));
+    const stored = (row!.payload as Update).message!;
+    expect(stored.text).toBe("ini dipakai di mana?");
+    expect(stored.reply_to_message).toEqual({
+      message_id: secrets.message_id,
+      date: expect.any(Number),
+      chat: expect.objectContaining({ id: r }),
+      from: expect.objectContaining({ is_bot: true }),
+    });
+    expect(JSON.stringify(row)).not.toContain(pin);
+    expect(JSON.stringify(row)).not.toContain(password);
+    expect(await findInDatabase(h.db, password)).toEqual([]);
   });
 
   it("a customer is told it is for resellers", async () => {

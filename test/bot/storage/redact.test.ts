@@ -48,6 +48,54 @@ describe("redactForStorage and a text command's PIN", () => {
     }
   });
 
+  it("a reply to the bot's message keeps the quoted message's ids only (its text, buttons, quote go)", () => {
+    const secret = "pw-Zq8v1Xc";
+    const bots: PrivateMessage = {
+      message_id: 20,
+      date: 5,
+      chat: { id: 55, type: "private", first_name: "x" },
+      from: { id: BOT, is_bot: true, first_name: "kios" },
+      text: `Akses pusat kamu\npassword: ${secret}`,
+      entities: [{ type: "code", offset: 27, length: secret.length }],
+      reply_markup: { inline_keyboard: [[{ text: "📋 password", copy_text: { text: secret } }]] },
+    } as PrivateMessage;
+    const reply = {
+      update_id: 6,
+      message: {
+        ...message("ini apa?", 21),
+        reply_to_message: bots,
+        quote: { text: secret, position: 27 },
+      },
+    } as Update;
+    const stored = redactForStorage(reply, BOT).message!;
+    expect(stored.reply_to_message).toEqual({
+      message_id: 20,
+      date: 5,
+      chat: bots.chat,
+      from: bots.from,
+    });
+    expect(stored.text).toBe("ini apa?");
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    // a photo's caption the same
+    const captioned = redactForStorage(
+      {
+        update_id: 7,
+        message: {
+          ...message("ok", 22),
+          reply_to_message: { ...bots, text: undefined, caption: secret },
+        },
+      } as Update,
+      BOT,
+    );
+    expect(JSON.stringify(captioned)).not.toContain(secret);
+    // an edit of such a reply too
+    const edited = redactForStorage(
+      { update_id: 8, edited_message: { ...reply.message!, edit_date: 9 } } as Update,
+      BOT,
+    );
+    expect(JSON.stringify(edited)).not.toContain(secret);
+  });
+
   it("without a box the PIN is removed, and can't be read back", () => {
     const m = redactForStorage({ update_id: 5, message: message("S.739184") }, 1).message!;
     expect(m.text).toBe("S.[pin:-]");

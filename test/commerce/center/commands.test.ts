@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   type CenterParse,
   type Keyword,
+  numericCodesIn,
   parseCenterCommand,
+  typedOrders,
 } from "../../../src/commerce/center/commands.ts";
 
 // the center's text grammar, every command and every refusal: a refusal is a clear error
@@ -121,11 +123,52 @@ const table: [string, CenterParse | undefined][] = [
   ["/start", undefined],
   ["081234567890", undefined],
   ["1234", undefined],
+  // a number typed with dots (the Pulsa flow and the meter's take them): no product code is
+  // all digits, unless the shop sells one (below), so these are the flow's answer
+  ["0812.3456.7890", undefined],
+  ["0812.3456.78901", undefined],
+  ["5321.0000.0012", undefined],
+  ["0812.3456.7890 R#A1", undefined],
+  ["0812.3456,0812.3456.7890", undefined],
+  ["0812.2.3456.7890", undefined],
+  // after a real order the dotted number is a bad line of a command
+  ["TSEL10.081234567890,0812.3456.7890", bad({ error: "format", keyword: "buy" })],
 ];
 
 describe("the center's text grammar", () => {
   it.each(table)("%s", (text, want) => {
     expect(parseCenterCommand(text, aliases)).toEqual(want);
+  });
+
+  it("an all-digit code is a product's only when the shop sells it (and no flow waits)", () => {
+    const numericCodes = new Set(["12345"]);
+    expect(parseCenterCommand("12345.081234567890.1234", aliases, { numericCodes })).toEqual(
+      ok({ kind: "buy", lines: [{ code: "12345", destination: "081234567890" }], pin: "1234" }),
+    );
+    expect(parseCenterCommand("12345.081234567890.1234", aliases)).toBeUndefined();
+    expect(parseCenterCommand("0812.3456.7890", aliases, { numericCodes })).toBeUndefined();
+    expect(numericCodesIn("0812.3456.7890 R#A1,TSEL10.0812345678,12345.0812.1234")).toEqual([
+      "0812",
+      "12345",
+    ]);
+  });
+
+  it("an order text's orders as typed (for a refusal's answers), never with the PIN", () => {
+    expect(typedOrders("TSEL10.081234567890.1234 R#A1")).toEqual([
+      { product: "TSEL10", dest: "081234567890", ref: "A1" },
+    ]);
+    expect(typedOrders("tsel10.081.1234")).toEqual([{ product: "TSEL10", dest: "081" }]);
+    expect(typedOrders("TSEL10.081234567890.1234 R#A1,XL5.2.081299990000.1234 R#A2")).toEqual([
+      { product: "TSEL10", dest: "081234567890", ref: "A1" },
+      { product: "XL5", dest: "081299990000", ref: "A2" },
+    ]);
+    expect(typedOrders("TSEL10.2.0812345678,TSEL10.1.2.0812345679.1234")).toEqual([
+      { product: "TSEL10", dest: "0812345678" },
+      { product: "TSEL10", dest: "0812345679" },
+    ]);
+    // a destination that is the PIN itself is not repeated back
+    expect(typedOrders("TSEL10.1234.1234")).toEqual([{ product: "TSEL10", dest: "-" }]);
+    expect(typedOrders("TSEL10.1234")).toEqual([{ product: "TSEL10", dest: "-" }]);
   });
 
   it("an alias is the owner's only: without it the word is unknown", () => {
