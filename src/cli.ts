@@ -1,8 +1,9 @@
+import { openAppDatabase } from "./app/open-database.ts";
 import { apiKeyCommand } from "./cli/api-key.ts";
 import { markupCommand, syncCommand } from "./cli/catalogue.ts";
 import { centerCommand } from "./cli/center.ts";
 import { centerKeyCommand } from "./cli/center-key.ts";
-import type { Command } from "./cli/command.ts";
+import type { CliDeps, Command } from "./cli/command.ts";
 import { UsageError } from "./cli/command.ts";
 import { migrateCommand, startCommand } from "./cli/core.ts";
 import { exportCommand } from "./cli/export.ts";
@@ -45,8 +46,16 @@ export function usage(): string {
   ].join("\n");
 }
 
-/** runs one CLI invocation and returns its exit code (-1: a long-running command took over). */
-export async function runCli(argv: string[]): Promise<number> {
+/** what the binary runs on: its own environment, the database its configuration names */
+export function processDeps(): CliDeps {
+  return { env: process.env, openDatabase: openAppDatabase };
+}
+
+/**
+ * runs one CLI invocation and returns its exit code (-1: a long-running command took over).
+ * It never exits the process: the binary does, with the code (below).
+ */
+export async function runCli(argv: string[], deps: CliDeps = processDeps()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const target = COMMANDS.find((c) => c.name === rest[0]);
@@ -63,7 +72,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(rest);
+    return await command.run(rest, deps);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`kios ${command.name}: ${err.message}\nusage: ${command.usage}`);

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { creditWallet } from "../src/commerce/wallet/ledger.ts";
-import { openDatabase } from "../src/db/client.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { KIOS_ENTRY as BIN } from "./helpers/kios-cli.ts";
 import { patient } from "./helpers/patience.ts";
+import { kios } from "./helpers/run-cli.ts";
 
-function kios(args: string[], env: Record<string, string> = {}) {
+function spawnKios(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH, ...env },
@@ -18,67 +18,85 @@ function kios(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("kios CLI", () => {
-  it("prints help and exits 0", () => {
-    const r = kios(["help"]);
+  it("prints help and exits 0", async () => {
+    const r = await kios(["help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("usage: kios <command>");
     expect(r.stdout).toMatch(/migrate\s+apply database migrations/);
   });
 
-  it("answers an unknown command with usage and exit 2", () => {
-    const r = kios(["frobnicate"]);
+  it("answers an unknown command with usage and exit 2", async () => {
+    const r = await kios(["frobnicate"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('unknown command "frobnicate"');
     expect(r.stderr).toContain("usage: kios <command>");
   });
 
-  it("answers bad arguments with the command's usage and exit 2", () => {
-    const r = kios(["migrate", "--force"]);
+  it("answers bad arguments with the command's usage and exit 2", async () => {
+    const r = await kios(["migrate", "--force"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("usage: kios migrate");
   });
 
-  it("stops on a bad environment with one line per variable", () => {
-    const r = kios(["migrate"], { PORT: "http", LOG_LEVEL: "shout" });
+  it("stops on a bad environment with one line per variable", async () => {
+    const r = await kios(["migrate"], { env: { PORT: "http", LOG_LEVEL: "shout" } });
     expect(r.status).toBe(78);
     expect(r.stderr).toMatch(/^ {2}PORT must be a whole number/m);
     expect(r.stderr).toMatch(/^ {2}LOG_LEVEL must be one of/m);
   });
 
-  it("migrates the embedded database", () => {
+  it("migrates the embedded database", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kios-cli-"));
-    const r = kios(["migrate"], { PGLITE_DIR: join(dir, "db") });
+    const r = await kios(["migrate"], { env: { PGLITE_DIR: join(dir, "db") } });
     expect(r.stderr).toBe("");
     expect(r.stdout).toContain("migrations applied (pglite)");
   });
 });
 
-// these tests start real kios processes (each opens its own embedded database)
-vi.setConfig({ testTimeout: 120_000 });
+// the binary itself: what runCli returns is the real process's exit code, and what it
+// prints reaches the pipes before the exit (every other case runs in-process)
+describe("the kios binary", () => {
+  it("exits with the command's code and prints on its pipes", () => {
+    const help = spawnKios(["help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("usage: kios <command>");
+    const bad = spawnKios(["migrate"], { PORT: "http", LOG_LEVEL: "shout" });
+    expect(bad.status).toBe(78);
+    expect(bad.stderr).toMatch(/^ {2}PORT must be a whole number/m);
+  });
+});
 
 describe("kios ledger verify", () => {
+  let db: TestDatabase | undefined;
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+  });
+
   it("says ok on a clean ledger and names the account on a mismatch (exit 1)", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "kios-ledger-")), "db");
-    const clean = kios(["ledger", "verify"], { PGLITE_DIR: dir });
+    db = await createTestDatabase();
+    const database = db.handle;
+    const clean = await kios(["ledger", "verify"], { database });
     expect(clean.stdout).toContain("ledger ok");
     expect(clean.status).toBe(0);
 
-    const database = await openDatabase({ pgliteDir: dir });
     await creditWallet(database.db, { userId: 77, amount: 5_000, key: "seed" });
     await database.executeSql("update accounts set balance = balance + 1 where key = 'user:77'");
-    await database.close();
 
-    const broken = kios(["ledger", "verify"], { PGLITE_DIR: dir });
+    const broken = await kios(["ledger", "verify"], { database });
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain(
       "MISMATCH account user:77: stored balance 5001, entries sum to 5000",
     );
   });
 
-  it("refuses an unknown subcommand with exit 2", () => {
-    expect(kios(["ledger", "fix"]).status).toBe(2);
+  it("refuses an unknown subcommand with exit 2", async () => {
+    expect((await kios(["ledger", "fix"])).status).toBe(2);
   });
 });
+
+// this test starts a real kios process, which opens its own database
+vi.setConfig({ testTimeout: 120_000 });
 
 describe("kios start", () => {
   let child: ChildProcess | undefined;

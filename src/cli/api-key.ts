@@ -95,7 +95,7 @@ export const apiKeyCommand: Command = {
   name: "api-key",
   summary: "a reseller's H2H key: create, rotate, revoke, show, set (JSON)",
   usage: USAGE,
-  async run(argv) {
+  async run(argv, deps) {
     const { values, positionals } = parseFlags(
       argv,
       {
@@ -115,12 +115,12 @@ export const apiKeyCommand: Command = {
     if (!id || !/^\d{1,20}$/.test(id) || rest.length > 0)
       throw new UsageError("give one Telegram user id");
     const userId = Number(id);
-    const config = await loadConfig();
+    const config = await loadConfig(deps.env);
     if (!config.h2h)
       throw new UsageError("H2H_ENCRYPTION_KEY is not set: the H2H API is off (docs/h2h.md)");
     const box = createSecretBox(config.h2h.encryptionKey);
     const settings = action === "set" ? settingsOf(values, callbackLoopbackAllowed(config)) : {};
-    const out = await withDatabase(async ({ db }) => {
+    const out = await withDatabase(deps, async ({ db }) => {
       const now = new Date();
       switch (action) {
         case "create": {

@@ -16,7 +16,7 @@ import type { SyncSummary } from "../commerce/catalogue/sync.ts";
 import { syncAndLink } from "../commerce/catalogue/sync-job.ts";
 import { loadConfig } from "../config.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
-import { type Command, parseFlags, UsageError } from "./command.ts";
+import { type CliDeps, type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
 import { cliLogger, print, withEverySupplier } from "./io.ts";
 
@@ -61,11 +61,11 @@ export const syncCommand: Command = {
   name: "sync",
   summary: "bring the product catalogue in line with the supplier's lists",
   usage: "kios sync [--json]",
-  async run(argv) {
+  async run(argv, deps) {
     const { values } = parseFlags(argv, { json: { type: "boolean", default: false } });
-    const config = await loadConfig();
+    const config = await loadConfig(deps.env);
     const logger = cliLogger(config);
-    return withDatabase(async (database) => {
+    return withDatabase(deps, async (database) => {
       const summary = await withEverySupplier(config, logger, (suppliers) =>
         syncAndLink({
           db: database.db,
@@ -133,9 +133,9 @@ function ruleTable(rules: MarkupRule[], matches: Map<number, number>): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
-async function markupList(argv: string[]): Promise<number> {
+async function markupList(argv: string[], deps: CliDeps): Promise<number> {
   const { values } = parseFlags(argv, { json: { type: "boolean", default: false } });
-  return withDatabase(async ({ db }) => {
+  return withDatabase(deps, async ({ db }) => {
     const [rules, matches, step] = await Promise.all([
       listMarkupRules(db),
       markupRuleMatches(db),
@@ -154,7 +154,7 @@ async function markupList(argv: string[]): Promise<number> {
   });
 }
 
-async function markupSet(argv: string[]): Promise<number> {
+async function markupSet(argv: string[], deps: CliDeps): Promise<number> {
   const { values, positionals } = parseFlags(
     argv,
     {
@@ -185,7 +185,7 @@ async function markupSet(argv: string[]): Promise<number> {
     percentBp: parsePercent(values.percent),
     flat: parseWhole("--flat", values.flat),
   };
-  return withDatabase(async ({ db }) => {
+  return withDatabase(deps, async ({ db }) => {
     const rule = await setMarkupRule(db, input);
     const target = rule.scope === "all" ? "all products" : `${rule.scope} ${rule.scopeValue}`;
     await print(`rule ${rule.id}: ${rule.tier} pays ${describeMarkup(rule)} on ${target}`);
@@ -193,25 +193,25 @@ async function markupSet(argv: string[]): Promise<number> {
   });
 }
 
-async function markupDelete(argv: string[]): Promise<number> {
+async function markupDelete(argv: string[], deps: CliDeps): Promise<number> {
   const { positionals } = parseFlags(argv, {}, true);
   const [idText, ...extra] = positionals;
   if (idText === undefined) throw new UsageError("a rule id is required");
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   if (!/^\d+$/.test(idText)) throw new UsageError(`a rule id is a number, not "${idText}"`);
-  return withDatabase(async ({ db }) => {
+  return withDatabase(deps, async ({ db }) => {
     const rule = await deleteMarkupRule(db, Number(idText));
     await print(`rule ${rule.id} deleted (${rule.tier} ${rule.scope} ${rule.scopeValue})`.trim());
     return 0;
   });
 }
 
-async function markupStep(argv: string[]): Promise<number> {
+async function markupStep(argv: string[], deps: CliDeps): Promise<number> {
   const { positionals } = parseFlags(argv, {}, true);
   const [stepText, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const step = stepText === undefined ? undefined : parseWhole("the step", stepText);
-  return withDatabase(async ({ db }) => {
+  return withDatabase(deps, async ({ db }) => {
     if (step !== undefined) await setRoundStep(db, step);
     await print(`prices round up to ${formatRupiah(await getRoundStep(db))}`);
     return 0;
@@ -222,15 +222,15 @@ export const markupCommand: Command = {
   name: "markup",
   summary: "list, set or delete markup rules, or set the rounding step of prices",
   usage: MARKUP_USAGE,
-  async run(argv) {
+  async run(argv, deps) {
     const [sub, ...rest] = argv;
     try {
       if (sub === undefined || sub === "list" || sub.startsWith("--")) {
-        return await markupList(sub === "list" ? rest : argv);
+        return await markupList(sub === "list" ? rest : argv, deps);
       }
-      if (sub === "set") return await markupSet(rest);
-      if (sub === "delete") return await markupDelete(rest);
-      if (sub === "step") return await markupStep(rest);
+      if (sub === "set") return await markupSet(rest, deps);
+      if (sub === "delete") return await markupDelete(rest, deps);
+      if (sub === "step") return await markupStep(rest, deps);
     } catch (err) {
       // a refused rule is the admin's input at fault: say why, plainly
       if (err instanceof PricingError) {

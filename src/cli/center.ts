@@ -21,11 +21,11 @@ export const centerCommand: Command = {
   name: "center",
   summary: "the center's text commands: keyword aliases (JSON)",
   usage: USAGE,
-  async run(argv) {
+  async run(argv, deps) {
     const { values, positionals } = parseFlags(argv, { remove: { type: "string" } }, true);
     const [sub, ...args] = positionals;
     if (sub !== "alias") throw new UsageError("the subcommand is: alias");
-    const out = await withDatabase(async ({ db }) => {
+    const out = await withDatabase(deps, async ({ db }) => {
       if (typeof values.remove === "string") {
         if (args.length > 0) throw new UsageError("--remove takes one alias");
         return (await removeAlias(db, values.remove))

@@ -15,7 +15,7 @@ export const exportCommand: Command = {
   summary: "write the orders of a period as CSV or JSON (streamed, constant memory)",
   usage:
     "kios export --from YYYY-MM-DD --to YYYY-MM-DD [--format csv|json] [--out FILE]  (days in WIB; --to is not included)",
-  async run(argv) {
+  async run(argv, deps) {
     const { values } = parseFlags(argv, {
       from: { type: "string" },
       to: { type: "string" },
@@ -31,7 +31,7 @@ export const exportCommand: Command = {
       throw new UsageError("--format must be csv or json");
     }
     const format: ExportFormat = values.format;
-    return withDatabase(async (database) => {
+    return withDatabase(deps, async (database) => {
       const chunks = Readable.from(exportFile(exportedOrders(database.db, { from, to }), format));
       if (values.out) {
         await pipeline(chunks, createWriteStream(values.out));

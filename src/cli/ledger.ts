@@ -6,12 +6,12 @@ export const ledgerCommand: Command = {
   name: "ledger",
   summary: "ledger verify: recompute every balance from its entries",
   usage: "kios ledger verify [--json]",
-  async run(argv) {
+  async run(argv, deps) {
     const { values, positionals } = parseFlags(argv, { json: { type: "boolean" } }, true);
     if (positionals[0] !== "verify" || positionals.length !== 1) {
       throw new UsageError("the only subcommand is: verify");
     }
-    const report = await withDatabase(verifyLedger);
+    const report = await withDatabase(deps, verifyLedger);
     if (values.json) {
       console.log(JSON.stringify(report, null, 2));
     } else {

@@ -80,19 +80,19 @@ export const reconCommand: Command = {
   name: "recon",
   summary: "compare each supplier's balance with kios's records now; exit 1 on drift at any",
   usage: "kios recon [--supplier <name>] [--json]",
-  async run(argv) {
+  async run(argv, deps) {
     const { values } = parseFlags(argv, {
       json: { type: "boolean", default: false },
       supplier: { type: "string" },
     });
-    const config = await loadConfig();
+    const config = await loadConfig(deps.env);
     const logger = cliLogger(config);
     const registry = await connectSuppliers({ config, logger });
     if (registry.first.sandbox) {
       console.error("no SUPPLIER_* set: using the embedded sandbox supplier");
     }
     try {
-      return await withDatabase(async (database) => {
+      return await withDatabase(deps, async (database) => {
         const results = await reconcileSuppliers({
           config,
           db: database.db,

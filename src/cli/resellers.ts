@@ -13,7 +13,7 @@ import {
 import { putSetting } from "../commerce/settings.ts";
 import { setTier } from "../commerce/users.ts";
 import { formatRupiah } from "../supplier/amounts.ts";
-import { type Command, parseFlags, UsageError } from "./command.ts";
+import { type CliDeps, type Command, parseFlags, UsageError } from "./command.ts";
 import { withDatabase } from "./database.ts";
 import { print } from "./io.ts";
 
@@ -50,33 +50,35 @@ async function report(user: number, result: TreeResult): Promise<number> {
   return 0;
 }
 
-async function move(argv: string[]): Promise<number> {
+async function move(argv: string[], deps: CliDeps): Promise<number> {
   const { positionals } = parseFlags(argv, {}, true);
   const [user, upline, ...extra] = positionals;
   if (extra.length > 0 || upline === undefined) throw new UsageError(USAGE);
   const id = userId(user, "the user");
   const uplineId = upline === "none" ? null : userId(upline, "the upline");
-  return withDatabase(async ({ db }) => report(id, await moveUser(db, { userId: id, uplineId })));
+  return withDatabase(deps, async ({ db }) =>
+    report(id, await moveUser(db, { userId: id, uplineId })),
+  );
 }
 
-async function promote(argv: string[]): Promise<number> {
+async function promote(argv: string[], deps: CliDeps): Promise<number> {
   const { values, positionals } = parseFlags(argv, { under: { type: "string" } }, true);
   const [user, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(USAGE);
   const id = userId(user, "the user");
   const uplineId = values.under === undefined ? undefined : userId(values.under, "--under");
-  return withDatabase(async ({ db }) =>
+  return withDatabase(deps, async ({ db }) =>
     report(id, await moveUser(db, { userId: id, uplineId, promote: true })),
   );
 }
 
 /** the command line's /role <id> customer: their markups, margins and H2H access stop */
-async function demote(argv: string[]): Promise<number> {
+async function demote(argv: string[], deps: CliDeps): Promise<number> {
   const { positionals } = parseFlags(argv, {}, true);
   const [user, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(USAGE);
   const id = userId(user, "the user");
-  return withDatabase(async ({ db }) => {
+  return withDatabase(deps, async ({ db }) => {
     await setTier(db, id, "customer");
     const downlines = await downlineCount(db, id);
     await print(
@@ -89,7 +91,7 @@ async function demote(argv: string[]): Promise<number> {
   });
 }
 
-async function limits(argv: string[]): Promise<number> {
+async function limits(argv: string[], deps: CliDeps): Promise<number> {
   const { values } = parseFlags(argv, {
     "max-flat": { type: "string" },
     "max-percent": { type: "string" },
@@ -110,7 +112,7 @@ async function limits(argv: string[]): Promise<number> {
   const depth = whole(values.depth, "--depth");
   const transferMax = whole(values["transfer-max"], "--transfer-max");
   const transferCap = whole(values["transfer-daily-cap"], "--transfer-daily-cap");
-  return withDatabase(async ({ db }) => {
+  return withDatabase(deps, async ({ db }) => {
     await setChainLimits(db, {
       maxFlat,
       maxBp: percent === undefined ? undefined : Math.round(Number(percent) * 100),
@@ -138,13 +140,13 @@ export const resellerCommand: Command = {
   summary:
     "move a user in the reseller tree, promote or demote a reseller, or set the limits per level",
   usage: USAGE,
-  async run(argv) {
+  async run(argv, deps) {
     const [sub, ...rest] = argv;
     try {
-      if (sub === "move") return await move(rest);
-      if (sub === "promote") return await promote(rest);
-      if (sub === "demote") return await demote(rest);
-      if (sub === "limits") return await limits(rest);
+      if (sub === "move") return await move(rest, deps);
+      if (sub === "promote") return await promote(rest, deps);
+      if (sub === "demote") return await demote(rest, deps);
+      if (sub === "limits") return await limits(rest, deps);
     } catch (err) {
       if (err instanceof PricingError || err instanceof RangeError) {
         console.error(`kios reseller: ${err.message}`);

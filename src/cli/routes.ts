@@ -84,7 +84,7 @@ export const routesCommand: Command = {
   name: "routes",
   summary: "a product's routes (suppliers, codes, costs), moved, switched, linked by hand",
   usage: ROUTES_USAGE,
-  async run(argv) {
+  async run(argv, deps) {
     const { values, positionals } = parseFlags(
       argv,
       {
@@ -96,7 +96,7 @@ export const routesCommand: Command = {
       true,
     );
     if (values.unlinked) {
-      return withDatabase(async (database) => {
+      return withDatabase(deps, async (database) => {
         const all = values.json ? 100_000 : 50;
         const { items, total } = await listUnlinked(database.db, {
           supplier: values.supplier,
@@ -111,8 +111,8 @@ export const routesCommand: Command = {
       if (!(ROUTE_ORDERS as readonly string[]).includes(order)) {
         throw new UsageError(`the order is one of ${ROUTE_ORDERS.join(", ")}, not "${order}"`);
       }
-      const config = await loadConfig();
-      return withDatabase(async (database) => {
+      const config = await loadConfig(deps.env);
+      return withDatabase(deps, async (database) => {
         const { moved } = await setRouteOrder(
           database.db,
           order as RouteOrder,
@@ -130,8 +130,8 @@ export const routesCommand: Command = {
           "link which supplier's product? kios routes <product> link <supplier> <code>",
         );
       }
-      const config = await loadConfig();
-      return withDatabase(async (database) => {
+      const config = await loadConfig(deps.env);
+      return withDatabase(deps, async (database) => {
         const linked = await linkByHand(database.db, {
           productCode,
           supplier,
@@ -155,8 +155,8 @@ export const routesCommand: Command = {
       throw new UsageError(`the action is one of ${ACTIONS.join(", ")} or link, not "${action}"`);
     }
     if (action !== undefined && !supplier) throw new UsageError(`${action} which supplier?`);
-    const config = await loadConfig();
-    return withDatabase(async (database) => {
+    const config = await loadConfig(deps.env);
+    return withDatabase(deps, async (database) => {
       let routes: Route[] | undefined;
       if (action) {
         const result = await changeRoute(database.db, {

@@ -62,7 +62,7 @@ export const sandboxCommand: Command = {
   name: "sandbox",
   summary: "run the sandbox supplier (a local test-mode supplier) until Ctrl-C",
   usage: USAGE,
-  async run(argv) {
+  async run(argv, deps) {
     const { values } = parseFlags(argv, {
       port: { type: "string" },
       host: { type: "string" },
@@ -85,7 +85,7 @@ export const sandboxCommand: Command = {
         Object.keys(MORE_RATES).map((flag) => [flag, { type: "string" as const }]),
       ),
     });
-    const env = process.env;
+    const env = deps.env;
     // a flag, else its SANDBOX_* variable; the error names whichever was used
     const pick = (flag: string, variable: string): [string, string | undefined] => {
       const fromFlag = values[flag as keyof typeof values];

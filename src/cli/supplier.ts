@@ -7,7 +7,7 @@ import {
   type SupplierProduct,
   type SupplierTransaction,
 } from "../supplier/types.ts";
-import { type Command, parseFlags, UsageError } from "./command.ts";
+import { type CliDeps, type Command, parseFlags, UsageError } from "./command.ts";
 import { cliLogger, print, withSupplier } from "./io.ts";
 
 // `kios balance`, `kios products`, `kios status`: the supplier from SUPPLIER_*, or the
@@ -17,9 +17,10 @@ const CMDS: readonly ProductCmd[] = ["prepaid", "game", "pasca"];
 
 /** runs fn against the configured supplier or the embedded sandbox */
 async function withConfiguredSupplier(
+  deps: CliDeps,
   fn: (supplier: Supplier) => Promise<number>,
 ): Promise<number> {
-  const config = await loadConfig();
+  const config = await loadConfig(deps.env);
   return withSupplier(config, cliLogger(config), (supplier) => report(() => fn(supplier)));
 }
 
@@ -43,9 +44,9 @@ export const balanceCommand: Command = {
   name: "balance",
   summary: "show the supplier account balance",
   usage: "kios balance [--json]",
-  async run(argv) {
+  async run(argv, deps) {
     const { values } = parseFlags(argv, { json: { type: "boolean", default: false } });
-    return withConfiguredSupplier(async (supplier) => {
+    return withConfiguredSupplier(deps, async (supplier) => {
       const balance = await supplier.balance();
       await print(
         values.json
@@ -61,7 +62,7 @@ export const productsCommand: Command = {
   name: "products",
   summary: "list the supplier's products of one kind",
   usage: "kios products --cmd prepaid|game|pasca [--json]",
-  async run(argv) {
+  async run(argv, deps) {
     const { values } = parseFlags(argv, {
       cmd: { type: "string" },
       json: { type: "boolean", default: false },
@@ -69,7 +70,7 @@ export const productsCommand: Command = {
     const cmd = values.cmd as ProductCmd | undefined;
     if (cmd === undefined) throw new UsageError("--cmd is required");
     if (!CMDS.includes(cmd)) throw new UsageError(`--cmd must be one of ${CMDS.join(", ")}`);
-    return withConfiguredSupplier(async (supplier) => {
+    return withConfiguredSupplier(deps, async (supplier) => {
       const products = await supplier.products(cmd);
       await print(
         values.json
@@ -85,7 +86,7 @@ export const statusCommand: Command = {
   name: "status",
   summary: "ask the supplier for a transaction's status by its ref_id",
   usage: "kios status <ref_id> [--json]",
-  async run(argv) {
+  async run(argv, deps) {
     const { values, positionals } = parseFlags(
       argv,
       { json: { type: "boolean", default: false } },
@@ -94,7 +95,7 @@ export const statusCommand: Command = {
     const [refId, ...extra] = positionals;
     if (refId === undefined) throw new UsageError("a ref_id is required");
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    return withConfiguredSupplier(async (supplier) => {
+    return withConfiguredSupplier(deps, async (supplier) => {
       const result = await supplier.status(refId);
       if (!result.found) {
         console.error(

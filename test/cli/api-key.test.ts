@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 const SECRET = "cli-test-h2h-encryption-key-0123456789";
 
@@ -12,25 +9,14 @@ const SECRET = "cli-test-h2h-encryption-key-0123456789";
 // secrets are printed once, as JSON, by create and rotate only.
 
 describe("kios api-key", () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "kios-api-key-"));
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => db?.destroy());
 
   const kios = (args: string[], env: Record<string, string> = { H2H_ENCRYPTION_KEY: SECRET }) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, "api-key", ...args],
-        {
-          encoding: "utf8",
-          timeout: patient(60_000),
-          env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data"), ...env },
-        },
-        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
-    });
+    runKios(["api-key", ...args], { env: { LOG_LEVEL: "warn", ...env }, database: db.handle });
 
   it("create, rotate, set, show, revoke", { timeout: patient(180_000) }, async () => {
     const created = await kios(["create", "777001"]);

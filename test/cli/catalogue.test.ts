@@ -1,29 +1,22 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type RunningSandbox, startSandbox } from "@kios/supplier-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/client.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../helpers/db.ts";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 // `kios sync` with a second supplier configured: the first supplier's catalogue, then the
 // second's linked to it as routes, as the sync job does (docs/suppliers.md#linking). The
-// sandboxes live in this process, so the command runs asynchronously.
+// sandboxes live in this process, and so does the command.
 
 const BACKUP = { apiId: "B-ID", apiKey: "b-key", secretKey: "b-secret" };
 
 describe(`kios sync with two suppliers (${testDriver})`, { timeout: patient(120_000) }, () => {
-  let t: TestDatabase | undefined;
-  let dir: string;
+  let t: TestDatabase;
   let main: RunningSandbox;
   let backup: RunningSandbox;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "kios-sync-two-"));
     main = await startSandbox({ port: 0 });
     backup = await startSandbox({
       port: 0,
@@ -37,11 +30,9 @@ describe(`kios sync with two suppliers (${testDriver})`, { timeout: patient(120_
         },
       ],
     });
-    if (testDriver === "postgres") t = await createTestDatabase();
+    t = await createTestDatabase();
     env = {
-      PATH: process.env.PATH ?? "",
       LOG_LEVEL: "warn",
-      ...(t ? { DATABASE_URL: t.url! } : { PGLITE_DIR: join(dir, "db") }),
       SUPPLIER_BASE_URL: main.url,
       SUPPLIER_API_ID: "KIOS-SANDBOX",
       SUPPLIER_API_KEY: "sandbox-api-key",
@@ -57,18 +48,9 @@ describe(`kios sync with two suppliers (${testDriver})`, { timeout: patient(120_
     await main?.close();
     await backup?.close();
     await t?.destroy();
-    rmSync(dir, { recursive: true, force: true });
   });
 
-  const kios = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, ...args],
-        { encoding: "utf8", timeout: patient(90_000), env, maxBuffer: 16 * 1024 * 1024 },
-        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
-    });
+  const kios = (args: string[]) => runKios(args, { env, database: t.handle });
 
   it("links the second supplier's catalogue as routes after syncing the first", async () => {
     // switched off at the first supplier: still on sale, through the second (sale.ts)
@@ -80,8 +62,8 @@ describe(`kios sync with two suppliers (${testDriver})`, { timeout: patient(120_
     const linked = Number(/linked backup: (\d+) new routes/.exec(first.stdout)?.[1]);
     expect(linked).toBeGreaterThan(1000);
 
-    const db = await openDatabase(t ? { databaseUrl: t.url! } : { pgliteDir: join(dir, "db") });
-    try {
+    {
+      const db = t.handle;
       const { rows } = await db.executeSql(
         "select supplier_code, cost from product_routes where product_code = 'TSEL10'",
       );
@@ -93,8 +75,6 @@ describe(`kios sync with two suppliers (${testDriver})`, { timeout: patient(120_
       expect(product.map((p) => [p.active, p.routable, Number(p.route_cost)])).toEqual([
         [false, true, price],
       ]);
-    } finally {
-      await db.close();
     }
 
     // a second run keeps the links it made

@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 const SECRET = "cli-test-h2h-encryption-key-0123456789";
 
@@ -12,29 +9,16 @@ const SECRET = "cli-test-h2h-encryption-key-0123456789";
 // and password are printed once, by create and rotate only.
 
 describe("kios center-key", () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "kios-center-key-"));
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => db?.destroy());
 
   const kios = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, ...args],
-        {
-          encoding: "utf8",
-          timeout: patient(60_000),
-          env: {
-            PATH: process.env.PATH,
-            LOG_LEVEL: "warn",
-            PGLITE_DIR: join(dir, "data"),
-            H2H_ENCRYPTION_KEY: SECRET,
-          },
-        },
-        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
+    runKios(args, {
+      env: { LOG_LEVEL: "warn", H2H_ENCRYPTION_KEY: SECRET },
+      database: db.handle,
     });
 
   it("only for a reseller: create, rotate, set, show, revoke", {

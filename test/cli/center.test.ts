@@ -1,33 +1,19 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 // `kios center alias`: the owner's words for the text commands' keywords, in the database
 
 describe("kios center alias", () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "kios-center-alias-"));
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => db?.destroy());
 
   const kios = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, ...args],
-        {
-          encoding: "utf8",
-          timeout: patient(60_000),
-          env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") },
-        },
-        (_err, stdout) => resolve({ status: child.exitCode, stdout }),
-      );
-    });
+    runKios(args, { env: { LOG_LEVEL: "warn" }, database: db.handle });
 
   it("sets, lists and removes an alias; refuses what is not a keyword", {
     timeout: patient(240_000),

@@ -1,36 +1,28 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/client.ts";
 import { orderAttempts, orders, products, users } from "../../src/db/schema.ts";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 // `kios export` on the embedded database: a period's orders as CSV or JSON on stdout or into
 // a file; bad arguments get the usage and exit 2.
 
 describe("kios export", () => {
   let dir: string;
-  const env = () => ({ PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") });
+  let database: TestDatabase;
   const kios = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, ...args],
-        { encoding: "utf8", timeout: patient(60_000), env: env(), maxBuffer: 64 * 1024 * 1024 },
-        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
-    });
+    runKios(args, { env: { LOG_LEVEL: "warn" }, database: database.handle });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "kios-export-"));
-    expect((await kios(["migrate"])).status).toBe(0);
+    database = await createTestDatabase();
     // three orders on 5 November (WIB), one on 1 December
-    const db = await openDatabase({ pgliteDir: join(dir, "data") });
+    const db = database.handle;
     await db.db.insert(users).values({ telegramId: 500 });
     await db.db.insert(products).values({
       code: "TSEL10",
@@ -95,9 +87,11 @@ describe("kios export", () => {
         finalAt: new Date("2026-11-05T03:00:09Z"),
       },
     ]);
-    await db.close();
   }, patient(120_000));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await database?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("writes a period's orders as CSV on stdout", async () => {
     const r = await kios(["export", "--from", "2026-11-05", "--to", "2026-11-06"]);

@@ -1,15 +1,12 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   DEFAULT_SANDBOX_CREDENTIALS,
   type RunningSandbox,
   startSandbox,
 } from "@kios/supplier-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios } from "../helpers/run-cli.ts";
 
 const BACKUP = { apiId: "BACKUP-ID", apiKey: "backup-api-key-1", secretKey: "backup-secret-key-1" };
 
@@ -19,7 +16,7 @@ const BACKUP = { apiId: "BACKUP-ID", apiKey: "backup-api-key-1", secretKey: "bac
 describe("kios recon with several suppliers", () => {
   let main: RunningSandbox;
   let backup: RunningSandbox;
-  let dir: string;
+  let db: TestDatabase;
   beforeAll(async () => {
     main = await startSandbox({ port: 0 });
     backup = await startSandbox({
@@ -34,39 +31,30 @@ describe("kios recon with several suppliers", () => {
         },
       ],
     });
-    dir = mkdtempSync(join(tmpdir(), "kios-recon-2-"));
+    db = await createTestDatabase();
   });
   afterAll(async () => {
     await main.close();
     await backup.close();
-    rmSync(dir, { recursive: true, force: true });
+    await db?.destroy();
   });
 
+  // in-process: the sandbox answers from this process's event loop all the same
   const recon = (args: string[] = []) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, "recon", ...args],
-        {
-          encoding: "utf8",
-          timeout: patient(60_000),
-          env: {
-            PATH: process.env.PATH,
-            LOG_LEVEL: "warn",
-            PGLITE_DIR: join(dir, "data"),
-            SUPPLIER_BASE_URL: main.url,
-            SUPPLIER_API_ID: DEFAULT_SANDBOX_CREDENTIALS.apiId,
-            SUPPLIER_API_KEY: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
-            SUPPLIER_SECRET_KEY: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
-            SUPPLIER_2_NAME: "backup",
-            SUPPLIER_2_BASE_URL: backup.url,
-            SUPPLIER_2_API_ID: BACKUP.apiId,
-            SUPPLIER_2_API_KEY: BACKUP.apiKey,
-            SUPPLIER_2_SECRET_KEY: BACKUP.secretKey,
-          },
-        },
-        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
+    kios(["recon", ...args], {
+      env: {
+        LOG_LEVEL: "warn",
+        SUPPLIER_BASE_URL: main.url,
+        SUPPLIER_API_ID: DEFAULT_SANDBOX_CREDENTIALS.apiId,
+        SUPPLIER_API_KEY: DEFAULT_SANDBOX_CREDENTIALS.apiKey,
+        SUPPLIER_SECRET_KEY: DEFAULT_SANDBOX_CREDENTIALS.secretKey,
+        SUPPLIER_2_NAME: "backup",
+        SUPPLIER_2_BASE_URL: backup.url,
+        SUPPLIER_2_API_ID: BACKUP.apiId,
+        SUPPLIER_2_API_KEY: BACKUP.apiKey,
+        SUPPLIER_2_SECRET_KEY: BACKUP.secretKey,
+      },
+      database: db.handle,
     });
 
   it(

@@ -1,60 +1,63 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 // `kios reseller`: the owner moves users in the tree, promotes and demotes resellers, sets
 // the limits
 
 describe("kios reseller", () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "kios-resellers-"));
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => db?.destroy());
 
   const kios = (...args: string[]) =>
-    spawnSync(process.execPath, [BIN, "reseller", ...args], {
-      encoding: "utf8",
-      timeout: patient(60_000),
-      env: { PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") },
-    });
+    runKios(["reseller", ...args], { env: { LOG_LEVEL: "warn" }, database: db.handle });
 
-  it("promotes, moves, refuses a loop, and sets the limits", () => {
-    expect(kios("promote", "11").stdout).toContain("user 11: upline none");
-    expect(kios("promote", "12", "--under", "11").stdout).toContain("user 12: upline 11");
-    const loop = kios("move", "11", "12");
+  it("promotes, moves, refuses a loop, and sets the limits", async () => {
+    expect((await kios("promote", "11")).stdout).toContain("user 11: upline none");
+    expect((await kios("promote", "12", "--under", "11")).stdout).toContain("user 12: upline 11");
+    const loop = await kios("move", "11", "12");
     expect(loop.status).toBe(1);
     expect(loop.stderr).toContain("that upline is below this user");
-    expect(kios("move", "12", "none").stdout).toContain("user 12: upline none");
-    const limits = kios("limits", "--max-flat", "3000", "--max-percent", "2.5", "--depth", "3");
+    expect((await kios("move", "12", "none")).stdout).toContain("user 12: upline none");
+    const limits = await kios(
+      "limits",
+      "--max-flat",
+      "3000",
+      "--max-percent",
+      "2.5",
+      "--depth",
+      "3",
+    );
     expect(limits.status).toBe(0);
     expect(limits.stdout).toContain("at most Rp3.000 and 2.5 %; at most 3 levels");
-    expect(kios("move", "x", "1").status).toBe(2);
+    expect((await kios("move", "x", "1")).status).toBe(2);
   });
 
   it(
     "refuses an upline kios has never seen, demotes, and counts chains deeper than a lowered depth",
-    () => {
-      const unseen = kios("move", "12", "99999");
+    async () => {
+      const unseen = await kios("move", "12", "99999");
       expect(unseen.status).toBe(1);
       expect(unseen.stderr).toContain("kios has never seen user 99999");
       // a chain 21 → 22 → 23 → 24: three levels below its top
-      expect(kios("promote", "21").status).toBe(0);
+      expect((await kios("promote", "21")).status).toBe(0);
       for (const [user, upline] of [
         ["22", "21"],
         ["23", "22"],
         ["24", "23"],
       ]) {
-        expect(kios("promote", user!, "--under", upline!).stdout).toContain(`upline ${upline}`);
+        expect((await kios("promote", user!, "--under", upline!)).stdout).toContain(
+          `upline ${upline}`,
+        );
       }
-      const lowered = kios("limits", "--depth", "2");
+      const lowered = await kios("limits", "--depth", "2");
       expect(lowered.stdout).toContain("1 chains are deeper than 2 levels");
-      expect(kios("limits", "--depth", "5").stdout).not.toContain("deeper than");
-      const demoted = kios("demote", "22");
+      expect((await kios("limits", "--depth", "5")).stdout).not.toContain("deeper than");
+      const demoted = await kios("demote", "22");
       expect(demoted.status).toBe(0);
       expect(demoted.stdout).toContain(
         "user 22: customer; their markups, margins and H2H access stop",

@@ -1,32 +1,19 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/client.ts";
 import { productRoutes, products, unlinkedSupplierProducts } from "../../src/db/schema.ts";
-import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 import { patient } from "../helpers/patience.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 
 // `kios routes`: the CLI twin of /routes on the embedded database
 
 describe("kios routes", () => {
-  let dir: string;
-  const env = () => ({ PATH: process.env.PATH, LOG_LEVEL: "warn", PGLITE_DIR: join(dir, "data") });
+  let database: TestDatabase;
   const kios = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [BIN, ...args],
-        { encoding: "utf8", timeout: patient(60_000), env: env() },
-        (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
-      );
-    });
+    runKios(args, { env: { LOG_LEVEL: "warn" }, database: database.handle });
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "kios-routes-"));
-    expect((await kios(["migrate"])).status).toBe(0);
-    const db = await openDatabase({ pgliteDir: join(dir, "data") });
+    database = await createTestDatabase();
+    const db = database.handle;
     await db.db.insert(products).values({
       code: "TSEL10",
       name: "Telkomsel 10.000",
@@ -64,9 +51,8 @@ describe("kios routes", () => {
       cost: 20_050,
       active: true,
     });
-    await db.close();
   }, patient(120_000));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => database?.destroy());
 
   it("lists a product's routes in the order they are tried", async () => {
     const r = await kios(["routes", "TSEL10"]);
@@ -103,7 +89,6 @@ describe("kios routes", () => {
       expect((await kios(["routes", "--order", "cheapest"])).status).toBe(2);
       expect((await kios(["routes", "--order", "manual"])).status).toBe(0);
       expect((await kios(["routes", "TSEL10"])).stdout).toContain("order: manual");
-      // eight runs of the CLI
     },
     patient(180_000),
   );

@@ -1,32 +1,12 @@
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { signedBody } from "@kios/kit";
 import { describe, expect, it } from "vitest";
 import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
-import { patient } from "../helpers/patience.ts";
-
-function kios(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [BIN, ...args], {
-    encoding: "utf8",
-    env: { PATH: process.env.PATH, ...env },
-    timeout: patient(30_000),
-  });
-}
-
-/** runs the CLI without blocking, so several runs can overlap */
-function kiosAsync(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ status: number | null; stderr: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BIN, ...args],
-      { encoding: "utf8", env: { PATH: process.env.PATH, ...env }, timeout: patient(30_000) },
-      (_err, _stdout, stderr) => resolve({ status: child.exitCode, stderr }),
-    );
-  });
-}
+import { kios } from "../helpers/run-cli.ts";
 
 describe("kios sandbox", () => {
-  it("is listed in the help", () => {
-    const r = kios(["help"]);
+  it("is listed in the help", async () => {
+    const r = await kios(["help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/sandbox\s+run the sandbox supplier/);
   });
@@ -38,7 +18,8 @@ describe("kios sandbox", () => {
       [["sandbox", "--error-rate", "2"], {}],
       [["sandbox"], { SANDBOX_BALANCE: "lots" }],
     ];
-    const results = await Promise.all(cases.map(([args, env]) => kiosAsync(args, env)));
+    const results = [];
+    for (const [args, env] of cases) results.push(await kios(args, { env }));
     for (const [i, r] of results.entries()) {
       expect(r.status, cases[i]![0].join(" ")).toBe(2);
       expect(r.stderr).toContain("usage: kios sandbox");
@@ -47,6 +28,7 @@ describe("kios sandbox", () => {
     expect(results[3]!.stderr).toContain("SANDBOX_BALANCE");
   });
 
+  // the binary's own: a long-running command that the process's signal stops
   it("serves signed requests, prints its URL and credentials, and exits 0 on Ctrl-C", async () => {
     const proc = spawn(
       process.execPath,

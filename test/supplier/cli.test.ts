@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KIOS_ENTRY as BIN } from "../helpers/kios-cli.ts";
+import { kios as runKios } from "../helpers/run-cli.ts";
 import { envelope, startStub } from "./stub-server.ts";
 
-/** runs the CLI without blocking this process (a stub server here must keep answering) */
-function kios(
+/** spawns the binary without blocking this process (a stub server here must keep answering) */
+function spawnKios(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -35,9 +36,13 @@ function kios(
   });
 }
 
+/** in-process, as the binary would run it (test/helpers/run-cli.ts) */
+const kios = (args: string[], env: Record<string, string> = {}) => runKios(args, { env });
+
 describe("kios products / balance / status", () => {
+  // spawned: a long JSON list reaches a pipe whole before the binary exits (src/cli/io.ts)
   it("products --cmd game --json uses the embedded sandbox without SUPPLIER_* and prints JSON", async () => {
-    const r = await kios(["products", "--cmd", "game", "--json"]);
+    const r = await spawnKios(["products", "--cmd", "game", "--json"]);
     expect(r.stderr).toContain("no SUPPLIER_* set: using the embedded sandbox supplier");
     expect(r.status).toBe(0);
     const products = JSON.parse(r.stdout) as { code: string; type: string; price: number }[];

@@ -1,37 +1,22 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeMarkup, parsePercent } from "../../../src/cli/catalogue.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
-import { KIOS_ENTRY as BIN } from "../../helpers/kios-cli.ts";
 import { patient } from "../../helpers/patience.ts";
+import { kios as runKios } from "../../helpers/run-cli.ts";
 
-// each run starts a process (and a sandbox for sync): generous time on a busy machine
+// each sync starts the embedded sandbox and syncs its catalogue: generous time on a busy machine
 describe(`kios sync and kios markup (${testDriver})`, { timeout: patient(120_000) }, () => {
-  let t: TestDatabase | undefined;
-  let env: Record<string, string>;
+  let t: TestDatabase;
 
   beforeAll(async () => {
-    if (testDriver === "postgres") {
-      t = await createTestDatabase();
-      env = { DATABASE_URL: t.url! };
-    } else {
-      env = { PGLITE_DIR: join(mkdtempSync(join(tmpdir(), "kios-catalogue-")), "db") };
-    }
+    t = await createTestDatabase();
   });
   afterAll(() => t?.destroy());
 
-  const kios = (...args: string[]) =>
-    spawnSync(process.execPath, [BIN, ...args], {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH, ...env },
-      timeout: patient(60_000),
-    });
+  const kios = (...args: string[]) => runKios(args, { database: t.handle });
 
-  it("syncs from the embedded sandbox when no supplier is configured", () => {
-    const first = kios("sync");
+  it("syncs from the embedded sandbox when no supplier is configured", async () => {
+    const first = await kios("sync");
     expect(first.stderr).toContain("embedded sandbox");
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^catalogue synced in [\d.]+ s/);
@@ -39,15 +24,15 @@ describe(`kios sync and kios markup (${testDriver})`, { timeout: patient(120_000
     expect(added).toBeGreaterThan(5000);
     expect(first.stdout).toMatch(new RegExp(`total\\s+${added}\\b`));
 
-    const second = kios("sync", "--json");
+    const second = await kios("sync", "--json");
     expect(second.status).toBe(0);
     const summary = JSON.parse(second.stdout);
     expect(summary).toMatchObject({ total: added, added: 0, unlisted: 0 });
     expect(summary.changed + summary.unchanged).toBe(added);
   });
 
-  it("sets, lists and deletes markup rules", () => {
-    const set = kios(
+  it("sets, lists and deletes markup rules", async () => {
+    const set = await kios(
       "markup",
       "set",
       "--scope",
@@ -65,41 +50,50 @@ describe(`kios sync and kios markup (${testDriver})`, { timeout: patient(120_000
     expect(set.stdout).toMatch(/^rule (\d+): reseller pays 2\.5 % \+ Rp200 on brand TELKOMSEL/);
     const id = /^rule (\d+)/.exec(set.stdout)![1]!;
 
-    const list = kios("markup");
+    const list = await kios("markup");
     expect(list.status).toBe(0);
     expect(list.stdout).toMatch(
       new RegExp(`${id}\\s+reseller\\s+brand\\s+TELKOMSEL\\s+2\\.5 % \\+ Rp200\\s+\\d+`),
     );
     expect(list.stdout).toContain("prices round up to Rp100");
 
-    expect(kios("markup", "step", "500").stdout).toContain("prices round up to Rp500");
-    expect(JSON.parse(kios("markup", "list", "--json").stdout)).toMatchObject({
+    expect((await kios("markup", "step", "500")).stdout).toContain("prices round up to Rp500");
+    expect(JSON.parse((await kios("markup", "list", "--json")).stdout)).toMatchObject({
       step: 500,
       rules: [
         { scope: "brand", scopeValue: "TELKOMSEL", tier: "reseller", percentBp: 250, flat: 200 },
       ],
     });
 
-    const del = kios("markup", "delete", id);
+    const del = await kios("markup", "delete", id);
     expect(del.status).toBe(0);
     expect(del.stdout).toContain(`rule ${id} deleted`);
-    const again = kios("markup", "delete", id);
+    const again = await kios("markup", "delete", id);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain(`there is no markup rule ${id}`);
   });
 
-  it("explains refused rules and bad arguments", () => {
-    const unknown = kios("markup", "set", "--scope", "brand", "--value", "NOKIA", "--percent", "1");
+  it("explains refused rules and bad arguments", async () => {
+    const unknown = await kios(
+      "markup",
+      "set",
+      "--scope",
+      "brand",
+      "--value",
+      "NOKIA",
+      "--percent",
+      "1",
+    );
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('no product in the catalogue has brand "NOKIA"');
-    const tooMuch = kios("markup", "set", "--scope", "all", "--percent", "1000.01");
+    const tooMuch = await kios("markup", "set", "--scope", "all", "--percent", "1000.01");
     expect(tooMuch.status).toBe(1);
     expect(tooMuch.stderr).toContain("between -100 % and 1000 %");
-    const noPercent = kios("markup", "set", "--scope", "all");
+    const noPercent = await kios("markup", "set", "--scope", "all");
     expect(noPercent.status).toBe(2);
     expect(noPercent.stderr).toContain("--percent is required");
-    expect(kios("markup", "frobnicate").status).toBe(2);
-    expect(kios("sync", "--force").status).toBe(2);
+    expect((await kios("markup", "frobnicate")).status).toBe(2);
+    expect((await kios("sync", "--force")).status).toBe(2);
   });
 });
 
