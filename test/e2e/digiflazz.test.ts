@@ -262,6 +262,87 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     expect(await walletBalance(db, reseller)).toBe(1_000_000 - listed!.price);
     expect((await verifyLedger(j.app.app.database)).problems).toEqual([]);
   });
+
+  /** the inquiry Digiflazz holds for a customer number (the sandbox's books) */
+  const inquiryFor = (customerNo: string) =>
+    [...shop.d.state.inquiries.values()].find((i) => i.customerNo === customerNo);
+  /** a new user with Rp200.000, at their PLN bill's card */
+  const billCard = async (u: number, customerNo: string) => {
+    shop.j.user(u);
+    await shop.j.fund(u, 200_000);
+    return plnBillCard(shop.j, u, customerNo);
+  };
+
+  it("pays a postpaid bill in chat: inq-pasca shows it, Pay sends pay-pasca with the inquiry's ref_id, and the cost booked is price, not selling_price", async () => {
+    const { j, d } = shop;
+    const [u, customerNo] = [64_010, "530000000012"];
+    const before = d.account().balance;
+    const card = await billCard(u, customerNo);
+    // the card is Digiflazz's inquiry: its name, period, amount, and the shop's admin fee
+    const [inquired] = shop.sentFor(customerNo);
+    expect(inquired).toMatchObject({ commands: "inq-pasca", buyer_sku_code: "pln" });
+    const inquiry = inquiryFor(customerNo)!;
+    expect(inquiry.refId).toBe(inquired!.ref_id);
+    const { bill } = inquiry as { bill: Json };
+    const amount = Number(bill.desc.detail[0].nilai_tagihan);
+    expect(card.text).toContain(`Nama: ${bill.customer_name}`);
+    expect(card.text).toContain(`No. pelanggan: ${customerNo}`);
+    expect(card.text).toMatch(new RegExp(`• Periode [^:]+: ${formatRupiah(amount)}`));
+    const admin = rupiahOf(card.text, "Biaya admin");
+    const total = rupiahOf(card.text, "Total bayar");
+    expect(total).toBe(amount + admin);
+    j.tap(u, card, /Bayar/);
+    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+    const order = await lastOrder(j, u);
+    expect(order).toMatchObject({ kind: "bill", status: "success", refId: inquiry.refId });
+    // pay-pasca with the inquiry's own ref_id, once
+    expect(shop.sentFor(customerNo).map((b) => [b.commands, b.ref_id])).toEqual([
+      ["inq-pasca", inquiry.refId],
+      ["pay-pasca", inquiry.refId],
+    ]);
+    const [paid] = txnOf(inquiry.refId);
+    expect(paid).toMatchObject({ kind: "bill", status: "Sukses" });
+    expect(done.text).toContain(`Nama: ${bill.customer_name}`);
+    expect(done.text).toContain(`SN: ${paid!.sn}`);
+    // the shop's cost is the answer's price (after the seller's commission), as Digiflazz
+    // charged its deposit, and not selling_price (what the customer is shown)
+    expect(paid!.price).toBeLessThan(Number(bill.selling_price));
+    expect(order.cost).toBe(paid!.price);
+    expect(order.supplierPrice).toBe(paid!.price);
+    expect(d.account().balance).toBe(before - paid!.price);
+    await expectMoney(j, u, 200_000 - total);
+  });
+
+  it("a bill whose pay-pasca answer was lost waits: status-pasca's Gagal for a ref_id Digiflazz has not paid is not a failed payment", async () => {
+    const { j, d } = shop;
+    const [u, customerNo] = [64_011, "530000000013"];
+    const card = await billCard(u, customerNo);
+    const total = rupiahOf(card.text, "Total bayar");
+    const { refId } = inquiryFor(customerNo)!;
+    // pay-pasca answered HTTP 500 before Digiflazz did anything: the outcome is unknown
+    d.faults = { ...NO_DIGIFLAZZ_FAULTS, errorBeforeRate: 1 };
+    j.tap(u, card, /Bayar/);
+    await vi.waitFor(async () => expect((await lastOrder(j, u)).status).toBe("unknown"), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    d.faults = NO_DIGIFLAZZ_FAULTS;
+    // its status check: status-pasca, which answers Gagal ("no data") for a ref_id not paid
+    j.clock.advance(61_000);
+    await sweepOpenOrders(j.app.app.orders!);
+    await vi.waitFor(
+      () => expect(shop.sentTo(refId).map((b) => b.commands)).toContain("status-pasca"),
+      { timeout: 20_000, interval: 50 },
+    );
+    await sweepOpenOrders(j.app.app.orders!);
+    // not failed, not refunded, never paid again: the buyer's money stays held for an admin
+    const order = await lastOrder(j, u);
+    expect(order).toMatchObject({ kind: "bill", refId });
+    expect(["unknown", "pending"]).toContain(order.status);
+    expect(shop.sentTo(refId).filter((b) => b.commands === "pay-pasca")).toHaveLength(1);
+    expect(txnOf(refId)).toEqual([]);
+    await expectMoney(j, u, 200_000 - total);
+  });
 });
 
 describe(`e2e: Digiflazz first, the seed's signature supplier second (${testDriver})`, () => {
