@@ -15,6 +15,7 @@ import { createTelegramWebhookRoute, setTelegramWebhook } from "./inbox/webhook.
 import { createBot } from "./index.ts";
 import { createMiniAppChat } from "./mini-app/chat.ts";
 import { setMiniAppMenuButton } from "./mini-app/menu-button.ts";
+import { createMiniAppWords } from "./mini-app/words.ts";
 import { createNotificationSender } from "./notifications/sender.ts";
 import { notificationRenderers } from "./renderers.ts";
 import { pruneConversations } from "./storage/chat-state.ts";
@@ -130,6 +131,7 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
         telegramScript: o.miniApp.telegramScript,
         frameAncestors: o.miniApp.frameAncestors,
         chat: createMiniAppChat({ api: bot.api, db: orders.db, i18n }),
+        words: createMiniAppWords(i18n),
       },
       sendNotification: createNotificationSender({
         api: bot.api,

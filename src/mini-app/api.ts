@@ -16,7 +16,7 @@ import { cancelQuote } from "../commerce/orders/cancel.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
 import { getOrderByConfirmKey, recentDestinations } from "../commerce/orders/queries.ts";
 import { createBillQuote, createQuote, findUserQuote } from "../commerce/orders/quotes.ts";
-import { findUser, upsertUser } from "../commerce/users.ts";
+import { findUser, type Language, upsertUser } from "../commerce/users.ts";
 import { walletBalance } from "../commerce/wallet/ledger.ts";
 import { pinState } from "../commerce/wallet/pin.ts";
 import type { AppEnv } from "../server/create-server.ts";
@@ -24,6 +24,7 @@ import type { MiniAppChat } from "./chat.ts";
 import { payFromApp } from "./checkout.ts";
 import { checkInitData, initDataKey, type WebAppBuyer } from "./init-data.ts";
 import { orderJson, productJson, quoteJson } from "./json.ts";
+import { type CatalogueWords, STORED_WORDS } from "./words.ts";
 
 // the Mini App's JSON API under /app/api/. Every call names its user only through initData
 // checked with the bot token (`Authorization: tma <initData>`; anything else: 401), and does
@@ -40,6 +41,8 @@ export interface MiniAppApiDeps {
   botToken: string;
   /** the buyer's chat with the bot; absent: the app works alone */
   chat?: MiniAppChat | undefined;
+  /** categories and brands in the shop's words; absent: as stored */
+  words?: CatalogueWords | undefined;
 }
 
 const PAGE_SIZE = 20;
@@ -93,11 +96,25 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
     await next();
   });
 
+  const words = deps.words ?? STORED_WORDS;
+  /** the buyer's language: the chat's, or Telegram's before their first contact */
+  const languageOf = (user: { language: string } | undefined, buyer: WebAppBuyer): Language => {
+    const stored = user?.language;
+    if (stored === "en" || stored === "id") return stored;
+    return buyer.languageCode?.startsWith("en") ? "en" : "id";
+  };
+
   // the buyer's own prices: their tier, down through their uplines' markups
-  const pricedFor = async (buyer: WebAppBuyer) => ({
-    tier: (await findUser(db, buyer.id))?.tier ?? "customer",
-    buyer: buyer.id,
-  });
+  const pricedFor = async (buyer: WebAppBuyer) => {
+    const user = await findUser(db, buyer.id);
+    return { tier: user?.tier ?? "customer", buyer: buyer.id, language: languageOf(user, buyer) };
+  };
+  /** a product as the app shows it, its category and brand in the shop's words */
+  const product = (item: CatalogueItem, language: Language) =>
+    productJson(item, orders.clock.now(), {
+      categoryName: words.category(language, item.category),
+      brandName: words.brand(item.brand),
+    });
 
   api.get(`${MINI_APP_API}/me`, async (c) => {
     const buyer = c.get("buyer");
@@ -109,7 +126,7 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
     ]);
     return c.json({
       user: { id: buyer.id, firstName: buyer.firstName },
-      language: user?.language ?? (buyer.languageCode?.startsWith("en") ? "en" : "id"),
+      language: languageOf(user, buyer),
       tier: user?.tier ?? "customer",
       balance,
       recentPhones: [...new Set(phones.map((p) => normalisePhone(p)).filter(Boolean))].slice(0, 3),
@@ -118,8 +135,15 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
   });
 
   api.get(`${MINI_APP_API}/catalogue`, async (c) => {
-    const outline = await catalogueOutline(db, await pricedFor(c.get("buyer")));
-    return c.json({ entries: outline });
+    const priced = await pricedFor(c.get("buyer"));
+    const outline = await catalogueOutline(db, priced);
+    return c.json({
+      entries: outline.map((e) => ({
+        ...e,
+        categoryName: words.category(priced.language, e.category),
+        brandName: words.brand(e.brand),
+      })),
+    });
   });
 
   api.get(`${MINI_APP_API}/phone`, (c) => {
@@ -139,29 +163,29 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
       if (!phone || !detectOperator(phone)) return refuse(c, 422, "invalid_phone");
       operators = offeredOperators(phone);
     }
+    const priced = await pricedFor(c.get("buyer"));
     const page = await searchCatalogue(db, {
       text: q.q,
       type: q.type,
       category: q.category,
       brand: q.brand,
       operators: operators as Parameters<typeof searchCatalogue>[1]["operators"],
-      ...(await pricedFor(c.get("buyer"))),
+      ...priced,
       limit: q.limit ?? PAGE_SIZE,
       offset: q.offset,
     });
-    const now = orders.clock.now();
     return c.json({
-      items: page.items.map((i: CatalogueItem) => productJson(i, now)),
+      items: page.items.map((i: CatalogueItem) => product(i, priced.language)),
       total: page.total,
     });
   });
 
   api.get(`${MINI_APP_API}/products/:code`, async (c) => {
     const code = c.req.param("code");
-    const item =
-      code.length <= 64 ? await productByCode(db, code, await pricedFor(c.get("buyer"))) : null;
+    const priced = await pricedFor(c.get("buyer"));
+    const item = code.length <= 64 ? await productByCode(db, code, priced) : null;
     if (!item) return refuse(c, 404, "product_unavailable");
-    return c.json({ product: productJson(item, orders.clock.now()) });
+    return c.json({ product: product(item, priced.language) });
   });
 
   // a quote, as the chat's last step makes one; its card also goes to the chat

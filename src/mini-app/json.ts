@@ -17,13 +17,19 @@ function destinationOf(item: CatalogueItem): DestinationKind {
   return item.category.toLowerCase() === "pln" ? "meter" : "phone";
 }
 
-export function productJson(item: CatalogueItem, now: number) {
+export function productJson(
+  item: CatalogueItem,
+  now: number,
+  names: { categoryName: string; brandName: string },
+) {
   const closed = closureOf(item, now);
   return {
     code: item.code,
     name: item.name,
     brand: item.brand,
     category: item.category,
+    /** the category and the brand in the shop's words, to show (brand and category stay the keys) */
+    ...names,
     type: item.type,
     operator: item.operator,
     /** what this buyer pays (a bill: the admin fee on top of the bill) */

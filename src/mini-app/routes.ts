@@ -4,12 +4,15 @@ import type { AppEnv } from "../server/create-server.ts";
 import { createMiniAppApi, MINI_APP_API } from "./api.ts";
 import type { MiniAppChat } from "./chat.ts";
 import { createMiniAppPage, type MiniAppPageOptions } from "./page.ts";
+import type { CatalogueWords } from "./words.ts";
 
 /** what the bot service hands the app for the Mini App (BotService.miniApp) */
 export interface MiniAppHost extends MiniAppPageOptions {
   /** the bot's token: Telegram signs initData with it */
   botToken: string;
   chat?: MiniAppChat | undefined;
+  /** the shop's words for categories and brands (the chat's) */
+  words?: CatalogueWords | undefined;
 }
 
 /** the Mini App on the web role: its page at /app and its JSON API under /app/api/ */
@@ -25,7 +28,12 @@ export function createMiniAppRoutes(host: MiniAppHost & { orders: OrderEngine })
   app.route("/", createMiniAppPage(host));
   app.route(
     "/",
-    createMiniAppApi({ orders: host.orders, botToken: host.botToken, chat: host.chat }),
+    createMiniAppApi({
+      orders: host.orders,
+      botToken: host.botToken,
+      chat: host.chat,
+      words: host.words,
+    }),
   );
   return app;
 }

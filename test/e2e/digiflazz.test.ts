@@ -1,4 +1,4 @@
-import { DEFAULT_BOT, signInitData } from "@kios/bot-api-server";
+import type { MessageView } from "@kios/bot-api-server";
 import { NO_DIGIFLAZZ_FAULTS } from "@kios/digiflazz-sandbox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSecretBox } from "../../src/commerce/h2h/cipher.ts";
@@ -8,6 +8,7 @@ import { setTier } from "../../src/commerce/users.ts";
 import { creditWallet, walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
 import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
+import { labels } from "../helpers/chat-driver.ts";
 import { testDriver } from "../helpers/db.ts";
 import { type DigiflazzShop, startDigiflazzShop } from "../helpers/digiflazz-shop.ts";
 import {
@@ -15,7 +16,11 @@ import {
   attemptsOf,
   callbacksFor,
   expectMoney,
+  formatRupiah,
+  type Json,
   lastOrder,
+  miniAppAs,
+  plnBillCard,
   rupiahOf,
 } from "./steps.ts";
 
@@ -29,9 +34,6 @@ const H2H_KEY = "digiflazz-e2e-h2h-encryption-key-0123456789";
 /** a first send's answer held past the shop's timeout (SUPPLIER_TIMEOUT_MS) */
 const TIMEOUT_MS = 5_000;
 const SLOW_REPLY_MS = 7_000;
-
-// biome-ignore lint/suspicious/noExplicitAny: the Mini App's answers, read field by field by the assertions
-type Json = Record<string, any>;
 
 describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
   let shop: DigiflazzShop;
@@ -108,21 +110,7 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
   it("sells in the Mini App: a checkout signed by Telegram's initData, ✅ with the SN, one transaction at Digiflazz", async () => {
     const { j } = shop;
     const u = 64_003;
-    const initData = signInitData(DEFAULT_BOT.token, {
-      user: { id: u, first_name: `User${u}`, language_code: "id" },
-      auth_date: Math.floor(j.clock.now() / 1000),
-    });
-    const call = async (path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
-      const res = await fetch(`${j.app.baseUrl}/app/api${path}`, {
-        method: body === undefined && !path.endsWith("/pay") ? "GET" : "POST",
-        headers: {
-          authorization: `tma ${initData}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Json };
-    };
+    const call = miniAppAs(j, u);
     // the buyer has the bot's chat, where the checkout's card goes
     j.user(u);
     await j.waitMessage(u, /Halo/, j.say(u, "/start"));
@@ -151,6 +139,83 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     expect(shop.sentFor("081234567201")).toHaveLength(1);
     expect(txnOf(order.refId).map((t) => [t.status, t.sn])).toEqual([["Sukses", order.sn]]);
     await expectMoney(j, u, 100_000 - quote.price);
+  });
+
+  it("/harga names Digiflazz's categories and brands in the shop's words, in both languages", async () => {
+    const { j } = shop;
+    /** the index's category buttons, without their counts */
+    const categories = (m: MessageView) => labels(m).map((l) => l.replace(/ \(\d+\)$/, ""));
+    const u = 64_005;
+    j.user(u);
+    const index = await j.waitMessage(u, /Daftar harga/, j.say(u, "/harga"));
+    // stored as Digiflazz wrote them: E-Money, Games, PLN PASCABAYAR, BPJS KESEHATAN
+    expect(categories(index).sort()).toEqual(
+      [
+        "BPJS Kesehatan",
+        "E-Wallet",
+        "PLN Pascabayar",
+        "Paket Data",
+        "Pulsa",
+        "Token PLN",
+        "Voucher Game",
+      ].sort(),
+    );
+    // a category's list: its brands (TELKOMSEL, INDOSAT, XL) as buttons and headings
+    j.tap(u, index, /^Pulsa \(/);
+    const pulsa = await j.waitEdit(u, index.message_id, /📋 Pulsa ·/);
+    expect(labels(pulsa)).toEqual(expect.arrayContaining(["Telkomsel", "Indosat", "XL"]));
+    expect(pulsa.text).toMatch(/^Telkomsel$/m);
+    expect(`${pulsa.text} ${labels(pulsa).join(" ")}`).not.toMatch(/TELKOMSEL|INDOSAT/);
+    // a bill kind's list says its kind once, in the shop's words
+    const bills = await j.waitMessage(u, /📋 BPJS Kesehatan ·/, j.say(u, "/harga bpjs kesehatan"));
+    expect(bills.text).not.toMatch(/BPJS KESEHATAN/);
+    const en = 64_006;
+    j.user(en, { language_code: "en" });
+    const enIndex = await j.waitMessage(en, /Price list/, j.say(en, "/harga"));
+    expect(categories(enIndex)).toEqual(
+      expect.arrayContaining([
+        "Airtime",
+        "Data package",
+        "PLN Token",
+        "Game Voucher",
+        "PLN Postpaid",
+      ]),
+    );
+  });
+
+  it("the Mini App names Digiflazz's categories and brands in the shop's words, in the buyer's language", async () => {
+    const { j } = shop;
+    const entry = (entries: Json[], category: string, brand: string) =>
+      entries.find((e) => e.category === category && e.brand === brand);
+    const id = (await miniAppAs(j, 64_007)("/catalogue")).body.entries as Json[];
+    // the stored names stay the keys a chip filters by; the names are what the chips show
+    expect(entry(id, "Pulsa", "TELKOMSEL")).toMatchObject({
+      categoryName: "Pulsa",
+      brandName: "Telkomsel",
+    });
+    expect(entry(id, "E-Money", "GO PAY")).toMatchObject({
+      categoryName: "E-Wallet",
+      brandName: "GoPay",
+    });
+    expect(entry(id, "Games", "MOBILE LEGENDS")).toMatchObject({
+      categoryName: "Voucher Game",
+      brandName: "Mobile Legends",
+    });
+    expect(entry(id, "PLN PASCABAYAR", "PLN PASCABAYAR")).toMatchObject({
+      categoryName: "PLN Pascabayar",
+    });
+    const en = miniAppAs(j, 64_008, "en");
+    const enEntries = (await en("/catalogue")).body.entries as Json[];
+    expect(entry(enEntries, "Pulsa", "TELKOMSEL")?.categoryName).toBe("Airtime");
+    expect(entry(enEntries, "Games", "FREE FIRE")).toMatchObject({
+      categoryName: "Game Voucher",
+      brandName: "Free Fire",
+    });
+    // the products a chip lists, and one product's sheet
+    const bills = await en(`/products?category=${encodeURIComponent("PLN PASCABAYAR")}`);
+    expect(bills.body.items.map((i: Json) => i.categoryName)).toEqual(["PLN Postpaid"]);
+    const { product } = (await en(`/products/${bills.body.items[0].code}`)).body;
+    expect(product).toMatchObject({ category: "PLN PASCABAYAR", categoryName: "PLN Postpaid" });
   });
 
   it("sells over H2H: a reseller's signed /h2h/v1 order succeeds with the SN, one transaction at Digiflazz", async () => {
@@ -196,6 +261,87 @@ describe(`e2e: a shop with only a Digiflazz account (${testDriver})`, () => {
     expect(txnOf(shopRef).map((t) => [t.status, t.sn])).toEqual([["Sukses", settled.sn]]);
     expect(await walletBalance(db, reseller)).toBe(1_000_000 - listed!.price);
     expect((await verifyLedger(j.app.app.database)).problems).toEqual([]);
+  });
+
+  /** the inquiry Digiflazz holds for a customer number (the sandbox's books) */
+  const inquiryFor = (customerNo: string) =>
+    [...shop.d.state.inquiries.values()].find((i) => i.customerNo === customerNo);
+  /** a new user with Rp200.000, at their PLN bill's card */
+  const billCard = async (u: number, customerNo: string) => {
+    shop.j.user(u);
+    await shop.j.fund(u, 200_000);
+    return plnBillCard(shop.j, u, customerNo);
+  };
+
+  it("pays a postpaid bill in chat: inq-pasca shows it, Pay sends pay-pasca with the inquiry's ref_id, and the cost booked is price, not selling_price", async () => {
+    const { j, d } = shop;
+    const [u, customerNo] = [64_010, "530000000012"];
+    const before = d.account().balance;
+    const card = await billCard(u, customerNo);
+    // the card is Digiflazz's inquiry: its name, period, amount, and the shop's admin fee
+    const [inquired] = shop.sentFor(customerNo);
+    expect(inquired).toMatchObject({ commands: "inq-pasca", buyer_sku_code: "pln" });
+    const inquiry = inquiryFor(customerNo)!;
+    expect(inquiry.refId).toBe(inquired!.ref_id);
+    const { bill } = inquiry as { bill: Json };
+    const amount = Number(bill.desc.detail[0].nilai_tagihan);
+    expect(card.text).toContain(`Nama: ${bill.customer_name}`);
+    expect(card.text).toContain(`No. pelanggan: ${customerNo}`);
+    expect(card.text).toMatch(new RegExp(`• Periode [^:]+: ${formatRupiah(amount)}`));
+    const admin = rupiahOf(card.text, "Biaya admin");
+    const total = rupiahOf(card.text, "Total bayar");
+    expect(total).toBe(amount + admin);
+    j.tap(u, card, /Bayar/);
+    const done = await j.waitEdit(u, card.message_id, /✅ Berhasil/);
+    const order = await lastOrder(j, u);
+    expect(order).toMatchObject({ kind: "bill", status: "success", refId: inquiry.refId });
+    // pay-pasca with the inquiry's own ref_id, once
+    expect(shop.sentFor(customerNo).map((b) => [b.commands, b.ref_id])).toEqual([
+      ["inq-pasca", inquiry.refId],
+      ["pay-pasca", inquiry.refId],
+    ]);
+    const [paid] = txnOf(inquiry.refId);
+    expect(paid).toMatchObject({ kind: "bill", status: "Sukses" });
+    expect(done.text).toContain(`Nama: ${bill.customer_name}`);
+    expect(done.text).toContain(`SN: ${paid!.sn}`);
+    // the shop's cost is the answer's price (after the seller's commission), as Digiflazz
+    // charged its deposit, and not selling_price (what the customer is shown)
+    expect(paid!.price).toBeLessThan(Number(bill.selling_price));
+    expect(order.cost).toBe(paid!.price);
+    expect(order.supplierPrice).toBe(paid!.price);
+    expect(d.account().balance).toBe(before - paid!.price);
+    await expectMoney(j, u, 200_000 - total);
+  });
+
+  it("a bill whose pay-pasca answer was lost waits: status-pasca's Gagal for a ref_id Digiflazz has not paid is not a failed payment", async () => {
+    const { j, d } = shop;
+    const [u, customerNo] = [64_011, "530000000013"];
+    const card = await billCard(u, customerNo);
+    const total = rupiahOf(card.text, "Total bayar");
+    const { refId } = inquiryFor(customerNo)!;
+    // pay-pasca answered HTTP 500 before Digiflazz did anything: the outcome is unknown
+    d.faults = { ...NO_DIGIFLAZZ_FAULTS, errorBeforeRate: 1 };
+    j.tap(u, card, /Bayar/);
+    await vi.waitFor(async () => expect((await lastOrder(j, u)).status).toBe("unknown"), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    d.faults = NO_DIGIFLAZZ_FAULTS;
+    // its status check: status-pasca, which answers Gagal ("no data") for a ref_id not paid
+    j.clock.advance(61_000);
+    await sweepOpenOrders(j.app.app.orders!);
+    await vi.waitFor(
+      () => expect(shop.sentTo(refId).map((b) => b.commands)).toContain("status-pasca"),
+      { timeout: 20_000, interval: 50 },
+    );
+    await sweepOpenOrders(j.app.app.orders!);
+    // not failed, not refunded, never paid again: the buyer's money stays held for an admin
+    const order = await lastOrder(j, u);
+    expect(order).toMatchObject({ kind: "bill", refId });
+    expect(["unknown", "pending"]).toContain(order.status);
+    expect(shop.sentTo(refId).filter((b) => b.commands === "pay-pasca")).toHaveLength(1);
+    expect(txnOf(refId)).toEqual([]);
+    await expectMoney(j, u, 200_000 - total);
   });
 });
 

@@ -55,10 +55,10 @@ describe.each(["signature", "key"] as const)(
       await j.fund(u, 100_000);
       const menu = await openMenu(j, u, /Voucher Game/);
       const games = await j.waitMessage(u, /Pilih game/, menu.message_id);
-      await j.tapItem(u, games, /^MOBILE LEGENDS$/);
-      const items = await j.waitMessage(u, /Pilih item MOBILE LEGENDS/, games.message_id);
+      await j.tapItem(u, games, /^Mobile Legends$/);
+      const items = await j.waitMessage(u, /Pilih item Mobile Legends/, games.message_id);
       await j.tapItem(u, items, /^Mobile Legends 86 Diamonds ·/);
-      await j.waitMessage(u, /Masukkan ID akun MOBILE LEGENDS/, items.message_id);
+      await j.waitMessage(u, /Masukkan ID akun Mobile Legends/, items.message_id);
       let at = j.say(u, "12345678");
       await j.waitMessage(u, /Zone ID/, at);
       at = j.say(u, "2901");

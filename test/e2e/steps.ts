@@ -1,4 +1,4 @@
-import type { MessageView } from "@kios/bot-api-server";
+import { DEFAULT_BOT, type MessageView, signInitData } from "@kios/bot-api-server";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import {
@@ -83,4 +83,33 @@ export async function expectMoney(j: Journey, u: number, balance: number): Promi
   const report = await verifyLedger(j.app.app.database);
   expect(report.problems).toEqual([]);
   expect(report.ok).toBe(true);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the Mini App's answers, read field by field by the assertions
+export type Json = Record<string, any>;
+
+/**
+ * the Mini App's API as user `u`'s Telegram opens it (initData signed for the bot); a body
+ * makes a POST, as does a path ending in /pay
+ */
+export function miniAppAs(
+  j: Journey,
+  u: number,
+  languageCode = "id",
+): (path: string, body?: unknown) => Promise<{ status: number; body: Json }> {
+  const initData = signInitData(DEFAULT_BOT.token, {
+    user: { id: u, first_name: `User${u}`, language_code: languageCode },
+    auth_date: Math.floor(j.clock.now() / 1000),
+  });
+  return async (path, body) => {
+    const res = await fetch(`${j.app.baseUrl}/app/api${path}`, {
+      method: body === undefined && !path.endsWith("/pay") ? "GET" : "POST",
+      headers: {
+        authorization: `tma ${initData}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
 }

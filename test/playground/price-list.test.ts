@@ -56,10 +56,10 @@ describe(`a big price list's pictures in the playground (${testDriver})`, () => 
   }, async () => {
     await control("/send", { user_id: U, text: "/harga telkomsel" });
     const listed = await waitChat((c) =>
-      c.messages.some((m) => m.sender === "bot" && /TELKOMSEL · \d+ produk/.test(m.text ?? "")),
+      c.messages.some((m) => m.sender === "bot" && /Telkomsel · \d+ produk/.test(m.text ?? "")),
     );
-    const list = listed.messages.findLast((m) => /TELKOMSEL · \d+ produk/.test(m.text ?? ""))!;
-    const total = Number(/TELKOMSEL · (\d+) produk/.exec(list.text!)![1]);
+    const list = listed.messages.findLast((m) => /Telkomsel · \d+ produk/.test(m.text ?? ""))!;
+    const total = Number(/Telkomsel · (\d+) produk/.exec(list.text!)![1]);
     // the playground's catalogue: more than one picture holds
     expect(total).toBeGreaterThan(PICTURE_MAX_ROWS);
     const pages = Math.ceil(total / PICTURE_MAX_ROWS);
@@ -86,7 +86,7 @@ describe(`a big price list's pictures in the playground (${testDriver})`, () => 
     expect(photos.map((m) => /[Gg]ambar (\d+\/\d+)/.exec(m.caption ?? "")?.[1])).toEqual(
       Array.from({ length: pages }, (_, i) => `${i + 1}/${pages}`),
     );
-    expect(photos[0]!.caption).toMatch(new RegExp(`TELKOMSEL: ${total} produk`));
+    expect(photos[0]!.caption).toMatch(new RegExp(`Telkomsel: ${total} produk`));
     for (const photo of photos) {
       const file = await fetch(`${t.baseUrl}/control/files/${photo.photo!.at(-1)!.file_id}`);
       const png = Buffer.from(await file.arrayBuffer());

@@ -90,8 +90,16 @@ export function createDigiflazzApp(deps: AppDeps) {
       const windowKey = `${account.username}:${cmd}`;
       const last = state.fullListAt.get(windowKey);
       const now = clock.now();
-      if (last !== undefined && now - last < FULL_LIST_WINDOW_MS) return c.json(refusal("83"));
+      const record = (result: "served" | "refused") =>
+        state.fullLists.push({ username: account.username, cmd, at: now, result });
+      if (last !== undefined && now - last < FULL_LIST_WINDOW_MS) {
+        record("refused");
+        return c.json(refusal("83"));
+      }
       state.fullListAt.set(windowKey, now);
+      record("served");
+      // served, so its window is open, and the answer held past the buyer's timeout
+      if (deps.dice.slowList()) await new Promise((r) => setTimeout(r, deps.slowReplyMs));
       return c.json(envelope(list));
     }
     const matches = list.filter((p) =>

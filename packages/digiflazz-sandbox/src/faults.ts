@@ -13,6 +13,8 @@ export interface DigiflazzFaults {
   errorAfterRate: number;
   /** a new transaction formed, then its answer held slowReplyMs (past the buyer's timeout) */
   timeoutRate: number;
+  /** a whole price list served (its 5-minute window opened), then its answer held slowReplyMs */
+  priceListSlowRate: number;
   /** a new ref_id refused with nothing formed, its rc drawn from refusalRcs */
   refuseRate: number;
   /** the rc codes refuseRate draws from (default 44 balance short, 43 SKU down, 62 seller down, 68 out of stock, 69 price above max_price) */
@@ -35,6 +37,7 @@ export const NO_DIGIFLAZZ_FAULTS: DigiflazzFaults = {
   errorBeforeRate: 0,
   errorAfterRate: 0,
   timeoutRate: 0,
+  priceListSlowRate: 0,
   refuseRate: 0,
   refusalRcs: ["44", "43", "62", "68", "69"],
   productFailRate: 0,
@@ -54,6 +57,8 @@ export interface FaultDice {
   outcome(plain: Outcome): Outcome;
   /** what happens to the answer of a call that formed a transaction */
   after(): "error" | "slow" | undefined;
+  /** whether a whole price list's answer, once served, is held past the buyer's timeout */
+  slowList(): boolean;
   /** the webhook of one settlement: dropped, sent once or twice, preceded by a forgery */
   webhook(): { drop: boolean; duplicate: boolean; forge: boolean };
 }
@@ -97,6 +102,7 @@ export function createFaultDice(faults: () => DigiflazzFaults, seed: number): Fa
       if (hit(f.timeoutRate)) return "slow";
       return undefined;
     },
+    slowList: () => hit(faults().priceListSlowRate),
     webhook() {
       const f = faults();
       return {

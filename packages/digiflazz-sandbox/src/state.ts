@@ -87,6 +87,8 @@ export interface SandboxState {
   earlyResends: string[];
   /** the last full price-list fetch per username and cmd (ms) */
   fullListAt: Map<string, number>;
+  /** every whole price-list request, in order: served (its window opened) or refused (rc 83) */
+  fullLists: { username: string; cmd: string; at: number; result: "served" | "refused" }[];
 }
 
 export function createState(accounts: SandboxAccount[]): SandboxState {
@@ -100,6 +102,7 @@ export function createState(accounts: SandboxAccount[]): SandboxState {
     trapSprung: [],
     earlyResends: [],
     fullListAt: new Map(),
+    fullLists: [],
   };
 }
 

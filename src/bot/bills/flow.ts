@@ -5,7 +5,7 @@ import {
 } from "../../commerce/catalogue/queries.ts";
 import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
-import { billKindName } from "../ui/bill-kinds.ts";
+import { categoryName } from "../ui/catalogue-words.ts";
 import { PRODUCT_PAGE_SIZE, pageOf } from "../ui/flow/catalogue.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs, pickPaged } from "../ui/flow/kit.ts";
@@ -38,7 +38,7 @@ export function billFlow(env: FlowEnv) {
           buyer: ctx.from!.id,
         });
         return pageOf(kinds, offset, limit, (k) => ({
-          label: billKindName(t, k.category),
+          label: categoryName(t, k.category),
           value: k.category,
         }));
       },
@@ -61,7 +61,7 @@ export function billFlow(env: FlowEnv) {
       first.total === 1
         ? first.items[0]!.value
         : await pickPaged(conversation, ctx, t, {
-            text: t("pick-bill-product", { kind: escapeHtml(billKindName(t, category)) }),
+            text: t("pick-bill-product", { kind: escapeHtml(categoryName(t, category)) }),
             hint: t("hint-buttons"),
             empty: t("no-products"),
             pageSize: PRODUCT_PAGE_SIZE,
@@ -81,7 +81,7 @@ export function billFlow(env: FlowEnv) {
     }));
     const question = item
       ? billNumberQuestion(t, item)
-      : t("ask-customer-no", { kind: escapeHtml(billKindName(t, category)) });
+      : t("ask-customer-no", { kind: escapeHtml(categoryName(t, category)) });
     for (let attempt = 1; ; attempt++) {
       const customerNo = await ask(conversation, ctx, t, {
         text: question,

@@ -9,7 +9,7 @@ import {
 } from "../../commerce/catalogue/search.ts";
 import { findUser } from "../../commerce/users.ts";
 import type { BotContext } from "../context.ts";
-import { billKindName } from "../ui/bill-kinds.ts";
+import { brandName, categoryName } from "../ui/catalogue-words.ts";
 import { botLink, purchaseParameter } from "../ui/deep-links.ts";
 import { escapeHtml, rupiah, wibTime } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
@@ -34,7 +34,7 @@ function article(
 ): InlineQueryResultArticle {
   const closed = closureOf(item, now);
   const price = item.type === "pasca" ? `+${rupiah(item.price)}` : rupiah(item.price);
-  const details = [price, item.brand, billKindName(t, item.category)];
+  const details = [price, brandName(item.brand), categoryName(t, item.category)];
   if (closed) details.push(`⛔ ${t("product-closed-label", { until: wibTime(closed.until) })}`);
   // the message goes into a chat others read: it names the price anyone pays, not the
   // asker's own (a reseller's cost stays theirs)
@@ -42,7 +42,7 @@ function article(
   const lines = [
     `🛒 <b>${escapeHtml(item.name)}</b>`,
     t("inline-price", { price: sharedPrice }),
-    `${escapeHtml(item.brand)} · ${escapeHtml(billKindName(t, item.category))}`,
+    `${escapeHtml(brandName(item.brand))} · ${escapeHtml(categoryName(t, item.category))}`,
   ];
   if (link) lines.push(t("inline-link", { link }));
   return {

@@ -15,8 +15,10 @@ import { catalogueReady, productByCode } from "../../commerce/catalogue/queries.
 import { receiptSettingsOf } from "../../commerce/receipt-settings.ts";
 import type { BotContext } from "../context.ts";
 import { CB, cb, cbInt, cbPattern, parseCb } from "../ui/callback-data.ts";
+import { brandName, categoryName } from "../ui/catalogue-words.ts";
 import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, rupiah, wibDateTime } from "../ui/format.ts";
+import type { Translate } from "../ui/i18n.ts";
 import { addPageNav, clampPage, pageCount } from "../ui/keyboards/paging.ts";
 import {
   PICTURE_MAX_PAGES,
@@ -45,12 +47,12 @@ interface View {
 }
 
 /** the categories, each a button */
-function indexView(scopes: readonly ScopeCount[], text: string): View {
+function indexView(t: Translate, scopes: readonly ScopeCount[], text: string): View {
   const counts = new Map<string, number>();
   for (const s of scopes) counts.set(s.category, (counts.get(s.category) ?? 0) + s.count);
   const kb = new InlineKeyboard();
   [...counts].forEach(([category, count], i) => {
-    kb.text(`${category} (${count})`, cb(CB.priceList, scopeKey({ category }), 0));
+    kb.text(`${categoryName(t, category)} (${count})`, cb(CB.priceList, scopeKey({ category }), 0));
     if (i % 2 === 1) kb.row();
   });
   return { text, keyboard: kb };
@@ -59,7 +61,7 @@ function indexView(scopes: readonly ScopeCount[], text: string): View {
 function choicesView(ctx: BotContext, choices: readonly PriceListScope[]): View {
   const kb = new InlineKeyboard();
   for (const scope of choices.slice(0, MAX_CHOICES)) {
-    kb.text(scopeLabel(scope), cb(CB.priceList, scopeKey(scope), 0)).row();
+    kb.text(scopeLabel(ctx.t, scope), cb(CB.priceList, scopeKey(scope), 0)).row();
   }
   return { text: ctx.t("price-list-suggest"), keyboard: kb };
 }
@@ -95,7 +97,10 @@ async function listView(
     const brands = scopes.filter((s) => s.category === scope.category);
     if (brands.length > 1 && brands.length <= MAX_CHOICES) {
       brands.forEach((s, i) => {
-        kb.text(s.brand, cb(CB.priceList, scopeKey({ brand: s.brand, category: s.category }), 0));
+        kb.text(
+          brandName(s.brand),
+          cb(CB.priceList, scopeKey({ brand: s.brand, category: s.category }), 0),
+        );
         if (i % 3 === 2) kb.row();
       });
       kb.row();
@@ -133,7 +138,7 @@ export function priceListCommands(): Composer<BotContext> {
     const typed = (ctx.match as string).trim();
     let view: View;
     if (typed === "") {
-      view = indexView(scopes, ctx.t("price-list-index"));
+      view = indexView(ctx.t, scopes, ctx.t("price-list-index"));
     } else {
       const match = resolvePriceListScope(scopes, typed);
       const product =
@@ -149,13 +154,13 @@ export function priceListCommands(): Composer<BotContext> {
         view = {
           text: priceListRow(ctx.t, product, tierOf(ctx), ctx.deps.clock.now()),
           keyboard: new InlineKeyboard().text(
-            `📋 ${scopeLabel(scope)}`,
+            `📋 ${scopeLabel(ctx.t, scope)}`,
             cb(CB.priceList, scopeKey(scope), 0),
           ),
         };
       } else if (match === undefined) {
         const shown = typed.length > 40 ? `${typed.slice(0, 40)}…` : typed;
-        view = indexView(scopes, ctx.t("price-list-not-found", { text: escapeHtml(shown) }));
+        view = indexView(ctx.t, scopes, ctx.t("price-list-not-found", { text: escapeHtml(shown) }));
       } else if ("suggestions" in match) {
         view = choicesView(ctx, match.suggestions);
       } else {
@@ -182,7 +187,7 @@ export function priceListButtons(): Composer<BotContext> {
     await ctx.answerCallbackQuery();
     const view =
       scope === undefined
-        ? indexView(scopes, ctx.t("price-list-index"))
+        ? indexView(ctx.t, scopes, ctx.t("price-list-index"))
         : await listView(ctx, scope, scopes, cbInt(page) ?? 0, pricing);
     await editPressed(ctx, view.text, { keyboard: view.keyboard });
   });
@@ -215,7 +220,7 @@ export function priceListButtons(): Composer<BotContext> {
       now,
       markup: settings.markup,
     });
-    const label = escapeHtml(scopeLabel(scope));
+    const label = escapeHtml(scopeLabel(ctx.t, scope));
     const caption = [
       ctx.t("price-list-picture-caption", {
         scope: label,
@@ -245,7 +250,7 @@ export function priceListButtons(): Composer<BotContext> {
         // Telegram refused it (too large, a limit) or it could not be drawn: the buyer
         // is told, instead of waiting for a picture that never comes
         ctx.deps.logger.warn(
-          { err, scope: scopeLabel(scope), page: i + 1, pages: pages.length },
+          { err, scope, page: i + 1, pages: pages.length },
           "price-list picture not sent",
         );
         await ctx.reply(ctx.t("price-list-picture-failed", { scope: label }));

@@ -2,6 +2,7 @@ import { closureOf } from "../../commerce/catalogue/availability.ts";
 import type { PriceListScope } from "../../commerce/catalogue/price-list.ts";
 import type { Tier } from "../../commerce/catalogue/pricing.ts";
 import type { CatalogueItem } from "../../commerce/catalogue/queries.ts";
+import { brandName, categoryName } from "../ui/catalogue-words.ts";
 import { escapeHtml, rupiah, wibDateTime, wibTime } from "../ui/format.ts";
 import type { Translate } from "../ui/i18n.ts";
 import type { Logo } from "../ui/pictures/logo.ts";
@@ -20,18 +21,28 @@ export const PICTURE_MAX_ROWS = 150;
  */
 export const PICTURE_MAX_PAGES = 10;
 
-/** "Pulsa · TELKOMSEL" */
-export function scopeLabel(scope: PriceListScope): string {
-  return [scope.category, scope.brand].filter((s) => s !== undefined).join(" · ");
+/** a category and a brand in the shop's words: "Pulsa · Telkomsel" (stored: Pulsa, TELKOMSEL) */
+function label(t: Translate, category: string | undefined, brand: string | undefined) {
+  const parts = [
+    category === undefined ? undefined : categoryName(t, category),
+    // a bill's brand is its kind again ("PLN PASCABAYAR" both): said once
+    brand === undefined || brand === category ? undefined : brandName(brand),
+  ].filter((s) => s !== undefined);
+  return parts.length > 0 ? parts.join(" · ") : undefined;
+}
+
+/** "Pulsa · Telkomsel" */
+export function scopeLabel(t: Translate, scope: PriceListScope): string {
+  return label(t, scope.category, scope.brand) ?? "";
 }
 
 /** the heading a row goes under: the parts of its name the scope leaves open */
-function groupOf(scope: PriceListScope, item: CatalogueItem): string | undefined {
-  const parts = [
+function groupOf(t: Translate, scope: PriceListScope, item: CatalogueItem): string | undefined {
+  return label(
+    t,
     scope.category === undefined ? item.category : undefined,
-    scope.brand === undefined ? item.brand : undefined,
-  ].filter((s) => s !== undefined);
-  return parts.length > 0 ? parts.join(" · ") : undefined;
+    scope.brand === undefined && item.brand !== item.category ? item.brand : undefined,
+  );
 }
 
 /** a bill's price is its admin fee, paid on top of the bill */
@@ -43,13 +54,14 @@ function priceText(t: Translate, item: CatalogueItem, price: number): string {
 
 /** items in groups, in their order: a new group whenever the heading changes */
 function grouped<T>(
+  t: Translate,
   scope: PriceListScope,
   items: readonly CatalogueItem[],
   row: (item: CatalogueItem) => T,
 ): { heading: string | undefined; rows: T[] }[] {
   const groups: { heading: string | undefined; rows: T[] }[] = [];
   for (const item of items) {
-    const heading = groupOf(scope, item);
+    const heading = groupOf(t, scope, item);
     const last = groups.at(-1);
     if (last && last.heading === heading) last.rows.push(row(item));
     else groups.push({ heading, rows: [row(item)] });
@@ -83,14 +95,14 @@ export function priceListText(
 ): string {
   const lines = [
     t("price-list-title", {
-      scope: escapeHtml(scopeLabel(o.scope)),
+      scope: escapeHtml(scopeLabel(t, o.scope)),
       count: String(o.total),
       page: String(o.page + 1),
       pages: String(o.pages),
     }),
   ];
   if (o.tier === "reseller") lines.push(t("price-list-reseller"));
-  for (const group of grouped(o.scope, o.items, (item) => item)) {
+  for (const group of grouped(t, o.scope, o.items, (item) => item)) {
     lines.push("");
     if (group.heading) lines.push(`<b>${escapeHtml(group.heading)}</b>`);
     for (const item of group.rows) lines.push(priceListRow(t, item, o.tier, o.now));
@@ -141,7 +153,7 @@ export function priceListPictureOf(
   const last = page.index === page.count - 1;
   // what no picture holds, said under the last one
   const more = last ? o.total - page.offset - shown.length : 0;
-  const scope = scopeLabel(o.scope);
+  const scope = scopeLabel(t, o.scope);
   return {
     shop: o.shop,
     logo: o.logo,
@@ -154,7 +166,7 @@ export function priceListPictureOf(
           })
         : t("price-list-picture-title", { scope }),
     asOf: t("price-list-picture-as-of", { when: wibDateTime(o.now) }),
-    groups: grouped(o.scope, shown, (item) => {
+    groups: grouped(t, o.scope, shown, (item) => {
       const closed = closureOf(item, o.now);
       return {
         name: item.name,

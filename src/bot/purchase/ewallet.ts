@@ -1,6 +1,7 @@
 import { normalisePhone } from "../../commerce/catalogue/operators.ts";
 import { listBrands, productsByBrand } from "../../commerce/catalogue/queries.ts";
 import type { FlowContext } from "../context.ts";
+import { brandName } from "../ui/catalogue-words.ts";
 import { pickBrand, pickProduct } from "../ui/flow/catalogue.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs } from "../ui/flow/kit.ts";
@@ -24,7 +25,7 @@ export function ewalletFlow(env: FlowEnv) {
     });
     if (brand === undefined) return;
     const code = await pickProduct(conversation, ctx, t, {
-      text: t("pick-ewallet-amount", { brand: escapeHtml(brand) }),
+      text: t("pick-ewallet-amount", { brand: escapeHtml(brandName(brand)) }),
       load: (page) =>
         productsByBrand(env.deps.db, "prepaid", brand, { tier: args.tier, buyer: userId, ...page }),
       now: () => env.deps.clock.now(),
@@ -32,7 +33,7 @@ export function ewalletFlow(env: FlowEnv) {
     if (code === undefined) return;
     const recent = await conversation.external(() => recentPhones(env, userId));
     const phone = await ask(conversation, ctx, t, {
-      text: t("ask-ewallet-number", { brand: escapeHtml(brand) }),
+      text: t("ask-ewallet-number", { brand: escapeHtml(brandName(brand)) }),
       choices: recent.map((p) => ({ label: p, value: p })),
       parse: parseAccount,
       hint: t("hint-phone"),

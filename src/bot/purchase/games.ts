@@ -1,6 +1,7 @@
 import { listBrands, productsByBrand } from "../../commerce/catalogue/queries.ts";
 import { recentDestinations } from "../../commerce/orders/queries.ts";
 import type { FlowContext } from "../context.ts";
+import { brandName } from "../ui/catalogue-words.ts";
 import { pickBrand, pickProduct } from "../ui/flow/catalogue.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs } from "../ui/flow/kit.ts";
@@ -37,7 +38,7 @@ export function gameFlow(env: FlowEnv) {
     });
     if (brand === undefined) return;
     const code = await pickProduct(conversation, ctx, t, {
-      text: t("pick-game-item", { game: escapeHtml(brand) }),
+      text: t("pick-game-item", { game: escapeHtml(brandName(brand)) }),
       load: (page) =>
         productsByBrand(env.deps.db, "game", brand, {
           tier: args.tier,
@@ -53,7 +54,7 @@ export function gameFlow(env: FlowEnv) {
       recentDestinations(env.deps.db, userId, { kinds: ["game"], brand }, 3),
     );
     const accountId = await ask(conversation, ctx, t, {
-      text: t("ask-game-id", { game: escapeHtml(brand) }),
+      text: t("ask-game-id", { game: escapeHtml(brandName(brand)) }),
       choices: recent.map((d) => ({ label: d, value: d })),
       parse: parseGameId,
       hint: t("hint-game-id"),
@@ -62,7 +63,7 @@ export function gameFlow(env: FlowEnv) {
     // a typed id never holds "(": only a quick pick brings its zone along
     if (needsZone(brand) && !accountId.includes("(")) {
       const zone = await ask(conversation, ctx, t, {
-        text: t("ask-game-zone", { game: escapeHtml(brand) }),
+        text: t("ask-game-zone", { game: escapeHtml(brandName(brand)) }),
         parse: parseZone,
         hint: t("hint-game-zone"),
       });

@@ -2,6 +2,7 @@ import type { Operator } from "../../commerce/catalogue/operators.ts";
 import { productByCode } from "../../commerce/catalogue/queries.ts";
 import { normaliseDestination } from "../../commerce/orders/destination.ts";
 import type { FlowContext } from "../context.ts";
+import { brandName } from "../ui/catalogue-words.ts";
 import type { FlowEnv } from "../ui/flow/env.ts";
 import { ask, type Convo, type FlowArgs } from "../ui/flow/kit.ts";
 import { billNumberQuestion } from "../ui/flow/labels.ts";
@@ -57,7 +58,7 @@ export function productFlow(env: FlowEnv) {
     }
     const head = t("link-product", { product: escapeHtml(item.name), price: rupiah(item.price) });
     if (item.type === "game") {
-      const game = escapeHtml(item.brand);
+      const game = escapeHtml(brandName(item.brand));
       const accountId = await ask(conversation, ctx, t, {
         text: `${head}\n${t("ask-game-id", { game })}`,
         parse: parseGameId,

@@ -79,12 +79,6 @@ const TEXTS = {
     "e-bad_request": "Permintaan tidak valid.",
     "e-need-destination": "Isi tujuannya dulu.",
     "e-need-zone": "Isi Zone ID dulu.",
-    // the catalogue's categories as the chat's menu names them (menu-* in the locale files)
-    "cat-Pulsa": "Pulsa",
-    "cat-Data": "Paket Data",
-    "cat-E-Money": "E-Wallet",
-    "cat-PLN": "Token PLN",
-    "cat-Games": "Voucher Game",
   },
   en: {
     title: "Catalogue",
@@ -158,11 +152,6 @@ const TEXTS = {
     "e-bad_request": "The request is not valid.",
     "e-need-destination": "Fill in the destination first.",
     "e-need-zone": "Fill in the Zone ID first.",
-    "cat-Pulsa": "Airtime",
-    "cat-Data": "Data package",
-    "cat-E-Money": "E-Wallet",
-    "cat-PLN": "PLN Token",
-    "cat-Games": "Game Voucher",
   },
 };
 
@@ -350,10 +339,9 @@ async function readPhone() {
 
 const FIRST_CATEGORIES = ["Pulsa", "Data", "E-Money", "PLN", "Games"];
 
-/** a catalogue category in the words of the chat's menu; any other (bills) as it is */
+/** a catalogue category in the shop's words, as the API names it (the chat's words) */
 function categoryName(category) {
-  const key = `cat-${category}`;
-  return TEXTS[lang][key] ?? TEXTS.id[key] ?? category;
+  return state.outline.find((e) => e.category === category)?.categoryName ?? category;
 }
 
 function renderCategories() {
@@ -391,7 +379,7 @@ function renderCategories() {
     chip.type = "button";
     chip.className = "chip";
     chip.dataset.testid = "brand";
-    chip.textContent = entry.brand;
+    chip.textContent = entry.brandName ?? entry.brand;
     chip.setAttribute("aria-pressed", String(state.brand === entry.brand));
     chip.addEventListener("click", () => {
       state.brand = state.brand === entry.brand ? null : entry.brand;
@@ -418,7 +406,7 @@ function productButton(item) {
   meta.className = "product__meta";
   meta.textContent = item.closedUntil
     ? `⛔ ${t("closed-until", wibTime(item.closedUntil))}`
-    : `${item.brand} · ${item.category}`;
+    : `${item.brandName ?? item.brand} · ${item.categoryName ?? item.category}`;
   text.append(name, meta);
   const price = document.createElement("span");
   price.className = "product__price";
@@ -488,7 +476,8 @@ function openSheet(product) {
   show($("list-view"), false);
   show($("sheet"), true);
   $("sheet-name").textContent = product.name;
-  $("sheet-meta").textContent = `${product.brand} · ${product.category}`;
+  $("sheet-meta").textContent =
+    `${product.brandName ?? product.brand} · ${product.categoryName ?? product.category}`;
   $("sheet-description").textContent = product.description;
   const cutoff = $("sheet-cutoff");
   cutoff.textContent = product.cutOff

@@ -44,7 +44,7 @@ export interface DigiflazzSupplierOptions {
   apiKey: string;
   /** per request; default 15000 */
   timeoutMs?: number | undefined;
-  /** further attempts of a read after the first; default 3 */
+  /** further attempts of a read after the first (never of a whole price list); default 3 */
   readRetries?: number;
   retryBaseMs?: number;
   clock?: Clock | undefined;
@@ -130,18 +130,37 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
   // ---- price lists: fetched whole at most once per window, shared by prepaid and games ----
   const lists = new Map<"prepaid" | "pasca", { at: number; data: unknown[] }>();
   const fetching = new Map<"prepaid" | "pasca", Promise<unknown[]>>();
+  /** when a whole list's request ended without its answer (Digiflazz may have served it) */
+  const lost = new Map<"prepaid" | "pasca", number>();
 
   function fullList(cmd: "prepaid" | "pasca"): Promise<unknown[]> {
     const cached = lists.get(cmd);
     if (cached && clock.now() - cached.at < FULL_LIST_WINDOW_MS)
       return Promise.resolve(cached.data);
+    const lostAt = lost.get(cmd);
+    if (lostAt !== undefined && clock.now() - lostAt < FULL_LIST_WINDOW_MS) {
+      // asking now would be refused (rc 83) if that request was served: the sync stops
+      // with the catalogue as it was, and a later one asks once the window is over
+      const from = new Date(lostAt + FULL_LIST_WINDOW_MS).toISOString();
+      return Promise.reject(
+        new SupplierError(
+          "RATE_LIMITED",
+          `not asked: the whole ${cmd} list's last request got no answer and may have been served at ${new Date(lostAt).toISOString()}; Digiflazz gives one per 5 minutes, so it is asked again from ${from}`,
+        ),
+      );
+    }
     const running = fetching.get(cmd);
     if (running) return running;
     const fetched = (async () => {
-      const reply = await wire.send(
-        { endpoint: "POST /price-list", signs: "pricelist", body: { cmd } },
-        readRetries,
-      );
+      // one request, never retried: one that timed out (or lost its answer to a reset or a
+      // 5xx) may have been served, opening Digiflazz's window, and a retry would be refused
+      const reply = await wire
+        .send({ endpoint: "POST /price-list", signs: "pricelist", body: { cmd } }, 0)
+        .catch((err: unknown) => {
+          lost.set(cmd, clock.now());
+          throw err;
+        });
+      lost.delete(cmd);
       const { data } = reply.envelope;
       // a refusal (83: fetched within the window) keeps the catalogue: the sync stops and is retried
       if (!Array.isArray(data)) {

@@ -44,25 +44,25 @@ describe(`/harga in chat (${testDriver})`, () => {
       expect.arrayContaining([expect.stringMatching(/^Pulsa \(\d+\)$/)]),
     );
     expect(labels(index)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Data \(\d+\)$/)]),
+      expect.arrayContaining([expect.stringMatching(/^Paket Data \(\d+\)$/)]),
     );
 
     j.tap(CUSTOMER, index, /^Pulsa/);
     const pulsa = await j.waitEdit(CUSTOMER, index.message_id, /Pulsa.*1\/\d+/);
     // grouped under each brand, cheapest first, without codes
-    expect(pulsa.text?.split("\n")[2]).toBe("AXIS");
+    expect(pulsa.text?.split("\n")[2]).toBe("Axis");
     expect(pulsa.text).toMatch(/\nAxis [\d.]+ · Rp[\d.]+\n/);
     // brands to narrow the list, pages, the picture, back to the categories
     expect(labels(pulsa)).toEqual(
-      expect.arrayContaining(["TELKOMSEL", "▶️", "🖼 Gambar untuk dibagikan", "📋 Semua kategori"]),
+      expect.arrayContaining(["Telkomsel", "▶️", "🖼 Gambar untuk dibagikan", "📋 Semua kategori"]),
     );
 
     j.tap(CUSTOMER, pulsa, /▶️/);
     const page2 = await j.waitEdit(CUSTOMER, index.message_id, /Pulsa.*2\/\d+/);
     expect(page2.text).not.toEqual(pulsa.text);
 
-    j.tap(CUSTOMER, page2, /^TELKOMSEL$/);
-    const tsel = await j.waitEdit(CUSTOMER, index.message_id, /Pulsa · TELKOMSEL/);
+    j.tap(CUSTOMER, page2, /^Telkomsel$/);
+    const tsel = await j.waitEdit(CUSTOMER, index.message_id, /Pulsa · Telkomsel/);
     expect(tsel.text).toContain(`Telkomsel 10.000 · ${rp(await priceOf("TSEL10", "customer"))}`);
     expect(tsel.text).not.toContain("TSEL10 ");
 
@@ -72,7 +72,7 @@ describe(`/harga in chat (${testDriver})`, () => {
 
   it("gives each tier its own prices; a reseller sees the codes to order by", async () => {
     const at = j.say(RESELLER, "/harga telkomsel pulsa");
-    const list = await j.waitMessage(RESELLER, /Pulsa · TELKOMSEL/, at);
+    const list = await j.waitMessage(RESELLER, /Pulsa · Telkomsel/, at);
     const reseller = await priceOf("TSEL10", "reseller");
     expect(reseller).toBeLessThan(await priceOf("TSEL10", "customer"));
     expect(list.text).toContain(`TSEL10 Telkomsel 10.000 · ${rp(reseller)}`);
@@ -84,7 +84,7 @@ describe(`/harga in chat (${testDriver})`, () => {
     const until = new Date(j.clock.now() + 3_600_000);
     await db.update(products).set({ pausedUntil: until }).where(eq(products.code, "TSEL5"));
     const at = j.say(CUSTOMER, "/harga pulsa telkomsel");
-    const list = await j.waitMessage(CUSTOMER, /Pulsa · TELKOMSEL/, at);
+    const list = await j.waitMessage(CUSTOMER, /Pulsa · Telkomsel/, at);
     expect(list.text).toMatch(/⛔ Telkomsel 5\.000 · Rp[\d.]+ · tutup s\/d \d\d:\d\d WIB/);
     expect(list.text).not.toMatch(/⛔ Telkomsel 10\.000/);
     await db.update(products).set({ pausedUntil: null }).where(eq(products.code, "TSEL5"));
@@ -97,17 +97,17 @@ describe(`/harga in chat (${testDriver})`, () => {
     expect(labels(none)).toEqual(expect.arrayContaining([expect.stringMatching(/^Pulsa/)]));
 
     at = j.say(CUSTOMER, "/harga pln");
-    await j.waitMessage(CUSTOMER, /📋 PLN · \d+ produk/, at);
+    await j.waitMessage(CUSTOMER, /📋 Token PLN · \d+ produk/, at);
 
     // a product's code: its line, and its list a tap away
     at = j.say(CUSTOMER, "/harga tsel10");
     const one = await j.waitMessage(CUSTOMER, /^Telkomsel 10\.000 · Rp[\d.]+$/, at);
-    j.tap(CUSTOMER, one, /Pulsa · TELKOMSEL/);
-    await j.waitEdit(CUSTOMER, one.message_id, /📋 Pulsa · TELKOMSEL · \d+ produk/);
+    j.tap(CUSTOMER, one, /Pulsa · Telkomsel/);
+    await j.waitEdit(CUSTOMER, one.message_id, /📋 Pulsa · Telkomsel · \d+ produk/);
 
     at = j.say(CUSTOMER, "/harga tel");
     const many = await j.waitMessage(CUSTOMER, /Maksud kamu/, at);
-    expect(labels(many)).toEqual(expect.arrayContaining(["TELKOM", "TELKOMSEL"]));
+    expect(labels(many)).toEqual(expect.arrayContaining(["Telkom", "Telkomsel"]));
   });
 
   it("sends the list as a picture, with a reseller's own name and prices", async () => {
@@ -116,9 +116,9 @@ describe(`/harga in chat (${testDriver})`, () => {
       markup: 1_500,
     });
     const at = j.say(RESELLER, "/harga telkomsel pulsa");
-    const list = await j.waitMessage(RESELLER, /Pulsa · TELKOMSEL/, at);
+    const list = await j.waitMessage(RESELLER, /Pulsa · Telkomsel/, at);
     j.tap(RESELLER, list, /Gambar/);
-    const photo = await j.waitMessage(RESELLER, /Pulsa · TELKOMSEL: \d+ produk/, list.message_id);
+    const photo = await j.waitMessage(RESELLER, /Pulsa · Telkomsel: \d+ produk/, list.message_id);
     expect(photo.caption).toContain(rp(1_500));
     const file = await fetch(`${j.telegram.url}/control/files/${photo.photo!.at(-1)!.file_id}`);
     const png = Buffer.from(await file.arrayBuffer());
@@ -130,10 +130,10 @@ describe(`/harga in chat (${testDriver})`, () => {
 
   it("says so when a picture can't be sent, instead of sending nothing", async () => {
     const at = j.say(CUSTOMER, "/harga telkomsel");
-    const list = await j.waitMessage(CUSTOMER, /📋 TELKOMSEL · \d+ produk/, at);
+    const list = await j.waitMessage(CUSTOMER, /📋 Telkomsel · \d+ produk/, at);
     j.tap(CUSTOMER, list, /Gambar/);
     const told = await j.waitMessage(CUSTOMER, /tidak bisa dikirim/, list.message_id);
-    expect(told.text).toContain("TELKOMSEL");
+    expect(told.text).toContain("Telkomsel");
     expect(
       j.chat(CUSTOMER).messages.filter((m) => m.photo && m.message_id > list.message_id),
     ).toEqual([]);
@@ -144,7 +144,7 @@ describe(`/harga in chat (${testDriver})`, () => {
     const index = await j.waitMessage(CUSTOMER, /Daftar harga/, j.say(CUSTOMER, "/harga"));
     await db.execute(sql`update products set active = false where category = 'PLN PASCABAYAR'`);
     const seen = j.chat(CUSTOMER).callback_answers.length;
-    j.tap(CUSTOMER, index, /^PLN PASCABAYAR/);
+    j.tap(CUSTOMER, index, /^PLN Pascabayar/);
     await j.waitToast(CUSTOMER, /tidak berlaku/, seen);
     await db.execute(sql`update products set active = true where category = 'PLN PASCABAYAR'`);
   });

@@ -68,12 +68,12 @@ describe("the price list's words and picture", () => {
       "📋 <b>Pulsa</b> · 40 produk · 1/3",
       "Harga reseller kamu.",
       "",
-      "<b>TELKOMSEL</b>",
+      "<b>Telkomsel</b>",
       "<code>TSEL5</code> Telkomsel 5.000 · Rp5.600",
       "<code>TSEL10</code> Telkomsel 10.000 · Rp10.600",
       "⛔ <code>TSEL20</code> Telkomsel 20.000 · Rp20.300 · tutup s/d 16:30 WIB",
       "",
-      "<b>INDOSAT</b>",
+      "<b>Indosat</b>",
       "<code>ISAT10</code> Indosat 10.000 · Rp10.800",
     ]);
     const bills = priceListText(t, {
@@ -85,7 +85,8 @@ describe("the price list's words and picture", () => {
       tier: "customer",
       now: NOW,
     });
-    expect(bills).toBe("📋 <b>PDAM · PDAM</b> · 1 produk · 1/1\n\nPAM Jaya · admin Rp2.500");
+    // a bill kind is its brand too: said once, in the shop's words
+    expect(bills).toBe("📋 <b>PDAM (air)</b> · 1 produk · 1/1\n\nPAM Jaya · admin Rp2.500");
   });
 
   it("draws the whole list for buyers: the reseller's name and prices", async () => {
@@ -103,12 +104,12 @@ describe("the price list's words and picture", () => {
         "Rina Cell",
         "Daftar Harga Pulsa",
         "Per 25/11/2026 16:00 WIB",
-        "TELKOMSEL",
+        "Telkomsel",
         "Telkomsel 5.000",
         "Rp7.100",
         "Telkomsel 20.000",
         "tutup s/d 16:30 WIB",
-        "INDOSAT",
+        "Indosat",
         "Rp12.300",
       ]),
     );
@@ -150,9 +151,9 @@ describe("the price list's words and picture", () => {
     const o = { shop: "Toko Sari", scope: { brand: "TELKOMSEL" }, now: NOW, markup: 0 };
     const pages = priceListPicturePages(t, { ...o, items: many(429), total: 429 });
     expect(pages.map((p) => p.title)).toEqual([
-      "Daftar Harga TELKOMSEL (1/3)",
-      "Daftar Harga TELKOMSEL (2/3)",
-      "Daftar Harga TELKOMSEL (3/3)",
+      "Daftar Harga Telkomsel (1/3)",
+      "Daftar Harga Telkomsel (2/3)",
+      "Daftar Harga Telkomsel (3/3)",
     ]);
     expect(pages.map((p) => p.groups.flatMap((g) => g.rows).length)).toEqual([150, 150, 129]);
     // every row once, in order, and nothing said to be left out
@@ -167,7 +168,7 @@ describe("the price list's words and picture", () => {
     expect(longest.slice(0, -1).every((p) => p.more === undefined)).toBe(true);
 
     const one = priceListPicturePages(t, { ...o, items: many(3), total: 3 });
-    expect(one.map((p) => p.title)).toEqual(["Daftar Harga TELKOMSEL"]);
+    expect(one.map((p) => p.title)).toEqual(["Daftar Harga Telkomsel"]);
   });
 
   it("draws names stored with control characters, which SVG cannot carry", async () => {

@@ -96,11 +96,11 @@ describe("a game only Digiflazz sells, in the games menu", { timeout: 120_000 },
     const menu = await h.waitMessage(u, /Halo/, at);
     h.tap(u, menu, /Voucher Game/);
     const games = await h.waitMessage(u, /Pilih game/, menu.message_id);
-    await h.tapItem(u, games, /^GARENA$/);
-    const items = await h.waitMessage(u, /Pilih item GARENA/, games.message_id);
+    await h.tapItem(u, games, /^Garena$/);
+    const items = await h.waitMessage(u, /Pilih item Garena/, games.message_id);
     expect(items.text ?? "").not.toContain("Google Play");
     h.tap(u, items, "i:0");
-    await h.waitMessage(u, /Masukkan ID akun GARENA/, items.message_id);
+    await h.waitMessage(u, /Masukkan ID akun Garena/, items.message_id);
     const said = h.say(u, "12345678");
     const card = await h.waitMessage(u, /Konfirmasi pembelian/, said);
     expect(card.text).toContain("Garena 33 Shell");

@@ -159,14 +159,14 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     const after = await menuEntry(u, /E-Wallet/);
     const providers = await h.waitMessage(u, /Pilih e-wallet/, after);
     expect(labels(providers)).toEqual(
-      expect.arrayContaining(["DANA", "GOPAY", "LINKAJA", "OVO", "SHOPEEPAY", "❌ Batal"]),
+      expect.arrayContaining(["DANA", "GoPay", "LinkAja", "OVO", "ShopeePay", "❌ Batal"]),
     );
     let at = h.say(u, "GOPAY");
     const again = await h.waitMessage(u, /pilih dengan tombol/, at);
-    h.tap(u, again, /^GOPAY$/);
-    const amounts = await h.waitMessage(u, /Pilih nominal GOPAY/, again.message_id);
+    h.tap(u, again, /^GoPay$/);
+    const amounts = await h.waitMessage(u, /Pilih nominal GoPay/, again.message_id);
     await h.tapItem(u, amounts, /^GoPay 50\.000 ·/);
-    const ask = await h.waitMessage(u, /nomor HP akun GOPAY/, amounts.message_id);
+    const ask = await h.waitMessage(u, /nomor HP akun GoPay/, amounts.message_id);
     at = h.say(u, "nomor saya");
     await h.waitMessage(u, /tidak dikenali/, at);
     at = h.say(u, "6281234567901");
@@ -185,10 +185,10 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     await h.fund(u, 100_000);
     const after = await menuEntry(u, /Voucher Game/);
     const games = await h.waitMessage(u, /Pilih game/, after);
-    await h.tapItem(u, games, /^MOBILE LEGENDS$/);
-    const items = await h.waitMessage(u, /Pilih item MOBILE LEGENDS/, games.message_id);
+    await h.tapItem(u, games, /^Mobile Legends$/);
+    const items = await h.waitMessage(u, /Pilih item Mobile Legends/, games.message_id);
     h.tap(u, items, "i:0");
-    await h.waitMessage(u, /Masukkan ID akun MOBILE LEGENDS/, items.message_id);
+    await h.waitMessage(u, /Masukkan ID akun Mobile Legends/, items.message_id);
     let at = h.say(u, "12 3");
     await h.waitMessage(u, /ID akun tidak valid/, at);
     at = h.say(u, "12345678");
@@ -208,10 +208,10 @@ describe("PLN, e-wallet, games, quick order, history", () => {
     h.user(u);
     const after = await menuEntry(u, /Voucher Game/);
     const games = await h.waitMessage(u, /Pilih game/, after);
-    await h.tapItem(u, games, /^FREE FIRE$/);
-    const items = await h.waitMessage(u, /Pilih item FREE FIRE/, games.message_id);
+    await h.tapItem(u, games, /^Free Fire$/);
+    const items = await h.waitMessage(u, /Pilih item Free Fire/, games.message_id);
     h.tap(u, items, "i:0");
-    await h.waitMessage(u, /Masukkan ID akun FREE FIRE/, items.message_id);
+    await h.waitMessage(u, /Masukkan ID akun Free Fire/, items.message_id);
     const at = h.say(u, "987654901");
     const card = await h.waitMessage(u, /Konfirmasi pembelian/, at);
     expect(card.text).toContain("Tujuan: 987654901");

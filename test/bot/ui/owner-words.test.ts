@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { failureReasonText } from "../../../src/bot/reports/failure-reasons.ts";
-import { billKindName } from "../../../src/bot/ui/bill-kinds.ts";
+import { brandName, categoryName } from "../../../src/bot/ui/catalogue-words.ts";
 import { createI18n, LANGUAGES, translator } from "../../../src/bot/ui/i18n.ts";
 import { BILL_KINDS, canonicalCategory } from "../../../src/commerce/catalogue/categories.ts";
 
@@ -48,19 +48,19 @@ describe("failure reasons in /stats and the daily report", () => {
 
 describe("bill kinds in the shop's words", () => {
   it("names each known bill kind as the shop writes it, in each language", () => {
-    expect(billKindName(id, canonicalCategory("BPJS KESEHATAN"))).toBe("BPJS Kesehatan");
-    expect(billKindName(en, canonicalCategory("bpjs kesehatan"))).toBe("BPJS Kesehatan");
-    expect(billKindName(id, "PLN PASCABAYAR")).toBe("PLN Pascabayar");
-    expect(billKindName(en, "PLN PASCABAYAR")).toBe("PLN Postpaid");
-    expect(billKindName(id, "PDAM")).toBe("PDAM (air)");
-    expect(billKindName(en, "HP PASCABAYAR")).toBe("Mobile postpaid");
+    expect(categoryName(id, canonicalCategory("BPJS KESEHATAN"))).toBe("BPJS Kesehatan");
+    expect(categoryName(en, canonicalCategory("bpjs kesehatan"))).toBe("BPJS Kesehatan");
+    expect(categoryName(id, "PLN PASCABAYAR")).toBe("PLN Pascabayar");
+    expect(categoryName(en, "PLN PASCABAYAR")).toBe("PLN Postpaid");
+    expect(categoryName(id, "PDAM")).toBe("PDAM (air)");
+    expect(categoryName(en, "HP PASCABAYAR")).toBe("Mobile postpaid");
   });
 
   it("has words for every bill kind of the catalogue, in every language", () => {
     for (const lang of LANGUAGES) {
       const t = translator(i18n, lang);
       for (const kind of BILL_KINDS) {
-        const name = billKindName(t, kind);
+        const name = categoryName(t, kind);
         // not the supplier's capitals (PDAM, PBB and PGN are names that are capitals)
         expect(name, `${lang} ${kind}`).not.toBe(kind.includes(" ") ? kind : "-");
         expect(name).not.toMatch(/^bill-kind-/);
@@ -69,8 +69,26 @@ describe("bill kinds in the shop's words", () => {
     expect(missing).toEqual([]);
   });
 
+  it("names Digiflazz's categories and capitals in the shop's words", () => {
+    expect(categoryName(id, canonicalCategory("E-MONEY"))).toBe("E-Wallet");
+    expect(categoryName(en, canonicalCategory("GAMES"))).toBe("Game Voucher");
+    expect(categoryName(id, canonicalCategory("Games"))).toBe("Voucher Game");
+    expect(categoryName(en, canonicalCategory("PULSA"))).toBe("Airtime");
+    expect(brandName("TELKOMSEL")).toBe("Telkomsel");
+    expect(brandName("GO PAY")).toBe("GoPay");
+    expect(brandName("BY.U")).toBe("by.U");
+    expect(brandName("MOBILE LEGENDS")).toBe("Mobile Legends");
+    expect(brandName("PLN PASCABAYAR")).toBe("PLN Pascabayar");
+    expect(brandName("BPJS KESEHATAN")).toBe("BPJS Kesehatan");
+    expect(brandName("STEAM WALLET")).toBe("Steam Wallet");
+    // acronyms and a brand written in its own mixed case stay
+    expect(brandName("PUBG")).toBe("PUBG");
+    expect(brandName("DANA")).toBe("DANA");
+    expect(brandName("Tsel")).toBe("Tsel");
+  });
+
   it("leaves a kind it does not know as the supplier wrote it", () => {
-    expect(billKindName(id, "Pulsa")).toBe("Pulsa");
-    expect(billKindName(en, "ASURANSI")).toBe("ASURANSI");
+    expect(categoryName(id, "Pulsa")).toBe("Pulsa");
+    expect(categoryName(en, "ASURANSI")).toBe("ASURANSI");
   });
 });

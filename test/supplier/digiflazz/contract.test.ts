@@ -321,6 +321,47 @@ describe("the Digiflazz adapter against the Digiflazz sandbox over HTTP", () => 
     expect((await s.balance()).balance).toBe(5_000_000);
   });
 
+  it("a whole list whose answer timed out is not asked again within its window: no retry refused with rc 83, the next fetch after the window", async () => {
+    const clock = new ManualClock({ start: Date.UTC(2026, 0, 1) });
+    // Digiflazz serves the list (its five minutes start) and its answer comes too late
+    sandbox = await startDigiflazzSandbox({
+      clock,
+      slowReplyMs: 1_500,
+      faults: { priceListSlowRate: 1 },
+    });
+    const s = createDigiflazzSupplier({
+      baseUrl: sandbox.url,
+      username: SANDBOX.username,
+      apiKey: SANDBOX.apiKey,
+      timeoutMs: 300,
+      // reads are retried, but not this one
+      readRetries: 3,
+      retryBaseMs: 1,
+      clock,
+    });
+    await expect(s.products("prepaid")).rejects.toMatchObject({ code: "TIMEOUT" });
+    const asked = () => sandbox!.state.fullLists.map((l) => [l.cmd, l.result]);
+    expect(asked()).toEqual([["prepaid", "served"]]);
+    sandbox.faults = { ...sandbox.faults, priceListSlowRate: 0 };
+    // a sync within the window (an admin's "sync now") is refused here, not at Digiflazz
+    clock.advance(4 * 60_000);
+    await expect(s.products("game")).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/not asked/),
+    });
+    expect(asked()).toEqual([["prepaid", "served"]]);
+    // the other list has its own window
+    expect((await s.products("pasca")).length).toBeGreaterThan(0);
+    // the window over, the next fetch asks once and is served
+    clock.advance(60_000);
+    expect((await s.products("prepaid")).some((p) => p.code === "tsel10")).toBe(true);
+    expect(asked()).toEqual([
+      ["prepaid", "served"],
+      ["pasca", "served"],
+      ["prepaid", "served"],
+    ]);
+  });
+
   it("posts a signed webhook when a pending transaction settles", async () => {
     sandbox = await startDigiflazzSandbox();
     const got: { raw: string; sig: string | null }[] = [];

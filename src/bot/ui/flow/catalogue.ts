@@ -1,5 +1,6 @@
 import type { BrandCount, CatalogueItem, Page } from "../../../commerce/catalogue/queries.ts";
 import type { FlowContext } from "../../context.ts";
+import { brandName } from "../catalogue-words.ts";
 import type { Translate } from "../i18n.ts";
 import { type Choice, type Convo, type PagedItems, pickPaged } from "./kit.ts";
 import { productLabel } from "./labels.ts";
@@ -34,7 +35,10 @@ export function pickBrand(
     pageSize: BRAND_PAGE_SIZE,
     columns: 2,
     load: async (offset, limit) =>
-      pageOf(await opts.load(), offset, limit, (b) => ({ label: b.brand, value: b.brand })),
+      pageOf(await opts.load(), offset, limit, (b) => ({
+        label: brandName(b.brand),
+        value: b.brand,
+      })),
   });
 }
 
