@@ -83,10 +83,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   if (options.pglite) return wrapPglite(options.pglite);
   const dir = options.pgliteDir ?? "./data/pglite";
-  return wrapPglite(await openPgliteFolder(dir, options.pgliteTemplate));
+  const { pglite, release } = await openPgliteFolder(dir, options.pgliteTemplate);
+  return wrapPglite(pglite, release);
 }
 
-function wrapPglite(client: PGlite): DatabaseHandle {
+function wrapPglite(client: PGlite, release: () => void = () => {}): DatabaseHandle {
   // drizzle's pglite and postgres-js databases share PgDatabase; only the result HKT differs
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
@@ -120,6 +121,7 @@ function wrapPglite(client: PGlite): DatabaseHandle {
     },
     async close() {
       if (!client.closed) await client.close();
+      release();
     },
   };
 }

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { lockFolder } from "./folder-lock.ts";
 
 // A new PGlite folder costs an initdb: a second PostgreSQL instance in WebAssembly, about
 // five seconds and 500 MiB that the process keeps. Instead, a new folder is a copy of one
@@ -109,12 +110,30 @@ function moveIntoPlace(from: string, to: string): void {
   }
 }
 
-/** opens a PGlite on `dir`, copying the template into it when the folder is new */
+/**
+ * opens a PGlite on `dir`, copying the template into it when the folder is new; `release`
+ * frees the folder for the next opener once the PGlite is closed (folder-lock.ts)
+ */
 export async function openPgliteFolder(
   dir: string,
   template: (() => Promise<string>) | undefined,
+): Promise<{ pglite: PGlite; release: () => void }> {
+  if (dir.startsWith("memory://")) {
+    return { pglite: await PGlite.create(dir, pgliteStartOptions()), release: () => {} };
+  }
+  const release = lockFolder(dir);
+  try {
+    return { pglite: await createInFolder(dir, template), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function createInFolder(
+  dir: string,
+  template: (() => Promise<string>) | undefined,
 ): Promise<PGlite> {
-  if (dir.startsWith("memory://")) return PGlite.create(dir, pgliteStartOptions());
   if (!holdsDatabase(dir) && template) {
     const source = await template();
     // copied beside, then renamed: a copy cut short by a crash is never opened as a database

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
@@ -18,18 +26,23 @@ describe("PGlite folders", () => {
     );
   };
   const template = () => pgliteTemplate({ prepare, cacheDir: join(root, "cache") });
-  const open: PGlite[] = [];
+  const open = new Map<PGlite, () => void>();
   const openFolder = async (dir: string, t?: () => Promise<string>) => {
-    const pg = await openPgliteFolder(dir, t);
-    open.push(pg);
-    return pg;
+    const { pglite, release } = await openPgliteFolder(dir, t);
+    open.set(pglite, release);
+    return pglite;
+  };
+  /** closes a PGlite and frees its folder, as the database handle's close does */
+  const closeFolder = async (pg: PGlite) => {
+    await pg.close();
+    open.get(pg)?.();
   };
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), "kios-pglite-"));
   });
   afterAll(async () => {
-    for (const pg of open) if (!pg.closed) await pg.close();
+    for (const pg of open.keys()) if (!pg.closed) await closeFolder(pg);
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -44,15 +57,21 @@ describe("PGlite folders", () => {
     // the two shops are copies, not one folder: a write to one is not in the other
     await first.exec("insert into prepared_here values (2)");
     expect((await second.query("select id from prepared_here")).rows).toHaveLength(1);
-    // nothing half-made is left beside them
-    expect(readdirSync(root).sort()).toEqual(["cache", "shop-a", "shop-b"]);
+    // nothing half-made is left beside them: only each open folder's lock
+    expect(readdirSync(root).sort()).toEqual([
+      "cache",
+      "shop-a",
+      "shop-a.lock",
+      "shop-b",
+      "shop-b.lock",
+    ]);
   });
 
   it("an existing folder is opened as it is: the template is not asked for", async () => {
     const dir = join(root, "existing");
     const pg = await openFolder(dir, template);
     await pg.exec("create table mine (x int); insert into mine values (42)");
-    await pg.close();
+    await closeFolder(pg);
     let asked = false;
     const again = await openFolder(dir, async () => {
       asked = true;
@@ -60,6 +79,26 @@ describe("PGlite folders", () => {
     });
     expect((await again.query("select x from mine")).rows).toEqual([{ x: 42 }]);
     expect(asked).toBe(false);
+  });
+
+  it("a folder is open to one PGlite at a time: a second opener is refused until the first closes", async () => {
+    const dir = join(root, "one-at-a-time");
+    const pg = await openFolder(dir, template);
+    await expect(openPgliteFolder(dir, template)).rejects.toThrow(
+      /already open in this process.*PGLITE_DIR/,
+    );
+    // another live process's lock (this process's parent stands in for a second kios)
+    await closeFolder(pg);
+    writeFileSync(`${dir}.lock`, `${process.ppid}\n`);
+    await expect(openPgliteFolder(dir, template)).rejects.toThrow(
+      new RegExp(`by another kios \\(pid ${process.ppid}\\)`),
+    );
+    // a lock left by a process that is gone (a crash) is taken over
+    writeFileSync(`${dir}.lock`, "2147483646\n");
+    const again = await openFolder(dir, template);
+    expect(readFileSync(`${dir}.lock`, "utf8").trim()).toBe(String(process.pid));
+    await closeFolder(again);
+    expect(existsSync(`${dir}.lock`)).toBe(false);
   });
 
   it("an empty folder made beforehand (a mounted volume) still gets the template", async () => {

@@ -87,6 +87,9 @@ describe(`the playground's H2H API (${testDriver})`, () => {
     const row = (await keyOfUser(second.app.database.db, PLAYGROUND_ADMIN.id))!;
     const opened = openKey(createSecretBox(second.app.config.h2h!.encryptionKey), row);
     expect(opened.row.apiId).toBe(row.apiId);
+    // left running, the next test's start opened the folder beside it: two PGlites on one
+    // folder, and a statement that waited forever (a suite hung 55 min here)
+    await data.stop(second);
   });
   it("the page gives a newcomer ready signed requests as the demo reseller, and they answer", {
     timeout: 120_000,

@@ -101,19 +101,19 @@ describe("PLN, e-wallet, games, quick order, history", () => {
       h.tap(u, card, /Bayar/);
       await h.waitEdit(u, card.message_id, /Berhasil/);
     };
-    let ask = await askId("MOBILE LEGENDS");
+    let ask = await askId("Mobile Legends");
     expect(labels(ask)).toEqual(["❌ Batal"]);
     await h.waitMessage(u, /Zone ID/, h.say(u, "12345678"));
     await buy(await h.waitMessage(u, /Konfirmasi pembelian/, h.say(u, "(2901)")));
     // another game does not offer Mobile Legends' id
-    ask = await askId("FREE FIRE");
+    ask = await askId("Free Fire");
     expect(labels(ask)).toEqual(["❌ Batal"]);
     await buy(await h.waitMessage(u, /Konfirmasi pembelian/, h.say(u, "987654901")));
     // each game offers its own, Mobile Legends' with its zone
-    ask = await askId("MOBILE LEGENDS");
+    ask = await askId("Mobile Legends");
     expect(labels(ask)).toEqual(["12345678(2901)", "❌ Batal"]);
     await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
-    ask = await askId("FREE FIRE");
+    ask = await askId("Free Fire");
     expect(labels(ask)).toEqual(["987654901", "❌ Batal"]);
     await h.waitMessage(u, /^Dibatalkan\.$/, h.say(u, "/cancel"));
     // and airtime offers no game id
