@@ -17,6 +17,7 @@ import { createKeySupplier } from "../../src/supplier/key/client.ts";
 import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
 import type { Supplier } from "../../src/supplier/types.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
+import { catalogueNeutral, type SyncedCatalogue } from "./synced-catalogue.ts";
 
 export interface CommerceHarness {
   database: TestDatabase;
@@ -33,6 +34,11 @@ export interface CommerceHarness {
   supplierTimingOutAfter(timeoutMs: number): Supplier;
   /** a quote the user is sure to get (a refusal throws) */
   quote(user: number, destination?: string, productCode?: string): Promise<Quote>;
+  /**
+   * the synced template this boot's database was cloned from (its catalogue in it, not
+   * synced by this boot), or undefined: synced afresh
+   */
+  catalogueFrom: SyncedCatalogue | undefined;
   stop(): Promise<void>;
 }
 
@@ -61,10 +67,28 @@ export async function bootCommerce(
     supplierInterface?: "signature" | "key";
     /** told of each statement the database is sent (postgres only) */
     onStatement?: (sql: string) => void;
+    /**
+     * the synced template to start from when this boot's catalogue would be the same
+     * (bootTwoSuppliers: "main+backup"); default "main"; "fresh": always sync
+     */
+    catalogue?: SyncedCatalogue | "fresh";
   } = {},
 ): Promise<CommerceHarness> {
   const clock = new ManualClock();
-  const database = await createTestDatabase({ onStatement: options.onStatement });
+  // the database after the sync, cloned, where nothing this boot is given changes what the
+  // sync reads or writes: the signature interface, a sandbox of the standard catalogue, and
+  // no statement counting (a budget counts from a fresh database)
+  const catalogueFrom =
+    options.catalogue !== "fresh" &&
+    (options.supplierInterface ?? "signature") === "signature" &&
+    catalogueNeutral(options.sandbox) &&
+    options.onStatement === undefined
+      ? ((options.catalogue as SyncedCatalogue | undefined) ?? "main")
+      : undefined;
+  const database = await createTestDatabase({
+    onStatement: options.onStatement,
+    catalogue: catalogueFrom,
+  });
   const sandbox = await startSandbox({
     port: 0,
     clock,
@@ -87,7 +111,7 @@ export async function bootCommerce(
   };
   const supplier = clientFor(options.timeoutMs ?? HARNESS_SUPPLIER_TIMEOUT_MS);
   const logger = createLogger({ level: "silent" });
-  await syncCatalogue(database.handle.db, supplier, { clock, logger });
+  if (!catalogueFrom) await syncCatalogue(database.handle.db, supplier, { clock, logger });
   const deps: OrderEngine = {
     db: database.handle.db,
     supplier,
@@ -106,6 +130,7 @@ export async function bootCommerce(
     clock,
     deps,
     supplierTimingOutAfter: clientFor,
+    catalogueFrom,
     async newUser(balance = 0, tier = "customer") {
       const id = nextUser++;
       await upsertUser(deps.db, { telegramId: id, firstName: `User ${id}` });

@@ -6,6 +6,7 @@ import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client.ts";
 import { pgliteStartOptions } from "../../src/db/pglite.ts";
 import { withDatabase } from "./postgres-url.ts";
+import type { SyncedCatalogue } from "./synced-catalogue.ts";
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -22,12 +23,15 @@ export const testDriver: "postgres" | "pglite" = process.env.TEST_DATABASE_URL
 /**
  * a clean, migrated database of its own (app tables and pg-boss schema), cloned fast.
  * `onStatement` is told of each statement sent (postgres only: the statement budgets).
+ * `catalogue`: a clone of the global setup's synced template instead, the harness's
+ * catalogue already in it (test/helpers/synced-catalogue.ts).
  */
 export async function createTestDatabase(
-  options: { onStatement?: (sql: string) => void } = {},
+  options: { onStatement?: (sql: string) => void; catalogue?: SyncedCatalogue } = {},
 ): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  const template = inject("postgresTemplate");
+  const synced = options.catalogue ? inject("syncedTemplates")[options.catalogue] : undefined;
+  const template = synced ?? inject("postgresTemplate");
   if (serverUrl && template) {
     const name = `kios_t_${randomBytes(6).toString("hex")}`;
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -56,7 +60,7 @@ export async function createTestDatabase(
       },
     };
   }
-  const dump = readFileSync(inject("pgliteTemplate"));
+  const dump = readFileSync(synced ?? inject("pgliteTemplate"));
   const pg = await PGlite.create({ ...pgliteStartOptions(), loadDataDir: new Blob([dump]) });
   const handle = await openDatabase({ pglite: pg });
   return { handle, url: undefined, destroy: () => handle.close() };

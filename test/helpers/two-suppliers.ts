@@ -12,15 +12,10 @@ import {
   HARNESS_SUPPLIER_TIMEOUT_MS,
 } from "./commerce.ts";
 import { patient } from "./patience.ts";
+import { BACKUP_CATALOGUE, BACKUP_CREDENTIALS, matchBackupPrices } from "./synced-catalogue.ts";
 
 // the commerce core with two sandbox suppliers: "main" (the first, its catalogue synced)
 // and "backup" (its own codes, B + the main's, its own account), linked as routes.
-
-const BACKUP_CREDENTIALS = {
-  apiId: "BACKUP-ID",
-  apiKey: "backup-api-key-1",
-  secretKey: "backup-secret-key-1",
-};
 
 export interface TwoSuppliers extends CommerceHarness {
   backupSandbox: RunningSandbox;
@@ -43,18 +38,24 @@ export async function bootTwoSuppliers(
     wrapMain?: (s: Supplier) => Supplier;
     /** the backup's own outcome table (an ending that fails at the main succeeds here) */
     backupOutcomes?: Readonly<Record<string, string>>;
+    /** sync and link afresh, not from the synced template (the template's own test) */
+    freshCatalogue?: boolean;
   } = {},
 ): Promise<TwoSuppliers> {
   const settleDelayMs = options.settleDelayMs ?? 60 * 60_000;
-  const h = await bootCommerce({ sandbox: { settleDelayMs } });
+  // the main synced and the backup linked, cloned from the synced template: none of these
+  // options changes a catalogue
+  const h = await bootCommerce({
+    sandbox: { settleDelayMs },
+    catalogue: options.freshCatalogue ? "fresh" : "main+backup",
+  });
   const backupSandbox = await startSandbox({
     port: 0,
     clock: h.clock,
     settleDelayMs,
     slowReplyMs: HARNESS_SLOW_REPLY_MS,
     callbackRetryDelaysMs: [50],
-    seed: 2,
-    catalogueVariant: { codePrefix: "B" },
+    ...BACKUP_CATALOGUE,
     ...(options.backupOutcomes ? { outcomes: options.backupOutcomes } : {}),
     accounts: [
       {
@@ -64,11 +65,7 @@ export async function bootTwoSuppliers(
       },
     ],
   });
-  // the backup no dearer than the main for the products the tests buy, so its route is usable
-  for (const p of h.sandbox.catalogue()) {
-    if (["TSEL10", "ISAT10", "XL25"].includes(p.code))
-      backupSandbox.setPrice(`B${p.code}`, p.price);
-  }
+  matchBackupPrices(h.sandbox, backupSandbox);
   const backup = createSignatureSupplier({
     baseUrl: backupSandbox.url,
     ...BACKUP_CREDENTIALS,
@@ -77,7 +74,9 @@ export async function bootTwoSuppliers(
     readRetries: 1,
     retryBaseMs: 20,
   });
-  await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: backup });
+  if (h.catalogueFrom !== "main+backup") {
+    await linkSupplierCatalogue(h.deps.db, { name: "backup", supplier: backup });
+  }
   // a slow start (PGlite holds the event loop) can leave an idle keep-alive socket the
   // sandbox has closed: a read (retried) opens fresh ones before an order is sent, which
   // is never retried and would be left unknown by a reset socket
