@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 /** the folders this process has open */
 const openHere = new Set<string>();
 
-export class FolderInUseError extends Error {
+class FolderInUseError extends Error {
   constructor(dir: string, holder: number | "this process") {
     super(
       `the embedded database folder ${dir} is already open ${
