@@ -15,6 +15,7 @@ import { editPressed } from "../ui/edit.ts";
 import { escapeHtml, wibDateTime } from "../ui/format.ts";
 import { pinGate, pinGateReply } from "../ui/pin-pad.ts";
 import { applyCenterAction, CENTER_ACTIONS, centerKeyButton, centerKeyCommand } from "./center.ts";
+import { deliveryFailureText } from "./delivery-failure.ts";
 import { urlRefusedText } from "./url-refusal.ts";
 
 // /api: a reseller's H2H key in the chat (docs/h2h.md#keys). The secrets are shown once, in
@@ -64,7 +65,7 @@ async function statusText(
   if (failures.length > 0) {
     lines.push("", ctx.t("api-failures"));
     for (const f of failures) {
-      lines.push(`• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`);
+      lines.push(failureLine(ctx, f));
     }
   }
   lines.push(...(await everyonesFailures(ctx)));
@@ -81,13 +82,11 @@ async function everyonesFailures(ctx: BotContext): Promise<string[]> {
   if (!ctx.deps.config.adminIds.includes(ctx.from!.id)) return [];
   const all = await recentCallbackFailures(ctx.deps.db, undefined, 5);
   if (all.length === 0) return [];
-  return [
-    "",
-    ctx.t("api-failures-all"),
-    ...all.map(
-      (f) => `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(f.error)}`,
-    ),
-  ];
+  return ["", ctx.t("api-failures-all"), ...all.map((f) => failureLine(ctx, f))];
+}
+
+function failureLine(ctx: BotContext, f: { at: Date; refId: string; error: string }): string {
+  return `• ${wibDateTime(f.at.getTime())} ${escapeHtml(f.refId)}: ${escapeHtml(deliveryFailureText(ctx.t, f.error))}`;
 }
 
 /** the three values, once, with copy buttons; deleted after a minute */

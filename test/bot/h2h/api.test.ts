@@ -228,10 +228,11 @@ describe("/api", () => {
       post: async () => ({ ok: false, status: 502, error: "HTTP 502" }),
     });
     const mine = await h.waitMessage(r, /Callback gagal terakhir/, h.say(r, "/api"));
-    expect(mine.text).toMatch(/FAILCB-1: HTTP 502/);
+    // the delivery's diagnostic in the shop's language, not the log's English
+    expect(mine.text).toMatch(/FAILCB-1: server menjawab HTTP 502/);
     h.user(ADMIN_ID);
     const admin = await h.waitMessage(ADMIN_ID, /semua reseller/, h.say(ADMIN_ID, "/api"));
-    expect(admin.text).toMatch(/FAILCB-1: HTTP 502/);
+    expect(admin.text).toMatch(/FAILCB-1: server menjawab HTTP 502/);
   });
 });
 

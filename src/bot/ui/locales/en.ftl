@@ -843,3 +843,15 @@ center-key-revoked = Center access revoked.
 center-key-report-confirm = Change the report URL to { $url }? Enter your PIN to save.
 center-key-ips-confirm = Allow only the IPs { $ips }? Enter your PIN to save.
 center-key-ips-bad = Write IP addresses separated by commas, for example <code>1.2.3.4,5.6.7.8</code>, or none.
+
+## why a callback or report was not delivered (bot/api-keys/delivery-failure.ts)
+delivery-http = the server answered HTTP { $status }{ $redirect ->
+    [yes] {" "}(redirects are not followed)
+   *[no] {""}
+}
+delivery-broke-off = the server's answer broke off
+delivery-timeout = no complete answer within { $seconds } s
+delivery-connect = could not connect ({ $code })
+delivery-private-host = the server's address is in private or local space
+delivery-no-url = no callback URL is set
+delivery-url-refused = the callback URL breaks the rules (https, no private address): set it again with /api callback

@@ -843,3 +843,15 @@ center-key-revoked = Akses pusat dicabut.
 center-key-report-confirm = Ubah URL laporan ke { $url }? Masukkan PIN untuk menyimpan.
 center-key-ips-confirm = Izinkan hanya IP { $ips }? Masukkan PIN untuk menyimpan.
 center-key-ips-bad = Tulis alamat IP dipisah koma, misalnya <code>1.2.3.4,5.6.7.8</code>, atau none.
+
+## why a callback or report was not delivered (bot/api-keys/delivery-failure.ts)
+delivery-http = server menjawab HTTP { $status }{ $redirect ->
+    [yes] {" "}(pengalihan tidak diikuti)
+   *[no] {""}
+}
+delivery-broke-off = jawaban server terputus
+delivery-timeout = tidak ada jawaban lengkap dalam { $seconds } detik
+delivery-connect = tidak bisa tersambung ({ $code })
+delivery-private-host = alamat server mengarah ke jaringan privat atau lokal
+delivery-no-url = belum ada URL callback
+delivery-url-refused = URL callback ditolak aturan (https, bukan alamat privat): atur lagi dengan /api callback
