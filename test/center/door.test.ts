@@ -226,7 +226,8 @@ describe(`the OtomaX door (${testDriver})`, () => {
     expect(await walletBalance(h.deps.db, k.userId)).toBe(200_000 - price);
   });
 
-  it("a final order's report: one GET of the report URL with refid, message, status and sn; queued and sent once", async () => {
+  /** a reseller's report URL on this machine: every GET it is sent, in order */
+  async function reportReceiver() {
     const got: URL[] = [];
     const rx = createServer((req, res) => {
       got.push(new URL(req.url ?? "/", "http://x"));
@@ -234,6 +235,21 @@ describe(`the OtomaX door (${testDriver})`, () => {
     });
     await new Promise<void>((r) => rx.listen(0, "127.0.0.1", r));
     const port = (rx.address() as AddressInfo).port;
+    return { got, port, close: () => new Promise<void>((r) => rx.close(() => r())) };
+  }
+
+  /** the callback queue's dependencies, loopback report URLs allowed */
+  const deliveryDeps = () => ({
+    db: h.deps.db,
+    box,
+    clock: h.clock,
+    logger: h.deps.logger,
+    policy: { allowLoopbackHttp: true },
+    timeoutMs: 20_000,
+  });
+
+  it("a final order's report: one GET of the report URL with refid, message, status and sn; queued and sent once", async () => {
+    const { got, port, close } = await reportReceiver();
     try {
       const k = await reseller(100_000);
       await updateCenterKeySettings(h.deps.db, k.userId, {
@@ -242,14 +258,7 @@ describe(`the OtomaX door (${testDriver})`, () => {
       const t = { product: "TSEL10", dest: phone("901"), refId: "rep-1" };
       const placed = await get(trxUrl(k, t));
       expect(REPLY.exec(placed.text)?.[4], placed.text).toBe("SUKSES");
-      const deps = {
-        db: h.deps.db,
-        box,
-        clock: h.clock,
-        logger: h.deps.logger,
-        policy: { allowLoopbackHttp: true },
-        timeoutMs: 20_000,
-      };
+      const deps = deliveryDeps();
       await queueFinalCallbacks(deps);
       await queueFinalCallbacks(deps);
       expect(await deliverDueCallbacks(deps)).toBe(1);
@@ -271,18 +280,12 @@ describe(`the OtomaX door (${testDriver})`, () => {
         attempts: 1,
       });
     } finally {
-      await new Promise<void>((r) => rx.close(() => r()));
+      await close();
     }
   });
 
   it("a failed order's reply and report: GAGAL with the reason a reseller can act on, sn empty", async () => {
-    const got: URL[] = [];
-    const rx = createServer((req, res) => {
-      got.push(new URL(req.url ?? "/", "http://x"));
-      res.writeHead(200).end("ok");
-    });
-    await new Promise<void>((r) => rx.listen(0, "127.0.0.1", r));
-    const port = (rx.address() as AddressInfo).port;
+    const { got, port, close } = await reportReceiver();
     try {
       const k = await reseller(100_000);
       await updateCenterKeySettings(h.deps.db, k.userId, {
@@ -302,14 +305,7 @@ describe(`the OtomaX door (${testDriver})`, () => {
       ]);
       // refunded: the balance is what it was
       expect(rupiah(m![8]!)).toBe(100_000);
-      const deps = {
-        db: h.deps.db,
-        box,
-        clock: h.clock,
-        logger: h.deps.logger,
-        policy: { allowLoopbackHttp: true },
-        timeoutMs: 20_000,
-      };
+      const deps = deliveryDeps();
       await queueFinalCallbacks(deps);
       expect(await deliverDueCallbacks(deps)).toBe(1);
       expect(got).toHaveLength(1);
@@ -321,7 +317,7 @@ describe(`the OtomaX door (${testDriver})`, () => {
       expect(q.get("message")).toBe(placed.text);
       expect(q.get("message")).toBe((await get(trxUrl(k, t, { check: "1" }))).text);
     } finally {
-      await new Promise<void>((r) => rx.close(() => r()));
+      await close();
     }
   });
 });
