@@ -39,8 +39,11 @@ const BUDGET = {
    * another's lock, and it needs the quote read before it)
    */
   payToSupplier: 6,
-  /** a stored supplier report acted on: the order settled (captured), the report closed */
-  reportSettled: 8,
+  /**
+   * a stored supplier report acted on: the order settled (captured), the report closed (8
+   * before the buyer's notification rode in the order's move)
+   */
+  reportSettled: 7,
   /** updates taken by one worker: stored (one statement per batch), claimed, finished */
   updateBatch: { store: 1, claim: 1, finish: 1 },
   /**
@@ -50,10 +53,11 @@ const BUDGET = {
   inboxPerFurtherUpdate: 1,
   /**
    * a signed H2H order answered (an instant supplier): the key and the ref_id looked up, the
-   * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled (19
-   * before: the Pay's one more statement, see payToSupplier)
+   * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled (20
+   * before the shop's rules, step and the buyer's tree were read in one statement and the
+   * answer and the notification rode in the order's move)
    */
-  h2hOrder: 20,
+  h2hOrder: 16,
   /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one

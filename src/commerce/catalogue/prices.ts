@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { products, resellerMarkups } from "../../db/schema.ts";
-import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import { products } from "../../db/schema.ts";
+import { jsonOf, rowsOf } from "../../db/sql-rows.ts";
 import { getSetting, isNumber } from "../settings.ts";
 import {
   type ChainedPrice,
@@ -11,9 +11,14 @@ import {
   type PriceChain,
   type ResellerLevel,
 } from "./chain.ts";
-import { listMarkupRules } from "./markup-rules.ts";
-import { type MarkupRule, type PricingProduct, sellingPrice, type Tier } from "./pricing.ts";
-import { getRoundStep } from "./round-step.ts";
+import {
+  DEFAULT_ROUND_STEP,
+  type MarkupRule,
+  type PricingProduct,
+  sellingPrice,
+  type Tier,
+} from "./pricing.ts";
+import { ROUND_STEP_SETTING, storedRoundStep } from "./round-step.ts";
 import { onSaleColumn, saleCostColumn } from "./sale.ts";
 
 /** everything a price depends on besides the product: read once, apply to many */
@@ -48,51 +53,52 @@ export async function chainLimits(db: Executor): Promise<ChainLimits> {
 /** far deeper than the depth setting allows: a guard against a cycle written by hand */
 const MAX_WALK = 32;
 
-/** the buyer's tier and uplines, top of the tree first, with the top one's tier */
-async function loadChain(
-  db: Executor,
-  buyer: number,
-): Promise<{ tier: Tier | undefined; chain: (PriceChain & { baseTier: Tier }) | undefined }> {
-  const walked = rowsOf(
+/** what the one pricing statement answers, as json */
+interface PricingRow {
+  rules: MarkupRule[];
+  step: unknown;
+  /** the buyer (depth 0) and their uplines, the top of the tree first */
+  walked: { id: number | string; tier: Tier; depth: number }[];
+  /** the markups of the uplines that are resellers (design rule 19) */
+  chainRules: (Omit<MarkupRule, "tier"> & { resellerId: number | string })[];
+  maxFlat: unknown;
+  maxBp: unknown;
+}
+
+/**
+ * the shop's rules and step and the buyer's tree in one statement: a price is read on every
+ * quote, list and H2H order, and each statement is a round trip (on PGlite, a wait for the
+ * one connection). The rules keep listMarkupRules's order: by tier, least specific first.
+ */
+async function readPricing(db: Executor, buyer: number | null): Promise<PricingRow> {
+  const [row] = rowsOf<{ pricing: unknown }>(
     await db.execute(sql`
       with recursive up(id, parent, tier, depth) as (
-        select telegram_id, parent_id, tier, 0 from users where telegram_id = ${buyer}
+        select telegram_id, parent_id, tier, 0 from users where telegram_id = ${buyer}::bigint
         union all
         select u.telegram_id, u.parent_id, u.tier, up.depth + 1
           from users u join up on u.telegram_id = up.parent
          where up.depth < ${MAX_WALK}
       )
-      select id, tier, depth from up order by depth desc`),
+      select json_build_object(
+        'rules', coalesce((select json_agg(json_build_object('id', r.id, 'scope', r.scope,
+            'scopeValue', r.scope_value, 'tier', r.tier, 'percentBp', r.percent_bp, 'flat', r.flat)
+            order by r.tier, case r.scope when 'all' then 0 when 'type' then 1
+              when 'category' then 2 when 'brand' then 3 else 4 end, r.scope_value)
+          from markup_rules r), '[]'),
+        'step', (select value from settings where key = ${ROUND_STEP_SETTING}),
+        'walked', coalesce((select json_agg(json_build_object('id', id, 'tier', tier, 'depth', depth)
+            order by depth desc) from up), '[]'),
+        'chainRules', coalesce((select json_agg(json_build_object('id', m.id,
+            'resellerId', m.reseller_id, 'scope', m.scope, 'scopeValue', m.scope_value,
+            'percentBp', m.percent_bp, 'flat', m.flat) order by m.id)
+          from reseller_markups m
+          where m.reseller_id in (select id from up where depth > 0 and tier = 'reseller')), '[]'),
+        'maxFlat', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxFlat}),
+        'maxBp', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxBp})
+      ) as pricing`),
   );
-  const self = walked.find((r) => toNumber(r.depth) === 0);
-  const tier = self ? (String(self.tier) as Tier) : undefined;
-  const up = walked.filter((r) => toNumber(r.depth) > 0);
-  if (up.length === 0) return { tier, chain: undefined };
-  const ids = up.map((r) => toNumber(r.id));
-  // only a reseller's markups apply (design rule 19): a demoted one's stop the moment their
-  // tier does, so the level below pays what the level above charges and they earn nothing
-  const selling = up.filter((r) => r.tier === "reseller").map((r) => toNumber(r.id));
-  const [rules, limits] = await Promise.all([
-    selling.length === 0
-      ? []
-      : db
-          .select({
-            id: resellerMarkups.id,
-            resellerId: resellerMarkups.resellerId,
-            scope: resellerMarkups.scope,
-            scopeValue: resellerMarkups.scopeValue,
-            percentBp: resellerMarkups.percentBp,
-            flat: resellerMarkups.flat,
-          })
-          .from(resellerMarkups)
-          .where(inArray(resellerMarkups.resellerId, selling)),
-    chainLimits(db),
-  ]);
-  const levels: ResellerLevel[] = ids.map((resellerId) => ({
-    resellerId,
-    rules: rules.filter((r) => r.resellerId === resellerId),
-  }));
-  return { tier, chain: { levels, limits, baseTier: String(up[0]!.tier) as Tier } };
+  return jsonOf<PricingRow>(row?.pricing)!;
 }
 
 /**
@@ -100,13 +106,30 @@ async function loadChain(
  * price goes down through: every price a buyer is shown is computed from this
  */
 export async function loadPricing(db: Executor, buyer?: number | null): Promise<PricingContext> {
-  const [rules, step, walked] = await Promise.all([
-    listMarkupRules(db),
-    getRoundStep(db),
-    buyer === undefined || buyer === null ? undefined : loadChain(db, buyer),
-  ]);
-  const { chain, tier } = walked ?? {};
-  return { rules, step, ...(chain ? { chain } : {}), ...(tier ? { buyerTier: tier } : {}) };
+  const read = await readPricing(db, buyer ?? null);
+  const rules = read.rules.map((r) => ({ ...r, flat: Number(r.flat) }));
+  const step = storedRoundStep(read.step) ? Number(read.step) : DEFAULT_ROUND_STEP;
+  const self = read.walked.find((r) => r.depth === 0);
+  const tier = self?.tier;
+  const up = read.walked.filter((r) => r.depth > 0);
+  if (up.length === 0) return { rules, step, ...(tier ? { buyerTier: tier } : {}) };
+  // only a reseller's markups apply (design rule 19): a demoted one's stop the moment their
+  // tier does, so the level below pays what the level above charges and they earn nothing
+  const limits: ChainLimits = {
+    maxFlat: isNumber(read.maxFlat) ? read.maxFlat : DEFAULT_CHAIN_LIMITS.maxFlat,
+    maxBp: isNumber(read.maxBp) ? read.maxBp : DEFAULT_CHAIN_LIMITS.maxBp,
+  };
+  const levels: ResellerLevel[] = up.map((r) => {
+    const resellerId = Number(r.id);
+    return {
+      resellerId,
+      rules: read.chainRules
+        .filter((m) => Number(m.resellerId) === resellerId)
+        .map((m) => ({ ...m, resellerId, flat: Number(m.flat) })),
+    };
+  });
+  const chain = { levels, limits, baseTier: up[0]!.tier };
+  return { rules, step, chain, ...(tier ? { buyerTier: tier } : {}) };
 }
 
 /** the tier whose shop price a buyer's price starts from: the top of their tree's */

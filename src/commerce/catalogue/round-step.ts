@@ -16,12 +16,12 @@ function validStep(value: unknown): value is number {
 }
 
 /** a stored step: a number, or a numeric string written by hand */
-const storedStep = (v: unknown): v is number | string =>
+export const storedRoundStep = (v: unknown): v is number | string =>
   validStep(typeof v === "string" ? Number(v) : v);
 
 /** the rounding step of selling prices (rupiah); a missing or broken setting means Rp100 */
 export async function getRoundStep(db: Executor): Promise<number> {
-  return Number(await getSetting(db, ROUND_STEP_SETTING, DEFAULT_ROUND_STEP, storedStep));
+  return Number(await getSetting(db, ROUND_STEP_SETTING, DEFAULT_ROUND_STEP, storedRoundStep));
 }
 
 export async function setRoundStep(db: Executor, step: number): Promise<void> {

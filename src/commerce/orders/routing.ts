@@ -138,8 +138,11 @@ export async function recordAnswer(
 export function closeAttemptOf(
   tx: Executor,
   moved: WithSubquery & { id: AnyColumn },
-  /** the attempt's status, time, code and reason: placeholders of a statement built once */
-  v: { status: SQL; at: SQL; code: SQL; reason: SQL },
+  /**
+   * the attempt's status, time, code and reason (and the answer's message, kept when null):
+   * placeholders of a statement built once
+   */
+  v: { status: SQL; at: SQL; code: SQL; reason: SQL; message?: SQL },
 ) {
   return tx.$with("closed_attempt").as(
     tx
@@ -149,6 +152,9 @@ export function closeAttemptOf(
         finalAt: v.at,
         reason: v.reason,
         answerCode: sql`coalesce(${v.code}, ${orderAttempts.answerCode})`,
+        ...(v.message
+          ? { answerMessage: sql`coalesce(${v.message}, ${orderAttempts.answerMessage})` }
+          : {}),
         answeredAt: sql`coalesce(${orderAttempts.answeredAt}, ${v.at})`,
       })
       .where(

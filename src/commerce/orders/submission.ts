@@ -172,14 +172,10 @@ async function applySubmitOutcome(
       };
     }
     if (outcome.outcome === "accepted") {
-      await recordAnswer(tx, order, {
-        code: outcome.transaction.supplierCode,
-        message: outcome.transaction.message,
-        at: now,
-      });
       const fin = finalisationOf(outcome.transaction);
       if (fin) {
         return {
+          // the answer is kept on the attempt by the move itself (its code, message and time)
           order: await finaliseOrder(tx, order, fin, now, false, {
             adminIds: deps.adminIds,
             pause: deps.productPause,
@@ -188,9 +184,15 @@ async function applySubmitOutcome(
             // the answer is about the attempt sent: a status check may have re-routed the
             // order meanwhile, and then this answer settles nothing
             attempt: order.refId,
+            answerMessage: outcome.transaction.message,
           }),
         };
       }
+      await recordAnswer(tx, order, {
+        code: outcome.transaction.supplierCode,
+        message: outcome.transaction.message,
+        at: now,
+      });
       const next = new Date(now.getTime() + nextCheckDelay(0, 0));
       return {
         order: await markOpen(tx, order, "pending", now, next, {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
-import { orders } from "../../db/schema.ts";
+import { notifications, orders } from "../../db/schema.ts";
 import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
@@ -87,8 +87,17 @@ const moveStatement = builtOncePerShape(
       at: at("now"),
       code: value("supplierCode"),
       reason: value("supplierReason"),
+      message: value("answerMessage"),
     });
-    return tx.with(move, closed).select().from(move);
+    // the buyer's notification rides in the move: queued exactly when the order moved
+    const notified = tx.$with("notified", { id: sql<number>`id` }).as(sql`
+      insert into ${notifications} (key, chat_id, payload)
+      select 'order:' || m.id || ':final', m.chat_id,
+        jsonb_build_object('type', 'order_final', 'orderId', m.id, 'late', ${value("late")}::boolean)
+      from ${move} m
+      on conflict (key) do nothing
+      returning id`);
+    return tx.with(move, closed, notified).select().from(move);
   },
 );
 
@@ -129,6 +138,11 @@ export async function finaliseOrder(
      * the lock is the caller's, and frees it with the move
      */
     lock?: Pick<OrderFence, "holder"> | undefined;
+    /**
+     * what the supplier said in the answer that settles the order, kept on its attempt with
+     * the move (the code and the time come from the finalisation): no write of its own
+     */
+    answerMessage?: string | null | undefined;
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
@@ -145,6 +159,8 @@ export async function finaliseOrder(
     attempt: options.attempt ?? null,
     holder: options.lock?.holder ?? null,
     supplierReason: f.supplierReason ?? null,
+    answerMessage: options.answerMessage?.slice(0, 500) ?? null,
+    late,
   });
   if (!moved) return undefined;
 
@@ -178,11 +194,7 @@ export async function finaliseOrder(
       });
     }
   }
-  await enqueueNotification(tx, {
-    key: `order:${moved.id}:final`,
-    chatId: moved.chatId,
-    payload: { type: "order_final", orderId: moved.id, late },
-  });
+  // its notification was queued by the move (moveStatement)
   options.onFinal?.(moved);
   return moved;
 }

@@ -5,7 +5,7 @@ import { resolveOrder } from "../../../src/commerce/orders/resolve.ts";
 import type { Order } from "../../../src/commerce/orders/types.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
-import { notifications, orders, products } from "../../../src/db/schema.ts";
+import { notifications, orderAttempts, orders, products } from "../../../src/db/schema.ts";
 import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 
@@ -93,6 +93,18 @@ describe.each(["signature", "key"] as const)(
       return stored!;
     }
 
+    /** the answer that settled the order at once is kept on its attempt, with the move */
+    async function expectAnswerKept(o: Order, status: string, code: string) {
+      const [attempt] = await h.deps.db
+        .select()
+        .from(orderAttempts)
+        .where(eq(orderAttempts.orderId, o.id));
+      expect(attempt).toMatchObject({ status, answerCode: code, refId: o.refId });
+      expect(attempt!.answerMessage).toBe(o.supplierMessage);
+      expect(attempt!.answerMessage).toBeTruthy();
+      expect(attempt!.answeredAt).toEqual(o.finalAt);
+    }
+
     it("the catalogue synced over the interface, operators and categories intact", async () => {
       const rows = await h.deps.db.select().from(products).where(eq(products.code, "TSEL10"));
       expect(rows[0]).toMatchObject({
@@ -111,6 +123,7 @@ describe.each(["signature", "key"] as const)(
       await expectSettledOnce(order, user, startBalance, price);
       const [n] = await notificationsOf(order.id);
       expect(n?.payload).toEqual({ type: "order_final", orderId: order.id, late: false });
+      await expectAnswerKept(order, "success", codes.success);
     });
 
     it("902: failed at once, refunded with a reason", async () => {
@@ -119,6 +132,7 @@ describe.each(["signature", "key"] as const)(
       expect(order.failureReason).toBeTruthy();
       expect(order.supplierCode).toBe(codes.failed);
       await expectSettledOnce(order, user, startBalance, price);
+      await expectAnswerKept(order, "failed", codes.failed);
     });
 
     for (const { ending, final, rounds, title } of PENDING) {
