@@ -167,40 +167,46 @@ export function telegramBotService(o: BotServiceOptions): BotServiceFactory {
         await pruneLapsedPads(orders.db, now);
       },
       async start() {
+        const publishMenus = async () => {
+          try {
+            const admins = await Promise.all(
+              o.adminIds.map(async (id) => {
+                const user = await findUser(orders.db, id);
+                return {
+                  id,
+                  language: user && isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
+                  reseller: user?.tier === "reseller",
+                };
+              }),
+            );
+            await registerCommands(bot.api, i18n, admins, (adminId) =>
+              // set again when they first send /start
+              log.info({ adminId }, "admin menu waits until this admin opens the bot"),
+            );
+          } catch (err) {
+            log.warn({ err }, "registering the command menus failed");
+          }
+          if (o.miniApp?.url) {
+            await setMiniAppMenuButton(bot.api, i18n, o.miniApp.url).catch((err: unknown) =>
+              log.warn({ err }, "setting the Mini App's menu button failed"),
+            );
+          }
+        };
         // updates stored before the inbox knew bots are this bot's
         const adopted = await adoptUpdates(orders.db, botIdOfToken(o.token));
         if (adopted > 0)
           log.info({ updates: adopted }, "inbox rows from before bots were recorded adopted");
         await bot.init();
-        try {
-          const admins = await Promise.all(
-            o.adminIds.map(async (id) => {
-              const user = await findUser(orders.db, id);
-              return {
-                id,
-                language: user && isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
-                reseller: user?.tier === "reseller",
-              };
-            }),
-          );
-          await registerCommands(bot.api, i18n, admins, (adminId) =>
-            // set again when they first send /start
-            log.info({ adminId }, "admin menu waits until this admin opens the bot"),
-          );
-        } catch (err) {
-          log.warn({ err }, "registering the command menus failed");
-        }
-        if (o.miniApp?.url) {
-          await setMiniAppMenuButton(bot.api, i18n, o.miniApp.url).catch((err: unknown) =>
-            log.warn({ err }, "setting the Mini App's menu button failed"),
-          );
-        }
         if (serveWebhook) {
           const url = `${o.publicUrl}/telegram/${webhookPath(o.token)}`;
           await setTelegramWebhook(bot, { url, secret: o.webhookSecret! });
           log.info({ username: bot.botInfo.username }, "bot: webhook set");
         }
         await pipeline?.start();
+        // the menus after the inbox runs: on Telegram each is a round trip (one per language,
+        // per admin, the Mini App's button), and a person who writes during a start is
+        // answered without waiting for them
+        await publishMenus();
         if (drains) {
           expiring = setInterval(() => {
             void deleteDueMessages(bot.api, orders.db, new Date(orders.clock.now())).catch(
