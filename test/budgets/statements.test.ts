@@ -14,6 +14,7 @@ import {
   storeUpdates,
 } from "../../src/bot/storage/updates.ts";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
+import { createBillQuote } from "../../src/commerce/orders/quotes.ts";
 import {
   processSupplierReport,
   storeSupplierReport,
@@ -39,6 +40,19 @@ const BUDGET = {
    * another's lock, and it needs the quote read before it)
    */
   payToSupplier: 6,
+  /**
+   * a prepaid card's quote: the shop's rules, step and the buyer's tree (one statement), the
+   * product priced, today's purchases of it for the number, the quote stored with the balance
+   * (6 before the pricing inputs were read in one statement)
+   */
+  prepaidQuote: 4,
+  /**
+   * a bill's quote, around the supplier's inquiry: the pricing inputs and the buyer's tier (one
+   * statement; 11 before: three, and the tier a read of its own), the product priced, the
+   * bill's earlier payment looked up, the inquiry and the quote stored in one transaction, the
+   * buyer's balance
+   */
+  billQuote: 8,
   /**
    * a stored supplier report acted on: the order settled (captured), the report closed (8
    * before the buyer's notification rode in the order's move)
@@ -129,6 +143,19 @@ describe("statement budgets (PostgreSQL)", () => {
     if (!result.ok) throw new Error(`not placed: ${result.reason}`);
     return { order: result.order, beforeSupplier };
   }
+
+  it("a prepaid quote and a bill's quote are priced and stored within their budgets", async () => {
+    const user = await h.newUser(2_000_000);
+    await h.quote(user, "081234567801"); // the statements prepared
+    const prepaid = await statementsOf(() => h.quote(user, "081234567802"));
+    expect(prepaid.n).toBe(BUDGET.prepaidQuote);
+    const bill = (customerNo: string) =>
+      createBillQuote(h.deps, { userId: user, chatId: user, productCode: "PLNPOST", customerNo });
+    expect((await bill("530000000012")).ok).toBe(true);
+    const second = await statementsOf(() => bill("530000000013"));
+    expect(second.result.ok).toBe(true);
+    expect(second.n).toBe(BUDGET.billQuote);
+  });
 
   it("Pay sends the order after its budget of statements", async () => {
     await pay("081234567903"); // the shop's accounts, the statements prepared

@@ -7,8 +7,8 @@ import { newRefId } from "../../supplier/ref-id.ts";
 import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
 import { buyerPrice, loadPricing, type PricingContext } from "../catalogue/prices.ts";
+import type { Tier } from "../catalogue/pricing.ts";
 import { productByCode } from "../catalogue/queries.ts";
-import { findUser } from "../users.ts";
 import { userAccountKey, walletBalance, walletBalanceOfKey } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
@@ -29,10 +29,6 @@ function newQuoteId(): string {
 /** testing mode is an admin's tool: only SUPPLIER_TESTING or an admin's /test make test quotes */
 function testingAllowed(deps: OrderEngine, q: { userId: number; testing?: boolean }): boolean {
   return deps.testing || (q.testing === true && (deps.adminIds ?? []).includes(q.userId));
-}
-
-async function tierOf(deps: OrderEngine, userId: number) {
-  return (await findUser(deps.db, userId))?.tier ?? "customer";
 }
 
 /** prices a prepaid or game product for a destination, for the confirmation card. */
@@ -153,8 +149,9 @@ export async function createBillQuote(
   q: { userId: number; chatId: number; productCode: string; customerNo: string; testing?: boolean },
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
-  const tier = await tierOf(deps, q.userId);
+  // the buyer's tier comes with their upline chain, as for a prepaid quote
   const pricing = await loadPricing(deps.db, q.userId);
+  const tier = pricing.buyerTier ?? "customer";
   const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
   if (item?.type !== "pasca") return { ok: false, reason: "product_unavailable" };
   const closed = closureOf(item, now);
@@ -249,7 +246,7 @@ function billPrice(
   pricing: PricingContext,
   item: NonNullable<Awaited<ReturnType<typeof productByCode>>>,
   inquiry: Inquiry,
-  tier: Awaited<ReturnType<typeof tierOf>>,
+  tier: Tier,
 ): { price: number; admin: number; margins: UplineMargin[] } | undefined {
   // the uplines' markups go on the admin fee too, as the shop's does
   const markedUpAdmin = buyerPrice(pricing, { ...item, supplierPrice: inquiry.admin }, tier);
