@@ -119,7 +119,10 @@ describe(`journeys: polling, resellers, the owner (${testDriver})`, () => {
     );
     // the shop's own balance check may have run since the start (its schedule, on a busy
     // machine): then its line follows, and nothing else does
-    expect(rest.every((line) => /^(Cek|Bacaan) terakhir #\d+ \(/.test(line)), m.text).toBe(true);
+    expect(
+      rest.every((line) => /^(Cek|Bacaan) terakhir #\d+ \(/.test(line)),
+      m.text,
+    ).toBe(true);
     expect(rest.length).toBeLessThanOrEqual(1);
   });
 
