@@ -41,6 +41,12 @@ const BUDGET = {
    */
   payToSupplier: 6,
   /**
+   * the supplier's instant success settled: the order moved, its attempt closed with the
+   * answer, the buyer's notification queued and the hold captured, in one statement with no
+   * transaction around it (4 before: begin, the move, the capture, commit)
+   */
+  answerSettled: 1,
+  /**
    * a prepaid card's quote: the shop's rules, step and the buyer's tree (one statement), the
    * product priced, today's purchases of it for the number, the quote stored with the balance
    * (6 before the pricing inputs were read in one statement)
@@ -69,9 +75,10 @@ const BUDGET = {
    * a signed H2H order answered (an instant supplier): the key and the ref_id looked up, the
    * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled (20
    * before the shop's rules, step and the buyer's tree were read in one statement and the
-   * answer and the notification rode in the order's move)
+   * answer and the notification rode in the order's move; 16 before the answer settled in
+   * one statement and the ref_id was bound by the quote's own statement)
    */
-  h2hOrder: 16,
+  h2hOrder: 12,
   /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one
@@ -130,18 +137,21 @@ describe("statement budgets (PostgreSQL)", () => {
     const user = await h.newUser(100_000);
     const q = await h.quote(user, destination);
     let beforeSupplier = -1;
+    let afterSupplier = -1;
     const supplier: Supplier = {
       ...h.supplier,
-      order: (o) => {
+      order: async (o) => {
         beforeSupplier = counted.length;
-        return h.supplier.order(o);
+        const answer = await h.supplier.order(o);
+        afterSupplier = counted.length;
+        return answer;
       },
     };
-    const { result } = await statementsOf(() =>
+    const { result, n } = await statementsOf(() =>
       confirmQuote({ ...h.deps, supplier }, { quoteId: q.id, userId: user }),
     );
     if (!result.ok) throw new Error(`not placed: ${result.reason}`);
-    return { order: result.order, beforeSupplier };
+    return { order: result.order, beforeSupplier, afterAnswer: n - afterSupplier };
   }
 
   it("a prepaid quote and a bill's quote are priced and stored within their budgets", async () => {
@@ -161,6 +171,14 @@ describe("statement budgets (PostgreSQL)", () => {
     await pay("081234567903"); // the shop's accounts, the statements prepared
     const { beforeSupplier } = await pay("081234567903");
     expect(beforeSupplier).toBe(BUDGET.payToSupplier);
+  });
+
+  it("the supplier's instant success settles its order within its budget", async () => {
+    // a number ending in 901: the sandbox answers it with a success at once
+    await pay("081234567901");
+    const { order, afterAnswer } = await pay("081234567901");
+    expect(order.status).toBe("success");
+    expect(afterAnswer).toBe(BUDGET.answerSettled);
   });
 
   it("a supplier report settles its order within its budget", async () => {

@@ -346,23 +346,23 @@ async function orderOnClaim(
     destination: o.customerNo,
     // the reseller's server keeps the same-day rule: each new ref_id is its explicit choice
     repeat: false,
+    // bound by the quote's own statement while this request holds the claim
+    claim: { id: claim.id, claimedAt: claim.claimedAt, kind: o.cmd, productCode: o.code },
   });
   if (!quoted.ok) {
     if ((await productKind(engine.db, o.code)) !== o.cmd) return refuse(notFound);
     return refuse(quoteRefusal(quoted, o.code));
   }
   if (quoted.quote.kind !== o.cmd) return refuse(notFound);
-  const [row] = await engine.db
-    .update(h2hOrders)
-    .set({
-      quoteId: quoted.quote.id,
-      productCode: o.code,
-      customerNo: quoted.quote.destination,
-      finalQueuedAt: null,
-    })
-    .where(heldBy(claim))
-    .returning();
-  if (!row || !bound(row)) return undefined;
+  // the claim taken over meanwhile: the quote is left to expire
+  if (!quoted.bound) return undefined;
+  const row = {
+    ...claim,
+    quoteId: quoted.quote.id,
+    productCode: o.code,
+    customerNo: quoted.quote.destination,
+    finalQueuedAt: null,
+  };
   return confirmOrRelease(engine, caller, row);
 }
 

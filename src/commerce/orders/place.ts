@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { builtOnce, builtOncePerShape } from "../../db/built-once.ts";
 import { inquiries, type OrderBill, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
@@ -32,6 +32,7 @@ import {
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
+import { orderColumnsOf } from "./order-columns.ts";
 import { sameDayColumns, sameDayLockColumn, sameDaySince, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
@@ -673,13 +674,3 @@ function holdOf(value: unknown, o: { orderId: number; userId: number; amount: nu
     });
   }
 }
-
-/** a CTE's columns named as the orders table's, so a select from it reads an Order */
-function orderColumnsOf(cte: object): typeof ORDER_COLUMNS {
-  const fields = cte as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(ORDER_COLUMNS).map((k) => [k, fields[k]]),
-  ) as typeof ORDER_COLUMNS;
-}
-
-const ORDER_COLUMNS = getTableColumns(orders);

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
-import { builtOnce } from "../../db/built-once.ts";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
-import { inquiries, products, quotes, type UplineMargin } from "../../db/schema.ts";
+import { h2hOrders, inquiries, products, quotes, type UplineMargin } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
@@ -46,8 +46,14 @@ export async function createQuote(
      * which of the day this is (CODE.n.DEST); false: H2H, where each ref_id is its own order
      */
     repeat?: { nth?: number | undefined } | false;
+    /**
+     * an H2H request's claim on its ref_id (commerce/h2h/orders.ts), bound to this quote by
+     * the quote's own statement while the request still holds it (its id and claimedAt) and
+     * the quote is of its kind; the answer's `bound` says whether it was
+     */
+    claim?: QuoteClaim;
   },
-): Promise<QuoteResult> {
+): Promise<QuoteResult & { bound?: boolean }> {
   const now = deps.clock.now();
   // the buyer's tier comes with their upline chain: one statement less than reading the user
   const pricing = await loadPricing(deps.db, q.userId);
@@ -78,7 +84,8 @@ export async function createQuote(
       })
     : undefined;
   const nth = q.repeat === false ? undefined : q.repeat?.nth;
-  const [stored] = await quoteInsert(deps.db, {
+  const claim = q.claim?.kind === kind ? q.claim : undefined;
+  const [stored] = await quoteInsert(deps.db, claim !== undefined, {
     id,
     userId: q.userId,
     chatId: q.chatId,
@@ -92,11 +99,15 @@ export async function createQuote(
     expiresAt,
     sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
     accountKey: userAccountKey(q.userId),
+    claimId: claim?.id ?? null,
+    claimedAt: claim?.claimedAt ?? null,
+    claimProductCode: claim?.productCode ?? null,
   });
   if (!stored) throw new Error(`quote ${id} was not stored`);
   const { balance } = stored;
   return {
     ok: true,
+    ...(q.claim ? { bound: stored.bound } : {}),
     quote: {
       id,
       kind,
@@ -113,8 +124,21 @@ export async function createQuote(
   };
 }
 
-/** the quote stored and the buyer's balance read, in one statement built once (db/built-once.ts) */
-const quoteInsert = builtOnce((db) => {
+/** an H2H claim a quote binds (createQuote's `claim`) */
+export interface QuoteClaim {
+  id: number;
+  claimedAt: Date;
+  /** the quote's kind the request asked for: a quote of another kind binds nothing */
+  kind: OrderKind;
+  /** the code as the request named it, kept on the ref_id's row */
+  productCode: string;
+}
+
+/**
+ * the quote stored and the buyer's balance read, in one statement built once
+ * (db/built-once.ts); with `bind`, an H2H claim bound to it in the same statement
+ */
+const quoteInsert = builtOncePerShape(String, (db, bind: boolean) => {
   const inserted = db.$with("inserted").as(
     db
       .insert(quotes)
@@ -134,9 +158,32 @@ const quoteInsert = builtOnce((db) => {
       })
       .returning({ id: quotes.id }),
   );
+  const balance = walletBalanceOfKey(sql`${sql.placeholder("accountKey")}`);
+  if (!bind) {
+    return db.with(inserted).select({ balance, bound: sql<boolean>`false` }).from(inserted);
+  }
+  // only while the request still holds its claim (not taken over: commerce/h2h/orders.ts)
+  const claimed = db.$with("bound").as(
+    db
+      .update(h2hOrders)
+      .set({
+        quoteId: sql`(select ${inserted.id} from ${inserted})`,
+        productCode: sql`${sql.placeholder("claimProductCode")}`,
+        customerNo: sql`${sql.placeholder("destination")}`,
+        finalQueuedAt: null,
+      })
+      .where(
+        and(
+          eq(h2hOrders.id, sql.placeholder("claimId")),
+          isNull(h2hOrders.quoteId),
+          eq(h2hOrders.claimedAt, sql.param(sql.placeholder("claimedAt"), h2hOrders.claimedAt)),
+        ),
+      )
+      .returning({ id: h2hOrders.id }),
+  );
   return db
-    .with(inserted)
-    .select({ balance: walletBalanceOfKey(sql`${sql.placeholder("accountKey")}`) })
+    .with(inserted, claimed)
+    .select({ balance, bound: sql<boolean>`exists (select 1 from ${claimed})` })
     .from(inserted);
 });
 

@@ -18,7 +18,14 @@ import {
   routeCodeOf,
   supplierOf,
 } from "./routing.ts";
-import { finalisationOf, finaliseOrder, markOpen, rejectionOf } from "./transitions.ts";
+import {
+  finalisationOf,
+  finaliseAtOnce,
+  finaliseOrder,
+  markOpen,
+  rejectionOf,
+  successOf,
+} from "./transitions.ts";
 import type { Order } from "./types.ts";
 
 // sending an order's open attempt to its supplier and recording what it answered: for the
@@ -148,6 +155,19 @@ async function applySubmitOutcome(
     if (moved) {
       log.warn({ code: outcome.error.code, to: moved.supplier }, "order refused: next route");
       return sendAttempt(deps, moved);
+    }
+  }
+
+  if (outcome.outcome === "accepted" && outcome.transaction.status === "success") {
+    // a success settles in one statement when that statement can settle it whole
+    const settled = await finaliseAtOnce(deps.db, order, successOf(outcome.transaction), now, {
+      attempt: order.refId,
+      answerMessage: outcome.transaction.message,
+      onFinal: deps.onOrderFinal,
+    });
+    if (settled) {
+      await deps.jobs?.kickNotifications();
+      return settled;
     }
   }
 

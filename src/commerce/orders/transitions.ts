@@ -6,8 +6,14 @@ import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { marginsEarned } from "../resellers/earned.ts";
-import { captureOrder, releaseOrder } from "../wallet/ledger.ts";
+import {
+  captureCallValues,
+  captureOrder,
+  releaseOrder,
+  TRANSFER_NOT_APPLIED,
+} from "../wallet/ledger.ts";
 import type { OrderFence } from "./lock.ts";
+import { orderColumnsOf } from "./order-columns.ts";
 import { closeAttemptOf } from "./routing.ts";
 import type { Order, OrderStatus } from "./types.ts";
 
@@ -45,6 +51,11 @@ interface MoveShape {
   attempt: boolean;
   /** the settlement lock's fence in the condition, the lock freed in the same write */
   lock: boolean;
+  /**
+   * the order's capture in the same statement (finaliseAtOnce): moved only while its price,
+   * cost, margins (none) and testing are the ones the capture was computed from
+   */
+  capture: boolean;
 }
 
 const at = (name: string) => sql`${sql.param(sql.placeholder(name), orders.finalAt)}`;
@@ -55,7 +66,7 @@ const value = (name: string) => sql`${sql.placeholder(name)}`;
  * the one that could still succeed): built once per shape, every value a placeholder
  */
 const moveStatement = builtOncePerShape(
-  (s: MoveShape) => `${s.from.join(",")}|${s.attempt}|${s.lock}`,
+  (s: MoveShape) => `${s.from.join(",")}|${s.attempt}|${s.lock}|${s.capture}`,
   (tx, s) => {
     const move = tx.$with("moved").as(
       tx
@@ -78,6 +89,14 @@ const moveStatement = builtOncePerShape(
             inArray(orders.status, [...s.from]),
             s.attempt ? eq(orders.refId, sql.placeholder("attempt")) : undefined,
             s.lock ? eq(orders.lockHolder, sql.placeholder("holder")) : undefined,
+            ...(s.capture
+              ? [
+                  eq(orders.price, sql.placeholder("price")),
+                  eq(orders.cost, sql.placeholder("orderCost")),
+                  sql`${orders.margins} = '[]'::jsonb`,
+                  eq(orders.testing, false),
+                ]
+              : []),
           ),
         )
         .returning(),
@@ -97,7 +116,17 @@ const moveStatement = builtOncePerShape(
       from ${move} m
       on conflict (key) do nothing
       returning id`);
-    return tx.with(move, closed, notified).select().from(move);
+    if (!s.capture) return tx.with(move, closed, notified).select().from(move);
+    // the hold captured by the same statement: not applied, it fails the whole statement
+    const captured = tx.$with("captured", { stored: sql<unknown>`stored` }).as(sql`
+      select kios_transfer_or_fail(${value("captureKey")}::text, ${value("captureKind")}::text,
+        ${value("captureMemo")}::text, ${value("captureActorId")}::bigint,
+        ${value("captureLegs")}::jsonb, ${value("captureRequires")}::jsonb) as stored
+      from ${move}`);
+    return tx
+      .with(move, closed, notified, captured)
+      .select({ ...orderColumnsOf(move), captured: sql<unknown>`(select stored from ${captured})` })
+      .from(move);
   },
 );
 
@@ -146,22 +175,13 @@ export async function finaliseOrder(
   } = {},
 ): Promise<Order | undefined> {
   const from = options.from ?? OPEN;
-  const shape = { from, attempt: options.attempt !== undefined, lock: options.lock !== undefined };
-  let [moved] = await moveStatement(tx, shape, {
-    id: order.id,
-    status: f.status,
-    sn: f.status === "success" ? (f.sn ?? null) : null,
-    failureReason: f.status === "failed" ? (f.reason ?? null) : null,
-    supplierCode: f.supplierCode ?? null,
-    supplierMessage: f.supplierMessage ?? null,
-    supplierPrice: f.supplierPrice ?? null,
-    now,
-    attempt: options.attempt ?? null,
-    holder: options.lock?.holder ?? null,
-    supplierReason: f.supplierReason ?? null,
-    answerMessage: options.answerMessage?.slice(0, 500) ?? null,
-    late,
-  });
+  const shape = {
+    from,
+    attempt: options.attempt !== undefined,
+    lock: options.lock !== undefined,
+    capture: false,
+  };
+  let [moved] = await moveStatement(tx, shape, moveValues(order, f, now, late, options));
   if (!moved) return undefined;
 
   if (!moved.testing) {
@@ -195,6 +215,94 @@ export async function finaliseOrder(
     }
   }
   // its notification was queued by the move (moveStatement)
+  options.onFinal?.(moved);
+  return moved;
+}
+
+/** a move's values but its capture's */
+function moveValues(
+  order: Order,
+  f: Finalisation,
+  now: Date,
+  late: boolean,
+  o: {
+    attempt?: string | undefined;
+    lock?: Pick<OrderFence, "holder"> | undefined;
+    answerMessage?: string | null | undefined;
+  },
+) {
+  return {
+    id: order.id,
+    status: f.status,
+    sn: f.status === "success" ? (f.sn ?? null) : null,
+    failureReason: f.status === "failed" ? (f.reason ?? null) : null,
+    supplierCode: f.supplierCode ?? null,
+    supplierMessage: f.supplierMessage ?? null,
+    supplierPrice: f.supplierPrice ?? null,
+    now,
+    attempt: o.attempt ?? null,
+    holder: o.lock?.holder ?? null,
+    supplierReason: f.supplierReason ?? null,
+    answerMessage: o.answerMessage?.slice(0, 500) ?? null,
+    late,
+  };
+}
+
+/**
+ * a supplier's answer that settles its attempt with a success, in one statement with no
+ * transaction around it: the order moved, its attempt closed with the answer, the buyer's
+ * notification queued and the hold captured, atomic as any one statement is (4 statements
+ * as a transaction: begin, the move, the capture, commit). Only for what that statement
+ * settles whole: a success from an open state, for the attempt sent, of an order with no
+ * uplines' margins (theirs are their own transfers, and a demoted upline's is the shop's),
+ * charged no more than its cost (an overcharge flags the order and tells the admins). The
+ * capture is computed from the order in hand, and the statement moves the order only while
+ * its price, cost, margins and testing are those. Undefined: it moved nothing (another
+ * answer settled the order first, the order is not as read, or the capture was refused and
+ * undid the statement); the caller settles it with finaliseOrder in a transaction, which
+ * finds out which, as before.
+ */
+export async function finaliseAtOnce(
+  db: Executor,
+  order: Order,
+  f: Finalisation & { status: "success" },
+  now: Date,
+  options: {
+    /** the ref_id of the attempt the answer is about (finaliseOrder's option) */
+    attempt: string;
+    answerMessage?: string | null | undefined;
+    onFinal?: ((order: Order) => void) | undefined;
+  },
+): Promise<Order | undefined> {
+  const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : order.cost;
+  if (order.testing || order.margins.length > 0 || cost > order.cost) return undefined;
+  const capture = captureCallValues({ orderId: order.id, price: order.price, cost });
+  let rows: Awaited<ReturnType<typeof moveStatement>>;
+  try {
+    rows = await moveStatement(
+      db,
+      { from: OPEN, attempt: true, lock: false, capture: true },
+      {
+        ...moveValues(order, f, now, false, options),
+        price: order.price,
+        orderCost: order.cost,
+        captureKey: capture.key,
+        captureKind: capture.kind,
+        captureMemo: capture.memo,
+        captureActorId: capture.actorId,
+        captureLegs: capture.legs,
+        captureRequires: capture.requires,
+      },
+    );
+  } catch (err) {
+    // drizzle wraps the driver's error (DrizzleQueryError), whose cause has the SQLSTATE
+    const failed = err as { code?: unknown; cause?: { code?: unknown } };
+    if ((failed.cause?.code ?? failed.code) === TRANSFER_NOT_APPLIED) return undefined;
+    throw err;
+  }
+  const [row] = rows;
+  if (!row) return undefined;
+  const { captured: _, ...moved } = row as Order & { captured?: unknown };
   options.onFinal?.(moved);
   return moved;
 }
@@ -262,13 +370,7 @@ export async function markOpen(
 export function finalisationOf(t: SupplierTransaction): Finalisation | null {
   if (t.status === "pending") return null;
   return t.status === "success"
-    ? {
-        status: "success",
-        sn: t.sn,
-        supplierCode: t.supplierCode,
-        supplierMessage: t.message,
-        supplierPrice: t.price > 0 ? t.price : null,
-      }
+    ? successOf(t)
     : {
         status: "failed",
         reason: t.message || "the supplier reported a failure",
@@ -276,6 +378,17 @@ export function finalisationOf(t: SupplierTransaction): Finalisation | null {
         supplierMessage: t.message,
         supplierReason: t.reason ?? null,
       };
+}
+
+/** the finalisation of a supplier transaction that succeeded */
+export function successOf(t: SupplierTransaction): Finalisation & { status: "success" } {
+  return {
+    status: "success",
+    sn: t.sn,
+    supplierCode: t.supplierCode,
+    supplierMessage: t.message,
+    supplierPrice: t.price > 0 ? t.price : null,
+  };
 }
 
 /**

@@ -451,27 +451,8 @@ export async function captureOrder(
   exec: Executor,
   o: { orderId: number; price: number; cost: number; margins?: readonly UplineMargin[] },
 ): Promise<TransferResult> {
-  assertAmount(o.price, "price");
-  if (!Number.isSafeInteger(o.cost) || o.cost < 0) throw new LedgerError("cost must be ≥ 0");
   const margins = o.margins ?? [];
-  for (const m of margins) assertAmount(m.amount, `order ${o.orderId}'s margin`);
-  const uplines = margins.reduce((sum, m) => sum + m.amount, 0);
-  if (uplines >= o.price) throw new LedgerError(`order ${o.orderId}'s margins exceed its price`);
-  const shopPart = o.price - uplines;
-  const legs: Leg[] = [{ account: SHOP_ACCOUNTS.holds, amount: -shopPart }];
-  if (o.cost > 0) legs.push({ account: SHOP_ACCOUNTS.supplierCost, amount: o.cost });
-  if (shopPart !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: shopPart - o.cost });
-  const result = settled(
-    await transfer(exec, {
-      key: settleKey(o.orderId),
-      kind: "capture",
-      memo: `order ${o.orderId}`,
-      legs,
-      requires: heldFor(o.orderId, o.price),
-    }),
-    "capture",
-    o.orderId,
-  );
+  const result = settled(await transfer(exec, captureSpec(o)), "capture", o.orderId);
   // a capture made before made its margins with it, in the same transaction
   if (!result.applied) return result;
   for (const m of margins) {
@@ -487,6 +468,48 @@ export async function captureOrder(
   }
   return result;
 }
+
+/**
+ * an order's capture, checked: the shop's part of its hold (the price less the uplines'
+ * margins) becomes supplier cost and the shop's margin; it settles the hold of the price
+ */
+function captureSpec(o: {
+  orderId: number;
+  price: number;
+  cost: number;
+  margins?: readonly UplineMargin[];
+}): TransferSpec {
+  assertAmount(o.price, "price");
+  if (!Number.isSafeInteger(o.cost) || o.cost < 0) throw new LedgerError("cost must be ≥ 0");
+  const margins = o.margins ?? [];
+  for (const m of margins) assertAmount(m.amount, `order ${o.orderId}'s margin`);
+  const uplines = margins.reduce((sum, m) => sum + m.amount, 0);
+  if (uplines >= o.price) throw new LedgerError(`order ${o.orderId}'s margins exceed its price`);
+  const shopPart = o.price - uplines;
+  const legs: Leg[] = [{ account: SHOP_ACCOUNTS.holds, amount: -shopPart }];
+  if (o.cost > 0) legs.push({ account: SHOP_ACCOUNTS.supplierCost, amount: o.cost });
+  if (shopPart !== o.cost) legs.push({ account: SHOP_ACCOUNTS.revenue, amount: shopPart - o.cost });
+  return {
+    key: settleKey(o.orderId),
+    kind: "capture",
+    memo: `order ${o.orderId}`,
+    legs,
+    requires: heldFor(o.orderId, o.price),
+  };
+}
+
+/**
+ * the capture of an order with no uplines' margins, as the values of a kios_transfer_or_fail
+ * call (migration 0041) in the statement that settles the order: applied there, or that
+ * whole statement fails (a lone statement has no transaction to roll back for it)
+ */
+export function captureCallValues(o: { orderId: number; price: number; cost: number }) {
+  const spec = captureSpec(o);
+  return { key: spec.key, memo: spec.memo ?? "", ...transferArgs(spec) };
+}
+
+/** the SQLSTATE kios_transfer_or_fail raises for a transfer it could not apply */
+export const TRANSFER_NOT_APPLIED = "KT001";
 
 /** a failed order: its hold goes back to the buyer's wallet. */
 export async function releaseOrder(
