@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import { builtOnce } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
 import { h2hKeys, users } from "../../db/schema.ts";
 import { findUser } from "../users.ts";
@@ -135,13 +136,18 @@ export async function keyByApiId(
   db: Executor,
   apiId: string,
 ): Promise<(H2hKeyRow & { holderIsReseller: boolean }) | undefined> {
-  const [row] = await db
+  const [row] = await keyRead(db, { apiId });
+  return row && { ...row.key, holderIsReseller: row.tier === "reseller" };
+}
+
+// built once (db/built-once.ts): every signed H2H request reads it first
+const keyRead = builtOnce((db) =>
+  db
     .select({ key: h2hKeys, tier: users.tier })
     .from(h2hKeys)
     .innerJoin(users, eq(users.telegramId, h2hKeys.userId))
-    .where(eq(h2hKeys.apiId, apiId));
-  return row && { ...row.key, holderIsReseller: row.tier === "reseller" };
-}
+    .where(eq(h2hKeys.apiId, sql.placeholder("apiId"))),
+);
 
 /** the key's secrets, opened for a signature check or a callback's signing */
 export function openKey(box: SecretBox, row: H2hKeyRow): OpenKey {

@@ -280,11 +280,7 @@ async function claimRef(
     customerNo: o.customerNo.trim(),
     claimedAt,
   };
-  const [row] = await engine.db
-    .insert(h2hOrders)
-    .values({ userId: caller.userId, refId: o.refId, kind: "order", quoteId: null, ...request })
-    .onConflictDoNothing({ target: [h2hOrders.userId, h2hOrders.refId] })
-    .returning();
+  const [row] = await claimInsert(engine.db, { userId: caller.userId, refId: o.refId, ...request });
   if (row) return { mine: true, row };
   const stored = await findH2h(engine.db, caller.userId, o.refId);
   if (!stored) return undefined;
@@ -302,6 +298,25 @@ async function claimRef(
     .returning();
   return taken ? { mine: true, row: taken } : undefined;
 }
+
+// built once (db/built-once.ts): every H2H order claims its ref_id first
+const claimInsert = builtOnce((db) =>
+  db
+    .insert(h2hOrders)
+    .values({
+      userId: sql.placeholder("userId"),
+      refId: sql.placeholder("refId"),
+      kind: "order",
+      quoteId: null,
+      keyId: sql.placeholder("keyId"),
+      centerKeyId: sql.placeholder("centerKeyId"),
+      productCode: sql.placeholder("productCode"),
+      customerNo: sql.placeholder("customerNo"),
+      claimedAt: sql.placeholder("claimedAt"),
+    })
+    .onConflictDoNothing({ target: [h2hOrders.userId, h2hOrders.refId] })
+    .returning(),
+);
 
 const stale = (engine: OrderEngine, row: H2hOrderRow) =>
   row.claimedAt.getTime() < engine.clock.now() - CLAIM_TAKEOVER_MS;
