@@ -76,9 +76,10 @@ const BUDGET = {
    * quote priced and stored, the ref_id bound, the Pay, the supplier's answer settled (20
    * before the shop's rules, step and the buyer's tree were read in one statement and the
    * answer and the notification rode in the order's move; 16 before the answer settled in
-   * one statement and the ref_id was bound by the quote's own statement)
+   * one statement, the ref_id was bound by the quote's own statement and the Pay stored the
+   * order in one statement with no transaction around it: 6 of the Pay's statements, 3 now)
    */
-  h2hOrder: 12,
+  h2hOrder: 9,
   /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one

@@ -35,6 +35,11 @@ export interface CommerceHarness {
   /** a quote the user is sure to get (a refusal throws) */
   quote(user: number, destination?: string, productCode?: string): Promise<Quote>;
   /**
+   * a quote as an H2H order makes it: no same-day rule (each ref_id is its own order), so its
+   * Pay stores the order in one statement (place.ts, storeOrderAlone)
+   */
+  h2hQuote(user: number, destination?: string): Promise<Quote>;
+  /**
    * the synced template this boot's database was cloned from (its catalogue in it, not
    * synced by this boot), or undefined: synced afresh
    */
@@ -142,6 +147,17 @@ export async function bootCommerce(
     },
     async quote(user, destination = "081234561234", productCode = "TSEL10") {
       const q = await createQuote(deps, { userId: user, chatId: user, productCode, destination });
+      if (!q.ok) throw new Error(`quote refused: ${q.reason}`);
+      return q.quote;
+    },
+    async h2hQuote(user, destination = "081234561234") {
+      const q = await createQuote(deps, {
+        userId: user,
+        chatId: user,
+        productCode: "TSEL10",
+        destination,
+        repeat: false,
+      });
       if (!q.ok) throw new Error(`quote refused: ${q.reason}`);
       return q.quote;
     },

@@ -24,10 +24,13 @@ import {
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import {
+  CONDITION_NOT_MET,
   holdCallOf,
   holdCallValues,
   holdResultOf,
   InsufficientFundsError,
+  raisedCode,
+  TRANSFER_NOT_APPLIED,
 } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
@@ -126,6 +129,12 @@ async function storeOrderOnce(deps: OrderEngine, c: Confirmation, now: Date): Pr
   let plan = await planReservation(deps, c, now);
   let consumed = false;
   try {
+    // in one statement when it can stand alone; else (or not taken) the transaction
+    const alone = await storeOrderAlone(deps, c, now, plan);
+    if (alone) {
+      consumed = alone.fresh;
+      return alone;
+    }
     for (let run = 0; ; run++) {
       try {
         const current = plan;
@@ -162,7 +171,11 @@ interface Plan {
   route: GuardedRoute | undefined;
   reservation: Reservation | undefined;
   short: readonly KnownSupplierBalance[];
+  /** the quote as read without a lock, that the reservation was made from */
+  read?: QuoteRead | undefined;
 }
+
+type QuoteRead = Awaited<ReturnType<typeof readQuote>>;
 
 /**
  * the guard's reservation for this Pay, from the quote as read without a lock: none for a
@@ -183,7 +196,65 @@ async function planReservation(deps: OrderEngine, c: Confirmation, now: Date): P
   if (quote.kind !== "bill" && routes.length === 0) {
     throw new Refused({ ok: false, reason: "product_unavailable" });
   }
-  return reserve(deps, guardedRoutes(deps, quote, routes), now);
+  return { ...(await reserve(deps, guardedRoutes(deps, quote, routes), now)), read };
+}
+
+/**
+ * a quote whose order may be stored by one statement with no transaction around it: no
+ * same-day rule (its count must be read under the buyer's lock, by a statement after the one
+ * that takes it: H2H's quotes leave the rule to the ref_id), no bill (its payment is looked
+ * up first), no test order, and no order or Cancel seen yet
+ */
+const standsAlone = (read: QuoteRead) =>
+  !read.already &&
+  !read.quote.cancelledAt &&
+  !read.quote.testing &&
+  read.quote.kind !== "bill" &&
+  read.quote.sameDayAllowed === null;
+
+/**
+ * the order stored by one statement, from the quote as the guard read it: the quote locked
+ * and checked open, the order, its first attempt, the reservation consumed and the hold,
+ * atomic as any one statement is (4 statements as a transaction: begin, the quote read
+ * under its lock, the order's statement, commit). What would make the transaction roll back
+ * fails the statement (the hold not made, the quote cancelled, the reservation overtaken),
+ * and undefined sends the Pay the transaction's way, which finds out why and answers as
+ * before. The product and its routes are as read a moment before, not under a lock, as the
+ * transaction's own read is not either (the quote's row is the one it locks)
+ */
+async function storeOrderAlone(
+  deps: OrderEngine,
+  c: Confirmation,
+  now: Date,
+  plan: Plan,
+): Promise<StoredOrder | undefined> {
+  const { read } = plan;
+  if (!read || !standsAlone(read)) return undefined;
+  const { quote } = read;
+  try {
+    const sellable = refuseUnsellable(deps, quote, read.product ?? undefined, c.userId, now);
+    const margin = minMarginFrom(read.minMargin, deps);
+    const routes = quoteRoutes(deps, quote, sellable, read.routes, margin);
+    const { route, reservation, short } = plannedRoute(plan, guardedRoutes(deps, quote, routes));
+    const { order, fresh } = await insertOrder(deps, deps.db, {
+      quote,
+      product: sellable,
+      bill: undefined,
+      now,
+      messageId: c.messageId,
+      route: firstRoute(deps, quote, routes, route),
+      reservation,
+      guard: { firstSupplier: firstSupplierName(deps), now: now.getTime() },
+      hold: { userId: quote.userId, amount: quote.price },
+      alone: true,
+    });
+    return { order, fresh, skippedShort: fresh ? short : [] };
+  } catch (err) {
+    // the transaction's way answers each of these as it always has
+    const undone = raisedCode(err, TRANSFER_NOT_APPLIED) || raisedCode(err, CONDITION_NOT_MET);
+    if (undone || err instanceof Refused || err instanceof Overtaken) return undefined;
+    throw err;
+  }
 }
 
 interface StoredOrder {
@@ -480,7 +551,7 @@ async function billOfQuote(
  */
 async function insertOrder(
   deps: OrderEngine,
-  tx: Tx,
+  tx: Tx | OrderEngine["db"],
   o: {
     quote: QuoteRow;
     product: ProductRow;
@@ -494,6 +565,8 @@ async function insertOrder(
     guard: { firstSupplier: string; now: number };
     /** the buyer's hold, made in the same statement (none for a test order) */
     hold: { userId: number; amount: number } | undefined;
+    /** the statement runs with no transaction around it (storeOrderAlone) */
+    alone?: boolean;
   },
 ): Promise<{ order: Order; fresh: boolean }> {
   const { quote, now, route } = o;
@@ -501,7 +574,12 @@ async function insertOrder(
   // the first supplier under the product's own code is where an order goes unless routed
   const routed =
     route.supplier !== firstSupplierName(deps) || route.supplierCode !== quote.productCode;
-  const shape = { routed, reservation: o.reservation !== undefined, hold: o.hold !== undefined };
+  const shape = {
+    routed,
+    reservation: o.reservation !== undefined,
+    hold: o.hold !== undefined,
+    alone: o.alone === true,
+  };
   const [row] = await orderStatement(tx, shape, {
     refId: o.bill?.refId ?? newRefId(now.getTime()),
     confirmKey: quote.id,
@@ -531,7 +609,9 @@ async function insertOrder(
     ...(o.hold ? prefixed("hold", holdCallValues(o.hold)) : {}),
   });
   if (row) {
-    const { held: holdValue, reserved: reservedOk, sameDayCount, sameDayLast, ...order } = row;
+    const { held: holdValue, reserved: reservedOk, sameDayCount, sameDayLast, ...stored } = row;
+    // (alone, the statement's kios_assert stood for the quote and the reservation)
+    const { standing: _, ...order } = stored as typeof stored & { standing?: boolean };
     // Pays that committed since this one read the estimate took what it needed
     if (!reservedOk) throw new Overtaken();
     const repeat = unconfirmedRepeat(quote.sameDayAllowed, { sameDayCount, sameDayLast });
@@ -563,6 +643,12 @@ interface OrderShape {
   reservation: boolean;
   /** the buyer's hold is made in it (none for a test order) */
   hold: boolean;
+  /**
+   * the statement stands alone, with no transaction around it (storeOrderAlone): it locks
+   * the quote itself, its hold is strict, and a reservation not consumed or a quote cancelled
+   * fails it whole (kios_assert)
+   */
+  alone: boolean;
 }
 
 /**
@@ -571,14 +657,27 @@ interface OrderShape {
  * statement of data-modifying CTEs, built once per shape with every value a placeholder
  */
 const orderStatement = builtOncePerShape(
-  (s: OrderShape) => `${s.routed}|${s.reservation}|${s.hold}`,
+  (s: OrderShape) => `${s.routed}|${s.reservation}|${s.hold}|${s.alone}`,
   (tx, s) => {
+    // alone, the quote's lock is the statement's own, taken before the order is inserted (as
+    // the transaction's read takes it first): a Cancel waits for it, or it for the Cancel and
+    // then finds the quote void, and the statement fails
+    const locked = s.alone
+      ? tx.$with("quote_locked", { id: sql<string>`id` }).as(sql`
+          select ${quotes.id} from ${quotes}
+          where ${quotes.id} = ${p("confirmKey")} and ${quotes.userId} = ${p("userId")}
+            and ${quotes.cancelledAt} is null
+          for update`)
+      : undefined;
     const stored = tx.$with("stored").as(
       tx
         .insert(orders)
         .values({
           refId: sql.placeholder("refId"),
-          confirmKey: sql.placeholder("confirmKey"),
+          confirmKey: locked
+            ? sql`case when kios_assert(exists (select 1 from ${locked}), 'the quote open')
+                then (select id from ${locked}) end`
+            : sql.placeholder("confirmKey"),
           userId: sql.placeholder("userId"),
           chatId: sql.placeholder("chatId"),
           messageId: sql.placeholder("messageId"),
@@ -624,16 +723,22 @@ const orderStatement = builtOncePerShape(
     // again
     const held = s.hold
       ? tx.$with("held", { held: sql<unknown>`held` }).as(
-          sql`select ${holdCallOf(sql`${stored.id}`, {
-            kind: p("holdKind"),
-            actorId: p("holdActorId"),
-            legs: p("holdLegs"),
-            requires: p("holdRequires"),
-          })} as held from ${stored}${reserved ? sql`, ${reserved}` : sql``}`,
+          sql`select ${holdCallOf(
+            sql`${stored.id}`,
+            {
+              kind: p("holdKind"),
+              actorId: p("holdActorId"),
+              legs: p("holdLegs"),
+              requires: p("holdRequires"),
+            },
+            s.alone,
+          )} as held from ${stored}${reserved ? sql`, ${reserved}` : sql``}`,
         )
       : undefined;
+
     return tx
       .with(
+        ...(locked ? [locked] : []),
         stored,
         firstAttemptOf(tx, stored, {
           supplier: p("supplier"),
@@ -647,6 +752,13 @@ const orderStatement = builtOncePerShape(
         ...orderColumnsOf(stored),
         held: held ? sql<unknown>`(select held from ${held})` : sql<unknown>`null`,
         reserved: reserved ? sql<boolean>`exists (select 1 from ${reserved})` : sql<boolean>`true`,
+        // alone, what a transaction's caller would roll back for fails the statement instead
+        ...(locked && reserved
+          ? {
+              standing: sql<boolean>`kios_assert(exists (select 1 from ${reserved}),
+                'the reservation consumed')`,
+            }
+          : {}),
         // the same-day repeat rule, counted where the order is stored (repeat.ts)
         ...sameDayColumns({
           userId: p("userId"),

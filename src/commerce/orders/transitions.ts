@@ -9,6 +9,7 @@ import { marginsEarned } from "../resellers/earned.ts";
 import {
   captureCallValues,
   captureOrder,
+  raisedCode,
   releaseOrder,
   TRANSFER_NOT_APPLIED,
 } from "../wallet/ledger.ts";
@@ -295,9 +296,7 @@ export async function finaliseAtOnce(
       },
     );
   } catch (err) {
-    // drizzle wraps the driver's error (DrizzleQueryError), whose cause has the SQLSTATE
-    const failed = err as { code?: unknown; cause?: { code?: unknown } };
-    if ((failed.cause?.code ?? failed.code) === TRANSFER_NOT_APPLIED) return undefined;
+    if (raisedCode(err, TRANSFER_NOT_APPLIED)) return undefined;
     throw err;
   }
   const [row] = rows;

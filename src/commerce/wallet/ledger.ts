@@ -399,9 +399,12 @@ export async function holdForOrder(
  * an order's hold as an expression of the statement that stores the order (Pay: one round
  * trip for both), `orderId` that statement's id of it; holdResultOf() reads its value
  */
-export function holdCallOf(orderId: SQL, p: HoldCallPlaceholders): SQL {
-  // the key and memo are the order's; the legs do not depend on its id
-  return sql`kios_transfer('order:' || ${orderId} || ':hold', ${p.kind}::text,
+export function holdCallOf(orderId: SQL, p: HoldCallPlaceholders, strict = false): SQL {
+  // the key and memo are the order's; the legs do not depend on its id. Strict: a hold not
+  // made fails the whole statement (kios_transfer_or_fail, for a statement with no
+  // transaction around it)
+  const call = strict ? sql`kios_transfer_or_fail` : sql`kios_transfer`;
+  return sql`${call}('order:' || ${orderId} || ':hold', ${p.kind}::text,
     'order ' || ${orderId}, ${p.actorId}::bigint, ${p.legs}::jsonb, ${p.requires}::jsonb)`;
 }
 
@@ -510,6 +513,14 @@ export function captureCallValues(o: { orderId: number; price: number; cost: num
 
 /** the SQLSTATE kios_transfer_or_fail raises for a transfer it could not apply */
 export const TRANSFER_NOT_APPLIED = "KT001";
+/** the SQLSTATE kios_assert raises for a condition not met (migration 0042) */
+export const CONDITION_NOT_MET = "KT002";
+
+/** whether `err` (drizzle wraps the driver's error: its cause has the SQLSTATE) is `code` */
+export function raisedCode(err: unknown, code: string): boolean {
+  const failed = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  return (failed?.cause?.code ?? failed?.code) === code;
+}
 
 /** a failed order: its hold goes back to the buyer's wallet. */
 export async function releaseOrder(
