@@ -1,5 +1,6 @@
 import type { Clock } from "@kios/kit";
 import type { Database } from "../db/client.ts";
+import { coalesced } from "../jobs/coalesced.ts";
 import { ensureQueue, type QueueSettings } from "../jobs/queues.ts";
 import type { JobRunner } from "../jobs/runner.ts";
 import type { Logger } from "../logger.ts";
@@ -57,6 +58,10 @@ const NOTIFY_TICK_MS = 3_000;
  * queues it sends to exist once registerCommerceJobs has run.
  */
 export function orderJobPort(jobs: JobRunner): OrderJobs {
+  // one kick on its way stands for every order settled meanwhile (coalesced.ts)
+  const kick = coalesced(async () => {
+    await jobs.send(COMMERCE_QUEUES.notify, {});
+  });
   return {
     async scheduleCheck(orderId, afterMs) {
       await jobs.send(
@@ -65,9 +70,7 @@ export function orderJobPort(jobs: JobRunner): OrderJobs {
         { startAfter: Math.max(1, Math.ceil(afterMs / 1000)), singletonKey: `order-${orderId}` },
       );
     },
-    async kickNotifications() {
-      await jobs.send(COMMERCE_QUEUES.notify, {});
-    },
+    kickNotifications: kick,
   };
 }
 
