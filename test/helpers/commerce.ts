@@ -5,13 +5,17 @@ import {
   type SandboxOptions,
   startSandbox,
 } from "@kios/supplier-sandbox";
+import { eq } from "drizzle-orm";
 import { syncCatalogue } from "../../src/commerce/catalogue/sync.ts";
 import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
+import { confirmQuote } from "../../src/commerce/orders/place.ts";
 import { createQuote } from "../../src/commerce/orders/quotes.ts";
-import type { Quote } from "../../src/commerce/orders/types.ts";
+import type { Order, Quote } from "../../src/commerce/orders/types.ts";
 import { noteAnswerBalance } from "../../src/commerce/reconciliation/answer-reading.ts";
+import { checkSupplierBalance } from "../../src/commerce/reconciliation/balance-check.ts";
 import { setTier, upsertUser } from "../../src/commerce/users.ts";
 import { creditWallet } from "../../src/commerce/wallet/ledger.ts";
+import { orders } from "../../src/db/schema.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createKeySupplier } from "../../src/supplier/key/client.ts";
 import { createSignatureSupplier } from "../../src/supplier/signature/client.ts";
@@ -39,6 +43,16 @@ export interface CommerceHarness {
    * Pay stores the order in one statement (place.ts, storeOrderAlone)
    */
   h2hQuote(user: number, destination?: string): Promise<Quote>;
+  /**
+   * the supplier's balance set to cover this many TSEL10 orders and a half, read by kios's
+   * balance check (the guard's estimate), the clock moved past the reading
+   */
+  readingFor(orders: number): Promise<Awaited<ReturnType<typeof checkSupplierBalance>>>;
+  /**
+   * an order stored and held whose request never left: its Pay's process stopped right after
+   * the commit (design rule 1: stored before sent)
+   */
+  storedNotSent(destination: string): Promise<{ user: number; quote: Quote; order: Order }>;
   /**
    * the synced template this boot's database was cloned from (its catalogue in it, not
    * synced by this boot), or undefined: synced afresh
@@ -128,7 +142,7 @@ export async function bootCommerce(
   // as createEngines wires it: balances in answers become readings
   deps.onAnswerBalance = noteAnswerBalance;
   let nextUser = 100_000;
-  return {
+  const harness: CommerceHarness = {
     database,
     sandbox,
     supplier,
@@ -161,11 +175,52 @@ export async function bootCommerce(
       if (!q.ok) throw new Error(`quote refused: ${q.reason}`);
       return q.quote;
     },
+    async readingFor(orders) {
+      const cost = sandbox.catalogue().find((p) => p.code === "TSEL10")!.price;
+      sandbox.account().setBalance(orders * cost + Math.floor(cost / 2));
+      clock.advance(10);
+      const reading = await checkSupplierBalance({ db: deps.db, supplier, clock });
+      clock.advance(10);
+      return reading;
+    },
+    async storedNotSent(destination) {
+      const user = await harness.newUser(50_000);
+      const quote = await harness.quote(user, destination);
+      const stopped = new Error("stopped right after the commit");
+      const paid = await confirmQuote(deps, {
+        quoteId: quote.id,
+        userId: user,
+        onSubmitted: () => {
+          throw stopped;
+        },
+      }).catch((err: unknown) => err);
+      if (paid !== stopped) throw new Error(`the Pay went on: ${JSON.stringify(paid)}`);
+      const [order] = await deps.db.select().from(orders).where(eq(orders.confirmKey, quote.id));
+      if (!order) throw new Error("no order stored");
+      return { user, quote, order };
+    },
     async stop() {
       await sandbox.close();
       await database.destroy();
     },
   };
+  return harness;
+}
+
+/**
+ * bootCommerce after one purchase: the shop's shared accounts exist, as in any shop that sold
+ * once (a test of concurrent Pays then races on what a running shop has, not on the first
+ * account's creation)
+ */
+export async function bootCommerceThatSold(
+  options?: Parameters<typeof bootCommerce>[0],
+): Promise<CommerceHarness> {
+  const h = await bootCommerce(options);
+  const user = await h.newUser(100_000);
+  const q = await h.quote(user, "081234567900");
+  const sold = await confirmQuote(h.deps, { quoteId: q.id, userId: user });
+  if (!sold.ok) throw new Error(`the first purchase was refused: ${sold.reason}`);
+  return h;
 }
 
 /** a supplier whose order calls never get an answer in time: each order is left unknown */

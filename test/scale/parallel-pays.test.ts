@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderEngine } from "../../src/commerce/orders/engine.ts";
 import { confirmQuote } from "../../src/commerce/orders/place.ts";
 import type { ConfirmResult } from "../../src/commerce/orders/types.ts";
-import { checkSupplierBalance } from "../../src/commerce/reconciliation/balance-check.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../src/commerce/wallet/verify.ts";
 import type { Database } from "../../src/db/client.ts";
 import { rowsOf, toNumber } from "../../src/db/sql-rows.ts";
-import { bootCommerce, type CommerceHarness } from "../helpers/commerce.ts";
+import { bootCommerceThatSold, type CommerceHarness } from "../helpers/commerce.ts";
 
 // no lock shared by every order (issue 40): one buyer's Pay held open, mid-way or just
 // before its commit, does not stop another buyer's Pay, which is stored and sent while the
@@ -69,13 +68,8 @@ function heldEngine(deps: OrderEngine, at: "beforeCommit" | "afterReservation", 
 
 describe("two buyers' Pays run side by side (PostgreSQL)", () => {
   let h: CommerceHarness;
-  const cost = () => h.sandbox.catalogue().find((p) => p.code === "TSEL10")!.price;
   beforeAll(async () => {
-    h = await bootCommerce();
-    // one purchase first: the shop's shared accounts exist, as in any shop that sold once
-    const user = await h.newUser(100_000);
-    const q = await h.quote(user, "081234567900");
-    expect((await confirmQuote(h.deps, { quoteId: q.id, userId: user })).ok).toBe(true);
+    h = await bootCommerceThatSold();
   });
   afterAll(() => h.stop());
 
@@ -104,13 +98,6 @@ describe("two buyers' Pays run side by side (PostgreSQL)", () => {
     return Promise.race([finished, blocked]);
   }
 
-  async function readingFor(orders: number) {
-    h.sandbox.account().setBalance(orders * cost() + Math.floor(cost() / 2));
-    h.clock.advance(10);
-    await checkSupplierBalance({ db: h.deps.db, supplier: h.supplier, clock: h.clock });
-    h.clock.advance(10);
-  }
-
   it("a Pay held open before its commit does not stop another buyer's (no balance reading)", async () => {
     const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
     const [qa, qb] = [await h.quote(a, "081234567901"), await h.quote(b, "081234567902")];
@@ -134,7 +121,7 @@ describe("two buyers' Pays run side by side (PostgreSQL)", () => {
   it("a Pay held open after its reservation does not stop another Pay to the same supplier", async () => {
     // the reading covers two orders and a half: both may go, and the guard reserves for
     // each; the second is stored and sent while the first's transaction is still open
-    await readingFor(2);
+    await h.readingFor(2);
     const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
     const [qa, qb] = [await h.quote(a, "081234567911"), await h.quote(b, "081234567912")];
     const before = h.sandbox.requests().length;
@@ -160,7 +147,7 @@ describe("two buyers' Pays run side by side (PostgreSQL)", () => {
   it("a Pay held after its reservation does not stop another's, which finds the balance reserved", async () => {
     // the reading covers one order and a half: the first reserved it, the second is told
     // at once (it waits on no lock) that no supplier can take it
-    await readingFor(1);
+    await h.readingFor(1);
     const [a, b] = [await h.newUser(100_000), await h.newUser(100_000)];
     const [qa, qb] = [await h.quote(a, "081234567903"), await h.quote(b, "081234567904")];
     const before = h.sandbox.requests().length;

@@ -3,29 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelQuote } from "../../../src/commerce/orders/cancel.ts";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { firstSupplierName } from "../../../src/commerce/orders/routing.ts";
-import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orderAttempts, orders, supplierReservations } from "../../../src/db/schema.ts";
-import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
+import { bootCommerceThatSold, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
-import { payBurst } from "../../helpers/pay-burst.ts";
 
 // the Pay of a quote with no same-day rule (an H2H order's) stores its order in one
 // statement with no transaction around it (place.ts, storeOrderAlone): the quote locked and
 // checked open, the order, its attempt, the reservation consumed and the hold stand or fall
-// together, and every refusal is the one the transaction gives.
+// together, and every refusal is the one the transaction gives. (A burst of them at a balance
+// for two: reconciliation/guard.test.ts.)
 
 describe(`a Pay stored in one statement (${testDriver})`, () => {
   let h: CommerceHarness;
   const cost = () => h.sandbox.catalogue().find((p) => p.code === "TSEL10")!.price;
 
   beforeAll(async () => {
-    h = await bootCommerce();
-    // one purchase first: the shop's shared accounts exist, as in any shop that sold once
-    const user = await h.newUser(100_000);
-    const q = await h.h2hQuote(user, "081234567901");
-    expect((await confirmQuote(h.deps, { quoteId: q.id, userId: user })).ok).toBe(true);
+    h = await bootCommerceThatSold();
   });
   afterAll(() => h.stop());
 
@@ -83,36 +78,11 @@ describe(`a Pay stored in one statement (${testDriver})`, () => {
     expect((await verifyLedger(h.database.handle)).problems).toEqual([]);
   });
 
-  it("a burst of Pays sends only what the known balance covers; the rest hold nothing", async () => {
-    h.sandbox.account().setBalance(2 * cost() + Math.floor(cost() / 2));
-    h.clock.advance(10);
-    await checkSupplierBalance({ db: h.deps.db, supplier: h.supplier, clock: h.clock });
-    h.clock.advance(10);
-    const buyers = await Promise.all(Array.from({ length: 6 }, () => h.newUser(100_000)));
-    const quotes = await Promise.all(buyers.map((u, i) => h.h2hQuote(u, `08123456630${i}`)));
-    const before = h.sandbox.requests().length;
-    const results = await payBurst(
-      h.deps.db,
-      buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
-    );
-    expect(results.filter((r) => r.ok)).toHaveLength(2);
-    expect(results.filter((r) => !r.ok && r.reason === "supplier_unavailable")).toHaveLength(4);
-    expect(h.sandbox.requests().slice(before)).toHaveLength(2);
-    for (const [i, r] of results.entries()) {
-      if (!r.ok) expect(await walletBalance(h.deps.db, buyers[i]!)).toBe(100_000);
-    }
-    expect(await h.deps.db.select().from(supplierReservations)).toHaveLength(0);
-    expect((await verifyLedger(h.database.handle)).problems).toEqual([]);
-  });
-
   it("a reservation another Pay overtook fails the statement whole: no order without its hold", async () => {
     // the reading covers one order and a half; right after this Pay reserved, another Pay's
     // reservation of the same cost lands (two Pays that reserved at once): at the check in the
     // order's statement the estimate no longer covers this one
-    h.sandbox.account().setBalance(cost() + Math.floor(cost() / 2));
-    h.clock.advance(10);
-    await checkSupplierBalance({ db: h.deps.db, supplier: h.supplier, clock: h.clock });
-    h.clock.advance(10);
+    await h.readingFor(1);
     const user = await h.newUser(100_000);
     const q = await h.h2hQuote(user, "081234566401");
     let overtaken = false;

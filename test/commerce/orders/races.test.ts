@@ -43,25 +43,8 @@ describe(`order races (${testDriver})`, () => {
     return { user, price: q.price, order: r.order };
   }
 
-  /** a Pay whose process dies after its commit, before its request leaves for the supplier */
-  async function diesBeforeSending(destination: string) {
-    const user = await h.newUser(50_000);
-    const q = await h.quote(user, destination);
-    await expect(
-      confirmQuote(h.deps, {
-        quoteId: q.id,
-        userId: user,
-        onSubmitted: () => {
-          throw new Error("process died here");
-        },
-      }),
-    ).rejects.toThrow("process died here");
-    const [order] = await h.deps.db.select().from(orders).where(eq(orders.confirmKey, q.id));
-    return { user, q, order: order! };
-  }
-
   it("a Pay that dies before its request leaves: a retap sends nothing, the status check refunds it once the supplier's window has passed", async () => {
-    const { user, q, order } = await diesBeforeSending("081234560901");
+    const { user, quote: q, order } = await h.storedNotSent("081234560901");
     // stored as sent, signed with its own time: never arrived is told from the window
     expect(order.status).toBe("submitted");
     expect(order.requestTimestamp).not.toBeNull();
@@ -81,7 +64,7 @@ describe(`order races (${testDriver})`, () => {
   });
 
   it("an order left created (by a version that marked it sent in a second commit) is never sent by a retap, and the clean-up releases its hold", async () => {
-    const { user, q, order } = await diesBeforeSending("081234560902");
+    const { user, quote: q, order } = await h.storedNotSent("081234560902");
     await h.deps.db
       .update(orders)
       .set({ status: "created", submittedAt: null, requestTimestamp: null })

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import {
   type Finalisation,
   finaliseAtOnce,
@@ -31,23 +30,6 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
   });
   afterAll(() => h.stop());
 
-  /** an order stored and held, its request never sent (its process died after the commit) */
-  async function heldOrder(destination: string) {
-    const user = await h.newUser(50_000);
-    const q = await h.quote(user, destination);
-    await expect(
-      confirmQuote(h.deps, {
-        quoteId: q.id,
-        userId: user,
-        onSubmitted: () => {
-          throw new Error("stopped before the request");
-        },
-      }),
-    ).rejects.toThrow("stopped before the request");
-    const [order] = await h.deps.db.select().from(orders).where(eq(orders.confirmKey, q.id));
-    return { user, price: q.price, order: order! };
-  }
-
   const settle = (order: Order) =>
     finaliseAtOnce(h.deps.db, order, success, new Date(h.clock.now()), {
       attempt: order.refId,
@@ -68,7 +50,7 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
     h.deps.db.select().from(orderAttempts).where(eq(orderAttempts.orderId, order.id));
 
   it("moves the order, closes its attempt with the answer, queues the notification and captures the hold", async () => {
-    const { user, price, order } = await heldOrder("081234565101");
+    const { user, quote, order } = await h.storedNotSent("081234565101");
     const moved = await settle(order);
     expect(moved).toMatchObject({ id: order.id, status: "success", sn: "SN-AT-ONCE" });
     expect(moved && "captured" in moved).toBe(false);
@@ -80,12 +62,12 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
     });
     expect(await finalNotices(order)).toHaveLength(1);
     expect((await settlesOf(order)).map((t) => t.kind)).toEqual(["capture"]);
-    expect(await walletBalance(h.deps.db, user)).toBe(50_000 - price);
+    expect(await walletBalance(h.deps.db, user)).toBe(50_000 - quote.price);
     expect((await verifyLedger(h.database.handle)).problems).toEqual([]);
   });
 
   it("two answers and a report's settlement at once: one settles the order, once", async () => {
-    const { order } = await heldOrder("081234565102");
+    const { order } = await h.storedNotSent("081234565102");
     const now = new Date(h.clock.now());
     const results = await Promise.all([
       settle(order),
@@ -99,7 +81,7 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
   });
 
   it("an order that is not as read moves nothing", async () => {
-    const { order } = await heldOrder("081234565103");
+    const { order } = await h.storedNotSent("081234565103");
     expect(await settle({ ...order, cost: order.cost - 1 })).toBeUndefined();
     const [stored] = await h.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(stored?.status).toBe("submitted");
@@ -107,7 +89,7 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
   });
 
   it("a capture its hold does not cover undoes the whole statement, and the transaction's way still refuses it", async () => {
-    const { order } = await heldOrder("081234565104");
+    const { order } = await h.storedNotSent("081234565104");
     // the row's price no longer the hold's: the capture's requirement fails in the statement
     const [tampered] = await h.deps.db
       .update(orders)
@@ -128,7 +110,7 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
   });
 
   it("leaves to the transaction's way what one statement can't settle whole", async () => {
-    const { order } = await heldOrder("081234565105");
+    const { order } = await h.storedNotSent("081234565105");
     const margins = [{ userId: 1, amount: 10 }];
     expect(await settle({ ...order, margins })).toBeUndefined();
     expect(await settle({ ...order, testing: true })).toBeUndefined();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmQuote } from "../../../src/commerce/orders/place.ts";
 import { firstSupplierName } from "../../../src/commerce/orders/routing.ts";
-import { checkSupplierBalance } from "../../../src/commerce/reconciliation/balance-check.ts";
 import {
   knownSupplierBalance,
   RESERVATION_TTL_MS,
@@ -9,7 +8,7 @@ import {
 import { walletBalance } from "../../../src/commerce/wallet/ledger.ts";
 import { verifyLedger } from "../../../src/commerce/wallet/verify.ts";
 import { orders, supplierReservations } from "../../../src/db/schema.ts";
-import { bootCommerce, type CommerceHarness } from "../../helpers/commerce.ts";
+import { bootCommerceThatSold, type CommerceHarness } from "../../helpers/commerce.ts";
 import { testDriver } from "../../helpers/db.ts";
 import { payBurst } from "../../helpers/pay-burst.ts";
 
@@ -21,50 +20,41 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
   const cost = () => h.sandbox.catalogue().find((p) => p.code === "TSEL10")!.price;
 
   beforeAll(async () => {
-    h = await bootCommerce();
-    // one purchase first: the shop's shared accounts exist, as in any shop that sold once
-    const user = await h.newUser(100_000);
-    const q = await h.quote(user, "081234567901");
-    expect((await confirmQuote(h.deps, { quoteId: q.id, userId: user })).ok).toBe(true);
+    h = await bootCommerceThatSold();
   });
   afterAll(() => h.stop());
 
-  /** a reading of the supplier balance that covers this many TSEL10 orders (and a half) */
-  async function readingFor(orders: number) {
-    h.sandbox.account().setBalance(orders * cost() + Math.floor(cost() / 2));
-    h.clock.advance(10);
-    const reading = await checkSupplierBalance({
-      db: h.deps.db,
-      supplier: h.supplier,
-      clock: h.clock,
-    });
-    h.clock.advance(10);
-    return reading;
-  }
-
-  it("concurrent Pays send only what the known balance covers; the rest hold nothing", async () => {
-    await readingFor(2);
-    const buyers = await Promise.all(Array.from({ length: 6 }, () => h.newUser(100_000)));
-    const quotes = await Promise.all(buyers.map((u) => h.quote(u, "081234567901")));
-    const before = h.sandbox.requests().length;
-    const results = await payBurst(
-      h.deps.db,
-      buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
-    );
-    expect(results.filter((r) => r.ok)).toHaveLength(2);
-    expect(results.filter((r) => !r.ok && r.reason === "supplier_unavailable")).toHaveLength(4);
-    // the supplier got two orders and refused none for its balance
-    const sent = h.sandbox.requests().slice(before);
-    expect(sent).toHaveLength(2);
-    expect(h.sandbox.account().balance).toBeGreaterThanOrEqual(0);
-    for (const [i, r] of results.entries()) {
-      if (!r.ok) expect(await walletBalance(h.deps.db, buyers[i]!)).toBe(100_000);
-    }
-    expect((await verifyLedger(h.database.handle)).ok).toBe(true);
-  });
+  // a chat card's Pay runs in a transaction; an H2H order's stores its order in one
+  // statement with no transaction around it (place.ts, storeOrderAlone)
+  it.each([
+    ["chat cards", "quote"],
+    ["H2H orders", "h2hQuote"],
+  ] as const)(
+    "concurrent Pays (%s) send only what the known balance covers; the rest hold nothing",
+    async (_, quoteOf) => {
+      await h.readingFor(2);
+      const buyers = await Promise.all(Array.from({ length: 6 }, () => h.newUser(100_000)));
+      const quotes = await Promise.all(buyers.map((u) => h[quoteOf](u, "081234567901")));
+      const before = h.sandbox.requests().length;
+      const results = await payBurst(
+        h.deps.db,
+        buyers.map((u, i) => () => confirmQuote(h.deps, { quoteId: quotes[i]!.id, userId: u })),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(2);
+      expect(results.filter((r) => !r.ok && r.reason === "supplier_unavailable")).toHaveLength(4);
+      // the supplier got two orders and refused none for its balance
+      const sent = h.sandbox.requests().slice(before);
+      expect(sent).toHaveLength(2);
+      expect(h.sandbox.account().balance).toBeGreaterThanOrEqual(0);
+      for (const [i, r] of results.entries()) {
+        if (!r.ok) expect(await walletBalance(h.deps.db, buyers[i]!)).toBe(100_000);
+      }
+      expect((await verifyLedger(h.database.handle)).ok).toBe(true);
+    },
+  );
 
   it("an order stored but not sent yet counts against the estimate", async () => {
-    const reading = await readingFor(1);
+    const reading = await h.readingFor(1);
     const user = await h.newUser(100_000);
     const q = await h.quote(user, "081234567901");
     // a Pay that stored its order and was stopped before sending it (a crash, a slow hop)
@@ -97,7 +87,7 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
 
   it("a reservation left by a crash holds the balance only until it expires, then is swept", async () => {
     // two orders and a half, less the order the test before left stored: one and a half
-    await readingFor(2);
+    await h.readingFor(2);
     // a Pay that reserved and crashed before its transaction: its row, never consumed
     const [left] = await h.deps.db
       .insert(supplierReservations)
@@ -121,7 +111,7 @@ describe(`the supplier balance guard reserves (${testDriver})`, () => {
     const paid = await confirmQuote(h.deps, { quoteId: q2.id, userId: buyer });
     expect(paid.ok).toBe(true);
     h.clock.advance(2 * RESERVATION_TTL_MS);
-    await readingFor(2);
+    await h.readingFor(2);
     const q3 = await h.quote(buyer, "081234567909");
     expect((await confirmQuote(h.deps, { quoteId: q3.id, userId: buyer })).ok).toBe(true);
     const rows = await h.deps.db.select().from(supplierReservations);
