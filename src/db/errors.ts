@@ -43,3 +43,13 @@ export const isExclusionConflict = (err: unknown) => {
   const state = sqlState(err);
   return state === "23P01" || state === "40P01";
 };
+
+/**
+ * a statement with no transaction around it undid itself: kios_transfer_or_fail (migration
+ * 0041, KT001) found a transfer it needed not applied, or kios_assert (migration 0042, KT002)
+ * a condition it needed not met; nothing it wrote stands
+ */
+export const isStatementUndone = (err: unknown) => {
+  const state = sqlState(err);
+  return state === "KT001" || state === "KT002";
+};

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { builtOnce, builtOncePerShape } from "../../db/built-once.ts";
+import { isStatementUndone } from "../../db/errors.ts";
 import { inquiries, type OrderBill, orders, products, quotes } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import type { BillDetails } from "../../supplier/types.ts";
@@ -24,13 +25,10 @@ import {
   reserveSupplierBalance,
 } from "../supplier-balance/known-balance.ts";
 import {
-  CONDITION_NOT_MET,
   holdCallOf,
   holdCallValues,
   holdResultOf,
   InsufficientFundsError,
-  raisedCode,
-  TRANSFER_NOT_APPLIED,
 } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
@@ -171,8 +169,11 @@ interface Plan {
   route: GuardedRoute | undefined;
   reservation: Reservation | undefined;
   short: readonly KnownSupplierBalance[];
-  /** the quote as read without a lock, that the reservation was made from */
-  read?: QuoteRead | undefined;
+  /**
+   * the quote as read without a lock, its product as sellable and its routes: what the
+   * reservation was made from
+   */
+  quoted?: { read: QuoteRead; product: ProductRow; routes: readonly Route[] } | undefined;
 }
 
 type QuoteRead = Awaited<ReturnType<typeof readQuote>>;
@@ -196,7 +197,8 @@ async function planReservation(deps: OrderEngine, c: Confirmation, now: Date): P
   if (quote.kind !== "bill" && routes.length === 0) {
     throw new Refused({ ok: false, reason: "product_unavailable" });
   }
-  return { ...(await reserve(deps, guardedRoutes(deps, quote, routes), now)), read };
+  const plan = await reserve(deps, guardedRoutes(deps, quote, routes), now);
+  return { ...plan, quoted: { read, product: sellable, routes } };
 }
 
 /**
@@ -228,17 +230,15 @@ async function storeOrderAlone(
   now: Date,
   plan: Plan,
 ): Promise<StoredOrder | undefined> {
-  const { read } = plan;
-  if (!read || !standsAlone(read)) return undefined;
-  const { quote } = read;
+  const { quoted } = plan;
+  if (!quoted || !standsAlone(quoted.read)) return undefined;
+  const { quote } = quoted.read;
+  const { product, routes } = quoted;
+  const { route, reservation, short } = plan;
   try {
-    const sellable = refuseUnsellable(deps, quote, read.product ?? undefined, c.userId, now);
-    const margin = minMarginFrom(read.minMargin, deps);
-    const routes = quoteRoutes(deps, quote, sellable, read.routes, margin);
-    const { route, reservation, short } = plannedRoute(plan, guardedRoutes(deps, quote, routes));
     const { order, fresh } = await insertOrder(deps, deps.db, {
       quote,
-      product: sellable,
+      product,
       bill: undefined,
       now,
       messageId: c.messageId,
@@ -251,8 +251,7 @@ async function storeOrderAlone(
     return { order, fresh, skippedShort: fresh ? short : [] };
   } catch (err) {
     // the transaction's way answers each of these as it always has
-    const undone = raisedCode(err, TRANSFER_NOT_APPLIED) || raisedCode(err, CONDITION_NOT_MET);
-    if (undone || err instanceof Refused || err instanceof Overtaken) return undefined;
+    if (isStatementUndone(err) || err instanceof Overtaken) return undefined;
     throw err;
   }
 }
@@ -735,7 +734,6 @@ const orderStatement = builtOncePerShape(
           )} as held from ${stored}${reserved ? sql`, ${reserved}` : sql``}`,
         )
       : undefined;
-
     return tx
       .with(
         ...(locked ? [locked] : []),

@@ -1,18 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
+import { isStatementUndone } from "../../db/errors.ts";
 import { notifications, orders } from "../../db/schema.ts";
 import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
 import { marginsEarned } from "../resellers/earned.ts";
-import {
-  captureCallValues,
-  captureOrder,
-  raisedCode,
-  releaseOrder,
-  TRANSFER_NOT_APPLIED,
-} from "../wallet/ledger.ts";
+import { captureCallValues, captureOrder, releaseOrder } from "../wallet/ledger.ts";
 import type { OrderFence } from "./lock.ts";
 import { orderColumnsOf } from "./order-columns.ts";
 import { closeAttemptOf } from "./routing.ts";
@@ -296,7 +291,7 @@ export async function finaliseAtOnce(
       },
     );
   } catch (err) {
-    if (raisedCode(err, TRANSFER_NOT_APPLIED)) return undefined;
+    if (isStatementUndone(err)) return undefined;
     throw err;
   }
   const [row] = rows;

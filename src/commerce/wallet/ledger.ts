@@ -511,17 +511,6 @@ export function captureCallValues(o: { orderId: number; price: number; cost: num
   return { key: spec.key, memo: spec.memo ?? "", ...transferArgs(spec) };
 }
 
-/** the SQLSTATE kios_transfer_or_fail raises for a transfer it could not apply */
-export const TRANSFER_NOT_APPLIED = "KT001";
-/** the SQLSTATE kios_assert raises for a condition not met (migration 0042) */
-export const CONDITION_NOT_MET = "KT002";
-
-/** whether `err` (drizzle wraps the driver's error: its cause has the SQLSTATE) is `code` */
-export function raisedCode(err: unknown, code: string): boolean {
-  const failed = err as { code?: unknown; cause?: { code?: unknown } } | null;
-  return (failed?.cause?.code ?? failed?.code) === code;
-}
-
 /** a failed order: its hold goes back to the buyer's wallet. */
 export async function releaseOrder(
   exec: Executor,
