@@ -18,16 +18,32 @@ export async function searchableColumns(
   );
 }
 
-/** "table.column: value" for every value in those columns that contains `needle` */
-export async function findInDatabase(db: Database, needle: string): Promise<string[]> {
+/**
+ * `needle` only where it stands as a word of its own: a short secret such as a PIN is
+ * typed and stored whole, while its digits turn up by chance inside any long id or hash
+ */
+export function asWord(needle: string): RegExp {
+  return new RegExp(`(^|[^0-9A-Za-z])${needle}([^0-9A-Za-z]|$)`);
+}
+
+/**
+ * "table.column: value" for every value in those columns that contains `needle`, or with
+ * `word`, that holds it as a word of its own (see asWord)
+ */
+export async function findInDatabase(
+  db: Database,
+  needle: string,
+  { word = false }: { word?: boolean } = {},
+): Promise<string[]> {
+  // the needle goes into the SQL as it is: only characters that need no quoting
+  if (!/^[0-9A-Za-z_~.-]+$/.test(needle)) throw new Error(`a needle to quote: ${needle}`);
+  const match = word ? `~ '${asWord(needle).source}'` : `like '%${needle}%'`;
   const found: string[] = [];
   for (const col of await searchableColumns(db)) {
     const value = col.type === "bytea" ? `encode("${col.c}", 'escape')` : `"${col.c}"::text`;
     const hits = rowsOf<{ v: string }>(
       await db.execute(
-        sql.raw(
-          `select ${value} as v from "${col.s}"."${col.t}" where ${value} like '%${needle}%'`,
-        ),
+        sql.raw(`select ${value} as v from "${col.s}"."${col.t}" where ${value} ${match}`),
       ),
     );
     for (const hit of hits) found.push(`${col.t}.${col.c}: ${hit.v.slice(0, 200)}`);
