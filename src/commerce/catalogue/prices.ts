@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
 import { jsonOf, rowsOf } from "../../db/sql-rows.ts";
@@ -70,7 +70,11 @@ interface PricingRow {
  * quote, list and H2H order, and each statement is a round trip (on PGlite, a wait for the
  * one connection). The rules keep listMarkupRules's order: by tier, least specific first.
  */
-async function readPricing(db: Executor, buyer: number | null): Promise<PricingRow> {
+async function readPricing(
+  db: Executor,
+  buyer: number | null,
+  extra?: SQL,
+): Promise<PricingRow & { extra?: unknown }> {
   const [row] = rowsOf<{ pricing: unknown }>(
     await db.execute(sql`
       with recursive up(id, parent, tier, depth) as (
@@ -95,10 +99,11 @@ async function readPricing(db: Executor, buyer: number | null): Promise<PricingR
           from reseller_markups m
           where m.reseller_id in (select id from up where depth > 0 and tier = 'reseller')), '[]'),
         'maxFlat', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxFlat}),
-        'maxBp', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxBp})
+        'maxBp', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxBp}),
+        'extra', ${extra ?? sql`null`}
       ) as pricing`),
   );
-  return jsonOf<PricingRow>(row?.pricing)!;
+  return jsonOf<PricingRow & { extra?: unknown }>(row?.pricing)!;
 }
 
 /**
@@ -106,7 +111,23 @@ async function readPricing(db: Executor, buyer: number | null): Promise<PricingR
  * price goes down through: every price a buyer is shown is computed from this
  */
 export async function loadPricing(db: Executor, buyer?: number | null): Promise<PricingContext> {
-  const read = await readPricing(db, buyer ?? null);
+  return pricingFrom(await readPricing(db, buyer ?? null));
+}
+
+/**
+ * loadPricing, and with it in the same statement one more json value (`extra`, an SQL
+ * expression: e.g. the product about to be priced), one round trip instead of two
+ */
+export async function loadPricingWith(
+  db: Executor,
+  buyer: number | null,
+  extra: SQL,
+): Promise<{ pricing: PricingContext; extra: unknown }> {
+  const read = await readPricing(db, buyer, extra);
+  return { pricing: pricingFrom(read), extra: read.extra ?? null };
+}
+
+function pricingFrom(read: PricingRow): PricingContext {
   const rules = read.rules.map((r) => ({ ...r, flat: Number(r.flat) }));
   const step = storedRoundStep(read.step) ? Number(read.step) : DEFAULT_ROUND_STEP;
   const self = read.walked.find((r) => r.depth === 0);

@@ -1,12 +1,21 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { products } from "../../db/schema.ts";
-import { rowsOf, toNumber } from "../../db/sql-rows.ts";
+import { jsonOf, rowsOf, toNumber } from "../../db/sql-rows.ts";
 import type { ProductType } from "../../supplier/types.ts";
 import { canonicalCategory } from "./categories.ts";
+import type { ChainedPrice } from "./chain.ts";
 import type { Operator } from "./operators.ts";
 import { pricedProducts } from "./priced-sql.ts";
-import { type BuyerPricing, pricingOf } from "./prices.ts";
+import {
+  type BuyerPricing,
+  buyerPrice,
+  loadPricingWith,
+  type PricingContext,
+  pricingOf,
+} from "./prices.ts";
+import type { Tier } from "./pricing.ts";
+import { onSaleSql, saleCostSql } from "./sale.ts";
 
 // what the bot lists: only sellable products (on sale through a route, priced at or above cost),
 // each with the buyer's price, cheapest first.
@@ -164,8 +173,47 @@ export async function productByCode(
   code: string,
   opts: TierOptions,
 ): Promise<CatalogueItem | null> {
+  if (!opts.pricing) return (await productForBuyer(db, code, opts.buyer ?? null, opts.tier)).item;
   const found = await productsWhere(db, catalogueFilters.byCode(code), { ...opts, limit: 1 });
   return found.items[0] ?? null;
+}
+
+/** the columns toItem() reads, of the products row aliased p, as one json object */
+const ITEM_JSON = sql`json_build_object('code', p.code, 'name', p.name,
+  'category', p.category, 'brand', p.brand, 'type', p.type, 'operator', p.operator,
+  'description', p.description, 'start_cut_off', p.start_cut_off,
+  'end_cut_off', p.end_cut_off, 'paused_until', p.paused_until,
+  'supplier_price', ${saleCostSql("p")})`;
+
+/**
+ * a product on sale priced for a buyer, read with the pricing it is priced from in one
+ * statement and priced here (prices.ts's buyerPrice, the twin of the lists' SQL, held to
+ * the same answers by a property test): the item when it is for sale, the pricing and the
+ * buyer's price with each upline's margin in it. The tier is the buyer's own unless given
+ */
+export async function productForBuyer(
+  db: Executor,
+  code: string,
+  buyer: number | null,
+  tier?: Tier,
+): Promise<{
+  item: CatalogueItem | null;
+  pricing: PricingContext;
+  tier: Tier;
+  chained: ChainedPrice | null;
+}> {
+  const { pricing, extra } = await loadPricingWith(
+    db,
+    buyer,
+    sql`(select ${ITEM_JSON} from products p
+      where ${onSaleSql("p")} and (${catalogueFilters.byCode(code)}) limit 1)`,
+  );
+  const as = tier ?? pricing.buyerTier ?? "customer";
+  if (extra === null) return { item: null, pricing, tier: as, chained: null };
+  const read = toItem({ ...(jsonOf<Record<string, unknown>>(extra) ?? {}), price: 0 });
+  const chained = buyerPrice(pricing, read, as);
+  if (!chained) return { item: null, pricing, tier: as, chained: null };
+  return { item: { ...read, price: chained.price }, pricing, tier: as, chained };
 }
 
 /**

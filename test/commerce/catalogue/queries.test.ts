@@ -16,6 +16,7 @@ import {
   listBrands,
   listCategories,
   productByCode,
+  productForBuyer,
   productsByBrand,
   productsByCategory,
   productsByOperator,
@@ -268,6 +269,25 @@ describe(`catalogue queries on 20,000 products (${testDriver})`, () => {
     });
     expect(item!.price).toBe(await priceFor(db, p.code, "customer"));
     expect(await productByCode(db, "NO-SUCH-CODE", { tier: "customer" })).toBeNull();
+  });
+
+  it("reads a product with its pricing in one statement, priced as the lists price it", async () => {
+    const p = supplier.lists.prepaid.find(
+      (x) => x.active && x.brand === "TELKOMSEL" && x !== notForSale,
+    )!;
+    for (const tier of ["customer", "reseller"] as const) {
+      const listed = await productByCode(db, p.code, { tier, pricing });
+      const one = await productForBuyer(db, p.code.toLowerCase(), null, tier);
+      expect(one.item).toEqual(listed);
+      expect(one.item).not.toBeNull();
+      expect(one.chained?.price).toBe(listed!.price);
+    }
+    // what no list shows, neither does it
+    for (const code of [notForSale.code, unlisted.code, "NO-SUCH-CODE"]) {
+      expect((await productForBuyer(db, code, null)).item).toBeNull();
+    }
+    const inactive = all().find((x) => !x.active)!;
+    expect((await productForBuyer(db, inactive.code, null)).item).toBeNull();
   });
 
   it("searches names and codes, every word, regardless of case", async () => {

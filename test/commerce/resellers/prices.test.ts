@@ -5,7 +5,7 @@ import { chainedPrice, levelCap } from "../../../src/commerce/catalogue/chain.ts
 import { setMarkupRule } from "../../../src/commerce/catalogue/markup-rules.ts";
 import { pricedProducts } from "../../../src/commerce/catalogue/priced-sql.ts";
 import { buyerPrice, loadPricing, pricingOf } from "../../../src/commerce/catalogue/prices.ts";
-import { productByCode } from "../../../src/commerce/catalogue/queries.ts";
+import { productByCode, productForBuyer } from "../../../src/commerce/catalogue/queries.ts";
 import { setRoundStep } from "../../../src/commerce/catalogue/round-step.ts";
 import { syncCatalogue } from "../../../src/commerce/catalogue/sync.ts";
 import { setChainLimits, setResellerMarkup } from "../../../src/commerce/resellers/markups.ts";
@@ -188,6 +188,10 @@ describe(`prices down a reseller tree (${testDriver})`, () => {
             for (const p of priced) {
               const ts = buyerPrice(context, p, tier);
               expect(fromSql.get(p.code) ?? null).toBe(ts?.price ?? null);
+              // the one statement a quote reads its product and pricing with agrees
+              const one = await productForBuyer(db, p.code, buyer, tier);
+              expect(one.item?.price ?? null).toBe(fromSql.get(p.code) ?? null);
+              expect(one.chained?.margins ?? null).toEqual(ts?.margins ?? null);
               if (!ts) continue;
               expect(ts.shopPrice + ts.margins.reduce((s, m) => s + m.amount, 0)).toBe(ts.price);
               expect(ts.margins.every((m) => m.amount > 0)).toBe(true);
