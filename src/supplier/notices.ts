@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import type { HeaderReader } from "./http-call.ts";
 
 // deprecation warnings in the supplier's replies. The supplier's document says the old release's
 // responses "carry a warning" without showing its format, so kios looks for the usual
@@ -12,7 +13,12 @@ export interface Notices {
    * looks at one reply; `body` is the parsed JSON (or undefined). `scrub` removes what the
    * request sent that is secret (it differs per attempt: a signature carries the time).
    */
-  observe(endpoint: string, headers: Headers, body: unknown, scrub: (text: string) => string): void;
+  observe(
+    endpoint: string,
+    headers: HeaderReader,
+    body: unknown,
+    scrub: (text: string) => string,
+  ): void;
   /** one line per endpoint that warned, oldest first */
   list(): readonly string[];
 }
@@ -58,7 +64,7 @@ function bodyWarning(body: unknown): string | undefined {
 }
 
 /** one line of plain text for a reply that warns, or undefined when it does not */
-function describe(headers: Headers, body: unknown): string | undefined {
+function describe(headers: HeaderReader, body: unknown): string | undefined {
   const deprecation = headers.get("deprecation");
   const sunset = headers.get("sunset");
   const warning = headers.get("warning");

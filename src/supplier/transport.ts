@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Logger } from "../logger.ts";
 import { type CodeNaming, supplierSaid } from "./answers.ts";
+import { createHttpCall, type HttpCallInit, type HttpReply, httpCallOf } from "./http-call.ts";
 import type { Notices } from "./notices.ts";
 import { SupplierError } from "./types.ts";
 
@@ -30,7 +31,7 @@ export interface Dialect<E extends EnvelopeBase> extends CodeNaming {
 /** one attempt's request, built afresh each time (a signature carries the time) */
 interface BuiltRequest {
   url: string;
-  init: Omit<RequestInit, "signal">;
+  init: Omit<HttpCallInit, "signal">;
   /** removes what this attempt sent that is secret from the supplier's text */
   scrub: (text: string) => string;
 }
@@ -56,7 +57,8 @@ export interface TransportReply<E> {
 export interface TransportSettings {
   timeoutMs: number;
   retryBaseMs: number;
-  fetch: typeof fetch;
+  /** tests script the supplier with one; else node:http (http-call.ts) */
+  fetch?: typeof fetch | undefined;
   logger?: Logger | undefined;
   /** deprecation warnings are looked for in every reply */
   notices?: Notices | undefined;
@@ -84,6 +86,7 @@ export function createTransport<E extends EnvelopeBase>(
   const { timeoutMs, logger, notices } = settings;
   const sleep = settings.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const random = settings.random ?? Math.random;
+  const call = settings.fetch ? httpCallOf(settings.fetch) : createHttpCall();
 
   async function attempt(request: TransportRequest, n: number): Promise<Attempt<E>> {
     const started = performance.now();
@@ -102,12 +105,10 @@ export function createTransport<E extends EnvelopeBase>(
         "supplier call",
       );
 
-    let response: Response;
-    let raw: string;
+    let response: HttpReply;
     try {
-      response = await settings.fetch(url, { ...init, signal });
       // the timeout covers reading the body too
-      raw = await response.text();
+      response = await call(url, { ...init, signal });
     } catch (err) {
       if (signal.aborted) {
         log({ code: "TIMEOUT" });
@@ -132,7 +133,7 @@ export function createTransport<E extends EnvelopeBase>(
     }
 
     const httpStatus = response.status;
-    const json = parseJson(raw);
+    const json = parseJson(response.text);
     notices?.observe(where, response.headers, json, scrub);
     const parsed = dialect.schema.safeParse(json);
     const code = parsed.success ? dialect.codeOf(parsed.data) : undefined;

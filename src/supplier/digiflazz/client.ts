@@ -91,7 +91,7 @@ export function createDigiflazzSupplier(options: DigiflazzSupplierOptions): Digi
     apiKey,
     timeoutMs: options.timeoutMs ?? 15_000,
     retryBaseMs: options.retryBaseMs ?? 300,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch,
     logger,
     scrub,
   });

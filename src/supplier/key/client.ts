@@ -76,7 +76,7 @@ export function createKeySupplier(options: KeySupplierOptions): KeySupplier {
     apiKey,
     timeoutMs: options.timeoutMs ?? 15_000,
     retryBaseMs: options.retryBaseMs ?? 300,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch,
     logger,
     notices,
     scrub,

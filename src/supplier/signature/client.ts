@@ -72,7 +72,7 @@ export function createSignatureSupplier(options: SignatureSupplierOptions): Sign
     timeoutMs: options.timeoutMs ?? 15_000,
     retryBaseMs: options.retryBaseMs ?? 300,
     clock,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch,
     logger,
     notices,
   });
