@@ -47,18 +47,19 @@ const BUDGET = {
    */
   answerSettled: 1,
   /**
-   * a prepaid card's quote: the shop's rules, step and the buyer's tree (one statement), the
-   * product priced, today's purchases of it for the number, the quote stored with the balance
-   * (6 before the pricing inputs were read in one statement)
+   * a prepaid card's quote: the shop's rules, step, the buyer's tree and the product (one
+   * statement, priced in kios), today's purchases of it for the number, the quote stored with
+   * the balance (6 before the pricing inputs were read in one statement; 4 before the product
+   * came with them)
    */
-  prepaidQuote: 4,
+  prepaidQuote: 3,
   /**
-   * a bill's quote, around the supplier's inquiry: the pricing inputs and the buyer's tier (one
-   * statement; 11 before: three, and the tier a read of its own), the product priced, the
-   * bill's earlier payment looked up, the inquiry and the quote stored in one transaction, the
-   * buyer's balance
+   * a bill's quote, around the supplier's inquiry: the pricing inputs, the buyer's tier and
+   * the product (one statement; 11 before: three, and the tier a read of its own; 8 before the
+   * product came with them), the bill's earlier payment looked up, the inquiry and the quote
+   * stored in one transaction, the buyer's balance
    */
-  billQuote: 8,
+  billQuote: 7,
   /**
    * a stored supplier report acted on: the order settled (captured), the report closed (8
    * before the buyer's notification rode in the order's move)
@@ -77,9 +78,11 @@ const BUDGET = {
    * before the shop's rules, step and the buyer's tree were read in one statement and the
    * answer and the notification rode in the order's move; 16 before the answer settled in
    * one statement, the ref_id was bound by the quote's own statement and the Pay stored the
-   * order in one statement with no transaction around it: 6 of the Pay's statements, 3 now)
+   * order in one statement with no transaction around it: 6 of the Pay's statements, 3 now;
+   * 9 before the product came with the pricing inputs, 8 before the Pay was handed the quote
+   * as its request stored it, instead of reading it again)
    */
-  h2hOrder: 9,
+  h2hOrder: 7,
   /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one

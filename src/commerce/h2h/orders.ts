@@ -5,7 +5,7 @@ import { h2hOrders, orders, products } from "../../db/schema.ts";
 import { cancelQuote } from "../orders/cancel.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import { confirmQuote } from "../orders/place.ts";
-import { createBillQuote, createQuote, loadQuote } from "../orders/quotes.ts";
+import { createBillQuote, createQuote, loadQuote, type QuoteForPay } from "../orders/quotes.ts";
 import type { ConfirmResult, Order, Quote, QuoteRefusal } from "../orders/types.ts";
 
 // H2H orders through the order engine's own way in (createQuote / createBillQuote, then
@@ -187,8 +187,13 @@ async function confirm(
   engine: OrderEngine,
   caller: Caller,
   row: H2hOrderRow & { quoteId: string },
+  asStored?: QuoteForPay,
 ): Promise<OrderAnswer> {
-  const result = await confirmQuote(engine, { quoteId: row.quoteId, userId: caller.userId });
+  const result = await confirmQuote(engine, {
+    quoteId: row.quoteId,
+    userId: caller.userId,
+    asStored,
+  });
   if (result.ok) return { ok: true, order: result.order, row };
   return { ok: false, refusal: confirmRefusal(result, row.kind) };
 }
@@ -222,8 +227,10 @@ async function confirmOrRelease(
   engine: OrderEngine,
   caller: Caller,
   row: H2hOrderRow & { quoteId: string },
+  /** the quote as this request just stored it (quotes.ts's forPay) */
+  asStored?: QuoteForPay,
 ): Promise<OrderAnswer> {
-  const answer = await confirm(engine, caller, row);
+  const answer = await confirm(engine, caller, row, asStored);
   if (answer.ok) return answer;
   const order = await releaseRef(engine, caller, row);
   return order ? { ok: true, order, row } : answer;
@@ -378,7 +385,7 @@ async function orderOnClaim(
     customerNo: quoted.quote.destination,
     finalQueuedAt: null,
   };
-  return confirmOrRelease(engine, caller, row);
+  return confirmOrRelease(engine, caller, row, quoted.forPay);
 }
 
 /**

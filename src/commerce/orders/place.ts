@@ -34,6 +34,7 @@ import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
 import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
 import { orderColumnsOf } from "./order-columns.ts";
+import type { QuoteForPay } from "./quotes.ts";
 import { sameDayColumns, sameDayLockColumn, sameDaySince, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
@@ -78,6 +79,12 @@ export interface Confirmation {
    * with the ref then, not after the supplier's answer)
    */
   onSubmitted?: ((order: Order) => void) | undefined;
+  /**
+   * the quote as the request that stored it a moment ago has it (an H2H order's: quotes.ts's
+   * forPay): the guard reserves from it instead of reading it again. It is what an unlocked
+   * read would see; the order's own statement locks the quote and checks it again
+   */
+  asStored?: QuoteForPay | undefined;
 }
 
 /**
@@ -176,7 +183,7 @@ interface Plan {
   quoted?: { read: QuoteRead; product: ProductRow; routes: readonly Route[] } | undefined;
 }
 
-type QuoteRead = Awaited<ReturnType<typeof readQuote>>;
+type QuoteRead = QuoteForPay;
 
 /**
  * the guard's reservation for this Pay, from the quote as read without a lock: none for a
@@ -186,7 +193,11 @@ type QuoteRead = Awaited<ReturnType<typeof readQuote>>;
  */
 async function planReservation(deps: OrderEngine, c: Confirmation, now: Date): Promise<Plan> {
   const none = { route: undefined, reservation: undefined, short: [] };
-  const read = await readQuote(deps.db, c, false);
+  const handed = c.asStored;
+  const read =
+    handed && handed.quote.id === c.quoteId && handed.quote.userId === c.userId
+      ? handed
+      : await readQuote(deps.db, c, false);
   const { quote } = read;
   if (read.already || quote.cancelledAt || quote.testing) return none;
   const sellable = refuseUnsellable(deps, quote, read.product ?? undefined, c.userId, now);
@@ -324,7 +335,11 @@ async function storeOrder(
  * or this one for it) and so is the buyer's same-day lock for it; unlocked it is what the
  * guard reserves from
  */
-async function readQuote(exec: Tx | OrderEngine["db"], c: Confirmation, lock: boolean) {
+async function readQuote(
+  exec: Tx | OrderEngine["db"],
+  c: Confirmation,
+  lock: boolean,
+): Promise<QuoteForPay & { sameDay?: unknown }> {
   const values = { quoteId: c.quoteId, userId: c.userId };
   const [row] = await (lock ? lockedQuoteRead(exec, values) : quoteRead(exec, values));
   if (!row) throw new Refused({ ok: false, reason: "quote_not_found" });

@@ -2,17 +2,26 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
-import { h2hOrders, inquiries, products, quotes, type UplineMargin } from "../../db/schema.ts";
+import {
+  h2hOrders,
+  inquiries,
+  type orders,
+  products,
+  quotes,
+  type UplineMargin,
+} from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
-import { buyerPrice, loadPricing, type PricingContext } from "../catalogue/prices.ts";
+import { buyerPrice, type PricingContext } from "../catalogue/prices.ts";
 import type { Tier } from "../catalogue/pricing.ts";
-import { productByCode } from "../catalogue/queries.ts";
+import { type productByCode, productForBuyer } from "../catalogue/queries.ts";
+import { routesColumn } from "../catalogue/routes.ts";
 import { userAccountKey, walletBalance, walletBalanceOfKey } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
 import type { OrderEngine } from "./engine.ts";
+import { minMarginColumn } from "./min-margin.ts";
 import { sameDayPurchases } from "./repeat.ts";
 import type { OrderKind, Quote, QuoteRefusal, QuoteResult, StoredQuoteRefusal } from "./types.ts";
 
@@ -53,18 +62,13 @@ export async function createQuote(
      */
     claim?: QuoteClaim;
   },
-): Promise<QuoteResult & { bound?: boolean }> {
+): Promise<QuoteResult & { bound?: boolean; forPay?: QuoteForPay | undefined }> {
   const now = deps.clock.now();
-  // the buyer's tier comes with their upline chain: one statement less than reading the user
-  const pricing = await loadPricing(deps.db, q.userId);
-  const tier = pricing.buyerTier ?? "customer";
-  const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
-  if (!item || item.type === "pasca") return { ok: false, reason: "product_unavailable" };
-  // the same price, with each upline's part of it (the list priced it in SQL)
-  const chained = buyerPrice(pricing, item, tier);
-  if (chained?.price !== item.price) {
-    throw new Error(`${item.code}: the list's price ${item.price} and the chain's disagree`);
-  }
+  // the product with the buyer's tier, their upline chain and each upline's part of the
+  // price: one statement
+  const { item, chained } = await productForBuyer(deps.db, q.productCode, q.userId);
+  if (!item || !chained || item.type === "pasca")
+    return { ok: false, reason: "product_unavailable" };
   const closed = closureOf(item, now);
   if (closed) return { ok: false, reason: "product_closed", until: closed.until };
   const destination = normaliseDestination(item, q.destination);
@@ -85,7 +89,7 @@ export async function createQuote(
     : undefined;
   const nth = q.repeat === false ? undefined : q.repeat?.nth;
   const claim = q.claim?.kind === kind ? q.claim : undefined;
-  const [stored] = await quoteInsert(deps.db, claim !== undefined, {
+  const row = {
     id,
     userId: q.userId,
     chatId: q.chatId,
@@ -98,6 +102,9 @@ export async function createQuote(
     testing,
     expiresAt,
     sameDayAllowed: guarded ? (nth === undefined ? (sameDay?.count ?? 0) : nth - 1) : null,
+  };
+  const [stored] = await quoteInsert(deps.db, claim !== undefined, {
+    ...row,
     accountKey: userAccountKey(q.userId),
     claimId: claim?.id ?? null,
     claimedAt: claim?.claimedAt ?? null,
@@ -105,9 +112,21 @@ export async function createQuote(
   });
   if (!stored) throw new Error(`quote ${id} was not stored`);
   const { balance } = stored;
+  // the bound quote is paid a moment later: it is handed the row as stored, with its product
+  // and routes as this statement read them, instead of reading them again
+  const forPay: QuoteForPay | undefined =
+    stored.bound && "product" in stored
+      ? {
+          quote: { ...row, inquiryId: null, cancelledAt: null, createdAt: stored.createdAt },
+          already: null,
+          product: stored.product,
+          minMargin: stored.minMargin,
+          routes: stored.routes,
+        }
+      : undefined;
   return {
     ok: true,
-    ...(q.claim ? { bound: stored.bound } : {}),
+    ...(q.claim ? { bound: stored.bound, forPay } : {}),
     quote: {
       id,
       kind,
@@ -122,6 +141,18 @@ export async function createQuote(
       sameDay,
     },
   };
+}
+
+/**
+ * a quote as the Pay reads it (place.ts's readQuote): its row, the order it made already,
+ * its product, the shop's minimum-margin setting and the product's routes
+ */
+export interface QuoteForPay {
+  quote: typeof quotes.$inferSelect;
+  already: typeof orders.$inferSelect | null;
+  product: typeof products.$inferSelect | null;
+  minMargin: unknown;
+  routes: unknown;
 }
 
 /** an H2H claim a quote binds (createQuote's `claim`) */
@@ -156,7 +187,7 @@ const quoteInsert = builtOncePerShape(String, (db, bind: boolean) => {
         expiresAt: sql.placeholder("expiresAt"),
         sameDayAllowed: sql.placeholder("sameDayAllowed"),
       })
-      .returning({ id: quotes.id }),
+      .returning({ id: quotes.id, productCode: quotes.productCode, createdAt: quotes.createdAt }),
   );
   const balance = walletBalanceOfKey(sql`${sql.placeholder("accountKey")}`);
   if (!bind) {
@@ -181,10 +212,19 @@ const quoteInsert = builtOncePerShape(String, (db, bind: boolean) => {
       )
       .returning({ id: h2hOrders.id }),
   );
+  // what the Pay reads of the quote (forPay), read by this statement
   return db
     .with(inserted, claimed)
-    .select({ balance, bound: sql<boolean>`exists (select 1 from ${claimed})` })
-    .from(inserted);
+    .select({
+      balance,
+      bound: sql<boolean>`exists (select 1 from ${claimed})`,
+      createdAt: inserted.createdAt,
+      product: products,
+      minMargin: minMarginColumn,
+      routes: routesColumn(products.code),
+    })
+    .from(inserted)
+    .leftJoin(products, eq(products.code, inserted.productCode));
 });
 
 /**
@@ -196,10 +236,9 @@ export async function createBillQuote(
   q: { userId: number; chatId: number; productCode: string; customerNo: string; testing?: boolean },
 ): Promise<QuoteResult> {
   const now = deps.clock.now();
-  // the buyer's tier comes with their upline chain, as for a prepaid quote
-  const pricing = await loadPricing(deps.db, q.userId);
-  const tier = pricing.buyerTier ?? "customer";
-  const item = await productByCode(deps.db, q.productCode, { tier, buyer: q.userId, pricing });
+  // the product with the buyer's tier and upline chain in one statement, as for a prepaid
+  // quote
+  const { item, pricing, tier } = await productForBuyer(deps.db, q.productCode, q.userId);
   if (item?.type !== "pasca") return { ok: false, reason: "product_unavailable" };
   const closed = closureOf(item, now);
   if (closed) return { ok: false, reason: "product_closed", until: closed.until };
