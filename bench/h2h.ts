@@ -17,6 +17,7 @@
 //      --builds runs each side with each named checkout's bin/kios.js (its dist/ built), in
 //      the same run and interleaved: a change's before and after on the same machine load;
 //      KIOS_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/h2hprof" profiles the kios processes;
+//      DATABASE_POOL_SIZE is handed to them when set;
 //      PostgreSQL from BENCH_DATABASE_URL (default the local server)
 
 import { randomBytes } from "node:crypto";
@@ -240,6 +241,10 @@ async function kios(side: Side, rep: number, logDir: string): Promise<Run> {
       H2H_ENCRYPTION_KEY: H2H_KEY,
       PAYMENT_GATEWAY: "none",
       LOG_LEVEL: "info",
+      // the pool size to measure with, when given (default kios's own)
+      ...(process.env.DATABASE_POOL_SIZE
+        ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }
+        : {}),
     };
     // the first process migrates, syncs the catalogue and runs the jobs and the bot; the
     // others serve HTTP (the H2H API) beside it

@@ -196,6 +196,14 @@ const schema = z.object({
   ),
   PGLITE_DIR: z.preprocess((v) => emptyToUndefined(v) ?? "./data/pglite", z.string().trim()),
   DATABASE_PREPARE: booleanFlag(true),
+  DATABASE_POOL_SIZE: z.preprocess(
+    (v) => emptyToUndefined(v) ?? "10",
+    z.coerce
+      .number({ message: "must be a whole number" })
+      .int({ message: "must be a whole number" })
+      .min(1, { message: "must be between 1 and 100" })
+      .max(100, { message: "must be between 1 and 100" }),
+  ),
   SUPPLIER_BASE_URL: supplierBaseUrl,
   SUPPLIER_API_ID: optionalString,
   SUPPLIER_API_KEY: optionalString,
@@ -321,6 +329,7 @@ const EXAMPLES: Record<string, string> = {
   DATABASE_URL: "postgres://user:password@localhost:5432/kios",
   PGLITE_DIR: "./data/pglite",
   DATABASE_PREPARE: "false",
+  DATABASE_POOL_SIZE: "10",
   SUPPLIER_BASE_URL: "https://supplier.example/v1",
   SUPPLIER_API_ID: "your-api-id",
   SUPPLIER_API_KEY: "your-api-key",
@@ -438,6 +447,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** named prepared statements on PostgreSQL (DATABASE_PREPARE; off behind a pooler in transaction mode) */
   databasePrepare: boolean;
+  /** each process's connections to PostgreSQL (DATABASE_POOL_SIZE) */
+  databasePoolSize: number;
   pgliteDir: string;
   /** undefined when no supplier is configured: kios then talks to its embedded sandbox. */
   supplier: SupplierCredentials | undefined;
@@ -631,6 +642,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: p.DATABASE_URL,
     pgliteDir: p.PGLITE_DIR,
     databasePrepare: p.DATABASE_PREPARE,
+    databasePoolSize: p.DATABASE_POOL_SIZE,
     supplier: supplierGiven ? firstCredentials : undefined,
     supplierName: firstName,
     suppliers: supplierGiven

@@ -104,6 +104,14 @@ describe("parseConfig", () => {
     );
   });
 
+  it("opens 10 connections per process to PostgreSQL unless DATABASE_POOL_SIZE says", () => {
+    expect(parseConfig({}).databasePoolSize).toBe(10);
+    expect(parseConfig({ DATABASE_POOL_SIZE: " 3 " }).databasePoolSize).toBe(3);
+    for (const bad of ["0", "101", "2.5", "many"]) {
+      expect(problemsOf({ DATABASE_POOL_SIZE: bad })[0]).toMatch(/^DATABASE_POOL_SIZE /);
+    }
+  });
+
   it("serves metrics only when METRICS_PORT is set, on 127.0.0.1 unless METRICS_HOST says", () => {
     expect(parseConfig({}).metrics).toBeUndefined();
     expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({

@@ -27,11 +27,13 @@ export function buildPgliteTemplate(cacheDir?: string): Promise<string> {
 
 /** the configured database: PostgreSQL at DATABASE_URL, else the PGlite folder */
 export function openAppDatabase(
-  config: Pick<Config, "databaseUrl" | "pgliteDir"> & Partial<Pick<Config, "databasePrepare">>,
+  config: Pick<Config, "databaseUrl" | "pgliteDir"> &
+    Partial<Pick<Config, "databasePrepare" | "databasePoolSize">>,
 ): Promise<DatabaseHandle> {
   return openDatabase({
     databaseUrl: config.databaseUrl,
     prepare: config.databasePrepare ?? true,
+    maxConnections: config.databasePoolSize,
     pgliteDir: config.pgliteDir,
     pgliteTemplate: () => buildPgliteTemplate(),
   });
