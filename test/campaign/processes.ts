@@ -25,6 +25,15 @@ export interface KiosProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's expansion, as the Procfile has it
+const OLD_SPACE_MIB = "${KIOS_HEAP_MIB:-192}";
+
+/** node's flags in `npm start` and the Procfile: a heap sized for a small VPS (README) */
+export const START_HEAP_FLAGS = [
+  `--max-old-space-size=${OLD_SPACE_MIB}`,
+  "--max-semi-space-size=8",
+] as const;
+
 export function kiosProcess(o: {
   role: KiosRole;
   env: Record<string, string>;
@@ -56,7 +65,9 @@ export function kiosProcess(o: {
       starts += 1;
       log ??= createWriteStream(o.logPath, { flags: "a" });
       logLine(`--- campaign: start #${starts} of ${o.role} at ${new Date().toISOString()}`);
-      const args = [...(o.nodeArgs ?? []), o.bin ?? KIOS_BIN, "start", "--role", o.role];
+      // the heap as `npm start` and the Procfile size it (test/bin/start-flags.test.ts)
+      const heap = START_HEAP_FLAGS.map((f) => f.replace(OLD_SPACE_MIB, "192"));
+      const args = [...heap, ...(o.nodeArgs ?? []), o.bin ?? KIOS_BIN, "start", "--role", o.role];
       const proc = spawn(process.execPath, args, {
         env: o.env,
         stdio: ["ignore", "pipe", "pipe"],
