@@ -70,7 +70,7 @@ export async function openStatementWindow(
 
 /** statements per unit of work, as a table prints it */
 export function perUnit(statements: number, units: number): string {
-  if (units <= 0) return "—";
+  if (units <= 0 || !Number.isFinite(statements)) return "—";
   const each = statements / units;
   return each.toFixed(each < 10 ? 2 : 1);
 }
