@@ -38,6 +38,16 @@ const booleanFlag = (fallback: boolean) =>
 /** chats one worker handles at once: each mostly waits on the Bot API (grammY runner's own is 500) */
 export const INBOX_CONCURRENCY_DEFAULT = 256;
 
+/** a whole number from min to max (a port, a pool's size) */
+function wholeNumberIn(min: number, max: number) {
+  const between = { message: `must be between ${min} and ${max}` };
+  return z.coerce
+    .number({ message: "must be a whole number" })
+    .int({ message: "must be a whole number" })
+    .min(min, between)
+    .max(max, between);
+}
+
 /** how many of something one process works on at once: 1 to 1000 */
 function concurrency(fallback: string, of: string) {
   return z.preprocess(
@@ -159,24 +169,9 @@ const schema = z.object({
       .regex(/^[A-Za-z0-9.:-]{1,253}$/, { message: "must be an IP address or a host name" })
       .optional(),
   ),
-  PORT: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "8080",
-    z.coerce
-      .number({ message: "must be a whole number" })
-      .int({ message: "must be a whole number" })
-      .min(0, { message: "must be between 0 and 65535" })
-      .max(65535, { message: "must be between 0 and 65535" }),
-  ),
+  PORT: z.preprocess((v) => emptyToUndefined(v) ?? "8080", wholeNumberIn(0, 65535)),
   // metrics and the detailed health on a listener of their own; unset: none
-  METRICS_PORT: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: "must be a whole number" })
-      .int({ message: "must be a whole number" })
-      .min(0, { message: "must be between 0 and 65535" })
-      .max(65535, { message: "must be between 0 and 65535" })
-      .optional(),
-  ),
+  METRICS_PORT: z.preprocess(emptyToUndefined, wholeNumberIn(0, 65535).optional()),
   METRICS_HOST: z.preprocess(
     (v) => emptyToUndefined(v) ?? "127.0.0.1",
     z
@@ -196,14 +191,7 @@ const schema = z.object({
   ),
   PGLITE_DIR: z.preprocess((v) => emptyToUndefined(v) ?? "./data/pglite", z.string().trim()),
   DATABASE_PREPARE: booleanFlag(true),
-  DATABASE_POOL_SIZE: z.preprocess(
-    (v) => emptyToUndefined(v) ?? "10",
-    z.coerce
-      .number({ message: "must be a whole number" })
-      .int({ message: "must be a whole number" })
-      .min(1, { message: "must be between 1 and 100" })
-      .max(100, { message: "must be between 1 and 100" }),
-  ),
+  DATABASE_POOL_SIZE: z.preprocess((v) => emptyToUndefined(v) ?? "10", wholeNumberIn(1, 100)),
   SUPPLIER_BASE_URL: supplierBaseUrl,
   SUPPLIER_API_ID: optionalString,
   SUPPLIER_API_KEY: optionalString,
