@@ -31,6 +31,20 @@ export interface HttpCallInit {
 /** one request and its whole answer; rejects on a transport failure or an abort */
 export type HttpCall = (url: string, init: HttpCallInit) => Promise<HttpReply>;
 
+/**
+ * the most of an answer kept (as sent, before decoding): a price list is a few MiB, and an
+ * answer without end would otherwise fill the heap
+ */
+export const MAX_ANSWER_BYTES = 32 * 2 ** 20;
+
+/** an error with a code, as the socket's own are (the transport names the call by it) */
+function failure(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+const answerTooLarge = () =>
+  failure("ANSWER_TOO_LARGE", `the answer is larger than ${MAX_ANSWER_BYTES / 2 ** 20} MiB`);
+
 function headerReader(res: IncomingMessage): HeaderReader {
   return {
     get(name) {
@@ -41,15 +55,18 @@ function headerReader(res: IncomingMessage): HeaderReader {
   };
 }
 
+// a small compressed answer may decode to far more
+const bounded = { maxOutputLength: MAX_ANSWER_BYTES };
+
 function decoded(body: Buffer, encoding: string | undefined): Buffer {
   switch (encoding?.trim().toLowerCase()) {
     case "gzip":
     case "x-gzip":
-      return gunzipSync(body);
+      return gunzipSync(body, bounded);
     case "deflate":
-      return inflateSync(body);
+      return inflateSync(body, bounded);
     case "br":
-      return brotliDecompressSync(body);
+      return brotliDecompressSync(body, bounded);
     default:
       return body;
   }
@@ -83,7 +100,15 @@ export function createHttpCall(): HttpCall {
       };
       const onAnswer = (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            req.destroy(answerTooLarge());
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on("error", reject);
         res.on("aborted", () => reject(new Error("the answer broke off")));
         res.on("end", () => {
@@ -95,7 +120,12 @@ export function createHttpCall(): HttpCall {
               text: body.toString("utf8"),
             });
           } catch (err) {
-            reject(err);
+            // a body that decodes past the limit, or not at all
+            reject(
+              err instanceof RangeError
+                ? answerTooLarge()
+                : failure("ANSWER_UNDECODABLE", "the answer could not be decoded"),
+            );
           }
         });
       };

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpCall } from "../../src/supplier/http-call.ts";
+import { createHttpCall, MAX_ANSWER_BYTES } from "../../src/supplier/http-call.ts";
 
 // the supplier's requests over node:http, against a real local server
 
@@ -123,6 +123,32 @@ describe("createHttpCall", () => {
       createHttpCall()(`${url}/`, { method: "GET", headers: {}, signal: aborter.signal }),
     ).rejects.toThrow();
     expect(aborter.signal.aborted).toBe(true);
+  });
+
+  it("refuses an answer larger than it keeps, sent as it is or compressed", async () => {
+    const { url } = await serve((req, _body, res) => {
+      if (req.url === "/gzip") {
+        res.writeHead(200, { "content-encoding": "gzip" });
+        res.end(gzipSync(Buffer.alloc(MAX_ANSWER_BYTES + 1, "a")));
+        return;
+      }
+      res.writeHead(200);
+      const chunk = Buffer.alloc(2 ** 20, "a");
+      const more = () => {
+        // until the client gives up
+        while (res.write(chunk)) {}
+        res.once("drain", more);
+      };
+      res.on("close", () => res.removeAllListeners("drain"));
+      more();
+    });
+    const call = createHttpCall();
+    await expect(
+      call(`${url}/plain`, { method: "GET", headers: {}, signal: timeout() }),
+    ).rejects.toMatchObject({ code: "ANSWER_TOO_LARGE" });
+    await expect(
+      call(`${url}/gzip`, { method: "GET", headers: {}, signal: timeout() }),
+    ).rejects.toMatchObject({ code: "ANSWER_TOO_LARGE" });
   });
 
   it("rejects with the socket's code when nothing listens", async () => {
