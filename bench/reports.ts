@@ -410,8 +410,9 @@ printTable(
       (k / b).toFixed(2),
       latency(kiosRuns),
       latency(bareRuns),
-      "≥ 0.5 of bare Hono",
-      k / b >= 0.5 ? "yes" : "no",
+      // issue 40's goal; an earlier issue asked 0.5
+      "≥ 0.3 of bare Hono (0.5 earlier)",
+      `${k / b >= 0.3 ? "yes" : "no"} (${k / b >= 0.5 ? "yes" : "no"})`,
     ],
   ],
 );

@@ -195,8 +195,9 @@ printTable(
       (v / base).toFixed(2),
       (v / one).toFixed(2),
       median(results.get(`rss ${w}`)!).toFixed(0),
-      "≥ 0.5 of bare",
-      v / base >= 0.5 ? "yes" : "no",
+      // issue 40's goal; an earlier issue asked 0.5
+      "≥ 0.3 of bare (0.5 earlier)",
+      `${v / base >= 0.3 ? "yes" : "no"} (${v / base >= 0.5 ? "yes" : "no"})`,
     ];
   }),
 );
