@@ -68,9 +68,10 @@ export interface InboxDrain {
   /**
    * the claim an update this process receives may be stored under (storeAndClaimUpdate),
    * to be handled here at once instead of waiting for a wake-up and a claim of its own;
-   * undefined while the drain cannot take one (stopped, between leases, or full)
+   * undefined while the drain cannot take one (stopped, between leases, or full); `room` is
+   * how many it can take now
    */
-  intake(): { worker: string; leaseMs: number } | undefined;
+  intake(): { worker: string; leaseMs: number; room: number } | undefined;
   /** hands the drain an update claimed under what intake() gave: it runs it at once */
   adopt(claimed: ClaimedUpdate): void;
   /**
@@ -400,8 +401,9 @@ export function createInboxDrain(o: InboxDrainOptions): InboxDrain {
     intake() {
       // only while the claim loop runs under its lease: the finish rides with its claims,
       // and a death of this process frees the claim through that lease
-      if (stopped || !claiming || inFlight.size >= o.concurrency) return undefined;
-      return { worker, leaseMs };
+      const room = o.concurrency - inFlight.size;
+      if (stopped || !claiming || room <= 0) return undefined;
+      return { worker, leaseMs, room };
     },
     adopt(c) {
       if (!stopped && claiming && c.worker === worker) {

@@ -5,9 +5,9 @@ import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
 import type { AppEnv } from "../../server/create-server.ts";
 import type { KiosBot } from "../context.ts";
-import { chatIdOf, storeAndClaimUpdate, storeUpdates } from "../storage/updates.ts";
 import type { InboxDrain } from "./drain.ts";
 import { ALLOWED_UPDATES } from "./poller.ts";
+import { createStoreCommits } from "./store-commits.ts";
 
 export const SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
 
@@ -49,6 +49,8 @@ function isUpdate(body: unknown): body is Update {
  * 200 once the insert has committed; a worker handles it from there. Until then Telegram
  * holds the update and sends it again, so no update is acknowledged before it is durable.
  * A delivery seen before (by this or another instance) is acknowledged and ignored.
+ * Deliveries that arrive while a store is in flight are stored together in the next
+ * statement (createStoreCommits), each answered once that statement has committed.
  *
  * With a drain in the same process the update is stored and claimed in one statement (the
  * shortest durable path): no NOTIFY, no wake-up and no claim of its own stand between the
@@ -58,30 +60,12 @@ function isUpdate(body: unknown): body is Update {
 export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<AppEnv> {
   const log = options.logger?.child({ component: "webhook" });
   const app = new Hono<AppEnv>();
-  const inbox = options.inbox;
-  // one store at a time per chat in this process: two deliveries of a chat arriving together
-  // would otherwise each find the chat free in their statement's snapshot and both claim
-  const storing = new Map<number, Promise<unknown>>();
-  async function store(update: Update): Promise<boolean> {
-    const intake = inbox?.intake();
-    if (!inbox || !intake) {
-      return (await storeUpdates(options.db, options.botId, [update])).length > 0;
-    }
-    const chat = chatIdOf(update);
-    const before = storing.get(chat);
-    const mine = (async () => {
-      if (before) await before.catch(() => {});
-      return storeAndClaimUpdate(options.db, { botId: options.botId, update, ...intake });
-    })();
-    storing.set(chat, mine);
-    try {
-      const { fresh, claimed } = await mine;
-      if (claimed) inbox.adopt(claimed);
-      return fresh;
-    } finally {
-      if (storing.get(chat) === mine) storing.delete(chat);
-    }
-  }
+  const commits = createStoreCommits({
+    db: options.db,
+    botId: options.botId,
+    logger: options.logger,
+    inbox: options.inbox,
+  });
 
   app.post(`/telegram/${options.path}`, async (c) => {
     if (!sameSecret(c.req.header(SECRET_HEADER), options.secret)) {
@@ -94,7 +78,7 @@ export function createTelegramWebhookRoute(options: WebhookRouteOptions): Hono<A
       return c.json({ error: "bad_request" }, 400);
     }
     if (!isUpdate(body)) return c.json({ error: "bad_request" }, 400);
-    const fresh = await store(body);
+    const fresh = await commits.store(body);
     if (!fresh) log?.debug({ updateId: body.update_id }, "duplicate update ignored");
     return c.json({ ok: true });
   });

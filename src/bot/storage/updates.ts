@@ -125,6 +125,13 @@ export async function storeUpdates(
   return rows.map((r) => r.id);
 }
 
+/** what storing an update answered: `claimed` when it was stored claimed for the caller */
+export interface StoredUpdate {
+  /** false for a redelivery: nothing was stored */
+  fresh: boolean;
+  claimed: ClaimedUpdate | undefined;
+}
+
 /**
  * stores one update and, when its chat has no other update waiting or in hand, claims it
  * for `worker` in the same statement: the process that received it may handle it at once,
@@ -139,39 +146,83 @@ export async function storeUpdates(
 export async function storeAndClaimUpdate(
   db: Executor,
   o: { botId: number; update: Update; worker: string; leaseMs: number },
-): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
+): Promise<StoredUpdate> {
+  const [stored] = await storeAndClaimUpdates(db, {
+    botId: o.botId,
+    updates: [o.update],
+    worker: o.worker,
+    leaseMs: o.leaseMs,
+  });
+  return stored!;
+}
+
+/**
+ * storeAndClaimUpdate for several updates in one statement (the webhook's group commit):
+ * each is claimed when its chat is free, the first `claimable` of them at most (the room
+ * the caller's drain has); answers them in the order given. The chats must be distinct:
+ * the chat check reads the statement's snapshot, so two updates of one chat would both
+ * find it free. A conflict with another process's claim stores the whole batch unclaimed.
+ */
+export async function storeAndClaimUpdates(
+  db: Executor,
+  o: {
+    botId: number;
+    updates: readonly Update[];
+    worker: string;
+    leaseMs: number;
+    claimable?: number;
+  },
+): Promise<StoredUpdate[]> {
+  const chats = new Set(o.updates.map(chatIdOf));
+  if (chats.size !== o.updates.length) {
+    throw new Error("storeAndClaimUpdates takes at most one update of a chat");
+  }
+  const claimable = o.claimable ?? o.updates.length;
   try {
-    return await storeMaybeClaimed(db, o, true);
+    return await storeMaybeClaimed(db, o, claimable);
   } catch (err) {
-    // another process claimed an update of the chat at the same instant (its store or its
-    // claim): the table holds one claim per chat (migration 0039), so this one is stored
-    // unclaimed, for the chat's turn (its statement wakes the workers)
+    // another process claimed an update of one of the chats at the same instant (its store
+    // or its claim): the table holds one claim per chat (migration 0039), so these are
+    // stored unclaimed, for their chats' turns (the statement wakes the workers)
     if (!isExclusionConflict(err)) throw err;
-    return storeMaybeClaimed(db, o, false);
+    return storeMaybeClaimed(db, o, 0);
   }
 }
 
 async function storeMaybeClaimed(
   db: Executor,
-  o: { botId: number; update: Update; worker: string; leaseMs: number },
-  claim: boolean,
-): Promise<{ fresh: boolean; claimed: ClaimedUpdate | undefined }> {
-  const u = o.update;
-  const chatId = chatIdOf(u);
-  const payload = JSON.stringify(redactForStorage(u, o.botId));
+  o: { botId: number; updates: readonly Update[]; worker: string; leaseMs: number },
+  claimable: number,
+): Promise<StoredUpdate[]> {
+  if (o.updates.length === 0) return [];
+  // one json parameter however many updates: the statement's text (and its plan) is the
+  // same for a batch of one and of sixty-four
+  const input = JSON.stringify(
+    o.updates.map((u, i) => ({
+      update_id: u.update_id,
+      chat_id: chatIdOf(u),
+      user_id: senderOf(u),
+      claim: i < claimable,
+      payload: redactForStorage(u, o.botId),
+    })),
+  );
   const result = await db.execute(sql`
-    with busy as (
-      select not ${claim} or exists (select 1 from telegram_updates e
-        where e.chat_id = ${chatId} and e.handled_at is null) as busy
+    with input as materialized (
+      select i.update_id, i.chat_id, i.user_id, i.payload,
+        not i.claim or exists (select 1 from telegram_updates e
+          where e.chat_id = i.chat_id and e.handled_at is null) as busy
+      from jsonb_to_recordset(${input}::jsonb)
+        as i(update_id bigint, chat_id bigint, user_id bigint, claim boolean, payload jsonb)
     ),
     stored as (
       insert into telegram_updates as t
         (bot_id, update_id, chat_id, user_id, payload, claimed_by, claimed_until, attempts)
-      select ${o.botId}, ${u.update_id}, ${chatId}, ${senderOf(u)}, ${payload}::jsonb,
-        case when busy then null else ${o.worker} end,
-        case when busy then null else now() + make_interval(secs => ${o.leaseMs / 1000}) end,
-        case when busy then 0 else 1 end
-      from busy
+      select ${o.botId}, i.update_id, i.chat_id, i.user_id, i.payload,
+        case when i.busy then null else ${o.worker} end,
+        case when i.busy then null
+          else now() + make_interval(secs => ${o.leaseMs / 1000}) end,
+        case when i.busy then 0 else 1 end
+      from input i
       on conflict (bot_id, update_id) do update set
         chat_id = excluded.chat_id, user_id = excluded.user_id, payload = excluded.payload,
         received_at = now(), claimed_by = excluded.claimed_by,
@@ -191,10 +242,15 @@ async function storeMaybeClaimed(
         from bot_state b
         where b.key = ${CONVERSATION_KEY_PREFIX} || s.chat_id) as state_row
     from stored s`);
-  const [row] = rowsOf<ClaimedRow & { claimed: unknown }>(result);
-  if (!row) return { fresh: false, claimed: undefined };
-  if (row.claimed !== true) return { fresh: true, claimed: undefined };
-  return { fresh: true, claimed: claimedRows([row], o.worker)[0] };
+  const rows = new Map(
+    rowsOf<ClaimedRow & { claimed: unknown }>(result).map((r) => [toNumber(r.update_id), r]),
+  );
+  return o.updates.map((u) => {
+    const row = rows.get(u.update_id);
+    if (!row) return { fresh: false, claimed: undefined };
+    if (row.claimed !== true) return { fresh: true, claimed: undefined };
+    return { fresh: true, claimed: claimedRows([row], o.worker)[0] };
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   claimUpdates,
   finishAndClaimUpdates,
   storeAndClaimUpdate,
+  storeAndClaimUpdates,
   storeUpdates,
 } from "../../../src/bot/storage/updates.ts";
 import type { Database } from "../../../src/db/client.ts";
@@ -157,6 +158,62 @@ describe(`one live claim per chat (${testDriver})`, () => {
       expect(await liveClaims(db, CHAT)).toBe(1);
     });
 
+    it("a batch that loses one chat's claim to another process stores all its updates unclaimed", async () => {
+      // as above, but one of the two stores is the webhook's group commit: its chats are
+      // 4242 (contested) and 4243 (free). Whichever wins, the chat keeps one claim, and a
+      // batch that lost stores every one of its updates unclaimed (the retry is whole)
+      let release!: () => void;
+      let held!: () => void;
+      const holding = new Promise<void>((r) => {
+        held = r;
+      });
+      const blocker = db
+        .transaction(async (tx) => {
+          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
+            values (${BOT}, 61, 1, 1, '{}'::jsonb), (${BOT}, 63, 1, 1, '{}'::jsonb)`);
+          held();
+          await new Promise<void>((r) => {
+            release = r;
+          });
+          throw new Error("rolled back on purpose");
+        })
+        .catch(() => {});
+      await holding;
+      const batch = storeAndClaimUpdates(db, {
+        botId: BOT,
+        updates: [textUpdate(61, CHAT), textUpdate(62, CHAT + 1)],
+        worker: "batching-process",
+        leaseMs: 30_000,
+      });
+      const single = storeAndClaimUpdate(db, {
+        botId: BOT,
+        update: textUpdate(63, CHAT),
+        worker: "other-process",
+        leaseMs: 30_000,
+      });
+      await vi.waitFor(
+        async () => {
+          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`);
+          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(2);
+        },
+        { timeout: patient(20_000), interval: 20 },
+      );
+      release();
+      await blocker;
+      const [batched, alone] = await Promise.all([batch, single]);
+      expect([...batched!.map((r) => r.fresh), alone.fresh]).toEqual([true, true, true]);
+      expect(await liveClaims(db, CHAT)).toBe(1);
+      if (alone.claimed) {
+        // the batch lost: both its updates stored unclaimed, the free chat's too
+        expect(batched!.map((r) => r.claimed)).toEqual([undefined, undefined]);
+        expect(await liveClaims(db, CHAT + 1)).toBe(0);
+      } else {
+        expect(batched!.map((r) => r.claimed?.updateId)).toEqual([61, 62]);
+        expect(await liveClaims(db, CHAT + 1)).toBe(1);
+      }
+    });
+
     it("the table refuses a second live claim in a chat", async () => {
       await storeUpdates(db, BOT, [textUpdate(21, CHAT), textUpdate(22, CHAT)]);
       await db.execute(sql`update telegram_updates set claimed_by = 'a',
@@ -167,6 +224,17 @@ describe(`one live claim per chat (${testDriver})`, () => {
       ).rejects.toThrow();
     });
   }
+
+  it("refuses two updates of one chat in one batch", async () => {
+    await expect(
+      storeAndClaimUpdates(db, {
+        botId: BOT,
+        updates: [textUpdate(71, CHAT), textUpdate(72, CHAT)],
+        worker: "w",
+        leaseMs: 30_000,
+      }),
+    ).rejects.toThrow(/one update of a chat/);
+  });
 
   it("a chat whose newer update holds its claim (stored claimed while an older one arrived) gives no second claim", async () => {
     // the state the race above leaves when the newer update's store won: the older update

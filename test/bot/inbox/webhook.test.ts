@@ -16,6 +16,7 @@ import {
 import { createBot } from "../../../src/bot/index.ts";
 import { botIdOfToken, inboxStats, pruneHandledUpdates } from "../../../src/bot/storage/updates.ts";
 import type { OrderEngine } from "../../../src/commerce/orders/engine.ts";
+import type { Database } from "../../../src/db/client.ts";
 import { telegramUpdates } from "../../../src/db/schema.ts";
 import { createLeases, type Leases } from "../../../src/jobs/lease.ts";
 import { createLogger } from "../../../src/logger.ts";
@@ -246,7 +247,7 @@ describe("webhook and polling", () => {
    * its handler here only through the webhook's own claim, or the finish of the chat's
    * update before it
    */
-  async function quietAll(path: string) {
+  async function quietAll(path: string, db: Database = deps.orders.db) {
     const bot = createBot(deps);
     await bot.init();
     const drain: InboxDrain = createInboxDrain({
@@ -264,11 +265,11 @@ describe("webhook and polling", () => {
       secret: SECRET,
       path,
       botId: botIdOfToken(deps.token),
-      db: deps.orders.db,
+      db,
       inbox: drain,
     });
     const server = await serve(route);
-    return `http://127.0.0.1:${server.port}/telegram/${path}`;
+    return Object.assign(`http://127.0.0.1:${server.port}/telegram/${path}`, { route });
   }
 
   it("handles an update in the process that stored it, with no wake-up or claim of its own", async () => {
@@ -306,6 +307,42 @@ describe("webhook and polling", () => {
     // each ran on the state the one before it left: none was taken for stray text
     expect(texts.filter((t) => /belum paham/.test(t ?? ""))).toEqual([]);
     expect(texts.at(-1)).toBe("Dibatalkan.");
+    await handled();
+  });
+
+  it("stores a burst of forty users' first updates in a few statements, and answers them all", async () => {
+    // the closed loop's opening burst: every user's first POST at once. Stored one statement
+    // after another (on PGlite, one at a time), the last waited for all the others' commits
+    let stores = 0;
+    const counting = new Proxy(deps.orders.db, {
+      get(target, prop, receiver) {
+        if (prop === "execute" || prop === "insert") stores++;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const { route } = await quietAll("all-burst", counting);
+    const users = Array.from({ length: 40 }, (_, i) => 8_300 + i);
+    for (const id of users) {
+      telegram.user(id, { first_name: "Burst" });
+      telegram.sendText(id, "hai");
+    }
+    // all forty handed to the route in one turn of the loop, as one poll of forty sockets
+    const replies = await Promise.all(
+      users.map((id, i) =>
+        route.request("/telegram/all-burst", {
+          method: "POST",
+          headers: { "content-type": "application/json", [SECRET_HEADER]: SECRET },
+          body: JSON.stringify(update(900_600 + i, "/start", id)),
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual(users.map(() => 200));
+    // one statement stored them all (each its own, before the group commit)
+    expect(stores).toBe(1);
+    for (const id of users) {
+      const chat = await telegram.waitFor(id, (c) => c.messages.length === 2, 20_000);
+      expect(chat.messages[1]!.text).toMatch(/^Halo Web!/);
+    }
     await handled();
   });
 
