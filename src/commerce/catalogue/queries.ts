@@ -209,11 +209,12 @@ export async function productForBuyer(
       where ${onSaleSql("p")} and (${catalogueFilters.byCode(code)}) limit 1)`,
   );
   const as = tier ?? pricing.buyerTier ?? "customer";
-  if (extra === null) return { item: null, pricing, tier: as, chained: null };
-  const read = toItem({ ...(jsonOf<Record<string, unknown>>(extra) ?? {}), price: 0 });
-  const chained = buyerPrice(pricing, read, as);
-  if (!chained) return { item: null, pricing, tier: as, chained: null };
-  return { item: { ...read, price: chained.price }, pricing, tier: as, chained };
+  const read =
+    extra === null ? null : toItem({ ...(jsonOf<Record<string, unknown>>(extra) ?? {}), price: 0 });
+  const chained = read && buyerPrice(pricing, read, as);
+  // not for sale (no row, or no price for this buyer): no item, the pricing still told
+  const item = read && chained ? { ...read, price: chained.price } : null;
+  return { item, pricing, tier: as, chained: chained ?? null };
 }
 
 /**

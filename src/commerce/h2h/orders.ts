@@ -4,8 +4,9 @@ import type { Executor } from "../../db/client.ts";
 import { h2hOrders, orders, products } from "../../db/schema.ts";
 import { cancelQuote } from "../orders/cancel.ts";
 import type { OrderEngine } from "../orders/engine.ts";
+import type { QuoteForPay } from "../orders/pay-read.ts";
 import { confirmQuote } from "../orders/place.ts";
-import { createBillQuote, createQuote, loadQuote, type QuoteForPay } from "../orders/quotes.ts";
+import { createBillQuote, createQuote, loadQuote } from "../orders/quotes.ts";
 import type { ConfirmResult, Order, Quote, QuoteRefusal } from "../orders/types.ts";
 
 // H2H orders through the order engine's own way in (createQuote / createBillQuote, then
@@ -376,8 +377,8 @@ async function orderOnClaim(
     return refuse(quoteRefusal(quoted, o.code));
   }
   if (quoted.quote.kind !== o.cmd) return refuse(notFound);
-  // the claim taken over meanwhile: the quote is left to expire
-  if (!quoted.bound) return undefined;
+  // the claim taken over meanwhile (no quote bound to hand on): the quote is left to expire
+  if (!quoted.forPay) return undefined;
   const row = {
     ...claim,
     quoteId: quoted.quote.id,

@@ -8,7 +8,6 @@ import { closureOf } from "../catalogue/availability.ts";
 import {
   type Route,
   routePaused,
-  routesColumn,
   routesFromRows,
   storedRoutesFrom,
   usableRoutes,
@@ -32,9 +31,9 @@ import {
 } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment, billPeriodsOf } from "./bills.ts";
 import { BILL_PAY_MARGIN_MS, type OrderEngine } from "./engine.ts";
-import { minMarginColumn, minMarginFrom, routeCostCeiling } from "./min-margin.ts";
+import { minMarginFrom, routeCostCeiling } from "./min-margin.ts";
 import { orderColumnsOf } from "./order-columns.ts";
-import type { QuoteForPay } from "./quotes.ts";
+import { payReadColumns, type QuoteForPay } from "./pay-read.ts";
 import { sameDayColumns, sameDayLockColumn, sameDaySince, unconfirmedRepeat } from "./repeat.ts";
 import { firstAttemptOf, firstSupplierName } from "./routing.ts";
 import { sendAttempt } from "./submission.ts";
@@ -346,13 +345,7 @@ async function readQuote(
   return row;
 }
 
-const quoteColumns = {
-  quote: quotes,
-  already: orders,
-  product: products,
-  minMargin: minMarginColumn,
-  routes: routesColumn(products.code),
-};
+const quoteColumns = { quote: quotes, already: orders, ...payReadColumns };
 
 // both reads built once (db/built-once.ts): the quote and its buyer are the placeholders
 const quoteRead = builtOnce((exec) =>

@@ -2,26 +2,18 @@ import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
-import {
-  h2hOrders,
-  inquiries,
-  type orders,
-  products,
-  quotes,
-  type UplineMargin,
-} from "../../db/schema.ts";
+import { h2hOrders, inquiries, products, quotes, type UplineMargin } from "../../db/schema.ts";
 import { newRefId } from "../../supplier/ref-id.ts";
 import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
 import { buyerPrice, type PricingContext } from "../catalogue/prices.ts";
 import type { Tier } from "../catalogue/pricing.ts";
 import { type productByCode, productForBuyer } from "../catalogue/queries.ts";
-import { routesColumn } from "../catalogue/routes.ts";
 import { userAccountKey, walletBalance, walletBalanceOfKey } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
 import type { OrderEngine } from "./engine.ts";
-import { minMarginColumn } from "./min-margin.ts";
+import { payReadColumns, type QuoteForPay } from "./pay-read.ts";
 import { sameDayPurchases } from "./repeat.ts";
 import type { OrderKind, Quote, QuoteRefusal, QuoteResult, StoredQuoteRefusal } from "./types.ts";
 
@@ -58,11 +50,11 @@ export async function createQuote(
     /**
      * an H2H request's claim on its ref_id (commerce/h2h/orders.ts), bound to this quote by
      * the quote's own statement while the request still holds it (its id and claimedAt) and
-     * the quote is of its kind; the answer's `bound` says whether it was
+     * the quote is of its kind; the answer has `forPay` (the quote as the Pay reads it) when it was
      */
     claim?: QuoteClaim;
   },
-): Promise<QuoteResult & { bound?: boolean; forPay?: QuoteForPay | undefined }> {
+): Promise<QuoteResult & { forPay?: QuoteForPay | undefined }> {
   const now = deps.clock.now();
   // the product with the buyer's tier, their upline chain and each upline's part of the
   // price: one statement
@@ -126,7 +118,7 @@ export async function createQuote(
       : undefined;
   return {
     ok: true,
-    ...(q.claim ? { bound: stored.bound, forPay } : {}),
+    ...(forPay ? { forPay } : {}),
     quote: {
       id,
       kind,
@@ -141,18 +133,6 @@ export async function createQuote(
       sameDay,
     },
   };
-}
-
-/**
- * a quote as the Pay reads it (place.ts's readQuote): its row, the order it made already,
- * its product, the shop's minimum-margin setting and the product's routes
- */
-export interface QuoteForPay {
-  quote: typeof quotes.$inferSelect;
-  already: typeof orders.$inferSelect | null;
-  product: typeof products.$inferSelect | null;
-  minMargin: unknown;
-  routes: unknown;
 }
 
 /** an H2H claim a quote binds (createQuote's `claim`) */
@@ -219,9 +199,7 @@ const quoteInsert = builtOncePerShape(String, (db, bind: boolean) => {
       balance,
       bound: sql<boolean>`exists (select 1 from ${claimed})`,
       createdAt: inserted.createdAt,
-      product: products,
-      minMargin: minMarginColumn,
-      routes: routesColumn(products.code),
+      ...payReadColumns,
     })
     .from(inserted)
     .leftJoin(products, eq(products.code, inserted.productCode));
