@@ -7,6 +7,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { MIGRATIONS_FOLDER, openPgliteFolder } from "./pglite.ts";
+import { drizzleView, PGLITE_OWN_PARSERS } from "./pglite-parsers.ts";
 import * as schema from "./schema.ts";
 
 type Schema = typeof schema;
@@ -89,7 +90,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 function wrapPglite(client: PGlite, release: () => void = () => {}): DatabaseHandle {
   // drizzle's pglite and postgres-js databases share PgDatabase; only the result HKT differs
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = drizzlePglite(drizzleView(client), { schema }) as unknown as Database;
   return {
     kind: "pglite",
     db,
@@ -98,11 +99,11 @@ function wrapPglite(client: PGlite, release: () => void = () => {}): DatabaseHan
     connectionString: undefined,
     async executeSql(text, values) {
       if (values && values.length > 0) {
-        const res = await client.query<Record<string, unknown>>(text, values);
+        const res = await client.query<Record<string, unknown>>(text, values, PGLITE_OWN_PARSERS);
         return { rows: res.rows };
       }
       // pg-boss sends multi-statement scripts without parameters: exec runs them all
-      const results = await client.exec(text);
+      const results = await client.exec(text, PGLITE_OWN_PARSERS);
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     async ping() {
