@@ -8,6 +8,7 @@ import { jsonOf, rowsOf, toNumber } from "../../db/sql-rows.ts";
 import { CONVERSATION_KEY_PREFIX } from "./chat-state.ts";
 import type { PendingStateWrite, Preloaded } from "./preload.ts";
 import { redactForStorage } from "./redact.ts";
+import { storableUpdate } from "./storable.ts";
 
 /** a users row as to_jsonb gives it (snake_case, timestamps as text) in drizzle's shape */
 function userFromJson(r: Record<string, unknown> | null): User | null {
@@ -101,7 +102,7 @@ export async function storeUpdates(
         updateId: u.update_id,
         chatId: chatIdOf(u),
         userId: senderOf(u),
-        payload: redactForStorage(u, botId) as object,
+        payload: redactForStorage(storableUpdate(u), botId) as object,
       })),
     )
     .onConflictDoUpdate({
@@ -203,7 +204,7 @@ async function storeMaybeClaimed(
       chat_id: chatIdOf(u),
       user_id: senderOf(u),
       claim: i < claimable,
-      payload: redactForStorage(u, o.botId),
+      payload: redactForStorage(storableUpdate(u), o.botId),
     })),
   );
   const result = await db.execute(sql`

@@ -602,6 +602,24 @@ describe(`polling into the inbox (${testDriver})`, () => {
     });
   }
 
+  it("a message jsonb cannot hold (a NUL, a lone surrogate) does not stop the poller: stored as U+FFFD, and what follows too", async () => {
+    telegram.user(9104, { first_name: "Dewi" });
+    telegram.sendText(9104, "a\u0000b");
+    telegram.sendText(9104, "c\ud800d");
+    telegram.sendText(9104, "lagi");
+    poller();
+    await until(async () => (await stored()).length === 3, 10_000);
+    const rows = await database.handle.db
+      .select({ payload: telegramUpdates.payload })
+      .from(telegramUpdates)
+      .orderBy(telegramUpdates.updateId);
+    expect(rows.map((r) => (r.payload as Update).message?.text)).toEqual([
+      "a\uFFFDb",
+      "c\uFFFDd",
+      "lagi",
+    ]);
+  });
+
   it("confirms a batch to Telegram only after storing it", async () => {
     const real = database.handle.db;
     let failures = 1;

@@ -219,13 +219,36 @@ describe(`the webhook's group commit (${testDriver})`, () => {
   it("an update the database refuses fails its own delivery only; the others in its statement are stored", async () => {
     const c = commits();
     const first = store(c, textUpdate(6_001, 9_101));
-    // jsonb holds no NUL character: PostgreSQL refuses the whole statement
-    const refused = store(c, textUpdate(6_002, 9_102, "a\u0000b"));
+    // a chat id past bigint: PostgreSQL refuses the whole statement
+    const refused = store(c, textUpdate(6_002, 2 ** 64));
     const others = [store(c, textUpdate(6_003, 9_103)), store(c, textUpdate(6_004, 9_104))];
     expect(await first).toBe(true);
     await expect(refused).rejects.toThrow();
     expect(await Promise.all(others)).toEqual([true, true]);
     expect([...(await claimsOf()).keys()]).toEqual([6_001, 6_003, 6_004]);
+  });
+
+  it("stores an update whose strings jsonb cannot hold (a NUL, a lone surrogate), as U+FFFD, claimed", async () => {
+    const c = commits();
+    const tap: Update = {
+      update_id: 6_102,
+      callback_query: {
+        id: "q1",
+        chat_instance: "ci",
+        from: { id: 9_112, is_bot: false, first_name: "T" },
+        // a modified client chooses its callback data
+        data: "pay:\u0000\ud800",
+      },
+    };
+    const stored = await Promise.all([
+      store(c, textUpdate(6_101, 9_111, "a\u0000b\udc00c 😀")),
+      store(c, tap),
+    ]);
+    expect(stored).toEqual([true, true]);
+    expect(statements()).toHaveLength(1);
+    expect(adopted.map((a) => a.updateId)).toEqual([6_101, 6_102]);
+    expect(adopted[0]?.update.message?.text).toBe("a\uFFFDb\uFFFDc 😀");
+    expect(adopted[1]?.update.callback_query?.data).toBe("pay:\uFFFD\uFFFD");
   });
 
   it("stores unclaimed when this process has no drain to hand them to", async () => {
