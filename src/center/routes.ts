@@ -8,6 +8,7 @@ import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import { type Caller, findH2h, placeH2hOrder, productKind } from "../commerce/h2h/orders.ts";
 import { resellerBalance } from "../commerce/h2h/products.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
+import { isStorableText } from "../db/storable-text.ts";
 import { type ClientAddress, createClientAddress } from "../h2h/client-address.ts";
 import type { RateLimiter } from "../h2h/rate-limit.ts";
 import type { Logger } from "../logger.ts";
@@ -115,17 +116,27 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
     return { ok: true, caller: { userId: key.userId, centerKeyId: key.id } };
   }
 
-  function tooLong(f: Map<string, string>): string | undefined {
+  /** what is wrong with the fields before anything reads the database with them */
+  function badField(f: Map<string, string>): TextReply | undefined {
     for (const [name, max] of Object.entries(LIMITS)) {
-      if ((f.get(name)?.length ?? 0) > max) return name;
+      if ((f.get(name)?.length ?? 0) > max) return refused(400, `${name} terlalu panjang`);
+    }
+    for (const [name, value] of f) {
+      // PostgreSQL refuses a NUL: a 500 otherwise
+      if (!isStorableText(value)) {
+        return refused(
+          400,
+          `${isStorableText(name) ? name : "permintaan"} berisi karakter yang tidak sah`,
+        );
+      }
     }
     return undefined;
   }
 
   async function trx(c: Context<AppEnv>): Promise<TextReply> {
     const f = await fieldsOf(c);
-    const long = tooLong(f);
-    if (long) return refused(400, `${long} terlalu panjang`);
+    const bad = badField(f);
+    if (bad) return bad;
     const req = {
       product: (f.get("product") ?? "").toUpperCase(),
       dest: f.get("dest") ?? "",
@@ -175,8 +186,8 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
 
   async function balanceOf(c: Context<AppEnv>): Promise<TextReply> {
     const f = await fieldsOf(c);
-    const long = tooLong(f);
-    if (long) return refused(400, `${long} terlalu panjang`);
+    const bad = badField(f);
+    if (bad) return bad;
     const auth = await authenticate(c, f, { product: "", dest: "", refId: "" });
     if (!auth.ok) return auth.reply;
     return { status: 200, text: `Saldo ${dotted(await resellerBalance(db, auth.caller.userId))}` };

@@ -18,6 +18,7 @@ import {
 import { billOfOrder } from "../commerce/h2h/records.ts";
 import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { Order } from "../commerce/orders/types.ts";
+import { unstorableField } from "../db/storable-text.ts";
 import type { Logger } from "../logger.ts";
 import type { AppEnv } from "../server/create-server.ts";
 import { authenticate } from "./auth.ts";
@@ -227,6 +228,13 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
       return validationError({ body: ["must be a JSON object"] });
     }
     const record = body as Record<string, unknown>;
+    // before anything reads the database with it (the api_id first): PostgreSQL refuses it
+    const unstorable = unstorableField(record);
+    if (unstorable !== undefined) {
+      return validationError({
+        [unstorable]: ["must not hold a NUL character or a lone UTF-16 surrogate"],
+      });
+    }
     let auth: Awaited<ReturnType<typeof authenticate>>;
     try {
       auth = await authenticate(

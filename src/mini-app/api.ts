@@ -19,6 +19,7 @@ import { createBillQuote, createQuote, findUserQuote } from "../commerce/orders/
 import { findUser, type Language, upsertUser } from "../commerce/users.ts";
 import { walletBalance } from "../commerce/wallet/ledger.ts";
 import { pinState } from "../commerce/wallet/pin.ts";
+import { unstorableField } from "../db/storable-text.ts";
 import type { AppEnv } from "../server/create-server.ts";
 import type { MiniAppChat } from "./chat.ts";
 import { payFromApp } from "./checkout.ts";
@@ -73,6 +74,7 @@ function refuse(c: Context, status: 400 | 401 | 403 | 404 | 409 | 422, error: st
 async function jsonBody(c: Context): Promise<unknown> {
   try {
     const body: unknown = await c.req.json();
+    if (unstorableField(body) !== undefined) return undefined; // PostgreSQL would refuse it
     return typeof body === "object" && body !== null ? body : undefined;
   } catch {
     return undefined;
@@ -93,6 +95,8 @@ export function createMiniAppApi(deps: MiniAppApiDeps): Hono<MiniAppEnv> {
     const check = checkInitData(key, initData, Math.floor(orders.clock.now() / 1000));
     if (!check.ok) return refuse(c, 401, "unauthorized", { reason: check.reason });
     c.set("buyer", check.buyer);
+    // a NUL in the path or the query (a product code, a search): PostgreSQL would refuse it
+    if (/%00/i.test(c.req.url)) return refuse(c, 400, "bad_request");
     await next();
   });
 

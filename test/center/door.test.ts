@@ -159,6 +159,25 @@ describe(`the OtomaX door (${testDriver})`, () => {
     expect(limited.status).toBe(429);
   });
 
+  it("a NUL in any field is refused with a 400 that names it, before the database sees it", async () => {
+    const k = await reseller(100_000);
+    const stranger = await get(balanceUrl({ ...k, memberId: "KC\u0000X" }));
+    expect(stranger).toMatchObject({
+      status: 400,
+      text: "DITOLAK. Alasan: memberid berisi karakter yang tidak sah",
+    });
+    const t = { product: "TSEL10", dest: `${phone("901")}\u0000`, refId: "nul-1" };
+    const order = await get(trxUrl(k, t));
+    expect(order).toMatchObject({
+      status: 400,
+      text: "DITOLAK. Alasan: dest berisi karakter yang tidak sah",
+    });
+    expect(await h.deps.db.select().from(orders).where(eq(orders.userId, k.userId))).toHaveLength(
+      0,
+    );
+    expect((await get(balanceUrl(k))).status).toBe(200);
+  });
+
   it("a demoted reseller's credentials stop working; the IP allowlist holds", async () => {
     const k = await reseller(100_000);
     await setTier(h.deps.db, k.userId, "customer");

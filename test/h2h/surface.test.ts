@@ -1,7 +1,9 @@
 import { signedBody } from "@kios/kit";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateKeySettings } from "../../src/commerce/h2h/keys.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
+import { h2hOrders } from "../../src/db/schema.ts";
 import { createClientAddress } from "../../src/h2h/client-address.ts";
 import { testDriver } from "../helpers/db.ts";
 import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
@@ -76,6 +78,32 @@ describe(`the H2H surface (${testDriver})`, () => {
     expect((await from("203.0.113.7")).status).toBe(200);
     expect((await from("203.0.113.7, 198.51.100.2")).status).toBe(403);
     expect((await from(undefined)).status).toBe(403);
+  });
+
+  it("a NUL or a lone surrogate in any string is a VALIDATION_ERROR naming it, and nothing is stored", async () => {
+    const key = await h.reseller(100_000);
+    const order = { cmd: "prepaid", code: "TSEL10", customer_no: "081234567901", ref_id: "nul-1" };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...order, code: "TSEL10\u0000" }, "code"],
+      [{ ...order, customer_no: "0812\u000034567901" }, "customer_no"],
+      [{ ...order, note: { deep: ["\ud800"] } }, "note.deep.0"],
+    ];
+    for (const [body, field] of cases) {
+      const refused = await post("/order", signedBody(key, body, h.clock.now()));
+      expect(refused).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
+      expect(Object.keys((refused.body as unknown as { errors: object }).errors)).toEqual([field]);
+    }
+    const stranger = {
+      api_id: "x\u0000",
+      timestamp: Math.floor(h.clock.now() / 1000),
+      signature: "ab",
+    };
+    const unknown = await post("/balance", stranger);
+    expect(unknown).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
+    const rows = await h.deps.db.select().from(h2hOrders).where(eq(h2hOrders.refId, "nul-1"));
+    expect(rows).toHaveLength(0);
+    const placed = await post("/order", signedBody(key, order, h.clock.now()));
+    expect(placed.body).toMatchObject({ code: "ORDER_SUCCESS" });
   });
 
   it("an unknown path or a GET under /h2h/v1 is answered in the envelope", async () => {

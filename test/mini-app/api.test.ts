@@ -137,6 +137,13 @@ describe(`the Mini App's API (${testDriver})`, () => {
     expect(
       await call(u, "/quotes", { body: { code: "NOPE", destination: "081234567901" } }),
     ).toMatchObject({ status: 422, body: { error: "product_unavailable" } });
+    // a NUL, which PostgreSQL stores nowhere: in a search, a product's code, a quote's body
+    for (const path of ["/products?q=a%00b", "/products?brand=%00", "/products/TSEL10%00"]) {
+      expect(await call(u, path)).toMatchObject({ status: 400, body: { error: "bad_request" } });
+    }
+    expect(
+      await call(u, "/quotes", { body: { code: "TSEL10\u0000", destination: "081234567901" } }),
+    ).toMatchObject({ status: 400, body: { error: "bad_request" } });
     expect((await call(u, "/quotes/abc!/pay", { method: "POST" })).status).toBe(404);
     expect((await call(u, "/quotes/AAAAAAAAAAAA/pay", { method: "POST" })).status).toBe(404);
   });

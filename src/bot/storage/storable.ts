@@ -1,4 +1,5 @@
 import type { Update } from "grammy/types";
+import { storableText } from "../../db/storable-text.ts";
 
 // PostgreSQL's jsonb holds no NUL character and no lone UTF-16 surrogate: one such string in
 // an update makes its whole store fail. Nothing promises Telegram never sends one (a
@@ -9,30 +10,22 @@ import type { Update } from "grammy/types";
 // JSON.stringify writes a NUL as \u0000 and a lone surrogate as \udXXX; a paired one it
 // writes as itself. A typed backslash matches too: then the slow path finds nothing to change.
 const UNSTORABLE_ESCAPE = /\\u0000|\\ud[89a-f]/i;
-const REPLACEMENT = "\uFFFD";
-// a high surrogate with no low one after it, or a low one with no high one before it
-// (String.prototype.toWellFormed is ES2024, past this project's lib)
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-function storableString(value: string): string {
-  return value.replaceAll("\u0000", REPLACEMENT).replace(LONE_SURROGATE, REPLACEMENT);
-}
 
 /**
  * the update as it can be stored: each NUL and each lone surrogate in a string (or a key)
- * replaced by U+FFFD, as a decoder replaces what it cannot read. Any other update is
- * returned as it is, the same object.
+ * replaced by U+FFFD. Any other update is returned as it is, the same object.
  */
 export function storableUpdate(update: Update): Update {
-  if (!UNSTORABLE_ESCAPE.test(JSON.stringify(update))) return update;
-  return JSON.parse(JSON.stringify(update), (_key, value: unknown) => {
-    if (typeof value === "string") return storableString(value);
+  const json = JSON.stringify(update);
+  if (!UNSTORABLE_ESCAPE.test(json)) return update;
+  return JSON.parse(json, (_key, value: unknown) => {
+    if (typeof value === "string") return storableText(value);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
     // a key with NUL: rebuilt (the reviver cannot rename a key)
     const keys = Object.keys(value);
-    if (keys.every((k) => storableString(k) === k)) return value;
+    if (keys.every((k) => storableText(k) === k)) return value;
     return Object.fromEntries(
-      keys.map((k) => [storableString(k), (value as Record<string, unknown>)[k]]),
+      keys.map((k) => [storableText(k), (value as Record<string, unknown>)[k]]),
     );
   }) as Update;
 }
