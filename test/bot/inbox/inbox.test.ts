@@ -39,6 +39,7 @@ import { createLogger } from "../../../src/logger.ts";
 import { memorySink } from "../../helpers/app.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
 import { patient } from "../../helpers/patience.ts";
+import { textUpdate } from "../../helpers/updates.ts";
 
 // the update inbox: stored before acknowledged, each chat one update at a time and in order
 // across workers, a dead worker's updates taken back, retries bounded, one poller at a time.
@@ -48,19 +49,6 @@ const logger = createLogger({ level: "silent" });
 /** the bot the updates come to */
 const BOT = DEFAULT_BOT.id;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function textUpdate(updateId: number, chatId: number, text = `#${updateId}`): Update {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: 1_700_000_000,
-      chat: { id: chatId, type: "private", first_name: "T" },
-      from: { id: chatId, is_bot: false, first_name: "T" },
-      text,
-    },
-  };
-}
 
 /** a promise and the function that resolves it */
 function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {

@@ -1,4 +1,3 @@
-import type { Update } from "@grammyjs/types";
 import { DEFAULT_BOT } from "@kios/bot-api-server";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -13,6 +12,7 @@ import type { Database } from "../../../src/db/client.ts";
 import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
 import { patient } from "../../helpers/patience.ts";
+import { textUpdate } from "../../helpers/updates.ts";
 
 // one live claim per chat in the update inbox (docs/scaling.md#the-path-of-an-update): the
 // claim query takes only a chat's head, and a statement that stores an update claims it
@@ -25,19 +25,6 @@ import { patient } from "../../helpers/patience.ts";
 
 const BOT = DEFAULT_BOT.id;
 const CHAT = 4242;
-
-function textUpdate(updateId: number, chatId: number): Update {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: 1_700_000_000,
-      chat: { id: chatId, type: "private", first_name: "T" },
-      from: { id: chatId, is_bot: false, first_name: "T" },
-      text: `#${updateId}`,
-    },
-  };
-}
 
 async function liveClaims(db: Database, chatId: number): Promise<number> {
   const result = await db.execute(sql`select count(*) as n from telegram_updates
@@ -56,28 +43,57 @@ describe(`one live claim per chat (${testDriver})`, () => {
     await database.destroy();
   });
 
+  /** until this many backends wait on a lock (the stores, on the held rows) */
+  async function waitingOnLocks(n: number): Promise<void> {
+    await vi.waitFor(
+      async () => {
+        const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`);
+        expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(n);
+      },
+      { timeout: patient(20_000), interval: 20 },
+    );
+  }
+
+  /**
+   * a transaction holding uncommitted rows of these update ids: a store of one of them waits
+   * on it with its snapshot already taken, and goes on once `release` rolls it back
+   */
+  async function holdKeys(ids: number[]): Promise<() => Promise<void>> {
+    let release!: () => void;
+    let held!: () => void;
+    const holding = new Promise<void>((r) => {
+      held = r;
+    });
+    const rows = sql.join(
+      ids.map((id) => sql`(${BOT}, ${id}, 1, 1, '{}'::jsonb)`),
+      sql`, `,
+    );
+    const blocker = db
+      .transaction(async (tx) => {
+        await tx.execute(
+          sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload) values ${rows}`,
+        );
+        held();
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        throw new Error("rolled back on purpose");
+      })
+      .catch(() => {});
+    await holding;
+    return async () => {
+      release();
+      await blocker;
+    };
+  }
+
   if (testDriver === "postgres") {
     it("two processes storing two updates of one free chat at the same instant: one claims, the other waits its turn", async () => {
       // both stores start from the same snapshot: a transaction holds rows of their keys
       // (uncommitted), so each store's insert waits on it after its snapshot was taken, and
       // both go on together once it rolls back
-      let release!: () => void;
-      let held!: () => void;
-      const holding = new Promise<void>((r) => {
-        held = r;
-      });
-      const blocker = db
-        .transaction(async (tx) => {
-          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
-            values (${BOT}, 11, 1, 1, '{}'::jsonb), (${BOT}, 12, 1, 1, '{}'::jsonb)`);
-          held();
-          await new Promise<void>((r) => {
-            release = r;
-          });
-          throw new Error("rolled back on purpose");
-        })
-        .catch(() => {});
-      await holding;
+      const release = await holdKeys([11, 12]);
       const stores = [11, 12].map((id, i) =>
         storeAndClaimUpdate(db, {
           botId: BOT,
@@ -86,16 +102,8 @@ describe(`one live claim per chat (${testDriver})`, () => {
           leaseMs: 30_000,
         }),
       );
-      await vi.waitFor(
-        async () => {
-          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`);
-          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(2);
-        },
-        { timeout: patient(20_000), interval: 20 },
-      );
-      release();
-      await blocker;
+      await waitingOnLocks(2);
+      await release();
       const results = await Promise.all(stores);
       // both stored, one claimed
       expect(results.map((r) => r.fresh)).toEqual([true, true]);
@@ -116,43 +124,19 @@ describe(`one live claim per chat (${testDriver})`, () => {
 
     it("a store that saw its chat free while a worker claimed the chat's older update stores its own unclaimed", async () => {
       // the store's snapshot is taken, then it waits (a transaction holds a row of its key)
-      let release!: () => void;
-      let held!: () => void;
-      const holding = new Promise<void>((r) => {
-        held = r;
-      });
-      const blocker = db
-        .transaction(async (tx) => {
-          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
-            values (${BOT}, 52, 1, 1, '{}'::jsonb)`);
-          held();
-          await new Promise<void>((r) => {
-            release = r;
-          });
-          throw new Error("rolled back on purpose");
-        })
-        .catch(() => {});
-      await holding;
+      const release = await holdKeys([52]);
       const store = storeAndClaimUpdate(db, {
         botId: BOT,
         update: textUpdate(52, CHAT),
         worker: "web-process",
         leaseMs: 30_000,
       });
-      await vi.waitFor(
-        async () => {
-          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`);
-          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(1);
-        },
-        { timeout: patient(20_000), interval: 20 },
-      );
+      await waitingOnLocks(1);
       // meanwhile another process stored the chat's older update and a worker claimed it
       await storeUpdates(db, BOT, [textUpdate(51, CHAT)]);
       const claims = await claimUpdates(db, { worker: "w", limit: 10, leaseMs: 30_000 });
       expect(claims.map((c) => c.updateId)).toEqual([51]);
-      release();
-      await blocker;
+      await release();
       const stored = await store;
       expect(stored).toEqual({ fresh: true, claimed: undefined });
       expect(await liveClaims(db, CHAT)).toBe(1);
@@ -162,23 +146,7 @@ describe(`one live claim per chat (${testDriver})`, () => {
       // as above, but one of the two stores is the webhook's group commit: its chats are
       // 4242 (contested) and 4243 (free). Whichever wins, the chat keeps one claim, and a
       // batch that lost stores every one of its updates unclaimed (the retry is whole)
-      let release!: () => void;
-      let held!: () => void;
-      const holding = new Promise<void>((r) => {
-        held = r;
-      });
-      const blocker = db
-        .transaction(async (tx) => {
-          await tx.execute(sql`insert into telegram_updates (bot_id, update_id, chat_id, user_id, payload)
-            values (${BOT}, 61, 1, 1, '{}'::jsonb), (${BOT}, 63, 1, 1, '{}'::jsonb)`);
-          held();
-          await new Promise<void>((r) => {
-            release = r;
-          });
-          throw new Error("rolled back on purpose");
-        })
-        .catch(() => {});
-      await holding;
+      const release = await holdKeys([61, 63]);
       const batch = storeAndClaimUpdates(db, {
         botId: BOT,
         updates: [textUpdate(61, CHAT), textUpdate(62, CHAT + 1)],
@@ -191,16 +159,8 @@ describe(`one live claim per chat (${testDriver})`, () => {
         worker: "other-process",
         leaseMs: 30_000,
       });
-      await vi.waitFor(
-        async () => {
-          const waiting = await db.execute(sql`select count(*) as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`);
-          expect(toNumber(rowsOf(waiting)[0]?.n)).toBe(2);
-        },
-        { timeout: patient(20_000), interval: 20 },
-      );
-      release();
-      await blocker;
+      await waitingOnLocks(2);
+      await release();
       const [batched, alone] = await Promise.all([batch, single]);
       expect([...batched!.map((r) => r.fresh), alone.fresh]).toEqual([true, true, true]);
       expect(await liveClaims(db, CHAT)).toBe(1);

@@ -11,6 +11,7 @@ import type { ClaimedUpdate } from "../../../src/bot/storage/updates.ts";
 import type { Database } from "../../../src/db/client.ts";
 import { rowsOf, toNumber } from "../../../src/db/sql-rows.ts";
 import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers/db.ts";
+import { textUpdate } from "../../helpers/updates.ts";
 
 // the webhook's group commit (src/bot/inbox/store-commits.ts): deliveries that arrive while a
 // store is in flight share the next statement; each is answered once its own statement has
@@ -18,19 +19,6 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../../helpers
 // fail the others.
 
 const BOT = DEFAULT_BOT.id;
-
-function textUpdate(updateId: number, chatId: number, text = `#${updateId}`): Update {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: 1_700_000_000,
-      chat: { id: chatId, type: "private", first_name: "T" },
-      from: { id: chatId, is_bot: false, first_name: "T" },
-      text,
-    },
-  };
-}
 
 interface Event {
   kind: "committed" | "answered";
