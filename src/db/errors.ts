@@ -53,3 +53,13 @@ export const isStatementUndone = (err: unknown) => {
   const state = sqlState(err);
   return state === "KT001" || state === "KT002";
 };
+
+/**
+ * the server refused what a statement carried (SQLSTATE class 22, a data exception; 23, a
+ * constraint; 54, a limit exceeded): the same statement would be refused again, and a
+ * statement without that row may pass. A lost connection or a timeout is none of these.
+ */
+export const isRefusedData = (err: unknown) => {
+  const state = sqlState(err);
+  return state !== undefined && /^(22|23|54)/.test(state);
+};

@@ -52,11 +52,18 @@ export function drizzleView(client: PGlite): PGlite {
       parsers[array] = asText;
     }
   };
-  readAsText();
+  // a client still starting builds its array parsers as it becomes ready, over these
+  let ready = false;
+  const whenReady = client.waitReady.then(() => {
+    readAsText();
+    ready = true;
+  });
+  whenReady.catch(() => {}); // a start that fails is told to the queries that wait on it
   const withoutParsers = <C extends QueryClient>(target: C): C["query"] =>
     ((text: string, params?: unknown[], options?: QueryOptions) => {
-      readAsText();
       const { parsers: _drizzles, ...rest } = options ?? {};
+      if (!ready) return whenReady.then(() => target.query(text, params, rest));
+      readAsText();
       return target.query(text, params, rest);
     }) as C["query"];
   return new Proxy(client, {

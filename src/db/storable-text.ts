@@ -20,16 +20,26 @@ export function storableText(value: string): string {
 
 /**
  * the path (`field`, `a.0.b`) of the first string or key in a parsed JSON value that
- * PostgreSQL would refuse, or undefined when it holds none
+ * PostgreSQL would refuse, or undefined when it holds none. A loop, not a recursion: a body
+ * nested thousands deep (a few KB) must not overflow the stack before anyone is checked.
  */
-export function unstorableField(value: unknown, path = ""): string | undefined {
-  if (typeof value === "string") return isStorableText(value) ? undefined : path || "body";
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (!isStorableText(key)) return at;
-    const found = unstorableField(inner, at);
-    if (found !== undefined) return found;
+export function unstorableField(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [at, path] = stack.pop()!;
+    if (typeof at === "string") {
+      if (!isStorableText(at)) return path || "body";
+      continue;
+    }
+    if (at === null || typeof at !== "object") continue;
+    const entries = Object.entries(at);
+    // pushed last first, so they are taken in their order
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i]!;
+      const innerPath = path ? `${path}.${key}` : key;
+      if (!isStorableText(key)) return innerPath;
+      stack.push([inner, innerPath]);
+    }
   }
   return undefined;
 }

@@ -57,6 +57,25 @@ export const payParams = z.object({
 
 export const statusParams = z.object({ ref_id: refId() });
 
+/** how deep a body may nest: every parameter is a scalar, the signature sorts nested keys */
+export const MAX_BODY_DEPTH = 8;
+
+/**
+ * true for a body that nests objects or arrays deeper than `MAX_BODY_DEPTH`. A loop: the
+ * signature's canonical form recurses, and a few KB nested thousands deep would overflow
+ * its stack (a 500) for anyone who knows an api_id.
+ */
+export function nestedTooDeep(body: unknown): boolean {
+  const stack: [unknown, number][] = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_BODY_DEPTH) return true;
+    for (const inner of Object.values(value)) stack.push([inner, depth + 1]);
+  }
+  return false;
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reply: Reply };
 
 export function parseParams<S extends z.ZodType>(

@@ -26,6 +26,8 @@ import { type ClientAddress, createClientAddress } from "./client-address.ts";
 import { failure, ok, REFUSAL_STATUS, type Reply, validationError } from "./envelope.ts";
 import {
   inquiryParams,
+  MAX_BODY_DEPTH,
+  nestedTooDeep,
   orderCmd,
   orderParams,
   parseParams,
@@ -228,6 +230,9 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
       return validationError({ body: ["must be a JSON object"] });
     }
     const record = body as Record<string, unknown>;
+    if (nestedTooDeep(record)) {
+      return validationError({ body: [`must not nest deeper than ${MAX_BODY_DEPTH} levels`] });
+    }
     // before anything reads the database with it (the api_id first): PostgreSQL refuses it
     const unstorable = unstorableField(record);
     if (unstorable !== undefined) {

@@ -107,6 +107,20 @@ describe("PGlite as drizzle sees it", () => {
     expect((rows[0]?.tstzs as unknown[] | undefined)?.[0]).toBeInstanceOf(Date);
   });
 
+  it("reads as drizzle's driver does from the first query of a client still starting", async () => {
+    const starting = new PGlite();
+    try {
+      const db = drizzle(drizzleView(starting));
+      const read = async () =>
+        (await db.execute(sql.raw("select array[timestamptz '2026-12-07 00:00:00+00'] as a"))).rows;
+      const first = await read();
+      expect(typeof first[0]?.a).toBe("string");
+      expect(await read()).toEqual(first);
+    } finally {
+      await starting.close();
+    }
+  });
+
   it("on a handle: drizzle reads text, executeSql reads Date", async () => {
     const handle = await openDatabase({ pglite: new PGlite() });
     try {

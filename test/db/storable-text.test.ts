@@ -21,5 +21,8 @@ describe("text PostgreSQL can store", () => {
     expect(unstorableField({ "k\u0000": 1 })).toBe("k\u0000");
     expect(unstorableField("\ud800")).toBe("body");
     expect(unstorableField(42)).toBeUndefined();
+    // nested far past the call stack's depth: walked, not recursed
+    const deep = JSON.parse(`${"[".repeat(50_000)}"\\u0000"${"]".repeat(50_000)}`);
+    expect(unstorableField({ a: deep })).toBe(`a${".0".repeat(50_000)}`);
   });
 });

@@ -106,6 +106,22 @@ describe(`the H2H surface (${testDriver})`, () => {
     expect(placed.body).toMatchObject({ code: "ORDER_SUCCESS" });
   });
 
+  it("a body nested thousands deep is a VALIDATION_ERROR, for a known api_id too, not a 500", async () => {
+    const key = await h.reseller(10_000);
+    const deep = JSON.parse(`${"[".repeat(4_000)}${"]".repeat(4_000)}`);
+    // signed without it (signing it would overflow this test's own stack)
+    for (const body of [
+      { ...signedBody(key, {}, h.clock.now()), x: deep },
+      { ...signedBody(key, {}, h.clock.now()), x: { y: deep } },
+    ]) {
+      const refused = await post("/balance", body);
+      expect(refused).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
+    }
+    // a shallow nesting is still read (and refused as the signature's)
+    const shallow = { ...signedBody(key, {}, h.clock.now()), x: [[1]] };
+    expect((await post("/balance", shallow)).body.code).toBe("INVALID_SIGNATURE");
+  });
+
   it("an unknown path or a GET under /h2h/v1 is answered in the envelope", async () => {
     const unknown = await post("/orders", {});
     expect(unknown.status).toBe(404);

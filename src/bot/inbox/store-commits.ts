@@ -1,5 +1,6 @@
 import type { Update } from "grammy/types";
 import type { Executor } from "../../db/client.ts";
+import { isRefusedData } from "../../db/errors.ts";
 import type { Logger } from "../../logger.ts";
 import {
   chatIdOf,
@@ -75,7 +76,9 @@ export function createStoreCommits(o: StoreCommitsOptions): StoreCommits {
         rest.push(w);
       }
     }
-    queue.splice(0, queue.length, ...rest);
+    // not splice(…, ...rest): a spread of a long queue overflows the call's arguments
+    queue.length = 0;
+    for (const w of rest) queue.push(w);
     return batch;
   }
 
@@ -111,13 +114,15 @@ export function createStoreCommits(o: StoreCommitsOptions): StoreCommits {
       const stored = await commit(batch);
       for (const [i, w] of batch.entries()) w.resolve(stored[i]!.fresh);
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0]!.reject(err);
+      // one update the database refuses must not fail the others' deliveries (Telegram
+      // would send them all again, into the same batch): each is stored on its own. A
+      // database that is away fails them all at once: one by one, each would wait its own
+      // timeout, every chat's deliveries behind them
+      if (batch.length === 1 || !isRefusedData(err)) {
+        for (const w of batch) w.reject(err);
         return;
       }
-      // one update the database refuses must not fail the others' deliveries (Telegram
-      // would send them all again, into the same batch): each is stored on its own
-      log?.warn({ err, updates: batch.length }, "a group store failed; storing one by one");
+      log?.warn({ err, updates: batch.length }, "a group store was refused; storing one by one");
       for (const w of batch) await commitSettling([w]);
     }
   }

@@ -216,6 +216,28 @@ describe(`the webhook's group commit (${testDriver})`, () => {
     expect([...(await claimsOf()).keys()]).toEqual([6_001, 6_003, 6_004]);
   });
 
+  it("a database that is away fails a batch's deliveries together, not with a statement each", async () => {
+    let sent = 0;
+    const away = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === "execute") {
+          return async () => {
+            sent += 1;
+            // what postgres.js says of a lost connection: no SQLSTATE
+            throw Object.assign(new Error("write CONNECTION_CLOSED"), {
+              code: "CONNECTION_CLOSED",
+            });
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const c = createStoreCommits({ db: away, botId: BOT, inbox });
+    const burst = [6_201, 6_202, 6_203].map((id, i) => c.store(textUpdate(id, 9_201 + i)));
+    for (const delivery of burst) await expect(delivery).rejects.toThrow(/CONNECTION_CLOSED/);
+    expect(sent).toBe(1);
+  });
+
   it("stores an update whose strings jsonb cannot hold (a NUL, a lone surrogate), as U+FFFD, claimed", async () => {
     const c = commits();
     const tap: Update = {
