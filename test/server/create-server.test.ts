@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { listen } from "@kios/kit";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.ts";
@@ -80,6 +82,47 @@ describe("HTTP server, in isolation", () => {
     expect(ok.status).toBe(200);
     const big = await app.request("/echo", { method: "POST", body: "x".repeat(101) });
     expect(big.status).toBe(413);
+  });
+
+  it("over HTTP: a declared length over the limit is 413 unread, a chunked body is counted as it streams", async () => {
+    const routes = new Hono<AppEnv>()
+      .post("/echo", async (c) => c.text(String((await c.req.text()).length)))
+      .get("/echo", (c) => c.text("get"));
+    const server = await listen(
+      createServer({
+        logger: createLogger({ level: "silent" }),
+        health: healthy,
+        routes: [routes],
+        maxBodyBytes: 100,
+      }),
+      0,
+      "127.0.0.1",
+    );
+    try {
+      const url = `http://127.0.0.1:${server.port}/echo`;
+      const sized = async (n: number) => fetch(url, { method: "POST", body: "x".repeat(n) });
+      expect(await (await sized(100)).text()).toBe("100");
+      expect((await sized(101)).status).toBe(413);
+      const chunked = (n: number) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = httpRequest(url, { method: "POST" }, (res) => {
+            let text = "";
+            res.on("data", (d: Buffer) => {
+              text += d.toString();
+            });
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          });
+          req.on("error", reject);
+          // no length declared: node sends it chunked
+          for (let sent = 0; sent < n; sent += 10) req.write("x".repeat(Math.min(10, n - sent)));
+          req.end();
+        });
+      expect(await chunked(100)).toEqual({ status: 200, text: "100" });
+      expect((await chunked(101)).status).toBe(413);
+      expect(await (await fetch(url)).text()).toBe("get");
+    } finally {
+      await server.close();
+    }
   });
 
   it("gives the paths that check their own bodies their own limit, and only those", async () => {

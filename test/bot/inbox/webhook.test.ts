@@ -172,6 +172,37 @@ describe("webhook and polling", () => {
     expect(bot.at(-1)?.text).toMatch(/^Halo Web!/);
   });
 
+  it("reads an update sent chunked (no length declared) as one sent with its length", async () => {
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path: "chunked",
+      botId: botIdOfToken(deps.token),
+      db: deps.orders.db,
+    });
+    const server = await serve(route);
+    const url = `http://127.0.0.1:${server.port}/telegram/chunked`;
+    const text = JSON.stringify(update(900_301, "/start", 8011));
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", [SECRET_HEADER]: SECRET },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text.slice(0, 20)));
+          controller.enqueue(new TextEncoder().encode(text.slice(20)));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    expect((await post(url, update(900_302, "/start", 8012))).status).toBe(200);
+    expect((await post(url, "{not json")).status).toBe(400);
+    const stored = await deps.orders.db
+      .select({ id: telegramUpdates.updateId })
+      .from(telegramUpdates);
+    expect(stored.map((r) => r.id)).toEqual(expect.arrayContaining([900_301, 900_302]));
+  });
+
   it("answers 500 when the update cannot be stored, so Telegram sends it again", async () => {
     const failing = new Proxy(deps.orders.db, {
       get(target, prop, receiver) {
