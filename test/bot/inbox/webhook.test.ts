@@ -77,6 +77,18 @@ describe("webhook and polling", () => {
     return server;
   }
 
+  /** a web process: the webhook route alone on its own server (no drain) */
+  async function webRoute(path: string, db: Database = deps.orders.db) {
+    const route = createTelegramWebhookRoute({
+      secret: SECRET,
+      path,
+      botId: botIdOfToken(deps.token),
+      db,
+    });
+    const server = await serve(route);
+    return { server, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
+  }
+
   /** one instance: the HTTP server's webhook route, and a worker draining the inbox */
   async function instance(path = "hook") {
     const bot = createBot(deps);
@@ -90,14 +102,7 @@ describe("webhook and polling", () => {
     });
     await pipeline.start();
     pipelines.push(pipeline);
-    const route = createTelegramWebhookRoute({
-      secret: SECRET,
-      path,
-      botId: botIdOfToken(deps.token),
-      db: deps.orders.db,
-    });
-    const server = await serve(route);
-    return { bot, url: `http://127.0.0.1:${server.port}/telegram/${path}` };
+    return { bot, url: (await webRoute(path)).url };
   }
 
   /** until the inbox is empty: every stored update handled */
@@ -148,19 +153,10 @@ describe("webhook and polling", () => {
 
   it("acknowledges an update only once it is stored, for any worker to handle later", async () => {
     // a web process alone: it stores and answers; nothing handles the update yet
-    const route = createTelegramWebhookRoute({
-      secret: SECRET,
-      path: "web-only",
-      botId: botIdOfToken(deps.token),
-      db: deps.orders.db,
-    });
-    const server = await serve(route);
+    const { server, url: webOnly } = await webRoute("web-only");
     telegram.user(8010, { first_name: "Hana" });
     telegram.sendText(8010, "hai");
-    const res = await post(
-      `http://127.0.0.1:${server.port}/telegram/web-only`,
-      update(900_201, "/start", 8010),
-    );
+    const res = await post(webOnly, update(900_201, "/start", 8010));
     expect(res.status).toBe(200);
     expect((await inboxStats(deps.orders.db)).depth).toBe(1);
     // the web process is gone; a worker started afterwards handles what it acknowledged
@@ -173,14 +169,7 @@ describe("webhook and polling", () => {
   });
 
   it("reads an update sent chunked (no length declared) as one sent with its length", async () => {
-    const route = createTelegramWebhookRoute({
-      secret: SECRET,
-      path: "chunked",
-      botId: botIdOfToken(deps.token),
-      db: deps.orders.db,
-    });
-    const server = await serve(route);
-    const url = `http://127.0.0.1:${server.port}/telegram/chunked`;
+    const { url } = await webRoute("chunked");
     const text = JSON.stringify(update(900_301, "/start", 8011));
     const res = await fetch(url, {
       method: "POST",
@@ -214,17 +203,8 @@ describe("webhook and polling", () => {
         return Reflect.get(target, prop, receiver);
       },
     });
-    const route = createTelegramWebhookRoute({
-      secret: SECRET,
-      path: "down",
-      botId: botIdOfToken(deps.token),
-      db: failing,
-    });
-    const server = await serve(route);
-    const res = await post(
-      `http://127.0.0.1:${server.port}/telegram/down`,
-      update(900_301, "/start", 8011),
-    );
+    const { url } = await webRoute("down", failing);
+    const res = await post(url, update(900_301, "/start", 8011));
     expect(res.status).toBe(500);
   });
 
