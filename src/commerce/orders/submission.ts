@@ -166,8 +166,9 @@ async function applySubmitOutcome(
       onFinal: deps.onOrderFinal,
     });
     if (settled) {
-      await deps.jobs?.kickNotifications();
-      return settled;
+      // nothing queued (an H2H result kept out of the chat): no drain to wake
+      if (settled.queued) await deps.jobs?.kickNotifications();
+      return settled.order;
     }
   }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { builtOncePerShape } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
 import { isStatementUndone } from "../../db/errors.ts";
-import { notifications, orders } from "../../db/schema.ts";
+import { h2hKeys, h2hOrders, notifications, orders } from "../../db/schema.ts";
 import type { SupplierError, SupplierTransaction } from "../../supplier/types.ts";
 import { type PausePolicy, pauseIfFailing } from "../catalogue/pauses.ts";
 import { enqueueNotification } from "../notifications/outbox.ts";
@@ -104,12 +104,18 @@ const moveStatement = builtOncePerShape(
       reason: value("supplierReason"),
       message: value("answerMessage"),
     });
-    // the buyer's notification rides in the move: queued exactly when the order moved
+    // the buyer's notification rides in the move: queued exactly when the order moved. Not
+    // for an H2H order whose key keeps results out of the chat (h2hResultMuted): its server
+    // has the result, and a queued one would wait out Telegram's limits for nothing, holding
+    // every other chat's notifications behind a server's burst
     const notified = tx.$with("notified", { id: sql<number>`id` }).as(sql`
       insert into ${notifications} (key, chat_id, payload)
       select 'order:' || m.id || ':final', m.chat_id,
         jsonb_build_object('type', 'order_final', 'orderId', m.id, 'late', ${value("late")}::boolean)
       from ${move} m
+      where not exists (
+        select 1 from ${h2hOrders} ho join ${h2hKeys} k on k.id = ho.key_id
+        where ho.quote_id = m.confirm_key and not k.chat_results)
       on conflict (key) do nothing
       returning id`);
     if (!s.capture) return tx.with(move, closed, notified).select().from(move);
@@ -121,7 +127,11 @@ const moveStatement = builtOncePerShape(
       from ${move}`);
     return tx
       .with(move, closed, notified, captured)
-      .select({ ...orderColumnsOf(move), captured: sql<unknown>`(select stored from ${captured})` })
+      .select({
+        ...orderColumnsOf(move),
+        captured: sql<unknown>`(select stored from ${captured})`,
+        queued: sql<boolean>`exists (select 1 from ${notified})`,
+      })
       .from(move);
   },
 );
@@ -269,7 +279,7 @@ export async function finaliseAtOnce(
     answerMessage?: string | null | undefined;
     onFinal?: ((order: Order) => void) | undefined;
   },
-): Promise<Order | undefined> {
+): Promise<{ order: Order; queued: boolean } | undefined> {
   const cost = f.supplierPrice && f.supplierPrice > 0 ? f.supplierPrice : order.cost;
   if (order.testing || order.margins.length > 0 || cost > order.cost) return undefined;
   const capture = captureCallValues({ orderId: order.id, price: order.price, cost });
@@ -296,9 +306,9 @@ export async function finaliseAtOnce(
   }
   const [row] = rows;
   if (!row) return undefined;
-  const { captured: _, ...moved } = row as Order & { captured?: unknown };
+  const { captured: _, queued, ...moved } = row as Order & { captured?: unknown; queued: boolean };
   options.onFinal?.(moved);
-  return moved;
+  return { order: moved, queued };
 }
 
 /**

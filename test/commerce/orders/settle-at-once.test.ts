@@ -34,6 +34,10 @@ describe(`an instant success settled in one statement (${testDriver})`, () => {
     finaliseAtOnce(h.deps.db, order, success, new Date(h.clock.now()), {
       attempt: order.refId,
       answerMessage: "Transaksi sukses",
+    }).then((settled) => {
+      // a chat order's result is always queued for its chat
+      if (settled) expect(settled.queued).toBe(true);
+      return settled?.order;
     });
 
   const settlesOf = (order: Order) =>
