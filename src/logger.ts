@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { Transform, type Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { type Logger, pino } from "pino";
 import type prettyType from "pino-pretty";
 
@@ -91,12 +91,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const sink: Writable = wantPretty
     ? prettyStream()({ destination, colorize: true, sync: true, translateTime: "SYS:HH:MM:ss" })
     : destination;
-  const scrubbing = new Transform({
-    transform(chunk, _enc, done) {
-      done(null, scrub(chunk.toString("utf8")));
-    },
-  });
-  scrubbing.pipe(sink);
 
   return pino(
     {
@@ -105,6 +99,52 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: undefined,
       serializers: { err: pino.stdSerializers.err },
     },
-    scrubbing,
+    new TurnBatch(sink, scrub),
   );
+}
+
+/** batches with lines not yet written, for the exit's last write */
+const unwritten = new Set<TurnBatch>();
+let exitHooked = false;
+
+/**
+ * the lines logged in one turn of the event loop, scrubbed and written together once the
+ * turn is over: a kernel write per line cost 0.17 ms per H2H order on a VM (one line per
+ * order), and the shop's busy paths log a line per unit of work. A process that exits
+ * (process.exit, an uncaught exception) writes what it holds first; one killed loses at
+ * most the lines of the turn it was in.
+ */
+class TurnBatch {
+  #lines: string[] = [];
+
+  constructor(
+    private readonly sink: Writable,
+    private readonly scrub: (text: string) => string,
+  ) {}
+
+  write(line: string): boolean {
+    this.#lines.push(line);
+    if (this.#lines.length === 1) {
+      unwritten.add(this);
+      if (!exitHooked) {
+        exitHooked = true;
+        process.on("exit", () => {
+          for (const batch of unwritten) batch.flush();
+        });
+      }
+      setImmediate(() => this.flush());
+    }
+    return true;
+  }
+
+  /** writes what it holds now (pino's logger.flush(cb) calls it with a callback) */
+  flush(done?: (err?: Error) => void): void {
+    if (this.#lines.length > 0) {
+      const text = this.#lines.join("");
+      this.#lines = [];
+      unwritten.delete(this);
+      this.sink.write(this.scrub(text));
+    }
+    done?.();
+  }
 }

@@ -19,6 +19,7 @@ const connect = async (env: Record<string, string>) => {
   const logger = createLogger({ level: "info", pretty: false, destination: sink.stream });
   const connection = await connectGateway({ config: parseConfig(env), logger });
   await connection?.close();
+  logger.flush(); // the lines of this turn, written
   return { connection, logs: sink.text() };
 };
 
