@@ -80,9 +80,10 @@ const BUDGET = {
    * one statement, the ref_id was bound by the quote's own statement and the Pay stored the
    * order in one statement with no transaction around it: 6 of the Pay's statements, 3 now;
    * 9 before the product came with the pricing inputs, 8 before the Pay was handed the quote
-   * as its request stored it, instead of reading it again)
+   * as its request stored it, instead of reading it again, 7 before the ref_id's claim read
+   * the product priced for the reseller in its RETURNING)
    */
-  h2hOrder: 7,
+  h2hOrder: 6,
   /**
    * a /start POSTed to the webhook of a process that drains the inbox, until it is marked
    * handled: stored and claimed in one statement, handled (nothing to read), finished in one

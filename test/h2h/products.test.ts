@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatWib } from "../../src/commerce/h2h/records.ts";
 import { setResellerMarkup } from "../../src/commerce/resellers/markups.ts";
 import { moveUser } from "../../src/commerce/resellers/tree.ts";
 import { walletBalance } from "../../src/commerce/wallet/ledger.ts";
-import { products } from "../../src/db/schema.ts";
+import { h2hOrders, orders, products } from "../../src/db/schema.ts";
 import { testDriver } from "../helpers/db.ts";
 import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
 
@@ -48,6 +48,22 @@ describe(`H2H products (${testDriver})`, () => {
       refId: "up-bill",
     });
     expect(admin.price).toBe(inquiry.admin);
+  });
+
+  it("a code sent in another case is the same product at the same price (the claim's read)", async () => {
+    const key = await h.reseller(1_000_000);
+    const client = h.client(key);
+    const listed = (await client.products("prepaid")).find((p) => p.code === "TSEL10")!;
+    // (kios's own client holds the answer's code to the one it sent, so it calls the answer
+    // TSEL10 a mismatch: what the server did is read from what it stored)
+    await client.order({ cmd: "prepaid", code: "tsel10", customerNo: phone(), refId: "case-1" });
+    const [stored] = await h.deps.db
+      .select({ code: orders.productCode, price: orders.price, status: orders.status })
+      .from(h2hOrders)
+      .innerJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
+      .where(and(eq(h2hOrders.userId, key.userId), eq(h2hOrders.refId, "case-1")));
+    expect(stored).toEqual({ code: "TSEL10", price: listed.price, status: "success" });
+    expect(await walletBalance(h.deps.db, key.userId)).toBe(1_000_000 - listed.price);
   });
 
   it("a product inside its daily cut-off is listed inactive, as /order refuses it", async () => {

@@ -66,17 +66,15 @@ interface PricingRow {
 }
 
 /**
- * the shop's rules and step and the buyer's tree in one statement: a price is read on every
- * quote, list and H2H order, and each statement is a round trip (on PGlite, a wait for the
- * one connection). The rules keep listMarkupRules's order: by tier, least specific first.
+ * the shop's rules and step and the buyer's tree, as one query whose one column, `pricing`,
+ * is json: a price is read on every quote, list and H2H order, and each statement is a
+ * round trip (on PGlite, a wait for the one connection). The buyer is an SQL value (a
+ * parameter, or a placeholder of a statement built once); parenthesised, the query is a
+ * scalar subquery another statement can read it in (the H2H ref_id's claim). The rules keep
+ * listMarkupRules's order: by tier, least specific first.
  */
-async function readPricing(
-  db: Executor,
-  buyer: number | null,
-  extra?: SQL,
-): Promise<PricingRow & { extra?: unknown }> {
-  const [row] = rowsOf<{ pricing: unknown }>(
-    await db.execute(sql`
+export function pricingQuery(buyer: SQL, extra?: SQL): SQL {
+  return sql`
       with recursive up(id, parent, tier, depth) as (
         select telegram_id, parent_id, tier, 0 from users where telegram_id = ${buyer}::bigint
         union all
@@ -101,9 +99,12 @@ async function readPricing(
         'maxFlat', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxFlat}),
         'maxBp', (select value from settings where key = ${CHAIN_LIMIT_SETTINGS.maxBp}),
         'extra', ${extra ?? sql`null`}
-      ) as pricing`),
-  );
-  return jsonOf<PricingRow & { extra?: unknown }>(row?.pricing)!;
+      ) as pricing`;
+}
+
+async function readPricing(db: Executor, buyer: number | null, extra?: SQL): Promise<unknown> {
+  const [row] = rowsOf<{ pricing: unknown }>(await db.execute(pricingQuery(sql`${buyer}`, extra)));
+  return row?.pricing;
 }
 
 /**
@@ -111,7 +112,7 @@ async function readPricing(
  * price goes down through: every price a buyer is shown is computed from this
  */
 export async function loadPricing(db: Executor, buyer?: number | null): Promise<PricingContext> {
-  return pricingFrom(await readPricing(db, buyer ?? null));
+  return pricingRead(await readPricing(db, buyer ?? null)).pricing;
 }
 
 /**
@@ -123,7 +124,13 @@ export async function loadPricingWith(
   buyer: number | null,
   extra: SQL,
 ): Promise<{ pricing: PricingContext; extra: unknown }> {
-  const read = await readPricing(db, buyer, extra);
+  return pricingRead(await readPricing(db, buyer, extra));
+}
+
+/** what pricingQuery's column holds, as loadPricingWith answers it */
+export function pricingRead(column: unknown): { pricing: PricingContext; extra: unknown } {
+  const read = jsonOf<PricingRow & { extra?: unknown }>(column);
+  if (!read) throw new Error("the pricing query answered nothing");
   return { pricing: pricingFrom(read), extra: read.extra ?? null };
 }
 

@@ -121,12 +121,12 @@ export const catalogueFilters = {
     return sql`p.category = ${canonicalCategory(category)}`;
   },
   byCode(code: string): SQL {
-    // a code in any case (Digiflazz's are lower case, resellers type upper case), the code
-    // exactly as typed first: each candidate is an index lookup
     const c = code.trim();
-    return sql`p.code = (select q.code from products q
-      where q.code in (${c}, ${c.toUpperCase()}, ${c.toLowerCase()})
-      order by (q.code = ${c}) desc, q.code limit 1)`;
+    return byCodeOf({
+      asTyped: sql`${c}`,
+      upper: sql`${c.toUpperCase()}`,
+      lower: sql`${c.toLowerCase()}`,
+    });
   },
   byText(text: string): SQL {
     const conditions = searchWords(text).map((w) => {
@@ -136,6 +136,34 @@ export const catalogueFilters = {
     return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`false`;
   },
 };
+
+/** a code's three forms as SQL values: parameters, or a statement's placeholders */
+export interface CodeForms {
+  asTyped: SQL;
+  upper: SQL;
+  lower: SQL;
+}
+
+/** the placeholders of a statement built once that reads a product by code (codeValues) */
+export const CODE_PLACEHOLDERS: CodeForms = {
+  asTyped: sql`${sql.placeholder("codeAsTyped")}`,
+  upper: sql`${sql.placeholder("codeUpper")}`,
+  lower: sql`${sql.placeholder("codeLower")}`,
+};
+
+/** the values of CODE_PLACEHOLDERS for a code as the buyer sent it */
+export const codeValues = (code: string) => {
+  const c = code.trim();
+  return { codeAsTyped: c, codeUpper: c.toUpperCase(), codeLower: c.toLowerCase() };
+};
+
+function byCodeOf(c: CodeForms): SQL {
+  // a code in any case (Digiflazz's are lower case, resellers type upper case), the code
+  // exactly as typed first: each candidate is an index lookup
+  return sql`p.code = (select q.code from products q
+      where q.code in (${c.asTyped}, ${c.upper}, ${c.lower})
+      order by (q.code = ${c.asTyped}) desc, q.code limit 1)`;
+}
 
 /** pulsa or data for one operator (or several: a 0851 number also sees by.U) */
 export function productsByOperator(
@@ -185,6 +213,19 @@ const ITEM_JSON = sql`json_build_object('code', p.code, 'name', p.name,
   'end_cut_off', p.end_cut_off, 'paused_until', p.paused_until,
   'supplier_price', ${saleCostSql("p")})`;
 
+/** a product read for a buyer, with what it was priced from (productForBuyer's answer) */
+export interface BuyerProduct {
+  item: CatalogueItem | null;
+  pricing: PricingContext;
+  tier: Tier;
+  chained: ChainedPrice | null;
+}
+
+/** the product of a code on sale, as one json value of the pricing query (its `extra`) */
+export const productOnSaleJson = (code: CodeForms): SQL =>
+  sql`(select ${ITEM_JSON} from products p
+      where ${onSaleSql("p")} and (${byCodeOf(code)}) limit 1)`;
+
 /**
  * a product on sale priced for a buyer, read with the pricing it is priced from in one
  * statement and priced here (prices.ts's buyerPrice, the twin of the lists' SQL, held to
@@ -196,18 +237,28 @@ export async function productForBuyer(
   code: string,
   buyer: number | null,
   tier?: Tier,
-): Promise<{
-  item: CatalogueItem | null;
-  pricing: PricingContext;
-  tier: Tier;
-  chained: ChainedPrice | null;
-}> {
-  const { pricing, extra } = await loadPricingWith(
+): Promise<BuyerProduct> {
+  const c = code.trim();
+  const read = await loadPricingWith(
     db,
     buyer,
-    sql`(select ${ITEM_JSON} from products p
-      where ${onSaleSql("p")} and (${catalogueFilters.byCode(code)}) limit 1)`,
+    productOnSaleJson({
+      asTyped: sql`${c}`,
+      upper: sql`${c.toUpperCase()}`,
+      lower: sql`${c.toLowerCase()}`,
+    }),
   );
+  return pricedForBuyer(read, tier);
+}
+
+/**
+ * productForBuyer's answer from what the pricing query read with productOnSaleJson as its
+ * extra, in a statement of the caller's (the H2H ref_id's claim reads it)
+ */
+export function pricedForBuyer(
+  { pricing, extra }: { pricing: PricingContext; extra: unknown },
+  tier?: Tier,
+): BuyerProduct {
   const as = tier ?? pricing.buyerTier ?? "customer";
   const read =
     extra === null ? null : toItem({ ...(jsonOf<Record<string, unknown>>(extra) ?? {}), price: 0 });

@@ -1,7 +1,15 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { builtOnce } from "../../db/built-once.ts";
 import type { Executor } from "../../db/client.ts";
 import { h2hOrders, orders, products } from "../../db/schema.ts";
+import { pricingQuery, pricingRead } from "../catalogue/prices.ts";
+import {
+  type BuyerProduct,
+  CODE_PLACEHOLDERS,
+  codeValues,
+  pricedForBuyer,
+  productOnSaleJson,
+} from "../catalogue/queries.ts";
 import { cancelQuote } from "../orders/cancel.ts";
 import type { OrderEngine } from "../orders/engine.ts";
 import type { QuoteForPay } from "../orders/pay-read.ts";
@@ -263,8 +271,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const bound = (row: H2hOrderRow): row is H2hOrderRow & { quoteId: string } => row.quoteId !== null;
 
 type Claim =
-  /** this request holds the ref_id: (id, claimedAt) is its identity */
-  | { mine: true; row: H2hOrderRow }
+  /**
+   * this request holds the ref_id: (id, claimedAt) is its identity; a new claim comes with
+   * the product priced for the reseller, read by the claim's own statement
+   */
+  | { mine: true; row: H2hOrderRow; priced?: BuyerProduct }
   /** another request's: its row and order as read */
   | { mine: false; stored: StoredH2h };
 
@@ -288,8 +299,16 @@ async function claimRef(
     customerNo: o.customerNo.trim(),
     claimedAt,
   };
-  const [row] = await claimInsert(engine.db, { userId: caller.userId, refId: o.refId, ...request });
-  if (row) return { mine: true, row };
+  const [claimed] = await claimInsert(engine.db, {
+    userId: caller.userId,
+    refId: o.refId,
+    ...request,
+    ...codeValues(o.code),
+  });
+  if (claimed) {
+    const { pricing, ...row } = claimed;
+    return { mine: true, row, priced: pricedForBuyer(pricingRead(pricing)) };
+  }
   const stored = await findH2h(engine.db, caller.userId, o.refId);
   if (!stored) return undefined;
   if (stored.row.quoteId !== null || !stale(engine, stored.row)) return { mine: false, stored };
@@ -307,7 +326,10 @@ async function claimRef(
   return taken ? { mine: true, row: taken } : undefined;
 }
 
-// built once (db/built-once.ts): every H2H order claims its ref_id first
+// built once (db/built-once.ts): every H2H order claims its ref_id first. The claim must wait
+// for the signature, and the quote's pricing read for nothing but the code and the reseller:
+// the claim's RETURNING reads it (the pricing query as a scalar subquery, its product by the
+// request's code), one statement instead of two; a ref_id already taken reads nothing
 const claimInsert = builtOnce((db) =>
   db
     .insert(h2hOrders)
@@ -323,7 +345,13 @@ const claimInsert = builtOnce((db) =>
       claimedAt: sql.placeholder("claimedAt"),
     })
     .onConflictDoNothing({ target: [h2hOrders.userId, h2hOrders.refId] })
-    .returning(),
+    .returning({
+      ...getTableColumns(h2hOrders),
+      pricing: sql<unknown>`(${pricingQuery(
+        sql`${sql.placeholder("userId")}`,
+        productOnSaleJson(CODE_PLACEHOLDERS),
+      )})`,
+    }),
 );
 
 const stale = (engine: OrderEngine, row: H2hOrderRow) =>
@@ -352,6 +380,7 @@ async function orderOnClaim(
   caller: Caller,
   o: { cmd: "prepaid" | "game"; code: string; customerNo: string },
   claim: H2hOrderRow,
+  priced: BuyerProduct | undefined,
 ): Promise<OrderAnswer | undefined> {
   const refuse = async (refusal: H2hRefusal): Promise<OrderAnswer | undefined> =>
     (await releaseClaim(engine.db, claim)) ? { ok: false, refusal } : undefined;
@@ -371,6 +400,7 @@ async function orderOnClaim(
     repeat: false,
     // bound by the quote's own statement while this request holds the claim
     claim: { id: claim.id, claimedAt: claim.claimedAt, kind: o.cmd, productCode: o.code },
+    priced,
   });
   if (!quoted.ok) {
     if ((await productKind(engine.db, o.code)) !== o.cmd) return refuse(notFound);
@@ -436,7 +466,7 @@ export async function placeH2hOrder(
       // a request whose claim was taken over meanwhile never forms anything of its own: the
       // request that took it answered its client, and its order (or its refusal, which let
       // the ref_id go) stands
-      const answer = await orderOnClaim(engine, caller, o, claim.row);
+      const answer = await orderOnClaim(engine, caller, o, claim.row, claim.priced);
       return answer ?? (await asItStands(engine, caller, o.refId));
     }
     const answer = await joinStored(engine, caller, claim.stored);

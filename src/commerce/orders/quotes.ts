@@ -8,7 +8,7 @@ import { type BillDetails, SupplierError } from "../../supplier/types.ts";
 import { closureOf } from "../catalogue/availability.ts";
 import { buyerPrice, type PricingContext } from "../catalogue/prices.ts";
 import type { Tier } from "../catalogue/pricing.ts";
-import { type productByCode, productForBuyer } from "../catalogue/queries.ts";
+import { type BuyerProduct, type productByCode, productForBuyer } from "../catalogue/queries.ts";
 import { userAccountKey, walletBalance, walletBalanceOfKey } from "../wallet/ledger.ts";
 import { alreadyPaid, billKeyOf, billPayment } from "./bills.ts";
 import { normaliseDestination } from "./destination.ts";
@@ -53,12 +53,17 @@ export async function createQuote(
      * the quote is of its kind; the answer has `forPay` (the quote as the Pay reads it) when it was
      */
     claim?: QuoteClaim;
+    /**
+     * the product already read for this buyer and code a moment before, by a statement of
+     * the caller's (the H2H ref_id's claim reads it with productOnSaleJson): not read again
+     */
+    priced?: BuyerProduct | undefined;
   },
 ): Promise<QuoteResult & { forPay?: QuoteForPay | undefined }> {
   const now = deps.clock.now();
   // the product with the buyer's tier, their upline chain and each upline's part of the
   // price: one statement
-  const { item, chained } = await productForBuyer(deps.db, q.productCode, q.userId);
+  const { item, chained } = q.priced ?? (await productForBuyer(deps.db, q.productCode, q.userId));
   if (!item || !chained || item.type === "pasca")
     return { ok: false, reason: "product_unavailable" };
   const closed = closureOf(item, now);
