@@ -77,6 +77,12 @@ export interface LoggerOptions {
   /** pretty output for people; default: when stdout is a terminal */
   pretty?: boolean;
   destination?: Writable;
+  /**
+   * the lines of a turn of the event loop written together (TurnBatch); default: when
+   * writing to stdout or stderr, where each write is a system call. Other destinations (a
+   * test's memory) get each line as it is logged
+   */
+  batch?: boolean;
 }
 
 /** pino-pretty, loaded only for a terminal: a server's start (JSON lines) never needs it */
@@ -99,7 +105,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: undefined,
       serializers: { err: pino.stdSerializers.err },
     },
-    new TurnBatch(sink, scrub),
+    (options.batch ?? (destination === process.stdout || destination === process.stderr))
+      ? new TurnBatch(sink, scrub)
+      : { write: (line: string) => sink.write(scrub(line)) },
   );
 }
 

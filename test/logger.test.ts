@@ -61,7 +61,12 @@ describe("logger", () => {
         done();
       },
     });
-    const log = createLogger({ destination: stream, pretty: false, secrets: [API_KEY] });
+    const log = createLogger({
+      destination: stream,
+      pretty: false,
+      secrets: [API_KEY],
+      batch: true, // as on stdout, the default's
+    });
     for (let i = 0; i < 5; i++) log.info({ i }, `line ${i} ${API_KEY}`);
     expect(writes).toEqual([]); // nothing yet: the turn is not over
     await flush();

@@ -1,6 +1,5 @@
 import type { Clock } from "@kios/kit";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { centerKeyByMemberId, openCenterKey } from "../commerce/center/keys.ts";
 import { orderReply } from "../commerce/center/lookups.ts";
 import { dotted, inFlightText, notFoundText, refusalText } from "../commerce/center/replies.ts";
@@ -12,6 +11,7 @@ import { isStorableText } from "../db/storable-text.ts";
 import { type ClientAddress, createClientAddress } from "../h2h/client-address.ts";
 import type { RateLimiter } from "../h2h/rate-limit.ts";
 import type { Logger } from "../logger.ts";
+import { bodyWithin } from "../server/body.ts";
 import type { AppEnv } from "../server/create-server.ts";
 import { otomaxSign, signEquals } from "./sign.ts";
 
@@ -194,10 +194,9 @@ export function createCenterRoutes(deps: CenterRouteDeps): Hono<AppEnv> {
   }
 
   const app = new Hono<AppEnv>();
-  const limit = bodyLimit({
-    maxSize: 16 * 1024,
-    onError: (c) => c.text(refused(400, "body terlalu besar").text, 413),
-  });
+  const limit = bodyWithin<AppEnv>(16 * 1024, (c) =>
+    c.text(refused(400, "body terlalu besar").text, 413),
+  );
   const send = (c: Context<AppEnv>, r: TextReply) => {
     const text = deps.orders.testing ? `${r.text} (TEST: SUPPLIER_TESTING, tidak nyata)` : r.text;
     return c.text(text, r.status, r.headers);

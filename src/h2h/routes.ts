@@ -1,6 +1,5 @@
 import type { Clock } from "@kios/kit";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { SecretBox } from "../commerce/h2h/cipher.ts";
 import {
   type Caller,
@@ -20,6 +19,7 @@ import type { OrderEngine } from "../commerce/orders/engine.ts";
 import type { Order } from "../commerce/orders/types.ts";
 import { unstorableField } from "../db/storable-text.ts";
 import type { Logger } from "../logger.ts";
+import { bodyWithin, jsonBody } from "../server/body.ts";
 import type { AppEnv } from "../server/create-server.ts";
 import { authenticate } from "./auth.ts";
 import { type ClientAddress, createClientAddress } from "./client-address.ts";
@@ -188,10 +188,9 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
   };
 
   const app = new Hono<AppEnv>();
-  const limit = bodyLimit({
-    maxSize: 16 * 1024,
-    onError: (c) => c.json(failure(400, "VALIDATION_ERROR", "body too large").body, 413),
-  });
+  const limit = bodyWithin<AppEnv>(16 * 1024, (c) =>
+    c.json(failure(400, "VALIDATION_ERROR", "body too large").body, 413),
+  );
   const send = (c: Context<AppEnv>, endpoint: string, reply: Reply) => {
     const told = deps.orders.testing ? markTest(reply) : reply;
     deps.onAnswered?.(endpoint, told.body.code);
@@ -222,7 +221,7 @@ export function createH2hRoutes(deps: H2hRouteDeps): Hono<AppEnv> {
   async function answer(c: Context<AppEnv>, endpoint: string, handle: Handler): Promise<Reply> {
     let body: unknown;
     try {
-      body = await c.req.json();
+      body = await jsonBody(c);
     } catch {
       return validationError({ body: ["must be a JSON object"] });
     }

@@ -1,8 +1,8 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { Hono, type MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "../logger.ts";
+import { bodyWithin } from "./body.ts";
 
 export interface HealthReport {
   ok: boolean;
@@ -49,22 +49,8 @@ export function createServer(deps: ServerDeps): Hono<AppEnv> {
       "request",
     );
   });
-  const limitOf = (maxSize: number): MiddlewareHandler<AppEnv> => {
-    const tooLarge = (c: Context<AppEnv>) => c.json({ error: "payload_too_large" }, 413);
-    const streamed = bodyLimit({ maxSize, onError: tooLarge });
-    // the headers first: Hono's limit reads c.req.raw.body, for which the node server builds
-    // a WHATWG Request and a web stream on every request, a body or none. A declared length
-    // is the length (node refuses a body that runs past it, and a length with chunks); only
-    // a chunked body is counted as it streams
-    return (c, next) => {
-      if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-      const length = c.req.header("content-length");
-      if (length !== undefined && c.req.header("transfer-encoding") === undefined) {
-        return Number(length) > maxSize ? Promise.resolve(tooLarge(c)) : next();
-      }
-      return streamed(c, next);
-    };
-  };
+  const limitOf = (maxSize: number): MiddlewareHandler<AppEnv> =>
+    bodyWithin<AppEnv>(maxSize, (c) => c.json({ error: "payload_too_large" }, 413));
   const defaultLimit = limitOf(deps.maxBodyBytes ?? 256 * 1024);
   const ownLimits = (deps.bodyLimits ?? []).map((l) => ({
     path: l.path,

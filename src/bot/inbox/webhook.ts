@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import type { Update } from "grammy/types";
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
+import { jsonBody } from "../../server/body.ts";
 import type { AppEnv } from "../../server/create-server.ts";
 import type { KiosBot } from "../context.ts";
 import type { InboxDrain } from "./drain.ts";
@@ -43,23 +43,6 @@ function isUpdate(body: unknown): body is Update {
     body !== null &&
     Number.isSafeInteger((body as { update_id?: unknown }).update_id)
   );
-}
-
-/**
- * the body, parsed. On Hono's node server it is read from node's own request when nothing
- * has read it yet (the server's body limit checks a declared length from the headers):
- * c.req.json() builds a WHATWG Request and a web stream for it, which a profile of the
- * webhook's load put at a tenth of an update's CPU, with the garbage they leave.
- */
-async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  // readableFlowing is null until a reader attaches: a chunked body's limit already has one
-  if (!incoming || incoming.readableFlowing !== null || incoming.readableEnded) {
-    return c.req.json();
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
 /**

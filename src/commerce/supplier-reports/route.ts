@@ -1,9 +1,9 @@
 import type { Clock } from "@kios/kit";
 import { CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER, verifyCallback } from "@kios/kit";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Database } from "../../db/client.ts";
 import type { Logger } from "../../logger.ts";
+import { bodyText, bodyWithin } from "../../server/body.ts";
 import type { AppEnv } from "../../server/create-server.ts";
 import { parseSupplierReport, type ReportReader } from "../../supplier/report.ts";
 import { storeSupplierReport } from "./inbox.ts";
@@ -54,9 +54,9 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
   const reader = deps.reader ?? signatureReportReader(deps.secretKey);
   return new Hono<AppEnv>().post(
     deps.path ?? FIRST_SUPPLIER_REPORT_PATH,
-    bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
+    bodyWithin<AppEnv>(64 * 1024, (c) => c.json({ error: "payload_too_large" }, 413)),
     async (c) => {
-      const raw = await c.req.text();
+      const raw = await bodyText(c);
       const header = (name: string) => c.req.header(name);
       const verdict = reader.verify(raw, header, deps.clock.now());
       if (!verdict.ok) {
