@@ -23,7 +23,7 @@ import {
 } from "@kios/kit";
 import { Bot, webhookCallback } from "grammy";
 import { Hono } from "hono";
-import postgres from "postgres";
+import { connectPostgres } from "../src/db/postgres-target.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -89,7 +89,7 @@ async function serve(): Promise<void> {
     const url = values["database-url"];
     const secret = values.secret;
     if (!url || !secret) throw new Error("--mode reports-db needs --database-url and --secret");
-    const sql = postgres(url, { max: 10, onnotice: () => {} });
+    const sql = connectPostgres(url, { max: 10, onnotice: () => {} });
     cleanup = () => sql.end();
     await sql`create table if not exists bench_reports (
       id bigserial primary key,

@@ -36,12 +36,12 @@ import {
 } from "@kios/kit";
 import { DEFAULT_SANDBOX_CREDENTIALS } from "@kios/supplier-sandbox";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
 import { createSecretBox } from "../src/commerce/h2h/cipher.ts";
 import { createKey, type IssuedKey } from "../src/commerce/h2h/keys.ts";
 import { setTier } from "../src/commerce/users.ts";
 import { creditWallet } from "../src/commerce/wallet/ledger.ts";
 import { type DatabaseHandle, openDatabase } from "../src/db/client.ts";
+import { connectPostgres } from "../src/db/postgres-target.ts";
 import { products } from "../src/db/schema.ts";
 import { kiosProcess } from "../test/campaign/processes.ts";
 import { withDatabase } from "../test/helpers/postgres-url.ts";
@@ -171,10 +171,10 @@ async function withFreshDatabase<T>(
   run: (url: string, count: (table: string) => Promise<number>, name: string) => Promise<T>,
 ): Promise<T> {
   const name = `kios_bench_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  const admin = connectPostgres(SERVER_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   const url = withDatabase(SERVER_URL, name);
-  const db = postgres(url, { max: 1, onnotice: () => {} });
+  const db = connectPostgres(url, { max: 1, onnotice: () => {} });
   const count = async (table: string) => {
     const [row] = await db.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`);
     return row?.n ?? 0;

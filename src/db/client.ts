@@ -5,9 +5,10 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { MIGRATIONS_FOLDER, openPgliteFolder } from "./pglite.ts";
 import { drizzleView, PGLITE_OWN_PARSERS } from "./pglite-parsers.ts";
+import { connectPostgres } from "./postgres-target.ts";
 import * as schema from "./schema.ts";
 
 type Schema = typeof schema;
@@ -174,7 +175,7 @@ function openPostgres(
   o: { max: number; prepare: boolean; onStatement: ((sql: string) => void) | undefined },
 ): DatabaseHandle {
   let statements = 0;
-  const client = postgres(url, {
+  const client = connectPostgres(url, {
     max: o.max,
     prepare: o.prepare,
     onnotice: () => {},
@@ -201,7 +202,7 @@ function openPostgres(
       await client`select 1`;
     },
     async migrate() {
-      const conn = postgres(url, { max: 1, onnotice: () => {} });
+      const conn = connectPostgres(url, { max: 1, onnotice: () => {} });
       try {
         await conn`select pg_advisory_lock(${MIGRATION_LOCK})`;
         await migratePostgres(drizzlePostgres(conn), { migrationsFolder: MIGRATIONS_FOLDER });
@@ -212,7 +213,7 @@ function openPostgres(
     },
     async exclusive(work) {
       // a session lock on a connection of its own: the work itself uses other connections
-      const conn = postgres(url, { max: 1, onnotice: () => {} });
+      const conn = connectPostgres(url, { max: 1, onnotice: () => {} });
       try {
         await conn`select pg_advisory_lock(${SETUP_LOCK})`;
         return await work();

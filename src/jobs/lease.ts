@@ -1,5 +1,6 @@
-import postgres from "postgres";
+import type postgres from "postgres";
 import type { DatabaseHandle } from "../db/client.ts";
+import { connectPostgres } from "../db/postgres-target.ts";
 
 // a lease is held while a job runs and ends with the process that holds it, however that
 // process ends. On postgres it is a session advisory lock: the server drops it the moment
@@ -104,7 +105,7 @@ function postgresLeases(url: string): Leases {
 
   function open(): Session {
     const s: Session = {
-      sql: postgres(url, {
+      sql: connectPostgres(url, {
         max: 1,
         // never closed on a timer of its own: that would drop every lease on it
         max_lifetime: null,
