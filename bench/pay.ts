@@ -344,6 +344,24 @@ async function toCard(
   return { id, phone, card, pay: payButton(card) };
 }
 
+/**
+ * the product on sale: the worker answers as soon as it runs and syncs the catalogue after
+ * (a quick order before then is told the catalogue is loading); in webhook mode the web
+ * process's start took long enough, in polling mode nothing else waits for it
+ */
+async function productListed(db: DatabaseHandle, code: string, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const { rows } = await db.executeSql(
+      "select count(*)::int as n from products where code = $1 and listed and active",
+      [code],
+    );
+    if (Number(rows[0]?.n) > 0) return;
+    if (Date.now() > end) throw new Error(`${code} is not listed after ${ms} ms`);
+    await sleep(20);
+  }
+}
+
 async function inboxIdle(db: DatabaseHandle, ms: number): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
@@ -597,6 +615,7 @@ async function repetition(rep: number, logDir: string): Promise<RepResult> {
     // the sandbox reports settled orders to the web process, as a supplier would
     if (MODE === "webhook") front.setCallbackUrl(`${publicUrl}/supplier/callback`);
     db = await openDatabase({ databaseUrl, maxConnections: 4 });
+    await productListed(db, PRODUCT, 120_000);
     const chat = createChatDriver(telegram.server, 120_000);
     const handle = db;
     const all = await Promise.all(
