@@ -1,9 +1,11 @@
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { h2hResultMuted } from "../../src/commerce/h2h/chat.ts";
 import { updateKeySettings } from "../../src/commerce/h2h/keys.ts";
 import type { OrderJobs } from "../../src/commerce/orders/engine.ts";
 import { h2hOrders, notifications, orders } from "../../src/db/schema.ts";
 import { testDriver } from "../helpers/db.ts";
+import { bootDoor, type DoorHarness, phone } from "../helpers/door.ts";
 import { bootH2h, type H2hHarness } from "../helpers/h2h.ts";
 
 // an H2H key's results go to the reseller's server; the chat gets them only when the key asks
@@ -69,5 +71,34 @@ describe(`a muted H2H result is not queued for the chat (${testDriver})`, () => 
       expect.objectContaining({ type: "order_final" }),
     ]);
     expect(kicks).toBe(before + 1);
+  });
+});
+
+describe(`an OtomaX door's result is not queued for the chat either (${testDriver})`, () => {
+  let door: DoorHarness;
+  beforeAll(async () => {
+    door = await bootDoor();
+  });
+  afterAll(() => door?.stop());
+
+  it("the door's server has it (its reply, its report URL); the chat gets nothing queued", async () => {
+    const k = await door.reseller(100_000);
+    const answer = await door.get(
+      door.trxUrl(k, { product: "TSEL10", dest: phone("901"), refId: "door-quiet-1" }),
+    );
+    expect(answer.text).toMatch(/SUKSES/);
+    const db = door.h.deps.db;
+    const [order] = await db
+      .select({ id: orders.id, status: orders.status })
+      .from(h2hOrders)
+      .innerJoin(orders, eq(orders.confirmKey, h2hOrders.quoteId))
+      .where(eq(h2hOrders.refId, "door-quiet-1"));
+    expect(order?.status).toBe("success");
+    const queued = await db
+      .select()
+      .from(notifications)
+      .where(like(notifications.key, `order:${order!.id}:%`));
+    expect(queued).toEqual([]);
+    expect(await h2hResultMuted(db, order!.id)).toBe(true);
   });
 });

@@ -6,15 +6,21 @@ import { startOfDayWib } from "../orders/queries.ts";
 // what the chat shows of H2H orders (docs/h2h.md#chat): a reseller's server may send
 // thousands, so each result comes to the chat only when the key asks for it.
 
-/** true when this order came over H2H and its key does not want results in the chat */
+/**
+ * true when this order came from a reseller's server whose results stay out of the chat: over
+ * H2H with a key that does not ask for them, or through the OtomaX door (its server has the
+ * reply and the report; a center key has no such switch). The statement that settles an
+ * order queues no result for these (orders/transitions.ts); this is the renderer's own check
+ */
 export async function h2hResultMuted(db: Executor, orderId: number): Promise<boolean> {
   const [row] = await db
-    .select({ chatResults: h2hKeys.chatResults })
+    .select({ chatResults: h2hKeys.chatResults, centerKeyId: h2hOrders.centerKeyId })
     .from(orders)
     .innerJoin(h2hOrders, eq(h2hOrders.quoteId, orders.confirmKey))
-    .innerJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
+    .leftJoin(h2hKeys, eq(h2hKeys.id, h2hOrders.keyId))
     .where(eq(orders.id, orderId));
-  return row !== undefined && !row.chatResults;
+  if (!row) return false;
+  return row.centerKeyId !== null || row.chatResults === false;
 }
 
 /** what the reseller's H2H orders of today (WIB) cost them, failed ones left out */

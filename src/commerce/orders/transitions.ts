@@ -105,17 +105,19 @@ const moveStatement = builtOncePerShape(
       message: value("answerMessage"),
     });
     // the buyer's notification rides in the move: queued exactly when the order moved. Not
-    // for an H2H order whose key keeps results out of the chat (h2hResultMuted): its server
-    // has the result, and a queued one would wait out Telegram's limits for nothing, holding
-    // every other chat's notifications behind a server's burst
+    // for a server's order whose result stays out of the chat (h2hResultMuted: an H2H key's
+    // unless it asks, the OtomaX door's always): its server has the result, and a queued one
+    // would wait out Telegram's limits for nothing, holding every other chat's notifications
+    // behind a server's burst
     const notified = tx.$with("notified", { id: sql<number>`id` }).as(sql`
       insert into ${notifications} (key, chat_id, payload)
       select 'order:' || m.id || ':final', m.chat_id,
         jsonb_build_object('type', 'order_final', 'orderId', m.id, 'late', ${value("late")}::boolean)
       from ${move} m
       where not exists (
-        select 1 from ${h2hOrders} ho join ${h2hKeys} k on k.id = ho.key_id
-        where ho.quote_id = m.confirm_key and not k.chat_results)
+        select 1 from ${h2hOrders} ho left join ${h2hKeys} k on k.id = ho.key_id
+        where ho.quote_id = m.confirm_key
+          and (ho.center_key_id is not null or not k.chat_results))
       on conflict (key) do nothing
       returning id`);
     if (!s.capture) return tx.with(move, closed, notified).select().from(move);
