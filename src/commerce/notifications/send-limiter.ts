@@ -25,15 +25,23 @@ export function createSendLimiter(
 
   return {
     async wait(chatId) {
-      // reserve a slot synchronously, so concurrent callers queue instead of colliding
+      // the chat's own slot first, reserved synchronously so its next message queues behind
+      // this one; the bot's global slot only once the chat may send. Taken together (one
+      // slot, the later of the two), a chat waiting out its second pushed the global slot a
+      // second ahead, and every other chat's message waited behind it
       const t = now();
-      const at = Math.max(t, nextGlobal, nextForChat.get(chatId) ?? 0);
-      nextGlobal = at + globalGap;
-      nextForChat.set(chatId, at + chatGap);
+      const chatAt = Math.max(t, nextForChat.get(chatId) ?? 0);
+      nextForChat.set(chatId, chatAt + chatGap);
       if (nextForChat.size > 10_000) {
         for (const [id, until] of nextForChat) if (until < t) nextForChat.delete(id);
       }
-      if (at > t) await sleep(at - t);
+      if (chatAt > t) await sleep(chatAt - t);
+      const ready = now();
+      const at = Math.max(ready, nextGlobal);
+      nextGlobal = at + globalGap;
+      // sent later than its chat's slot (the bot's rate): the chat's next a full gap after
+      nextForChat.set(chatId, Math.max(nextForChat.get(chatId) ?? 0, at + chatGap));
+      if (at > ready) await sleep(at - ready);
     },
   };
 }

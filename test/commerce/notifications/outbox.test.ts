@@ -302,6 +302,68 @@ describe("send limiter", () => {
     expect(time.now()).toBe(2000);
   });
 
+  /** time that moves only when every waiter is asleep: to the earliest one's wake-up */
+  function virtualTime() {
+    let now = 0;
+    const timers: { at: number; wake: () => void }[] = [];
+    return {
+      now: () => now,
+      sleep: (ms: number) =>
+        new Promise<void>((wake) => {
+          timers.push({ at: now + ms, wake });
+        }),
+      async runUntil(work: Promise<unknown>) {
+        let done = false;
+        void work.then(() => {
+          done = true;
+        });
+        while (!done) {
+          await new Promise((r) => setImmediate(r));
+          timers.sort((x, y) => x.at - y.at);
+          const next = timers.shift();
+          if (!next) continue;
+          now = Math.max(now, next.at);
+          next.wake();
+        }
+      },
+    };
+  }
+
+  it("a chat waiting out its own limit holds back no other chat", async () => {
+    const time = virtualTime();
+    const limiter = createSendLimiter({ perSecond: 30, perChatPerSecond: 1 }, time.now, time.sleep);
+    const sent: Record<string, number> = {};
+    const send = (name: string, chat: number) =>
+      limiter.wait(chat).then(() => {
+        sent[name] = time.now();
+      });
+    await send("a1", 7);
+    // chat 7's next message must wait a second; chat 8's has nothing of its own to wait for
+    await time.runUntil(Promise.all([send("a2", 7), send("b1", 8), send("c1", 9)]));
+    expect(sent).toEqual({ a1: 0, a2: 1000, b1: expect.any(Number), c1: expect.any(Number) });
+    // the global rate's spacing only (30 a second), not chat 7's second
+    expect(sent.b1).toBeLessThan(100);
+    expect(sent.c1).toBeLessThan(100);
+    expect(sent.c1).toBeGreaterThan(sent.b1!);
+  });
+
+  it("a chat's message the bot's rate held back keeps its chat's next a second after it", async () => {
+    const time = virtualTime();
+    const limiter = createSendLimiter({ perSecond: 30, perChatPerSecond: 1 }, time.now, time.sleep);
+    const at: number[] = [];
+    // 40 other chats first: chat 7's first message goes out only after them (about 1.3 s)
+    const others = Array.from({ length: 40 }, (_, chat) => limiter.wait(100 + chat));
+    const seven = (async () => {
+      for (let i = 0; i < 2; i++) {
+        await limiter.wait(7);
+        at.push(time.now());
+      }
+    })();
+    await time.runUntil(Promise.all([...others, seven]));
+    expect(at[0]).toBeGreaterThan(1300);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(1000);
+  });
+
   it("keeps the total under the global rate across chats", async () => {
     const time = fakeTime();
     const limiter = createSendLimiter({ perSecond: 30, perChatPerSecond: 1 }, time.now, time.sleep);
