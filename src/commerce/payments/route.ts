@@ -1,8 +1,9 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Database } from "../../db/client.ts";
+import { isStorableText, unstorableField } from "../../db/storable-text.ts";
 import type { PaymentGateway } from "../../gateway/types.ts";
 import type { Logger } from "../../logger.ts";
+import { bodyText, bodyWithin } from "../../server/body.ts";
 import type { AppEnv } from "../../server/create-server.ts";
 import { storeGatewayReport } from "./gateway-reports.ts";
 import { getPaymentByOrderId } from "./payments.ts";
@@ -26,9 +27,9 @@ export function createGatewayReportRoute(d: GatewayReportRouteDeps): Hono<AppEnv
   const log = d.logger.child({ component: "payment-notifications" });
   return new Hono<AppEnv>().post(
     GATEWAY_REPORT_PATH,
-    bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "payload_too_large" }, 413) }),
+    bodyWithin<AppEnv>(64 * 1024, (c) => c.json({ error: "payload_too_large" }, 413)),
     async (c) => {
-      const raw = await c.req.text();
+      const raw = await bodyText(c);
       let body: unknown;
       try {
         body = JSON.parse(raw);
@@ -39,6 +40,12 @@ export function createGatewayReportRoute(d: GatewayReportRouteDeps): Hono<AppEnv
       if (!verified) {
         log.warn({ requestId: c.get("requestId") }, "payment notification refused: bad signature");
         return c.json({ error: "unauthorized" }, 401);
+      }
+      // signed, but what PostgreSQL can't store (a NUL, a lone surrogate): a 400 the gateway
+      // can see, not a 500 it would send again
+      if (!isStorableText(raw) || unstorableField(body) !== undefined) {
+        log.warn({ requestId: c.get("requestId") }, "payment notification holds unstorable text");
+        return c.json({ error: "malformed_notification" }, 400);
       }
       const payment = await getPaymentByOrderId(d.db, verified.orderId);
       if (!payment) {

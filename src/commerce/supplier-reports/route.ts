@@ -2,6 +2,7 @@ import type { Clock } from "@kios/kit";
 import { CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER, verifyCallback } from "@kios/kit";
 import { Hono } from "hono";
 import type { Database } from "../../db/client.ts";
+import { isStorableText, unstorableField } from "../../db/storable-text.ts";
 import type { Logger } from "../../logger.ts";
 import { bodyText, bodyWithin } from "../../server/body.ts";
 import type { AppEnv } from "../../server/create-server.ts";
@@ -72,6 +73,13 @@ export function createSupplierReportRoute(deps: SupplierReportRouteDeps): Hono<A
       try {
         parsed = reader.parse(raw, header);
       } catch {
+        count("malformed");
+        return c.json({ error: "malformed_callback" }, 400);
+      }
+      // signed, but what PostgreSQL can't store (a NUL, escaped or not, a lone surrogate):
+      // a 400 the supplier can see, not a 500 it would send again for ever
+      if (!isStorableText(raw) || unstorableField(parsed.transaction) !== undefined) {
+        log.warn({ requestId: c.get("requestId") }, "supplier report holds unstorable text");
         count("malformed");
         return c.json({ error: "malformed_callback" }, 400);
       }

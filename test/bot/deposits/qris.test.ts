@@ -115,6 +115,16 @@ describe(`QRIS deposits in chat (${testDriver})`, () => {
       signature_key: midtransSignature("KIOS-NOBODY", "200", "30000.00", KEY),
     };
     expect((await notify(unknown)).status).toBe(404);
+    // signed, but holding what PostgreSQL can't store: a clear 400, not a 500 sent again
+    const nul = `${id}\u0000`;
+    const unstorable = {
+      ...body,
+      order_id: nul,
+      signature_key: midtransSignature(nul, "200", "30000.00", KEY),
+    };
+    const refused = await notify(unstorable);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: "malformed_notification" });
     // a genuine-looking "settlement" before the buyer paid: the status says pending, nothing moves
     const early = { ...body, signature_key: midtransSignature(id, "200", "30000.00", KEY) };
     expect((await notify(early)).status).toBe(200);

@@ -100,6 +100,21 @@ describe(`supplier callbacks (${testDriver})`, () => {
     expect(stored).toContain(rows[0]!.id);
   });
 
+  it("a signed report with a NUL (escaped or raw) is refused with 400 and nothing is stored", async () => {
+    // PostgreSQL stores no NUL in text: before, the store failed and the supplier got a 500
+    // for ever (it retries what is not answered 2xx)
+    const escaped = orderBody("KNUL\u0000X", "Success", "SN-NUL");
+    const raw = orderBody("KNULRAW", "Success", "SN\u0000RAW").replace("\\u0000", "\u0000");
+    expect(raw).toContain("\u0000");
+    for (const body of [escaped, raw]) {
+      const res = await signed(body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: "malformed_callback" });
+    }
+    const stored = await h.deps.db.select({ refId: supplierReports.refId }).from(supplierReports);
+    expect(stored.map((r) => r.refId).filter((r) => r.startsWith("KNUL"))).toEqual([]);
+  });
+
   it("refuses forged, unsigned and stale callbacks with 401, and malformed ones with 400", async () => {
     const body = orderBody("KFORGED", "Success", "SN");
     expect((await signed(body, undefined, "wrong-secret")).status).toBe(401);
