@@ -121,12 +121,7 @@ export const catalogueFilters = {
     return sql`p.category = ${canonicalCategory(category)}`;
   },
   byCode(code: string): SQL {
-    const c = code.trim();
-    return byCodeOf({
-      asTyped: sql`${c}`,
-      upper: sql`${c.toUpperCase()}`,
-      lower: sql`${c.toLowerCase()}`,
-    });
+    return byCodeOf(codeParams(code));
   },
   byText(text: string): SQL {
     const conditions = searchWords(text).map((w) => {
@@ -156,6 +151,12 @@ export const codeValues = (code: string) => {
   const c = code.trim();
   return { codeAsTyped: c, codeUpper: c.toUpperCase(), codeLower: c.toLowerCase() };
 };
+
+/** a code's three forms as parameters of a statement built per call */
+function codeParams(code: string): CodeForms {
+  const v = codeValues(code);
+  return { asTyped: sql`${v.codeAsTyped}`, upper: sql`${v.codeUpper}`, lower: sql`${v.codeLower}` };
+}
 
 function byCodeOf(c: CodeForms): SQL {
   // a code in any case (Digiflazz's are lower case, resellers type upper case), the code
@@ -238,16 +239,7 @@ export async function productForBuyer(
   buyer: number | null,
   tier?: Tier,
 ): Promise<BuyerProduct> {
-  const c = code.trim();
-  const read = await loadPricingWith(
-    db,
-    buyer,
-    productOnSaleJson({
-      asTyped: sql`${c}`,
-      upper: sql`${c.toUpperCase()}`,
-      lower: sql`${c.toLowerCase()}`,
-    }),
-  );
+  const read = await loadPricingWith(db, buyer, productOnSaleJson(codeParams(code)));
   return pricedForBuyer(read, tier);
 }
 
